@@ -1,0 +1,136 @@
+#!/usr/bin/env node
+// The one entry point a newcomer needs. It works on a machine that has only Node and npm:
+//   npm start -- <pro-context args>   set up, build, run the `pro-context` CLI
+//   npm test                          set up, lint, typecheck, build, run every test; prints `N passed, N failed`
+//   npm run eval | npm run bench      set up, build, run the retrieval eval or the benchmark
+// "Set up" means: obtain the pinned pnpm with npm (corepack is not used: its signature check fails on
+// Node 20 here), then `pnpm install --frozen-lockfile`. Every step is idempotent and fast the second time.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { delimiter, dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const rootPkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+const pnpmVersion = rootPkg.packageManager.replace(/^pnpm@/, '');
+const toolsDir = join(root, '.tools');
+const env = {
+  ...process.env,
+  PATH: [join(toolsDir, 'node_modules', '.bin'), join(root, 'node_modules', '.bin'), process.env.PATH].join(delimiter),
+  TURBO_TELEMETRY_DISABLED: '1',
+  TURBO_NO_UPDATE_NOTIFIER: '1',
+  DO_NOT_TRACK: '1',
+};
+
+function say(message) {
+  process.stderr.write(`\n> ${message}\n`);
+}
+
+function run(command, args, { allowFailure = false, quiet = false } = {}) {
+  const result = spawnSync(command, args, { cwd: root, env, stdio: quiet ? 'pipe' : 'inherit', encoding: 'utf8' });
+  if (result.error) throw result.error;
+  if (result.status !== 0 && !allowFailure) {
+    if (quiet) process.stderr.write(`${result.stdout ?? ''}${result.stderr ?? ''}`);
+    process.stderr.write(`\n${command} ${args.join(' ')} failed with exit code ${result.status}\n`);
+    process.exit(result.status ?? 1);
+  }
+  return result;
+}
+
+function pnpmWorks() {
+  const r = spawnSync('pnpm', ['--version'], { cwd: root, env, encoding: 'utf8' });
+  return r.status === 0 && r.stdout.trim() === pnpmVersion;
+}
+
+function setup() {
+  if (!pnpmWorks()) {
+    say(`installing pnpm ${pnpmVersion} into .tools/ with npm`);
+    run('npm', ['install', '--prefix', toolsDir, '--no-audit', '--no-fund', '--loglevel=error', `pnpm@${pnpmVersion}`]);
+    if (!pnpmWorks()) {
+      process.stderr.write(`pnpm ${pnpmVersion} is still not runnable from .tools/; see the README's troubleshooting.\n`);
+      process.exit(1);
+    }
+  }
+  say('pnpm install --frozen-lockfile');
+  run('pnpm', ['install', '--frozen-lockfile', '--reporter=append-only']);
+}
+
+function build(filter) {
+  say(`building${filter ? ` ${filter}` : ''}`);
+  run('pnpm', ['exec', 'turbo', 'run', 'build', '--output-logs=errors-only', ...(filter ? ['--filter', filter] : [])]);
+}
+
+function test() {
+  const failures = [];
+  say('lint (biome check)');
+  if (run('pnpm', ['exec', 'biome', 'check', '.'], { allowFailure: true }).status !== 0) failures.push('lint');
+  say('typecheck');
+  if (
+    run('pnpm', ['exec', 'turbo', 'run', 'typecheck', '--output-logs=errors-only'], { allowFailure: true }).status !== 0
+  )
+    failures.push('typecheck');
+  build();
+  say('tests (vitest)');
+  const resultsFile = join(root, 'node_modules', '.vitest-results.json');
+  rmSync(resultsFile, { force: true });
+  const vitest = run(
+    'pnpm',
+    ['exec', 'vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${resultsFile}`],
+    { allowFailure: true },
+  );
+  let passed = 0;
+  let failed = 0;
+  let skipped = 0;
+  if (existsSync(resultsFile)) {
+    const r = JSON.parse(readFileSync(resultsFile, 'utf8'));
+    passed = r.numPassedTests;
+    failed = r.numFailedTests;
+    skipped = (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0);
+    // a test file that fails to load has no tests to count: count it as one failure
+    for (const file of r.testResults ?? []) {
+      if (file.status === 'failed' && (file.assertionResults ?? []).every((a) => a.status !== 'failed')) failed += 1;
+    }
+  } else {
+    failed += 1;
+  }
+  if (vitest.status !== 0 && failed === 0) failed += 1;
+  if (failures.length > 0) process.stderr.write(`\nfailed checks: ${failures.join(', ')}\n`);
+  failed += failures.length;
+  process.stdout.write(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}\n`);
+  process.exit(failed > 0 ? 1 : 0);
+}
+
+const [command = 'test', ...rest] = process.argv.slice(2);
+switch (command) {
+  case 'setup':
+    setup();
+    build();
+    break;
+  case 'start': {
+    setup();
+    build('pro-context...');
+    const cli = join(root, 'packages', 'pro-context', 'dist', 'cli.js');
+    const r = spawnSync(process.execPath, [cli, ...rest], { cwd: process.env.INIT_CWD ?? root, env, stdio: 'inherit' });
+    process.exit(r.status ?? 1);
+    break;
+  }
+  case 'test':
+    setup();
+    test();
+    break;
+  case 'eval':
+  case 'bench': {
+    setup();
+    build();
+    const r = spawnSync('pnpm', ['--filter', '@pro-context/bench', 'run', command, '--', ...rest], {
+      cwd: root,
+      env,
+      stdio: 'inherit',
+    });
+    process.exit(r.status ?? 1);
+    break;
+  }
+  default:
+    process.stderr.write(`unknown command '${command}'. Use: setup | start | test | eval | bench\n`);
+    process.exit(2);
+}
