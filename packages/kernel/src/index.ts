@@ -1,1 +1,83 @@
-export {};
+/**
+ * @pro-context/kernel: the contracts third parties build against, the plugin system, configuration,
+ * the error catalog, log spans and the guarded HTTP client.
+ *
+ * Every export here is public API. Add exports deliberately.
+ */
+import 'reflect-metadata';
+
+export { inject, injectAll, injectable } from 'tsyringe';
+export * as z from 'zod';
+
+export type { CacheEntry, CacheGetOptions, CacheSetOptions, CacheStats, CacheStore, CacheValue } from './contracts/cache-store.js';
+export { cacheStoreToken } from './contracts/cache-store.js';
+export type {
+  DocPage,
+  DocsResult,
+  FetchContext,
+  Freshness,
+  LibraryDescriptor,
+  PageResult,
+  TocEntry,
+  TocResult,
+} from './contracts/library.js';
+export type {
+  PackageMetadata,
+  PackageVersion,
+  RegistryResolver,
+  RegistrySearchHit,
+  ResolvedVersion,
+} from './contracts/registry-resolver.js';
+export { registryResolverToken } from './contracts/registry-resolver.js';
+export type {
+  IndexableChunk,
+  IndexKey,
+  SearchBackend,
+  SearchHit,
+  SearchOptions,
+  SearchResults,
+} from './contracts/search-backend.js';
+export { searchBackendToken } from './contracts/search-backend.js';
+export { kernelTokens } from './contracts/services.js';
+export type { SourceAdapter } from './contracts/source-adapter.js';
+export { sourceAdapterToken } from './contracts/source-adapter.js';
+export type { Token, TokenCardinality } from './contracts/token.js';
+export { createToken, tokenCardinality, tokenId } from './contracts/token.js';
+export type {
+  CallerInfo,
+  PromptDefinition,
+  ResourceContents,
+  ResourceDefinition,
+  ResourceListing,
+  ResourceTemplateDefinition,
+  ToolAnnotations,
+  ToolContext,
+  ToolDefinition,
+  ToolPlugin,
+  ToolResult,
+} from './contracts/tool-plugin.js';
+export { defineTool, toolPluginToken } from './contracts/tool-plugin.js';
+export type { ErrorCode } from './errors/catalog.js';
+export { errorCatalog } from './errors/catalog.js';
+export type { ErrorPayload, ProContextErrorOptions } from './errors/pro-context-error.js';
+export { isProContextError, ProContextError, toProContextError } from './errors/pro-context-error.js';
+export type { HttpClient, HttpClientOptions, HttpRequestOptions, HttpResponse } from './http/types.js';
+export type { Logger, LoggerOptions, LogLevel, LogRecord, LogSink, Span } from './logging/logger.js';
+export { createLogger, createSilentLogger, logLevels } from './logging/logger.js';
+export { REDACTED, redact, redactString } from './logging/redact.js';
+export { definePlugin } from './plugins/define.js';
+export type {
+  AnyPlugin,
+  Constructor,
+  PluginDefinition,
+  PluginRegistrationContext,
+  PluginStartContext,
+  Resolver,
+} from './plugins/types.js';
+export type { UrlAllowlist } from './util/allowlist.js';
+export { createUrlAllowlist } from './util/allowlist.js';
+export type { EventBus, KernelEvents } from './util/events.js';
+export { createEventBus } from './util/events.js';
+export { CHARS_PER_TOKEN, charsForTokens, estimateTokens } from './util/tokens.js';
+export type { KernelConfig } from './config/kernel-schema.js';
+export type { ResolvedConfig } from './config/types.js';

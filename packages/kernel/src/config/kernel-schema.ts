@@ -1,0 +1,83 @@
+import * as z from 'zod';
+import { logLevels } from '../logging/logger.js';
+
+/** `server`: how the hosts listen. */
+export const serverConfigSchema = z.strictObject({
+  transport: z.enum(['stdio', 'http']).default('stdio').describe('"stdio" for one agent, "http" for a shared team server.'),
+  port: z.number().int().min(1).max(65535).default(3100).describe('HTTP port (http transport only).'),
+  host: z.string().min(1).default('127.0.0.1').describe('HTTP bind address (http transport only).'),
+});
+
+/** `logging`: JSON lines (or pretty lines) on stderr. */
+export const loggingConfigSchema = z.strictObject({
+  level: z.enum(logLevels).default('info').describe('Lowest level written: debug, info, warn or error.'),
+  format: z.enum(['json', 'pretty']).default('json').describe('"json": one object per line. "pretty": short human lines.'),
+});
+
+/** `security`: network guard and `read-page` allowlist. */
+export const securityConfigSchema = z.strictObject({
+  allowPrivateNetwork: z
+    .boolean()
+    .default(false)
+    .describe('Allow requests to loopback and private addresses (tests, intranet documentation). Default false.'),
+  urlAllowlist: z
+    .array(z.string().min(1))
+    .default([])
+    .describe('Extra hosts (docs.example.com), wildcard suffixes (*.example.com) or URL prefixes read-page may fetch.'),
+  cors: z
+    .strictObject({
+      origins: z.array(z.string()).default(['*']).describe('Allowed CORS origins (HTTP mode).'),
+    })
+    .prefault({})
+    .describe('CORS (HTTP mode only).'),
+});
+
+/** `http`: the guarded HTTP client's limits. */
+export const httpConfigSchema = z.strictObject({
+  timeoutMs: z.number().int().positive().default(30_000).describe('Overall deadline per request, ms.'),
+  connectTimeoutMs: z.number().int().positive().default(10_000).describe('Connect timeout, ms.'),
+  headersTimeoutMs: z.number().int().positive().default(15_000).describe('Time to first response headers, ms.'),
+  bodyTimeoutMs: z.number().int().positive().default(30_000).describe('Maximum idle time while reading a body, ms.'),
+  retries: z.number().int().min(0).max(10).default(2).describe('Retries on network errors, 5xx and 429.'),
+  retryDelaysMs: z
+    .array(z.number().int().min(0))
+    .min(1)
+    .default([1000, 3000])
+    .describe('Backoff before each retry, ms (the last value repeats).'),
+  maxBodyBytes: z
+    .number()
+    .int()
+    .positive()
+    .default(10 * 1024 * 1024)
+    .describe('Largest response body accepted, bytes.'),
+  maxRedirects: z.number().int().min(0).max(20).default(5).describe('Most redirects followed per request.'),
+  userAgent: z.string().optional().describe('User-Agent header sent upstream.'),
+  proxy: z
+    .union([z.string().url(), z.literal(false)])
+    .optional()
+    .describe('Proxy URL; default from HTTPS_PROXY / HTTP_PROXY (NO_PROXY honoured). false disables.'),
+});
+
+/** `rateLimit`: per-key token buckets (HTTP mode). */
+export const rateLimitConfigSchema = z.strictObject({
+  maxRequestsPerMinute: z.number().int().positive().default(60).describe('Refill rate per API key.'),
+  burstSize: z.number().int().positive().default(10).describe('Bucket capacity per API key.'),
+});
+
+/** The kernel's own configuration sections. Plugins add theirs at their `configKey`. */
+export const kernelConfigShape = {
+  server: serverConfigSchema.prefault({}),
+  logging: loggingConfigSchema.prefault({}),
+  security: securityConfigSchema.prefault({}),
+  http: httpConfigSchema.prefault({}),
+  rateLimit: rateLimitConfigSchema.prefault({}),
+};
+
+/** The kernel's sections of a validated configuration. */
+export interface KernelConfig {
+  server: z.output<typeof serverConfigSchema>;
+  logging: z.output<typeof loggingConfigSchema>;
+  security: z.output<typeof securityConfigSchema>;
+  http: z.output<typeof httpConfigSchema>;
+  rateLimit: z.output<typeof rateLimitConfigSchema>;
+}

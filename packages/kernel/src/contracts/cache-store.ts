@@ -1,0 +1,70 @@
+import { createToken } from './token.js';
+
+/** Values a cache holds: JSON-serializable data or raw bytes. */
+export type CacheValue = unknown;
+
+/** A cached value and what is known about it. */
+export interface CacheEntry<T = CacheValue> {
+  value: T;
+  /** Epoch ms when written. */
+  storedAt: number;
+  /** Epoch ms after which the entry is stale; `null` = never. */
+  expiresAt: number | null;
+  /** Past `expiresAt` (only returned with `allowStale`). */
+  stale: boolean;
+  /** Validator of the origin response (ETag), when known. */
+  etag?: string;
+  /** Small metadata stored beside the value. */
+  meta?: Record<string, unknown>;
+  /** Approximate stored size in bytes. */
+  sizeBytes: number;
+}
+
+/** Options of a write. */
+export interface CacheSetOptions {
+  /** Time to live in ms. Default: the store's TTL for the namespace. `0` = never expires. */
+  ttlMs?: number;
+  etag?: string;
+  meta?: Record<string, unknown>;
+}
+
+/** Options of a read. */
+export interface CacheGetOptions {
+  /** Return an expired entry (marked `stale: true`) instead of nothing. */
+  allowStale?: boolean;
+}
+
+/** Counters for `pro-context://health`. */
+export interface CacheStats {
+  memoryEntries: number;
+  durableEntries: number;
+  durableBytes: number;
+  hits: number;
+  misses: number;
+  /** hits / (hits + misses), 0 when nothing was read. */
+  hitRate: number;
+}
+
+/**
+ * Namespaced key-value storage with TTLs and stale reads.
+ *
+ * Namespaces used by the engine: `versions` (1 h), `toc`, `docs`, `pages`, `chunks`, `index` (snapshots),
+ * `answers`. A write is atomic: a reader sees the old entry or the new one, never half of one.
+ */
+export interface CacheStore {
+  /** Stable id, equal to the plugin id (`'sqlite-cache'`). */
+  readonly id: string;
+  get<T = CacheValue>(namespace: string, key: string, options?: CacheGetOptions): Promise<CacheEntry<T> | undefined>;
+  set<T = CacheValue>(namespace: string, key: string, value: T, options?: CacheSetOptions): Promise<void>;
+  delete(namespace: string, key: string): Promise<boolean>;
+  /** Keys in a namespace, optionally only those starting with `prefix`. */
+  keys(namespace: string, prefix?: string): Promise<string[]>;
+  /** Removes every entry of a namespace (or of all namespaces); returns how many. */
+  clear(namespace?: string): Promise<number>;
+  stats(): Promise<CacheStats>;
+  /** Flushes and releases resources. */
+  close(): Promise<void>;
+}
+
+/** Singular contract: one cache store per kernel. */
+export const cacheStoreToken = createToken<CacheStore>('kernel.cacheStore');

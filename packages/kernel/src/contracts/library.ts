@@ -1,0 +1,120 @@
+/**
+ * What the engine knows about one library: its identity, where its documentation lives, and hints for
+ * the adapters. Built from the known-libraries registry, the config file, package registries and
+ * project detection.
+ */
+export interface LibraryDescriptor {
+  /** Canonical id, e.g. `'pydantic/pydantic'` or `'fastapi'`. Alphanumerics and `-_./`, at most 200 chars. */
+  id: string;
+  /** Human-readable name, e.g. `'Pydantic'`. */
+  name: string;
+  /** One-sentence description. */
+  description?: string;
+  /** Programming language, e.g. `'python'`, `'javascript'`. */
+  language?: string;
+  /** Package name in its registry (PyPI, npm) when it differs from `id`. */
+  packageName?: string;
+  /** Other names an agent may use for it (`'pydantic v2'`, `'pydantic-core'`). */
+  aliases?: string[];
+  /** Categories for `list-libraries` filtering (`'web'`, `'ai'`, `'data'`, `'testing'`). */
+  categories?: string[];
+  /** Base URL of the documentation site; `{docsUrl}/llms.txt` is tried first. */
+  docsUrl?: string;
+  /** Explicit llms.txt URL, when it is not at `{docsUrl}/llms.txt`. */
+  llmsTxtUrl?: string;
+  /** Explicit llms-full.txt URL, when it is not at `{docsUrl}/llms-full.txt`. */
+  llmsFullTxtUrl?: string;
+  /** A docs URL containing `{version}` for version-specific documentation, e.g. `https://docs.x.dev/{version}`. */
+  versionedDocsUrl?: string;
+  /** Source repository, `'owner/repo'` or a URL. */
+  repository?: string;
+  /** Folder of the docs inside the repository or on disk (default `docs`). */
+  docsPath?: string;
+  /** Local folder holding the documentation (internal docs, `local-docs` adapter). */
+  localPath?: string;
+  /** Force one source adapter by id (e.g. `'github'`), skipping the others. */
+  source?: string;
+  /** Cache time-to-live of this library's documentation, in hours. */
+  ttlHours?: number;
+  /** Version served when no package registry knows this library (default `'latest'`). */
+  defaultVersion?: string;
+  /** Known versions, newest first, when no package registry knows this library. */
+  versions?: string[];
+}
+
+/** One page of a library's table of contents. */
+export interface TocEntry {
+  /** Page title. */
+  title: string;
+  /** Page URL, accepted by `read-page`. */
+  url: string;
+  /** One-sentence description of the page. */
+  description?: string;
+  /** Section grouping, e.g. `'Getting Started'`, `'API Reference'`, `'Optional'`. */
+  section?: string;
+}
+
+/** How to tell later whether fetched content changed: any of ETag, Last-Modified or a content hash. */
+export interface Freshness {
+  etag?: string;
+  lastModified?: string;
+  contentHash?: string;
+}
+
+/** A table of contents as an adapter returns it. */
+export interface TocResult {
+  /** Site or library title (the llms.txt H1). */
+  title?: string;
+  /** Short summary (the llms.txt blockquote). */
+  summary?: string;
+  entries: TocEntry[];
+  /** Where the TOC came from (the llms.txt URL, the repository tree URL, the folder). */
+  sourceUrl: string;
+  /** ISO date-time of the fetch. */
+  fetchedAt: string;
+  freshness: Freshness;
+}
+
+/** One page of documentation as markdown. */
+export interface DocPage {
+  /** Canonical URL of the page (what `read-page` accepts). */
+  url: string;
+  title: string;
+  /** TOC section the page belongs to, if any. */
+  section?: string;
+  markdown: string;
+}
+
+/** A library's documentation, as fetched for indexing. */
+export interface DocsResult {
+  pages: DocPage[];
+  /** The URL the content came from (llms-full.txt, llms.txt, repository, folder). */
+  sourceUrl: string;
+  fetchedAt: string;
+  freshness: Freshness;
+  /** The TOC, when the adapter read it on the way. */
+  toc?: TocResult;
+  /** Pages that were listed but could not be fetched (URL and reason), for the logs. */
+  skipped?: { url: string; reason: string }[];
+}
+
+/** One page fetched for `read-page`. */
+export interface PageResult {
+  /** The URL that was asked for. */
+  url: string;
+  /** The URL the content was finally read from (after a `.md` variant or redirects). */
+  finalUrl: string;
+  title: string;
+  markdown: string;
+  /** What the origin served. */
+  contentType: 'markdown' | 'html' | 'text';
+  fetchedAt: string;
+  freshness: Freshness;
+}
+
+/** Passed to long adapter operations: cancellation, progress and per-call logging. */
+export interface FetchContext {
+  signal?: AbortSignal;
+  /** Reports progress of a long fetch (pages fetched so far and in all). */
+  progress?: (done: number, total: number, message: string) => void;
+}

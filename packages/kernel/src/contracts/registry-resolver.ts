@@ -1,0 +1,71 @@
+import type { FetchContext } from './library.js';
+import { createToken } from './token.js';
+
+/** One published version of a package. */
+export interface PackageVersion {
+  version: string;
+  /** ISO date-time of the release, when the registry says. */
+  publishedAt?: string;
+  /** Pre-release (alpha, beta, rc, dev, next…). */
+  prerelease: boolean;
+  /** Yanked (PyPI) or deprecated (npm). */
+  yanked?: boolean;
+}
+
+/** What a package registry says about a package. */
+export interface PackageMetadata {
+  /** Name as the registry spells it. */
+  name: string;
+  /** `'python'`, `'javascript'`… */
+  ecosystem: string;
+  summary?: string;
+  homepage?: string;
+  /** Source repository URL. */
+  repository?: string;
+  /** Documentation URL from the package metadata. */
+  documentationUrl?: string;
+  /** Other labelled URLs (PyPI `project_urls`). */
+  urls?: Record<string, string>;
+  /** Latest stable version (no pre-releases, no yanked). */
+  latestStable?: string;
+  /** Every version, newest first. */
+  versions: PackageVersion[];
+}
+
+/** A version spec resolved to an exact release. */
+export interface ResolvedVersion {
+  /** The exact version. */
+  version: string;
+  /** What was asked for (`undefined` = latest stable). */
+  requested?: string;
+  metadata: PackageMetadata;
+}
+
+/** A search hit in a registry. */
+export interface RegistrySearchHit {
+  name: string;
+  summary?: string;
+  version?: string;
+}
+
+/**
+ * A package registry for one ecosystem (PyPI for Python, npm for JavaScript).
+ *
+ * `resolveVersion` throws `VERSION_NOT_FOUND` (with the available versions in its suggestion) for a
+ * version or range that matches nothing, and `REGISTRY_TIMEOUT` when the registry cannot be reached.
+ */
+export interface RegistryResolver {
+  /** Stable id, equal to the plugin id (`'pypi'`, `'npm'`). */
+  readonly id: string;
+  /** The ecosystem this registry serves (`'python'`, `'javascript'`). */
+  readonly ecosystem: string;
+  /** Package metadata, or `null` when the registry has no such package. */
+  lookup(name: string, context?: FetchContext): Promise<PackageMetadata | null>;
+  /** An exact version (`'2.10.1'`), a range (`'2.10.x'`, `'^1.2'`, `'>=2,<3'`) or latest stable (`undefined`). */
+  resolveVersion(name: string, spec?: string, context?: FetchContext): Promise<ResolvedVersion>;
+  /** Free-text search, when the registry offers it. */
+  search?(query: string, context?: FetchContext): Promise<RegistrySearchHit[]>;
+}
+
+/** Plural contract: one resolver per ecosystem. */
+export const registryResolverToken = createToken<RegistryResolver>('kernel.registryResolver', { multiple: true });

@@ -1,0 +1,67 @@
+import { createToken } from './token.js';
+
+/** Identifies one index: a library at an exact version. */
+export interface IndexKey {
+  libraryId: string;
+  version: string;
+}
+
+/** One chunk of documentation handed to the backend for indexing. */
+export interface IndexableChunk {
+  /** Stable id, unique within the index. Search hits carry it back. */
+  id: string;
+  /** Page title. */
+  title: string;
+  /** Heading path from the page title down to this chunk's heading. */
+  headings: string[];
+  /** The chunk's markdown. Backends index it; they need not keep it (the engine stores bodies). */
+  body: string;
+  /** Source page URL. */
+  url: string;
+}
+
+/** Options of one search. */
+export interface SearchOptions {
+  /** Maximum hits to return (default 10). */
+  limit?: number;
+  /** Typo tolerance: maximum edit distance for a term (default: the backend's). */
+  tolerance?: number;
+}
+
+/** One hit: the chunk id and its raw relevance score (higher is better; scale is the backend's). */
+export interface SearchHit {
+  id: string;
+  score: number;
+}
+
+/** Hits, best first, and how many chunks matched in all. */
+export interface SearchResults {
+  hits: SearchHit[];
+  total: number;
+}
+
+/**
+ * Full-text search over documentation chunks, one index per (library, exact version).
+ *
+ * `snapshot`/`restore` let the engine persist an index through the `CacheStore`, so a restart serves
+ * from the index without fetching or chunking again.
+ */
+export interface SearchBackend {
+  /** Stable id, equal to the plugin id (`'orama-search'`). */
+  readonly id: string;
+  /** Builds (or replaces) the index for `key`. */
+  index(key: IndexKey, chunks: IndexableChunk[]): Promise<void>;
+  /** Searches one index. An unknown key gives no hits. */
+  search(key: IndexKey, query: string, options?: SearchOptions): Promise<SearchResults>;
+  /** Whether an index for `key` is loaded. */
+  has(key: IndexKey): Promise<boolean>;
+  /** Forgets the index for `key`. */
+  drop(key: IndexKey): Promise<void>;
+  /** A serialized form of the index for `key` (no chunk bodies), or `null` if there is none. */
+  snapshot(key: IndexKey): Promise<Uint8Array | null>;
+  /** Loads an index from {@link SearchBackend.snapshot}'s output; `false` if the snapshot is unusable. */
+  restore(key: IndexKey, snapshot: Uint8Array): Promise<boolean>;
+}
+
+/** Singular contract: one search backend per kernel. */
+export const searchBackendToken = createToken<SearchBackend>('kernel.searchBackend');

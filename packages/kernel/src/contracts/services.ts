@@ -1,0 +1,23 @@
+import type { ResolvedConfig } from '../config/types.js';
+import type { HttpClient } from '../http/types.js';
+import type { Logger } from '../logging/logger.js';
+import type { UrlAllowlist } from '../util/allowlist.js';
+import type { EventBus } from '../util/events.js';
+import { createToken } from './token.js';
+
+/**
+ * Services every kernel provides to plugins. Inject them by token:
+ * `constructor(@inject(kernelTokens.http) private readonly http: HttpClient) {}`.
+ */
+export const kernelTokens = {
+  /** The validated, frozen configuration. */
+  config: createToken<ResolvedConfig>('kernel.config'),
+  /** The guarded HTTP client: the only way to reach the network. */
+  http: createToken<HttpClient>('kernel.http'),
+  /** The root logger (JSON lines on stderr). */
+  logger: createToken<Logger>('kernel.logger'),
+  /** The `read-page` allowlist. */
+  allowlist: createToken<UrlAllowlist>('kernel.allowlist'),
+  /** The kernel's event bus. */
+  events: createToken<EventBus>('kernel.events'),
+} as const;

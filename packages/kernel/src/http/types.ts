@@ -1,0 +1,87 @@
+import type { LookupFunction } from 'node:net';
+
+/** Options of one request. */
+export interface HttpRequestOptions {
+  method?: 'GET' | 'HEAD' | 'POST';
+  headers?: Record<string, string>;
+  /** Request body (POST). Objects are sent as JSON. */
+  body?: string | Uint8Array | Record<string, unknown>;
+  /** Overall deadline for this request including retries and redirects, ms (default: client's `timeoutMs`). */
+  timeoutMs?: number;
+  /** Response size cap in bytes (default: client's `maxBodyBytes`). Bigger bodies fail with `INVALID_CONTENT`. */
+  maxBodyBytes?: number;
+  /** Redirect cap (default: client's `maxRedirects`). */
+  maxRedirects?: number;
+  /** Retries on network errors, 5xx and 429 (default: client's `retries`). `0` disables. */
+  retries?: number;
+  /** Sends `If-None-Match`; a `304` comes back with `notModified: true`. */
+  etag?: string;
+  /** Sends `If-Modified-Since`. */
+  lastModified?: string;
+  signal?: AbortSignal;
+}
+
+/** A response whose body was read completely (within the size cap). */
+export interface HttpResponse {
+  /** The URL the body was read from, after redirects. */
+  url: string;
+  status: number;
+  /** Lower-cased header names. */
+  headers: Record<string, string>;
+  body: Uint8Array;
+  /** `status === 304` after a conditional request. */
+  notModified: boolean;
+  /** How many redirects were followed. */
+  redirects: number;
+  /** The body as UTF-8 text. */
+  text(): string;
+  /** The body parsed as JSON. Throws `INVALID_CONTENT` on malformed JSON. */
+  json<T = unknown>(): T;
+}
+
+/** Options of the kernel's HTTP client (config section `http`, plus `security.allowPrivateNetwork`). */
+export interface HttpClientOptions {
+  /** Overall deadline per request, ms. Default 30 000. */
+  timeoutMs?: number;
+  /** TCP/TLS connect timeout, ms. Default 10 000. */
+  connectTimeoutMs?: number;
+  /** Time to first response headers, ms. Default 15 000. */
+  headersTimeoutMs?: number;
+  /** Maximum idle time between body chunks, ms. Default 30 000. */
+  bodyTimeoutMs?: number;
+  /** Retries after the first attempt. Default 2. */
+  retries?: number;
+  /** Backoff before each retry, ms. Default `[1000, 3000]` (the last value repeats). */
+  retryDelaysMs?: number[];
+  /** Longest `Retry-After` honoured, ms; a longer one fails at once with `retryAfter` set. Default 60 000. */
+  maxRetryAfterMs?: number;
+  /** Response size cap, bytes. Default 10 MiB. */
+  maxBodyBytes?: number;
+  /** Redirect cap. Default 5. */
+  maxRedirects?: number;
+  /** `User-Agent` header. */
+  userAgent?: string;
+  /**
+   * Let requests reach loopback and private addresses (tests, intranets). Default `false`: loopback,
+   * private, link-local, CGNAT, multicast, reserved and unspecified addresses are refused with
+   * `URL_NOT_ALLOWED`, at connect time, after DNS resolution, on every redirect hop.
+   */
+  allowPrivateNetwork?: boolean;
+  /** Proxy URL; default from `HTTPS_PROXY`/`https_proxy` (and `HTTP_PROXY` for http URLs), honouring `NO_PROXY`. */
+  proxy?: string | false;
+  /** DNS lookup used when connecting (tests inject a resolver; default `dns.lookup`). */
+  lookup?: LookupFunction;
+}
+
+/**
+ * The only way any plugin reaches the network. Requests are guarded against SSRF, bounded in time and
+ * size, retried with backoff and logged (secrets redacted).
+ */
+export interface HttpClient {
+  /** Sends a request. Non-2xx statuses are returned, not thrown; transport failures throw catalog errors. */
+  request(url: string | URL, options?: HttpRequestOptions): Promise<HttpResponse>;
+  /** GET, returning the response. */
+  get(url: string | URL, options?: Omit<HttpRequestOptions, 'method' | 'body'>): Promise<HttpResponse>;
+  /** Closes pooled connections. */
+  close(): Promise<void>;
+}

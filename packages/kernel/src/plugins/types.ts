@@ -1,0 +1,80 @@
+import type * as z from 'zod';
+import type { Token } from '../contracts/token.js';
+import type { ResolvedConfig } from '../config/types.js';
+import type { HttpClient } from '../http/types.js';
+import type { Logger } from '../logging/logger.js';
+import type { UrlAllowlist } from '../util/allowlist.js';
+import type { EventBus } from '../util/events.js';
+
+/** A class tsyringe can construct (decorate it with `@injectable()` and `@inject(token)` every parameter). */
+// biome-ignore lint/suspicious/noExplicitAny: constructor parameters are injected by token, typed by the class itself
+export type Constructor<T> = new (...args: any[]) => T;
+
+/** Reads bindings: one provider, or every provider of a plural contract. */
+export interface Resolver {
+  /** The provider of a singular contract or service. Throws if nothing is bound. */
+  resolve<T>(token: Token<T>): T;
+  /** Every provider of a plural contract (empty when none). */
+  resolveAll<T>(token: Token<T>): T[];
+  /** Whether anything is bound to `token`. */
+  isBound(token: Token<unknown>): boolean;
+}
+
+/** What `register` receives: binding only, no I/O. */
+export interface PluginRegistrationContext {
+  readonly pluginId: string;
+  readonly config: ResolvedConfig;
+  readonly logger: Logger;
+  /** Binds a ready value. */
+  bindValue<T>(token: Token<T>, value: T): void;
+  /** Binds a class; the kernel constructs it once, injecting its `@inject` parameters. */
+  bindClass<T>(token: Token<T>, implementation: Constructor<T>): void;
+  /** Binds a factory; called once, on first use. */
+  bindFactory<T>(token: Token<T>, factory: (resolver: Resolver) => T): void;
+}
+
+/** What `start` and `stop` receive: everything is bound; I/O is allowed. */
+export interface PluginStartContext extends Resolver {
+  readonly pluginId: string;
+  readonly config: ResolvedConfig;
+  readonly logger: Logger;
+  readonly http: HttpClient;
+  readonly events: EventBus;
+  readonly allowlist: UrlAllowlist;
+}
+
+/**
+ * A plugin: data plus two phases. Create one with {@link definePlugin}.
+ *
+ * @typeParam O - the options `register`/`start` receive, after validation and defaults.
+ * @typeParam I - the options a user writes (config section or `kernel.use(plugin, options)`).
+ */
+export interface PluginDefinition<O = unknown, I = O> {
+  /** Unique id, kebab-case, equal to the plugin's folder name (`'llms-txt'`). */
+  readonly id: string;
+  /** The plugin's own version, for `pro-context://health` and error messages. */
+  readonly version?: string;
+  /** One line on what it does. */
+  readonly description?: string;
+  /** Semver range of kernels this plugin works with (`'^0.1.0'`). Checked before `register`. */
+  readonly kernel: string;
+  /** Ids of plugins that must also be installed. Checked before `register`; they start first. */
+  readonly dependsOn?: readonly string[];
+  /**
+   * Dotted path of this plugin's section in `pro-context.config.yaml` (`'sources.llmsTxt'`, `'cache'`).
+   * The section is validated by `optionsSchema` as part of the whole configuration.
+   */
+  readonly configKey?: string;
+  /** zod schema of the options. Use strict objects, so a misspelt key is an error, not a silent no-op. */
+  readonly optionsSchema?: z.ZodType<O, I>;
+  /** Binds this plugin's implementations. No I/O here. */
+  register(context: PluginRegistrationContext, options: O): void;
+  /** Starts background work or opens resources, after every plugin registered. */
+  start?(context: PluginStartContext, options: O): Promise<void> | void;
+  /** Releases what `start` acquired. Called in reverse start order. */
+  stop?(context: PluginStartContext): Promise<void> | void;
+}
+
+/** A plugin of any options type. */
+// biome-ignore lint/suspicious/noExplicitAny: heterogeneous plugin lists
+export type AnyPlugin = PluginDefinition<any, any>;

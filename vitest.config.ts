@@ -1,0 +1,35 @@
+import { readdirSync, existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { defaultServerConditions } from 'vite';
+import { defineConfig } from 'vitest/config';
+
+// One vitest run covers every workspace package: each folder with a `test/` directory is a project named
+// after its package. Workspace packages resolve to their TypeScript sources through the `source` export
+// condition, so tests never need a prior build (the stdio end-to-end tests spawn built `dist/` files).
+const groups = ['packages', 'plugins', 'examples', 'bench'];
+const projectDirs = groups.flatMap((group) => {
+  if (!existsSync(group)) return [];
+  if (existsSync(join(group, 'package.json'))) return [group];
+  return readdirSync(group).map((name) => join(group, name));
+});
+const conditions = ['source', ...defaultServerConditions];
+
+export default defineConfig({
+  resolve: { conditions },
+  ssr: { resolve: { conditions, externalConditions: ['source'] } },
+  test: {
+    setupFiles: ['reflect-metadata'],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    projects: projectDirs
+      .filter((dir) => existsSync(join(dir, 'test')) && existsSync(join(dir, 'package.json')))
+      .map((dir) => ({
+        extends: true,
+        test: {
+          name: JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).name as string,
+          root: dir,
+          include: ['test/**/*.test.ts'],
+        },
+      })),
+  },
+});
