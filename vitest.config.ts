@@ -1,6 +1,5 @@
 import { readdirSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { defaultServerConditions } from 'vite';
 import { defineConfig } from 'vitest/config';
 
 // One vitest run covers every workspace package: each folder with a `test/` directory is a project named
@@ -12,7 +11,8 @@ const projectDirs = groups.flatMap((group) => {
   if (existsSync(join(group, 'package.json'))) return [group];
   return readdirSync(group).map((name) => join(group, name));
 });
-const conditions = ['source', ...defaultServerConditions];
+// vite's default server conditions, with `source` first (vite itself is not a direct dependency here)
+const conditions = ['source', 'module', 'node', 'development|production'];
 
 export default defineConfig({
   resolve: { conditions },

@@ -9,7 +9,14 @@ import 'reflect-metadata';
 export { inject, injectAll, injectable } from 'tsyringe';
 export * as z from 'zod';
 
-export type { CacheEntry, CacheGetOptions, CacheSetOptions, CacheStats, CacheStore, CacheValue } from './contracts/cache-store.js';
+export type {
+  CacheEntry,
+  CacheGetOptions,
+  CacheSetOptions,
+  CacheStats,
+  CacheStore,
+  CacheValue,
+} from './contracts/cache-store.js';
 export { cacheStoreToken } from './contracts/cache-store.js';
 export type {
   DocPage,
@@ -81,3 +88,18 @@ export { createEventBus } from './util/events.js';
 export { CHARS_PER_TOKEN, charsForTokens, estimateTokens } from './util/tokens.js';
 export type { KernelConfig } from './config/kernel-schema.js';
 export type { ResolvedConfig } from './config/types.js';
+export type { ConfigIssue, ValidatedConfig } from './config/assemble.js';
+export { buildConfigSchema, configJsonSchema, flattenZodIssues, validateConfig } from './config/assemble.js';
+export type { ConfigSource, LoadConfigOptions } from './config/load.js';
+export {
+  configFileNames,
+  deepMerge,
+  environmentOverrides,
+  expandHome,
+  findConfigFile,
+  getPath,
+  loadConfig,
+} from './config/load.js';
+export type { KernelBuilder, KernelOptions, PluginInfo, StartedKernel } from './kernel.js';
+export { createKernel, defaultAllowlist } from './kernel.js';
+export { KERNEL_VERSION } from './version.js';

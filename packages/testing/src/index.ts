@@ -1,1 +1,19 @@
-export {};
+/**
+ * @pro-context/testing: what a plugin author needs to test against pro-context — a test kernel, fakes for
+ * every contract, contract suites, and a loopback fake web that serves documentation sites.
+ */
+export type { CacheStoreContractOptions } from './contracts/cache-store.js';
+export { describeCacheStoreContract } from './contracts/cache-store.js';
+export type { RegistryResolverContractOptions } from './contracts/registry-resolver.js';
+export { describeRegistryResolverContract } from './contracts/registry-resolver.js';
+export type { SearchBackendContractOptions } from './contracts/search-backend.js';
+export { contractCorpus, describeSearchBackendContract } from './contracts/search-backend.js';
+export type { SourceAdapterContractOptions } from './contracts/source-adapter.js';
+export { describeSourceAdapterContract } from './contracts/source-adapter.js';
+export { MemoryCacheStore } from './fakes/memory-cache-store.js';
+export type { StaticLibraryDocs } from './fakes/static-source-adapter.js';
+export { StaticSourceAdapter } from './fakes/static-source-adapter.js';
+export { StaticRegistryResolver } from './fakes/static-registry-resolver.js';
+export { TermSearchBackend } from './fakes/term-search-backend.js';
+export type { TestKernelOptions } from './test-kernel.js';
+export { createTestKernel } from './test-kernel.js';

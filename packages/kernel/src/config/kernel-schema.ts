@@ -3,7 +3,10 @@ import { logLevels } from '../logging/logger.js';
 
 /** `server`: how the hosts listen. */
 export const serverConfigSchema = z.strictObject({
-  transport: z.enum(['stdio', 'http']).default('stdio').describe('"stdio" for one agent, "http" for a shared team server.'),
+  transport: z
+    .enum(['stdio', 'http'])
+    .default('stdio')
+    .describe('"stdio" for one agent, "http" for a shared team server.'),
   port: z.number().int().min(1).max(65535).default(3100).describe('HTTP port (http transport only).'),
   host: z.string().min(1).default('127.0.0.1').describe('HTTP bind address (http transport only).'),
 });
@@ -11,7 +14,10 @@ export const serverConfigSchema = z.strictObject({
 /** `logging`: JSON lines (or pretty lines) on stderr. */
 export const loggingConfigSchema = z.strictObject({
   level: z.enum(logLevels).default('info').describe('Lowest level written: debug, info, warn or error.'),
-  format: z.enum(['json', 'pretty']).default('json').describe('"json": one object per line. "pretty": short human lines.'),
+  format: z
+    .enum(['json', 'pretty'])
+    .default('json')
+    .describe('"json": one object per line. "pretty": short human lines.'),
 });
 
 /** `security`: network guard and `read-page` allowlist. */

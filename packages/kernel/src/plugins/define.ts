@@ -35,7 +35,8 @@ export function assertPluginShape(value: unknown, where: string): asserts value 
     fail(`plugin '${id}' must declare the kernel versions it supports as a semver range, e.g. kernel: '^0.1.0'.`);
   }
   if (typeof plugin.register !== 'function') fail(`plugin '${id}' has no register(context, options) function.`);
-  if (plugin.start !== undefined && typeof plugin.start !== 'function') fail(`plugin '${id}': start must be a function.`);
+  if (plugin.start !== undefined && typeof plugin.start !== 'function')
+    fail(`plugin '${id}': start must be a function.`);
   if (plugin.stop !== undefined && typeof plugin.stop !== 'function') fail(`plugin '${id}': stop must be a function.`);
   if (
     plugin.dependsOn !== undefined &&

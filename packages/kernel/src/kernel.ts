@@ -1,0 +1,342 @@
+import semver from 'semver';
+import { container as rootContainer, type DependencyContainer, instanceCachingFactory, Lifecycle } from 'tsyringe';
+import { kernelTokens } from './contracts/services.js';
+import { type Token, tokenCardinality, tokenId } from './contracts/token.js';
+import { mergeOptions, validateConfig, flattenZodIssues } from './config/assemble.js';
+import { type ConfigSource, getPath } from './config/load.js';
+import type { ResolvedConfig } from './config/types.js';
+import { ProContextError } from './errors/pro-context-error.js';
+import { createHttpClient } from './http/client.js';
+import type { HttpClient, HttpClientOptions } from './http/types.js';
+import { createLogger, type Logger } from './logging/logger.js';
+import { assertPluginShape } from './plugins/define.js';
+import type {
+  AnyPlugin,
+  Constructor,
+  PluginRegistrationContext,
+  PluginStartContext,
+  Resolver,
+} from './plugins/types.js';
+import { createUrlAllowlist, type UrlAllowlist } from './util/allowlist.js';
+import { createEventBus, type EventBus } from './util/events.js';
+import { KERNEL_VERSION } from './version.js';
+
+/** Hosts of the default `read-page` allowlist (seed 001 §10.1). Registry hosts are added by their plugins. */
+export const defaultAllowlist = [
+  'github.com',
+  'raw.githubusercontent.com',
+  '*.github.io',
+  'pypi.org',
+  '*.readthedocs.io',
+];
+
+/** Options of {@link createKernel}. */
+export interface KernelOptions {
+  /**
+   * Configuration: a {@link ConfigSource} from `loadConfig()` (file + environment, with line numbers for
+   * errors), or plain values. Validated at `start()` against the kernel's and the plugins' schemas.
+   */
+  config?: ConfigSource | Record<string, unknown>;
+  /** Use this logger instead of one built from `logging` config. */
+  logger?: Logger;
+  /** Use this HTTP client instead of one built from `http` and `security` config. */
+  http?: HttpClient;
+  /** Extra HTTP client options over the config (tests inject a DNS `lookup`). */
+  httpOptions?: Partial<HttpClientOptions>;
+}
+
+/** A plugin as the kernel lists it. */
+export interface PluginInfo {
+  id: string;
+  version?: string;
+  description?: string;
+}
+
+/** A started kernel: every contract bound, every plugin started. */
+export interface StartedKernel extends Resolver {
+  readonly version: string;
+  readonly config: ResolvedConfig;
+  readonly logger: Logger;
+  readonly http: HttpClient;
+  readonly events: EventBus;
+  readonly allowlist: UrlAllowlist;
+  readonly plugins: readonly PluginInfo[];
+  /** Configuration warnings (keys for plugins that are not installed). */
+  readonly warnings: readonly string[];
+  /** Stops plugins in reverse order, closes the HTTP client. Idempotent. */
+  stop(): Promise<void>;
+}
+
+/** Collects plugins, then starts them. */
+export interface KernelBuilder {
+  /** Adds a plugin, with options over its config section. Checks its shape, id and kernel range now. */
+  use(plugin: AnyPlugin, options?: unknown): KernelBuilder;
+  /** Validates config and options, checks dependencies, registers every plugin, then starts them. */
+  start(): Promise<StartedKernel>;
+}
+
+function isConfigSource(value: unknown): value is ConfigSource {
+  return (
+    value !== null &&
+    typeof value === 'object' &&
+    'values' in value &&
+    'lines' in value &&
+    (value as ConfigSource).lines instanceof Map
+  );
+}
+
+/** Orders plugins so each starts after the plugins it depends on (registration order otherwise). */
+function startOrder(plugins: AnyPlugin[]): AnyPlugin[] {
+  const byId = new Map(plugins.map((p) => [p.id, p]));
+  const done = new Set<string>();
+  const out: AnyPlugin[] = [];
+  const visit = (plugin: AnyPlugin, trail: string[]) => {
+    if (done.has(plugin.id)) return;
+    if (trail.includes(plugin.id)) {
+      throw new ProContextError(
+        'PLUGIN_DEPENDENCY_MISSING',
+        `Plugins depend on each other in a cycle: ${[...trail, plugin.id].join(' -> ')}.`,
+        { suggestion: 'Break the cycle: a plugin cannot (indirectly) depend on itself.' },
+      );
+    }
+    for (const dep of plugin.dependsOn ?? []) {
+      const target = byId.get(dep);
+      if (target) visit(target, [...trail, plugin.id]);
+    }
+    done.add(plugin.id);
+    out.push(plugin);
+  };
+  for (const plugin of plugins) visit(plugin, []);
+  return out;
+}
+
+/**
+ * Creates a kernel: `createKernel({ config }).use(pluginA).use(pluginB, options).start()`.
+ * Each kernel has its own child container, so two kernels in one process share nothing.
+ */
+export function createKernel(options: KernelOptions = {}): KernelBuilder {
+  const entries: { plugin: AnyPlugin; options: unknown }[] = [];
+  let state: 'collecting' | 'starting' | 'started' = 'collecting';
+
+  const builder: KernelBuilder = {
+    use(plugin, pluginOptions) {
+      if (state !== 'collecting') {
+        throw new ProContextError('KERNEL_STATE', 'Plugins must be added before start().');
+      }
+      assertPluginShape(plugin, `kernel.use() #${entries.length + 1}`);
+      if (entries.some((e) => e.plugin.id === plugin.id)) {
+        throw new ProContextError('PLUGIN_DUPLICATE_ID', `Plugin '${plugin.id}' is registered twice.`);
+      }
+      if (!semver.satisfies(KERNEL_VERSION, plugin.kernel, { includePrerelease: true })) {
+        throw new ProContextError(
+          'PLUGIN_KERNEL_MISMATCH',
+          `Plugin '${plugin.id}'${plugin.version ? ` ${plugin.version}` : ''} needs kernel ${plugin.kernel}, but this kernel is ${KERNEL_VERSION}.`,
+        );
+      }
+      entries.push({ plugin, options: pluginOptions });
+      return builder;
+    },
+    async start() {
+      if (state !== 'collecting') throw new ProContextError('KERNEL_STATE', 'A kernel can be started once.');
+      state = 'starting';
+      try {
+        const kernel = await startKernel();
+        state = 'started';
+        return kernel;
+      } catch (error) {
+        state = 'collecting';
+        throw error;
+      }
+    },
+  };
+
+  async function startKernel(): Promise<StartedKernel> {
+    const plugins = entries.map((e) => e.plugin);
+    const ids = new Set(plugins.map((p) => p.id));
+    for (const plugin of plugins) {
+      for (const dep of plugin.dependsOn ?? []) {
+        if (!ids.has(dep)) {
+          throw new ProContextError(
+            'PLUGIN_DEPENDENCY_MISSING',
+            `The dependency '${dep}' of plugin '${plugin.id}' is not registered.`,
+            { suggestion: `Add the '${dep}' plugin with kernel.use(…) (before or after '${plugin.id}').` },
+          );
+        }
+      }
+    }
+
+    const source: ConfigSource | undefined = isConfigSource(options.config)
+      ? options.config
+      : options.config
+        ? { values: options.config, lines: new Map(), fromEnv: new Map() }
+        : undefined;
+    const { config, sections, warnings } = validateConfig(source, plugins);
+
+    const resolvedOptions = new Map<string, unknown>();
+    for (const { plugin, options: explicit } of entries) {
+      if (explicit === undefined || !plugin.optionsSchema) {
+        resolvedOptions.set(plugin.id, explicit ?? sections.get(plugin.id));
+        continue;
+      }
+      const rawSection = plugin.configKey ? getPath(source?.values ?? {}, plugin.configKey) : undefined;
+      const result = plugin.optionsSchema.safeParse(mergeOptions(rawSection ?? {}, explicit));
+      if (!result.success) {
+        const issues = flattenZodIssues(result.error, plugin.id);
+        throw new ProContextError(
+          'PLUGIN_OPTIONS_INVALID',
+          `Invalid options for plugin '${plugin.id}':\n${issues.map((i) => `  - ${i.path}: ${i.message}`).join('\n')}`,
+          { details: { plugin: plugin.id, issues } },
+        );
+      }
+      resolvedOptions.set(plugin.id, result.data);
+    }
+
+    const logger = options.logger ?? createLogger({ level: config.logging.level, format: config.logging.format });
+    for (const warning of warnings) logger.warn(warning, { config: config.sourceFile });
+    const http =
+      options.http ??
+      createHttpClient(
+        {
+          timeoutMs: config.http.timeoutMs,
+          connectTimeoutMs: config.http.connectTimeoutMs,
+          headersTimeoutMs: config.http.headersTimeoutMs,
+          bodyTimeoutMs: config.http.bodyTimeoutMs,
+          retries: config.http.retries,
+          retryDelaysMs: config.http.retryDelaysMs,
+          maxBodyBytes: config.http.maxBodyBytes,
+          maxRedirects: config.http.maxRedirects,
+          userAgent: config.http.userAgent ?? `pro-context/${KERNEL_VERSION}`,
+          allowPrivateNetwork: config.security.allowPrivateNetwork,
+          ...(config.http.proxy === undefined ? {} : { proxy: config.http.proxy }),
+          ...options.httpOptions,
+        },
+        logger.child({ component: 'http' }),
+      );
+    const events = createEventBus();
+    const allowlist = createUrlAllowlist([
+      ...defaultAllowlist.map((entry) => ({ entry, reason: 'default' })),
+      ...config.security.urlAllowlist.map((entry) => ({ entry, reason: 'config security.urlAllowlist' })),
+    ]);
+
+    const child: DependencyContainer = rootContainer.createChildContainer();
+    child.register(kernelTokens.config, { useValue: config });
+    child.register(kernelTokens.logger, { useValue: logger });
+    child.register(kernelTokens.http, { useValue: http });
+    child.register(kernelTokens.events, { useValue: events });
+    child.register(kernelTokens.allowlist, { useValue: allowlist });
+
+    const providers = new Map<symbol, string>();
+    const resolver: Resolver = {
+      resolve<T>(token: Token<T>): T {
+        if (!child.isRegistered(token, false)) {
+          throw new ProContextError(
+            'PLUGIN_DEPENDENCY_MISSING',
+            `Nothing provides '${tokenId(token)}'. Install a plugin that provides it.`,
+          );
+        }
+        return child.resolve<T>(token);
+      },
+      resolveAll<T>(token: Token<T>): T[] {
+        return child.isRegistered(token, false) ? child.resolveAll<T>(token) : [];
+      },
+      isBound(token) {
+        return child.isRegistered(token, false);
+      },
+    };
+
+    let frozen = false;
+    for (const { plugin } of entries) {
+      const claim = (token: Token<unknown>) => {
+        if (frozen) {
+          throw new ProContextError(
+            'KERNEL_STATE',
+            `Plugin '${plugin.id}' tried to bind '${tokenId(token)}' after registration ended; bind only in register().`,
+          );
+        }
+        if (tokenCardinality(token) === 'single') {
+          const existing =
+            providers.get(token) ?? (Object.values(kernelTokens).includes(token as never) ? 'kernel' : undefined);
+          if (existing) {
+            throw new ProContextError(
+              'CONTRACT_CONFLICT',
+              `Contract '${tokenId(token)}' is already provided by plugin '${existing}'; plugin '${plugin.id}' provides it too.`,
+            );
+          }
+          providers.set(token, plugin.id);
+        }
+      };
+      const context: PluginRegistrationContext = {
+        pluginId: plugin.id,
+        config,
+        logger: logger.child({ plugin: plugin.id }),
+        bindValue(token, value) {
+          claim(token);
+          child.register(token, { useValue: value });
+        },
+        bindClass<T>(token: Token<T>, implementation: Constructor<T>) {
+          claim(token);
+          child.register<T>(token, { useClass: implementation }, { lifecycle: Lifecycle.ContainerScoped });
+        },
+        bindFactory(token, factory) {
+          claim(token);
+          child.register(token, { useFactory: instanceCachingFactory(() => factory(resolver)) });
+        },
+      };
+      plugin.register(context, resolvedOptions.get(plugin.id));
+    }
+    frozen = true;
+
+    const startContext = (plugin: AnyPlugin): PluginStartContext => ({
+      ...resolver,
+      pluginId: plugin.id,
+      config,
+      logger: logger.child({ plugin: plugin.id }),
+      http,
+      events,
+      allowlist,
+    });
+    const started: AnyPlugin[] = [];
+    const stopAll = async () => {
+      for (const plugin of [...started].reverse()) {
+        try {
+          await plugin.stop?.(startContext(plugin));
+        } catch (error) {
+          logger.error('plugin stop failed', { plugin: plugin.id, error });
+        }
+      }
+      started.length = 0;
+      await http.close().catch(() => undefined);
+    };
+    try {
+      for (const plugin of startOrder(entries.map((e) => e.plugin))) {
+        await plugin.start?.(startContext(plugin), resolvedOptions.get(plugin.id));
+        started.push(plugin);
+      }
+    } catch (error) {
+      await stopAll();
+      throw error;
+    }
+
+    let stopping: Promise<void> | undefined;
+    return Object.freeze({
+      ...resolver,
+      version: KERNEL_VERSION,
+      config,
+      logger,
+      http,
+      events,
+      allowlist,
+      warnings,
+      plugins: plugins.map((p) => ({
+        id: p.id,
+        ...(p.version ? { version: p.version } : {}),
+        ...(p.description ? { description: p.description } : {}),
+      })),
+      stop() {
+        stopping ??= stopAll().finally(() => child.dispose?.());
+        return stopping;
+      },
+    });
+  }
+  return builder;
+}

@@ -1,0 +1,259 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import {
+  cacheStoreToken,
+  createKernel,
+  createSilentLogger,
+  createToken,
+  definePlugin,
+  inject,
+  injectable,
+  KERNEL_VERSION,
+  kernelTokens,
+  type Logger,
+  loadConfig,
+  ProContextError,
+  sourceAdapterToken,
+  type SourceAdapter,
+  z,
+} from '../src/index.js';
+
+const silent = { logger: createSilentLogger() };
+
+function fakeAdapter(id: string): SourceAdapter {
+  return {
+    id,
+    priority: 10,
+    canHandle: () => true,
+    fetchToc: async () => ({ entries: [], sourceUrl: id, fetchedAt: new Date(0).toISOString(), freshness: {} }),
+    fetchDocs: async () => ({ pages: [], sourceUrl: id, fetchedAt: new Date(0).toISOString(), freshness: {} }),
+    checkFreshness: async () => 'unknown',
+  };
+}
+
+async function expectCode(promise: Promise<unknown> | (() => unknown), code: string): Promise<ProContextError> {
+  try {
+    if (typeof promise === 'function') promise();
+    else await promise;
+  } catch (error) {
+    expect(error).toBeInstanceOf(ProContextError);
+    expect((error as ProContextError).code).toBe(code);
+    return error as ProContextError;
+  }
+  throw new Error(`expected a ${code} error`);
+}
+
+describe('plugin checks before register', () => {
+  it('refuses a duplicate plugin id, naming it', async () => {
+    const a = definePlugin({ id: 'docs-a', kernel: '*', register() {} });
+    const error = await expectCode(() => createKernel(silent).use(a).use(a), 'PLUGIN_DUPLICATE_ID');
+    expect(error.message).toBe("Plugin 'docs-a' is registered twice.");
+  });
+
+  it('refuses a plugin built for another kernel, naming both versions', async () => {
+    const plugin = definePlugin({ id: 'future', version: '3.0.0', kernel: '^9.0.0', register() {} });
+    const error = await expectCode(() => createKernel(silent).use(plugin), 'PLUGIN_KERNEL_MISMATCH');
+    expect(error.message).toBe(`Plugin 'future' 3.0.0 needs kernel ^9.0.0, but this kernel is ${KERNEL_VERSION}.`);
+    expect(error.suggestion).toMatch(/Install a plugin release built for this kernel/);
+  });
+
+  it('refuses a missing dependency, naming the dependency and the plugin', async () => {
+    const plugin = definePlugin({ id: 'needs-cache', kernel: '*', dependsOn: ['sqlite-cache'], register() {} });
+    const error = await expectCode(createKernel(silent).use(plugin).start(), 'PLUGIN_DEPENDENCY_MISSING');
+    expect(error.message).toBe("The dependency 'sqlite-cache' of plugin 'needs-cache' is not registered.");
+  });
+
+  it('refuses invalid explicit options with plugin.path: message', async () => {
+    const plugin = definePlugin({
+      id: 'pager',
+      kernel: '*',
+      optionsSchema: z.strictObject({ maxPages: z.number().int().min(1).default(10), label: z.string() }),
+      register() {},
+    });
+    const error = await expectCode(
+      createKernel(silent).use(plugin, { maxPages: 0, label: 'x', colour: 'red' }).start(),
+      'PLUGIN_OPTIONS_INVALID',
+    );
+    expect(error.message).toContain('pager.maxPages: Too small: expected number to be >=1');
+    expect(error.message).toContain('pager.colour: Unrecognized key');
+  });
+
+  it('refuses malformed plugins loudly', async () => {
+    await expectCode(() => definePlugin({ id: 'Bad Id', kernel: '*', register() {} }), 'PLUGIN_INVALID');
+    await expectCode(() => definePlugin({ id: 'x', kernel: 'not a range', register() {} }), 'PLUGIN_INVALID');
+    const error = await expectCode(
+      () => createKernel(silent).use({ default: {} } as never),
+      'PLUGIN_INVALID',
+    );
+    expect(error.message).toMatch(/module namespace; pass its default export/);
+  });
+
+  it('refuses a second provider of a singular contract, naming both plugins', async () => {
+    const cacheA = definePlugin({ id: 'cache-a', kernel: '*', register: (ctx) => ctx.bindValue(cacheStoreToken, {} as never) });
+    const cacheB = definePlugin({ id: 'cache-b', kernel: '*', register: (ctx) => ctx.bindValue(cacheStoreToken, {} as never) });
+    const error = await expectCode(createKernel(silent).use(cacheA).use(cacheB).start(), 'CONTRACT_CONFLICT');
+    expect(error.message).toBe(
+      "Contract 'kernel.cacheStore' is already provided by plugin 'cache-a'; plugin 'cache-b' provides it too.",
+    );
+  });
+});
+
+describe('binding and lifecycle', () => {
+  it('binds plural contracts as multi-bindings', async () => {
+    const kernel = await createKernel(silent)
+      .use(definePlugin({ id: 'a', kernel: '*', register: (ctx) => ctx.bindValue(sourceAdapterToken, fakeAdapter('a')) }))
+      .use(definePlugin({ id: 'b', kernel: '*', register: (ctx) => ctx.bindValue(sourceAdapterToken, fakeAdapter('b')) }))
+      .start();
+    expect(kernel.resolveAll(sourceAdapterToken).map((a) => a.id)).toEqual(['a', 'b']);
+    await kernel.stop();
+  });
+
+  it('injects kernel services and plugin tokens by token into classes', async () => {
+    const greetingToken = createToken<string>('test.greeting');
+    const serviceToken = createToken<Greeter>('test.greeter');
+    @injectable()
+    class Greeter {
+      constructor(
+        @inject(greetingToken) readonly greeting: string,
+        @inject(kernelTokens.logger) readonly logger: Logger,
+      ) {}
+    }
+    const kernel = await createKernel(silent)
+      .use(
+        definePlugin({
+          id: 'greeter',
+          kernel: '*',
+          register(ctx) {
+            ctx.bindValue(greetingToken, 'hello');
+            ctx.bindClass(serviceToken, Greeter);
+          },
+        }),
+      )
+      .start();
+    const greeter = kernel.resolve(serviceToken);
+    expect(greeter).toBeInstanceOf(Greeter);
+    expect(greeter.greeting).toBe('hello');
+    expect(greeter.logger).toBe(kernel.logger);
+    expect(kernel.resolve(serviceToken)).toBe(greeter); // one instance per kernel
+    await kernel.stop();
+  });
+
+  it('gives two kernels in one process separate containers', async () => {
+    const counterToken = createToken<{ n: number }>('test.counter');
+    const plugin = definePlugin({ id: 'counter', kernel: '*', register: (ctx) => ctx.bindFactory(counterToken, () => ({ n: 0 })) });
+    const one = await createKernel(silent).use(plugin).start();
+    const two = await createKernel(silent).use(plugin).start();
+    one.resolve(counterToken).n = 5;
+    expect(two.resolve(counterToken).n).toBe(0);
+    expect(one.isBound(cacheStoreToken)).toBe(false);
+    await Promise.all([one.stop(), two.stop()]);
+  });
+
+  it('starts dependencies first and stops in reverse order; register does no I/O after freeze', async () => {
+    const log: string[] = [];
+    const make = (id: string, dependsOn: string[] = []) =>
+      definePlugin({
+        id,
+        kernel: '*',
+        dependsOn,
+        register: () => void log.push(`register ${id}`),
+        start: () => void log.push(`start ${id}`),
+        stop: () => void log.push(`stop ${id}`),
+      });
+    const kernel = await createKernel(silent).use(make('engine', ['cache'])).use(make('cache')).start();
+    await kernel.stop();
+    await kernel.stop();
+    expect(log).toEqual(['register engine', 'register cache', 'start cache', 'start engine', 'stop engine', 'stop cache']);
+  });
+
+  it('stops the plugins already started when a later start fails', async () => {
+    const log: string[] = [];
+    const ok = definePlugin({ id: 'ok', kernel: '*', register() {}, start: () => void log.push('start ok'), stop: () => void log.push('stop ok') });
+    const bad = definePlugin({
+      id: 'bad',
+      kernel: '*',
+      register() {},
+      start() {
+        throw new Error('boom');
+      },
+    });
+    await expect(createKernel(silent).use(ok).use(bad).start()).rejects.toThrow('boom');
+    expect(log).toEqual(['start ok', 'stop ok']);
+  });
+});
+
+describe('configuration', () => {
+  const cachePlugin = definePlugin({
+    id: 'cache-like',
+    kernel: '*',
+    configKey: 'cache',
+    optionsSchema: z.strictObject({
+      directory: z.string().default('~/.pro-context/cache'),
+      maxMemoryMB: z.number().positive().default(100),
+    }),
+    register(ctx, options) {
+      ctx.bindValue(createToken<typeof options>('test.cacheOptions'), options);
+    },
+  });
+
+  function writeConfig(text: string): string {
+    const dir = mkdtempSync(join(tmpdir(), 'pc-config-'));
+    writeFileSync(join(dir, 'pro-context.config.yaml'), text);
+    return dir;
+  }
+
+  it('reads the file, applies PRO_CONTEXT_* overrides and gives plugins their section', async () => {
+    const dir = writeConfig('cache:\n  maxMemoryMB: 50\nlogging:\n  level: warn\n');
+    const source = loadConfig({ cwd: dir, env: { PRO_CONTEXT_CACHE_DIR: '/data/cache', PRO_CONTEXT_PORT: '4000' } });
+    const kernel = await createKernel({ ...silent, config: source }).use(cachePlugin).start();
+    expect(kernel.resolve(createToken<{ directory: string; maxMemoryMB: number }>('test.cacheOptions'))).toEqual({
+      directory: '/data/cache',
+      maxMemoryMB: 50,
+    });
+    expect(kernel.config.server.port).toBe(4000);
+    expect(kernel.config.logging.level).toBe('warn');
+    expect(kernel.config.sourceFile).toBe(join(dir, 'pro-context.config.yaml'));
+    await kernel.stop();
+  });
+
+  it('PRO_CONTEXT_DEBUG=true is a shorthand for the debug level', () => {
+    expect(loadConfig({ cwd: tmpdir(), env: { PRO_CONTEXT_DEBUG: 'true' }, file: undefined }).values).toMatchObject({
+      logging: { level: 'debug' },
+    });
+  });
+
+  it('names the exact key, its line and what is wrong in a bad config file', async () => {
+    const dir = writeConfig(
+      ['server:', '  transport: carrier-pigeon', 'cache:', '  maxMemoryMB: lots', 'cahce:', '  directory: /tmp', ''].join('\n'),
+    );
+    const error = await expectCode(
+      createKernel({ ...silent, config: loadConfig({ cwd: dir, env: {} }) }).use(cachePlugin).start(),
+      'CONFIG_INVALID',
+    );
+    expect(error.message).toContain(`Invalid configuration in ${join(dir, 'pro-context.config.yaml')}:`);
+    expect(error.message).toContain('server.transport (line 2): Invalid option: expected one of "stdio"|"http"');
+    expect(error.message).toContain('cache.maxMemoryMB (line 4): Invalid input: expected number, received string');
+    expect(error.message).toContain('cahce (line 5): Unrecognized key');
+  });
+
+  it('names the environment variable when an override is bad', async () => {
+    const error = await expectCode(
+      createKernel({ ...silent, config: loadConfig({ cwd: tmpdir(), env: { PRO_CONTEXT_PORT: 'eighty' }, file: undefined }) }).start(),
+      'CONFIG_INVALID',
+    );
+    expect(error.message).toContain('server.port (from PRO_CONTEXT_PORT): Invalid input: expected number, received string');
+  });
+
+  it('reports YAML syntax errors with line and column', () => {
+    const dir = writeConfig('server:\n  port: [3100\n');
+    expect(() => loadConfig({ cwd: dir, env: {} })).toThrow(/is not valid YAML \(line \d+, column \d+\)/);
+  });
+
+  it('warns (does not fail) for sections of plugins that are not installed', async () => {
+    const kernel = await createKernel({ ...silent, config: { sources: { github: { token: 'x' } } } }).start();
+    expect(kernel.warnings).toEqual(['sources.github is set but no installed plugin reads it.']);
+    await kernel.stop();
+  });
+});

@@ -1,0 +1,89 @@
+// Small markdown helpers for the fake web: front matter, page titles and mdx_include expansion.
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+
+const FRONT_MATTER = /^\uFEFF?---\r?\n([\s\S]*?)\r?\n---\r?\n?/;
+
+/** Top-level scalar keys of a page's YAML front matter (only `key: value` lines). */
+export function frontMatter(markdown: string): Record<string, string> {
+  const m = FRONT_MATTER.exec(markdown);
+  const out: Record<string, string> = {};
+  if (!m?.[1]) return out;
+  for (const line of m[1].split(/\r?\n/)) {
+    const kv = /^([A-Za-z_][\w-]*):\s*(.+)$/.exec(line);
+    if (!kv?.[1] || !kv[2]) continue;
+    let v = kv[2].trim();
+    if ((v.startsWith('"') && v.endsWith('"')) || (v.startsWith("'") && v.endsWith("'"))) v = v.slice(1, -1);
+    out[kv[1]] = v;
+  }
+  return out;
+}
+
+/** The first level-1 heading outside fenced code, without mkdocs attribute lists (`{ #id }`). */
+export function firstH1(markdown: string): string | undefined {
+  let fence: string | undefined;
+  for (const line of markdown.replace(FRONT_MATTER, '').split(/\r?\n/)) {
+    const f = /^\s*(```+|~~~+)/.exec(line);
+    if (f?.[1]) {
+      if (!fence) fence = f[1];
+      else if (line.trim().startsWith(fence)) fence = undefined;
+      continue;
+    }
+    if (fence) continue;
+    const h = /^#\s+(.+?)\s*#*\s*$/.exec(line);
+    if (h?.[1]) {
+      const title = h[1].replace(/\s*\{[^}]*\}\s*$/, '').trim();
+      if (title) return title;
+    }
+  }
+  return undefined;
+}
+
+/** Title of a page: front matter `title`, else first H1, else the file name made readable. */
+export function pageTitle(markdown: string, file: string): string {
+  const fm = frontMatter(markdown).title;
+  if (fm) return fm.split(' | ')[0]?.trim() || fm;
+  const h1 = firstH1(markdown);
+  if (h1) return h1;
+  const base = path.posix.basename(file).replace(/\.mdx?$/, '');
+  const name = base === 'index' ? path.posix.basename(path.posix.dirname(file)) || 'Home' : base;
+  return name.replace(/[-_]+/g, ' ').replace(/^\w/, (c) => c.toUpperCase());
+}
+
+const LANG_BY_EXT: Record<string, string> = {
+  '.py': 'python',
+  '.js': 'javascript',
+  '.ts': 'typescript',
+  '.html': 'html',
+  '.css': 'css',
+  '.json': 'json',
+  '.toml': 'toml',
+  '.yaml': 'yaml',
+  '.yml': 'yaml',
+  '.sh': 'bash',
+};
+
+/**
+ * Expand mdx_include directives the way the real site build does: `{* path opts *}` becomes a fenced code
+ * block with the file's content (highlight and line options ignored), `{!path!}` / `{!> path!}` the raw
+ * content. Paths resolve against `baseDir` (the folder mkdocs runs in); a missing file leaves the directive.
+ */
+export function expandIncludes(markdown: string, baseDir: string, rootDir: string): string {
+  const read = (rel: string): string | undefined => {
+    const abs = path.resolve(baseDir, rel);
+    // Stay inside the corpus: directives are data, not a way to read the machine.
+    if (!abs.startsWith(rootDir + path.sep) || !existsSync(abs)) return undefined;
+    return readFileSync(abs, 'utf8');
+  };
+  return markdown
+    .replace(/^\{\*\s*(\S+)[^\n]*?\*\}[ \t]*$/gm, (whole, rel: string) => {
+      const content = read(rel);
+      if (content === undefined) return whole;
+      const lang = LANG_BY_EXT[path.extname(rel)] ?? '';
+      return `\`\`\`${lang}\n${content.replace(/\s+$/, '')}\n\`\`\``;
+    })
+    .replace(/^\{!>?\s*([^!\s]+)\s*!\}[ \t]*$/gm, (whole, rel: string) => {
+      const content = read(rel);
+      return content === undefined ? whole : content.replace(/\s+$/, '');
+    });
+}
