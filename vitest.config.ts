@@ -18,7 +18,6 @@ export default defineConfig({
   resolve: { conditions },
   ssr: { resolve: { conditions, externalConditions: ['source'] } },
   test: {
-    setupFiles: ['reflect-metadata'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     projects: projectDirs
