@@ -33,6 +33,11 @@ export interface HttpResponse {
   notModified: boolean;
   /** How many redirects were followed. */
   redirects: number;
+  /**
+   * Seconds the server asked to wait (`Retry-After` on a `429` or `503`), when it came back after
+   * retries, or at once because the wait exceeded `maxRetryAfterMs`. Copy it into an error's `retryAfter`.
+   */
+  retryAfter?: number;
   /** The body as UTF-8 text. */
   text(): string;
   /** The body parsed as JSON. Throws `INVALID_CONTENT` on malformed JSON. */
@@ -53,7 +58,10 @@ export interface HttpClientOptions {
   retries?: number;
   /** Backoff before each retry, ms. Default `[1000, 3000]` (the last value repeats). */
   retryDelaysMs?: number[];
-  /** Longest `Retry-After` honoured, ms; a longer one fails at once with `retryAfter` set. Default 60 000. */
+  /**
+   * Longest `Retry-After` honoured, ms; with a longer one the `429`/`503` response is returned at once,
+   * with `retryAfter` set. Default 60 000.
+   */
   maxRetryAfterMs?: number;
   /** Response size cap, bytes. Default 10 MiB. */
   maxBodyBytes?: number;

@@ -1,0 +1,511 @@
+import type { LookupFunction } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Agent, type Dispatcher, ProxyAgent } from 'undici';
+import { isProContextError, ProContextError } from '../errors/pro-context-error.js';
+import { createSilentLogger, type Logger } from '../logging/logger.js';
+import {
+  type AddressPolicy,
+  checkUrlShape,
+  createGuardedConnector,
+  findBlocked,
+  literalRefusal,
+  lookupAll,
+  resolvedRefusal,
+  systemLookup,
+  toUrlNotAllowed,
+} from './guard.js';
+import { createProxySelector, type ProxySelector } from './proxy.js';
+import { parseRetryAfterMs } from './retry-after.js';
+import type { HttpClient, HttpClientOptions, HttpRequestOptions, HttpResponse } from './types.js';
+
+type Method = NonNullable<HttpRequestOptions['method']>;
+
+interface Settings {
+  timeoutMs: number;
+  connectTimeoutMs: number;
+  headersTimeoutMs: number;
+  bodyTimeoutMs: number;
+  retries: number;
+  retryDelaysMs: number[];
+  maxRetryAfterMs: number;
+  maxBodyBytes: number;
+  maxRedirects: number;
+  userAgent: string;
+}
+
+const MiB = 1024 * 1024;
+const redirectStatuses = new Set([301, 302, 303, 307, 308]);
+const idempotentMethods = new Set<Method>(['GET', 'HEAD']);
+/** Transient transport failures worth another attempt; DNS misses, TLS and protocol errors are not. */
+const retryableCodes = new Set([
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'ECONNABORTED',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EAI_AGAIN',
+  'ENETUNREACH',
+  'ENETDOWN',
+  'EHOSTUNREACH',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CLOSED',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+]);
+
+const isRetryableStatus = (status: number) => status === 429 || (status >= 500 && status <= 599);
+
+/** The transport error code, looking through `cause` and the AggregateError of Happy Eyeballs. */
+function errorCode(error: unknown): string | undefined {
+  for (let current = error, depth = 0; current && depth < 5; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+    const inner = (current as { errors?: unknown[] }).errors;
+    current = Array.isArray(inner) && inner.length > 0 ? inner[0] : (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+/** `promise`, or a rejection with the signal's reason once it aborts (for work that takes no signal). */
+function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
+function formatBytes(bytes: number): string {
+  if (bytes >= MiB) return `${Math.round((bytes / MiB) * 10) / 10} MB`;
+  if (bytes >= 1024) return `${Math.round((bytes / 1024) * 10) / 10} KB`;
+  return `${bytes}-byte`;
+}
+
+function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+  const flat: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value !== undefined) flat[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return flat;
+}
+
+/** One request's mutable state across hops and attempts. */
+interface Exchange {
+  method: Method;
+  signal: AbortSignal;
+  /** `performance.now()` value after which the overall deadline has passed. */
+  deadlineAt: number;
+  maxBodyBytes: number;
+  retries: number;
+  retriesUsed: number;
+  host: string;
+}
+
+interface RawResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: Uint8Array;
+}
+
+class GuardedHttpClient implements HttpClient {
+  private readonly direct: Agent;
+  private readonly proxies = new Map<string, ProxyAgent>();
+  private readonly selectProxy: ProxySelector;
+
+  constructor(
+    private readonly settings: Settings,
+    private readonly policy: AddressPolicy,
+    private readonly lookup: LookupFunction,
+    proxy: string | false | undefined,
+    private readonly logger: Logger,
+  ) {
+    this.selectProxy = createProxySelector(proxy);
+    this.direct = new Agent({
+      connect: createGuardedConnector(policy, lookup, settings.connectTimeoutMs),
+      headersTimeout: settings.headersTimeoutMs,
+      bodyTimeout: settings.bodyTimeoutMs,
+      connections: 16,
+    });
+  }
+
+  get(url: string | URL, options: Omit<HttpRequestOptions, 'method' | 'body'> = {}): Promise<HttpResponse> {
+    return this.request(url, { ...options, method: 'GET' });
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([this.direct.close(), ...[...this.proxies.values()].map((agent) => agent.close())]);
+  }
+
+  async request(input: string | URL, options: HttpRequestOptions = {}): Promise<HttpResponse> {
+    const started = performance.now();
+    let url: URL;
+    try {
+      url = new URL(input instanceof URL ? input.href : input);
+    } catch {
+      throw new ProContextError('INVALID_INPUT', `"${String(input).slice(0, 200)}" is not a valid URL.`);
+    }
+    const method = options.method ?? 'GET';
+    const timeoutMs = options.timeoutMs ?? this.settings.timeoutMs;
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(), timeoutMs);
+    const exchange: Exchange = {
+      method,
+      signal: options.signal ? AbortSignal.any([deadline.signal, options.signal]) : deadline.signal,
+      deadlineAt: started + timeoutMs,
+      maxBodyBytes: options.maxBodyBytes ?? this.settings.maxBodyBytes,
+      retries: Math.max(0, options.retries ?? this.settings.retries),
+      retriesUsed: 0,
+      host: url.host,
+    };
+    const fields = () => ({
+      method,
+      host: url.host,
+      ...(exchange.host === url.host ? {} : { finalHost: exchange.host }),
+      ms: Math.round(performance.now() - started),
+      retries: exchange.retriesUsed,
+    });
+    try {
+      const response = await this.follow(url, options, exchange);
+      this.logger.debug('http request', {
+        ...fields(),
+        status: response.status,
+        redirects: response.redirects,
+        ...(response.notModified ? { notModified: true } : {}),
+      });
+      return response;
+    } catch (error) {
+      const failure = this.finalError(error, exchange, options.signal, timeoutMs);
+      this.logger.debug('http request failed', {
+        ...fields(),
+        errorCode: isProContextError(failure) ? failure.code : errorCode(failure),
+        error: failure instanceof Error ? failure.message : String(failure),
+      });
+      throw failure;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Abort-caused errors become a deadline error (or the caller's own abort reason). */
+  private finalError(error: unknown, exchange: Exchange, callerSignal: AbortSignal | undefined, timeoutMs: number) {
+    if (isProContextError(error)) return error;
+    if (callerSignal?.aborted) return callerSignal.reason ?? error;
+    if (exchange.signal.aborted) {
+      return new ProContextError('SOURCE_UNAVAILABLE', `Request to ${exchange.host} timed out after ${timeoutMs} ms.`, {
+        details: { host: exchange.host, timeoutMs },
+        cause: error,
+      });
+    }
+    return this.unavailable(error, exchange);
+  }
+
+  /** Follows redirects by hand so every hop is re-validated (scheme here, address in the connector). */
+  private async follow(start: URL, options: HttpRequestOptions, exchange: Exchange): Promise<HttpResponse> {
+    const maxRedirects = options.maxRedirects ?? this.settings.maxRedirects;
+    const headers: Record<string, string> = { 'user-agent': this.settings.userAgent };
+    for (const [name, value] of Object.entries(options.headers ?? {})) headers[name.toLowerCase()] = value;
+    // The target decides Host; a caller-set one could steer a proxy to a different host than the one checked.
+    delete headers.host;
+    if (options.etag) headers['if-none-match'] = options.etag;
+    if (options.lastModified) headers['if-modified-since'] = options.lastModified;
+    let body: string | Uint8Array | undefined;
+    if (options.body instanceof Uint8Array || typeof options.body === 'string') body = options.body;
+    else if (options.body !== undefined) {
+      body = JSON.stringify(options.body);
+      headers['content-type'] ??= 'application/json';
+    }
+
+    let url = start;
+    let via: string | undefined;
+    for (let redirects = 0; ; redirects++) {
+      exchange.host = url.host;
+      checkUrlShape(url, via);
+      let raw: RawResponse;
+      try {
+        const proxy = this.selectProxy(url);
+        await this.preflight(url, proxy, exchange.signal);
+        raw = await this.attempts(url, headers, body, proxy, exchange);
+      } catch (error) {
+        const blocked = findBlocked(error);
+        throw blocked ? toUrlNotAllowed(blocked, via) : error;
+      }
+      const location = redirectStatuses.has(raw.status) ? raw.headers.location : undefined;
+      if (location === undefined) return this.toResponse(url, raw, redirects);
+      if (redirects >= maxRedirects) {
+        throw new ProContextError(
+          'SOURCE_UNAVAILABLE',
+          `Too many redirects from ${start.host}: gave up after ${maxRedirects}.`,
+          { details: { host: start.host, maxRedirects } },
+        );
+      }
+      let next: URL;
+      try {
+        next = new URL(location, url);
+      } catch {
+        throw new ProContextError('SOURCE_UNAVAILABLE', `${url.host} sent an invalid redirect location.`);
+      }
+      if (next.origin !== url.origin) {
+        // Credentials meant for one origin never travel to another.
+        delete headers.authorization;
+        delete headers.cookie;
+      }
+      if ((raw.status === 303 && exchange.method !== 'HEAD') || (raw.status <= 302 && exchange.method === 'POST')) {
+        exchange.method = 'GET';
+        body = undefined;
+        delete headers['content-type'];
+        delete headers['content-length'];
+      }
+      via = url.host;
+      url = next;
+    }
+  }
+
+  /**
+   * Checks done before any dispatch. IP literals and `localhost` names are refused here with a clear
+   * message (the connector would refuse them too). Through a proxy, the proxy resolves the target and
+   * our connector only ever sees the proxy, so the target is resolved here and its addresses checked.
+   * Gap, accepted and documented: the proxy resolves again and could get a different answer (DNS
+   * rebinding between the two lookups), and names that do not resolve locally (proxy-only DNS) pass
+   * unchecked. The proxy is the operator's egress control in that setup.
+   */
+  private async preflight(url: URL, proxy: URL | undefined, signal: AbortSignal): Promise<void> {
+    const literal = literalRefusal(url.hostname, this.policy);
+    if (literal) throw literal;
+    if (!proxy || this.policy.trustedHosts.has(url.hostname)) return;
+    let addresses: Awaited<ReturnType<typeof lookupAll>>;
+    try {
+      addresses = await abortable(lookupAll(this.lookup, url.hostname), signal);
+    } catch (error) {
+      if (signal.aborted) throw error;
+      return;
+    }
+    const refused = resolvedRefusal(url.hostname, addresses, this.policy);
+    if (refused) throw refused;
+  }
+
+  private dispatcherFor(proxy: URL | undefined): Dispatcher {
+    if (!proxy) return this.direct;
+    let agent = this.proxies.get(proxy.href);
+    if (!agent) {
+      const tls = { timeout: this.settings.connectTimeoutMs };
+      agent = new ProxyAgent({
+        uri: proxy.href,
+        // Plain forwarding for http: targets: many proxies only allow CONNECT to port 443.
+        proxyTunnel: false,
+        proxyTls: tls,
+        requestTls: tls,
+        headersTimeout: this.settings.headersTimeoutMs,
+        bodyTimeout: this.settings.bodyTimeoutMs,
+      });
+      this.proxies.set(proxy.href, agent);
+    }
+    return agent;
+  }
+
+  /** One hop: the first attempt plus retries (idempotent methods only). */
+  private async attempts(
+    url: URL,
+    headers: Record<string, string>,
+    body: string | Uint8Array | undefined,
+    proxy: URL | undefined,
+    exchange: Exchange,
+  ): Promise<RawResponse> {
+    const maxRetries = idempotentMethods.has(exchange.method) ? exchange.retries : 0;
+    const dispatcher = this.dispatcherFor(proxy);
+    const fits = (delay: number) => performance.now() + delay < exchange.deadlineAt;
+    for (let attempt = 0; ; attempt++) {
+      const backoff = this.settings.retryDelaysMs[Math.min(attempt, this.settings.retryDelaysMs.length - 1)] ?? 0;
+      let delay: number;
+      let reason: string;
+      try {
+        const response = await dispatcher.request({
+          origin: url.origin,
+          path: `${url.pathname}${url.search}`,
+          method: exchange.method,
+          // A copy: ProxyAgent writes a `host` entry into the object it is given, which would leak into later hops.
+          headers: { ...headers },
+          body: body ?? null,
+          signal: exchange.signal,
+          headersTimeout: this.settings.headersTimeoutMs,
+          bodyTimeout: this.settings.bodyTimeoutMs,
+        });
+        const status = response.statusCode;
+        const responseHeaders = flattenHeaders(response.headers);
+        if (attempt < maxRetries && isRetryableStatus(status)) {
+          const retryAfterMs = parseRetryAfterMs(responseHeaders['retry-after']);
+          const wait = retryAfterMs ?? backoff;
+          // A Retry-After beyond the cap or the deadline: hand the response back now, with `retryAfter`.
+          if ((retryAfterMs === undefined || retryAfterMs <= this.settings.maxRetryAfterMs) && fits(wait)) {
+            await response.body.dump().catch(() => undefined);
+            this.noteRetry(exchange, attempt, wait, `status ${status}`);
+            await sleep(wait, undefined, { signal: exchange.signal });
+            continue;
+          }
+        }
+        if (redirectStatuses.has(status) && responseHeaders.location !== undefined) {
+          await response.body.dump().catch(() => undefined);
+          return { status, headers: responseHeaders, body: new Uint8Array() };
+        }
+        return { status, headers: responseHeaders, body: await this.readBody(response, url, exchange) };
+      } catch (error) {
+        if (isProContextError(error) || findBlocked(error) || exchange.signal.aborted) throw error;
+        const code = errorCode(error);
+        if (attempt >= maxRetries || !code || !retryableCodes.has(code) || !fits(backoff)) {
+          throw this.unavailable(error, exchange);
+        }
+        delay = backoff;
+        reason = code;
+      }
+      this.noteRetry(exchange, attempt, delay, reason);
+      await sleep(delay, undefined, { signal: exchange.signal });
+    }
+  }
+
+  private noteRetry(exchange: Exchange, attempt: number, delayMs: number, reason: string): void {
+    exchange.retriesUsed++;
+    this.logger.debug('http retry', {
+      method: exchange.method,
+      host: exchange.host,
+      attempt: attempt + 1,
+      delayMs,
+      reason,
+    });
+  }
+
+  /** Reads the body, refusing it (and closing the connection) once it passes the size cap. */
+  private async readBody(response: Dispatcher.ResponseData, url: URL, exchange: Exchange): Promise<Uint8Array> {
+    const limit = exchange.maxBodyBytes;
+    const tooLarge = () =>
+      new ProContextError(
+        'INVALID_CONTENT',
+        `Response from ${url.host} is larger than the ${formatBytes(limit)} limit.`,
+        {
+          details: { host: url.host, maxBodyBytes: limit },
+        },
+      );
+    const declared = Number(response.headers['content-length']);
+    // Destroying emits an AbortError nobody else listens for; swallow it rather than crash the process.
+    const discard = () => response.body.on('error', () => undefined).destroy();
+    if (exchange.method !== 'HEAD' && Number.isFinite(declared) && declared > limit) {
+      discard();
+      throw tooLarge();
+    }
+    const chunks: Buffer[] = [];
+    let total = 0;
+    for await (const chunk of response.body as AsyncIterable<Buffer>) {
+      total += chunk.byteLength;
+      if (total > limit) {
+        discard();
+        throw tooLarge();
+      }
+      chunks.push(chunk);
+    }
+    return new Uint8Array(Buffer.concat(chunks, total));
+  }
+
+  private unavailable(error: unknown, exchange: Exchange): ProContextError {
+    const code = errorCode(error);
+    const { connectTimeoutMs, headersTimeoutMs, bodyTimeoutMs } = this.settings;
+    const what: Record<string, string> = {
+      UND_ERR_CONNECT_TIMEOUT: `connecting timed out after ${connectTimeoutMs} ms`,
+      UND_ERR_HEADERS_TIMEOUT: `no response headers within ${headersTimeoutMs} ms`,
+      UND_ERR_BODY_TIMEOUT: `the response body stalled for ${bodyTimeoutMs} ms`,
+      ECONNREFUSED: 'the connection was refused',
+      ECONNRESET: 'the connection was reset',
+      UND_ERR_SOCKET: 'the connection closed unexpectedly',
+      ENOTFOUND: 'the host name could not be resolved',
+      EAI_AGAIN: 'the host name could not be resolved',
+    };
+    const happened =
+      (code && what[code]) ?? (error instanceof Error ? error.message : 'the request failed').replace(/\.$/, '');
+    const after =
+      exchange.retriesUsed > 0
+        ? ` (after ${exchange.retriesUsed} ${exchange.retriesUsed === 1 ? 'retry' : 'retries'})`
+        : '';
+    return new ProContextError('SOURCE_UNAVAILABLE', `Request to ${exchange.host} failed: ${happened}${after}.`, {
+      details: { host: exchange.host, ...(code ? { errorCode: code } : {}), retries: exchange.retriesUsed },
+      cause: error,
+    });
+  }
+
+  private toResponse(url: URL, raw: RawResponse, redirects: number): HttpResponse {
+    const { status, headers, body } = raw;
+    const retryAfterMs = status === 429 || status === 503 ? parseRetryAfterMs(headers['retry-after']) : undefined;
+    let text: string | undefined;
+    return {
+      url: url.href,
+      status,
+      headers,
+      body,
+      notModified: status === 304,
+      redirects,
+      ...(retryAfterMs === undefined ? {} : { retryAfter: Math.ceil(retryAfterMs / 1000) }),
+      text() {
+        text ??= new TextDecoder('utf-8').decode(body);
+        return text;
+      },
+      json<T = unknown>(): T {
+        try {
+          return JSON.parse(this.text()) as T;
+        } catch (error) {
+          throw new ProContextError(
+            'INVALID_CONTENT',
+            `Response from ${url.host} is not valid JSON: ${(error as Error).message}`,
+            { details: { host: url.host, status }, cause: error },
+          );
+        }
+      },
+    };
+  }
+}
+
+function resolveSettings(options: HttpClientOptions): Settings {
+  const delays = options.retryDelaysMs?.length ? options.retryDelaysMs : [1000, 3000];
+  return {
+    timeoutMs: options.timeoutMs ?? 30_000,
+    connectTimeoutMs: options.connectTimeoutMs ?? 10_000,
+    headersTimeoutMs: options.headersTimeoutMs ?? 15_000,
+    bodyTimeoutMs: options.bodyTimeoutMs ?? 30_000,
+    retries: Math.max(0, options.retries ?? 2),
+    retryDelaysMs: delays.map((delay) => Math.max(0, delay)),
+    maxRetryAfterMs: options.maxRetryAfterMs ?? 60_000,
+    maxBodyBytes: options.maxBodyBytes ?? 10 * MiB,
+    maxRedirects: Math.max(0, options.maxRedirects ?? 5),
+    userAgent: options.userAgent ?? 'pro-context',
+  };
+}
+
+/**
+ * Creates the kernel's HTTP client, the only door to the network for every plugin: SSRF-guarded at
+ * connect time (after DNS, on every redirect hop), bounded by connect/headers/body timeouts and an
+ * overall deadline, retried with backoff, size-capped, proxy-aware and logged at debug level.
+ */
+export function createHttpClient(options: HttpClientOptions = {}, logger?: Logger): HttpClient {
+  return createHttpClientWithTrustedHosts(options, [], logger);
+}
+
+/**
+ * Test-only (not exported from the package): like {@link createHttpClient}, but connections to the
+ * host names in `trustedHosts` (as written in URLs, e.g. `docs.test`) skip the address check. Lets a
+ * strict client (`allowPrivateNetwork: false`) fetch a first hop from a loopback fake while every
+ * other host, including redirect targets, stays fully guarded.
+ */
+export function createHttpClientWithTrustedHosts(
+  options: HttpClientOptions,
+  trustedHosts: readonly string[],
+  logger?: Logger,
+): HttpClient {
+  const policy: AddressPolicy = {
+    allowPrivateNetwork: options.allowPrivateNetwork ?? false,
+    trustedHosts: new Set(trustedHosts.map((host) => host.toLowerCase())),
+  };
+  return new GuardedHttpClient(
+    resolveSettings(options),
+    policy,
+    options.lookup ?? systemLookup,
+    options.proxy,
+    logger ?? createSilentLogger(),
+  );
+}
