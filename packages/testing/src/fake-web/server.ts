@@ -1,6 +1,6 @@
 // The fake web server: loopback HTTP serving fake documentation sites, with faults and a request log.
 import { createHash } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, STATUS_CODES, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { FakeSite } from './site.js';
 import type { FakeWeb, FakeWebOptions, FakeWebRequest, FaultSpec, FaultTarget } from './types.js';
@@ -18,7 +18,8 @@ interface Located {
   readonly base: string | undefined;
 }
 
-const NOT_FOUND_HTML = '<!doctype html>\n<html><head><title>404 - Not found</title></head><body><h1>404 - Not found</h1></body></html>\n';
+const NOT_FOUND_HTML =
+  '<!doctype html>\n<html><head><title>404 - Not found</title></head><body><h1>404 - Not found</h1></body></html>\n';
 const FILLER = Buffer.from(
   `${'Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore.\n'.repeat(655)}\n`,
 );
@@ -144,7 +145,9 @@ export async function startFakeWeb(options: FakeWebOptions): Promise<FakeWeb> {
   ): void {
     entry.status = status;
     const payload = body === undefined ? undefined : typeof body === 'string' ? Buffer.from(body) : body;
-    if (payload !== undefined && headers['content-length'] === undefined) headers['content-length'] = payload.byteLength;
+    if (payload !== undefined && headers['content-length'] === undefined) {
+      headers['content-length'] = payload.byteLength;
+    }
     res.writeHead(status, headers);
     res.end(req.method === 'HEAD' || payload === undefined ? undefined : payload);
   }

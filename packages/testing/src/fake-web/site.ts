@@ -208,7 +208,10 @@ export class FakeSite {
       contentType,
       sourceFile: undefined,
       load: (base) =>
-        this.cached(`${key}@${base}`, async () => ({ body: Buffer.from(await make(base)), lastModified: this.created })),
+        this.cached(`${key}@${base}`, async () => ({
+          body: Buffer.from(await make(base)),
+          lastModified: this.created,
+        })),
     };
   }
 
