@@ -103,3 +103,14 @@ export {
 export type { KernelBuilder, KernelOptions, PluginInfo, StartedKernel } from './kernel.js';
 export { createKernel, defaultAllowlist } from './kernel.js';
 export { KERNEL_VERSION } from './version.js';
+export {
+  httpConfigSchema,
+  libraryConfigSchema,
+  loggingConfigSchema,
+  projectConfigSchema,
+  rateLimitConfigSchema,
+  securityConfigSchema,
+  serverConfigSchema,
+} from './config/kernel-schema.js';
+export { createHttpClient } from './http/client.js';
+export { isBlockedAddress } from './http/address-policy.js';

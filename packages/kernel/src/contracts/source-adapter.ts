@@ -1,11 +1,4 @@
-import type {
-  DocsResult,
-  FetchContext,
-  Freshness,
-  LibraryDescriptor,
-  PageResult,
-  TocResult,
-} from './library.js';
+import type { DocsResult, FetchContext, Freshness, LibraryDescriptor, PageResult, TocResult } from './library.js';
 import { createToken } from './token.js';
 
 /**

@@ -38,10 +38,7 @@ export class ProContextError extends Error {
     const entry = errorCatalog[code];
     this.recoverable = options.recoverable ?? entry.recoverable;
     this.retryAfter = options.retryAfter;
-    this.suggestion = (options.suggestion ?? entry.suggestion).replace(
-      '{retryAfter}',
-      String(options.retryAfter ?? 1),
-    );
+    this.suggestion = (options.suggestion ?? entry.suggestion).replace('{retryAfter}', String(options.retryAfter ?? 1));
     this.details = options.details;
   }
 

@@ -154,9 +154,7 @@ class StructuredLogger implements Logger {
       ...fields,
     }) as LogRecord;
     try {
-      this.shared.stream.write(
-        this.shared.format === 'pretty' ? prettyLine(record) : `${JSON.stringify(record)}\n`,
-      );
+      this.shared.stream.write(this.shared.format === 'pretty' ? prettyLine(record) : `${JSON.stringify(record)}\n`);
     } catch {
       // a closed stderr must never take the server down
     }

@@ -38,12 +38,19 @@ export function redact(value: unknown, depth = 0, seen = new WeakSet<object>()):
   if (seen.has(value)) return '[circular]';
   seen.add(value);
   if (value instanceof Error) {
-    return { name: value.name, message: redactString(value.message), ...(redact({ ...value }, depth + 1, seen) as object) };
+    return {
+      name: value.name,
+      message: redactString(value.message),
+      ...(redact({ ...value }, depth + 1, seen) as object),
+    };
   }
   if (Array.isArray(value)) return value.map((item) => redact(item, depth + 1, seen));
   const out: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(value)) {
-    out[key] = SECRET_KEY.test(key) && item !== undefined && item !== null && item !== '' ? REDACTED : redact(item, depth + 1, seen);
+    out[key] =
+      SECRET_KEY.test(key) && item !== undefined && item !== null && item !== ''
+        ? REDACTED
+        : redact(item, depth + 1, seen);
   }
   return out;
 }

@@ -15,7 +15,11 @@ export interface UrlAllowlist {
 }
 
 function normaliseHost(host: string): string {
-  return host.trim().toLowerCase().replace(/^\[|\]$/g, '').replace(/\.$/, '');
+  return host
+    .trim()
+    .toLowerCase()
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '');
 }
 
 /** Creates an allowlist holding `initial` entries. */
