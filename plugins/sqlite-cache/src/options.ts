@@ -1,0 +1,80 @@
+import { homedir } from 'node:os';
+import { resolve } from 'node:path';
+import { ProContextError, z } from '@pro-context/kernel';
+
+const hours = z.number().min(0);
+
+/** Namespaces the engine writes, each with an optional TTL override (hours; `0` = never expires). */
+const ttlHoursSchema = z
+  .strictObject({
+    versions: hours.default(1).describe('Version lists (seed 001 §9.4: 1 hour).'),
+    toc: hours.optional().describe('Parsed tables of contents.'),
+    docs: hours.optional().describe('get-docs results.'),
+    pages: hours.optional().describe('Fetched pages (read-page).'),
+    chunks: hours.optional().describe('Chunked documentation.'),
+    index: hours.optional().describe('Search index snapshots.'),
+    answers: hours.optional().describe('Tool answers.'),
+  })
+  .prefault({});
+
+/**
+ * Options of the `sqlite-cache` plugin: the `cache` section of `pro-context.config.yaml` (seed 001 §12.1).
+ * Strict, so a misspelt key is an error rather than a silent default.
+ */
+export const sqliteCachePluginOptionsSchema = z.strictObject({
+  directory: z
+    .string()
+    .min(1)
+    .default('~/.pro-context/cache')
+    .describe('Directory of cache.db (created if missing; "~" is your home). ":memory:" keeps nothing on disk.'),
+  maxMemoryMB: z.number().positive().default(100).describe('Memory tier budget, MB of encoded values.'),
+  maxMemoryEntries: z.number().int().positive().default(500).describe('Memory tier entry limit.'),
+  maxSizeMB: z
+    .number()
+    .positive()
+    .default(1024)
+    .describe('Durable store budget, MB. When over: expired entries go first, then least recently used.'),
+  defaultTTLHours: hours.default(24).describe('TTL of namespaces without an override, hours (0 = never expires).'),
+  ttlHours: ttlHoursSchema.describe('Per-namespace TTL overrides, hours (0 = never expires).'),
+  cleanupIntervalMinutes: z
+    .number()
+    .min(0)
+    .default(60)
+    .describe('How often to enforce maxSizeMB and flush access times, minutes (0 = only after writes).'),
+  busyTimeoutMs: z
+    .number()
+    .int()
+    .min(0)
+    .default(5000)
+    .describe('How long to wait for another process holding the database lock, ms.'),
+});
+
+/** Validated options of the `sqlite-cache` plugin (defaults applied). */
+export type SqliteCachePluginOptions = z.output<typeof sqliteCachePluginOptionsSchema>;
+
+/** Options as a user writes them (every key optional). */
+export type SqliteCachePluginInput = z.input<typeof sqliteCachePluginOptionsSchema>;
+
+/** Validates options, applying defaults; throws `PLUGIN_OPTIONS_INVALID` naming each bad key. */
+export function parseSqliteCacheOptions(input: SqliteCachePluginInput | undefined): SqliteCachePluginOptions {
+  const result = sqliteCachePluginOptionsSchema.safeParse(input ?? {});
+  if (result.success) return result.data;
+  const lines = result.error.issues.map((issue) => `  - cache.${issue.path.join('.') || '(root)'}: ${issue.message}`);
+  throw new ProContextError(
+    'PLUGIN_OPTIONS_INVALID',
+    `Invalid options for plugin 'sqlite-cache':\n${lines.join('\n')}`,
+  );
+}
+
+/** The database file for a `directory` option: `~` expanded, relative paths from the working directory. */
+export function resolveDatabaseFile(directory: string): { directory: string | null; file: string } {
+  if (directory === ':memory:') return { directory: null, file: ':memory:' };
+  const expanded =
+    directory === '~'
+      ? homedir()
+      : directory.startsWith('~/') || directory.startsWith('~\\')
+        ? resolve(homedir(), directory.slice(2))
+        : directory;
+  const absolute = resolve(expanded);
+  return { directory: absolute, file: resolve(absolute, 'cache.db') };
+}

@@ -1,0 +1,50 @@
+import { createRequire } from 'node:module';
+import { cacheStoreToken, createToken, definePlugin, type PluginDefinition } from '@pro-context/kernel';
+import {
+  type SqliteCachePluginInput,
+  type SqliteCachePluginOptions,
+  sqliteCachePluginOptionsSchema,
+} from './options.js';
+import { SqliteCacheStore } from './store.js';
+
+// src/ and dist/ are both one level below the package root, so this works from either.
+const pkg = createRequire(import.meta.url)('../package.json') as { version: string };
+
+/**
+ * The plugin's own store, for code that needs more than the {@link CacheStore} contract
+ * (`cleanup()`, `file`). Bound to the same instance as `cacheStoreToken`.
+ */
+export const sqliteCacheStoreToken = createToken<SqliteCacheStore>('sqlite-cache.store');
+
+/**
+ * Provides `cacheStoreToken` with a {@link SqliteCacheStore}, configured by the `cache` config section.
+ *
+ * `register` only binds (the store's constructor does no I/O). `start` opens the database so a bad
+ * directory or a newer schema stops the server at start-up; the store would otherwise open itself on first
+ * use, which also covers plugins that read the cache in their own `start` before this one ran.
+ * `stop` flushes, checkpoints and closes.
+ */
+export const sqliteCachePlugin: PluginDefinition<SqliteCachePluginOptions, SqliteCachePluginInput> = definePlugin<
+  SqliteCachePluginOptions,
+  SqliteCachePluginInput
+>({
+  id: 'sqlite-cache',
+  version: pkg.version,
+  description: 'CacheStore on SQLite (better-sqlite3, WAL) with an in-memory LRU in front.',
+  kernel: '^0.1.0',
+  configKey: 'cache',
+  optionsSchema: sqliteCachePluginOptionsSchema,
+  register(context, options) {
+    const logger = context.logger;
+    context.bindFactory(sqliteCacheStoreToken, () => new SqliteCacheStore(options, { logger }));
+    context.bindFactory(cacheStoreToken, (resolver) => resolver.resolve(sqliteCacheStoreToken));
+  },
+  start(context) {
+    context.resolve(sqliteCacheStoreToken).open();
+  },
+  async stop(context) {
+    await context.resolve(sqliteCacheStoreToken).close();
+  },
+});
+
+export default sqliteCachePlugin;

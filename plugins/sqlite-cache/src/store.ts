@@ -1,0 +1,539 @@
+import { mkdirSync } from 'node:fs';
+import {
+  type CacheEntry,
+  type CacheGetOptions,
+  type CacheSetOptions,
+  type CacheStats,
+  type CacheStore,
+  type CacheValue,
+  createSilentLogger,
+  isProContextError,
+  type Logger,
+  ProContextError,
+} from '@pro-context/kernel';
+import Database from 'better-sqlite3';
+import { LRUCache } from 'lru-cache';
+import { checksum, decodeValue, encodeValue, isValueKind, presentValue, type ValueKind } from './codec.js';
+import {
+  parseSqliteCacheOptions,
+  resolveDatabaseFile,
+  type SqliteCachePluginInput,
+  type SqliteCachePluginOptions,
+} from './options.js';
+import { migrate } from './schema.js';
+
+const MB = 1024 * 1024;
+const HOUR_MS = 3_600_000;
+/** Eviction stops at this fraction of `maxSizeMB`, so a full cache does not evict on every write. */
+const EVICT_TARGET = 0.9;
+/** Access times are written in batches: after this long, or once this many are pending. */
+const TOUCH_FLUSH_MS = 10_000;
+const TOUCH_FLUSH_COUNT = 512;
+const EVICT_BATCH = 256;
+/** Separates namespace and key in memory keys; namespaces may not contain it. */
+const SEP = '\u0000';
+
+/** An entry as both tiers hold it. */
+interface StoredEntry {
+  kind: ValueKind;
+  stored: string | Buffer;
+  storedAt: number;
+  expiresAt: number | null;
+  etag: string | null;
+  /** JSON text, parsed per read like the value. */
+  meta: string | null;
+  sizeBytes: number;
+}
+
+interface EntryRow {
+  kind: string;
+  size: number;
+  value_length: number;
+  checksum: number;
+  stored_at: number;
+  expires_at: number | null;
+  etag: string | null;
+  meta: string | null;
+  value: Buffer;
+}
+
+interface UpsertParams {
+  namespace: string;
+  key: string;
+  kind: ValueKind;
+  size: number;
+  value_length: number;
+  checksum: number;
+  stored_at: number;
+  expires_at: number | null;
+  accessed_at: number;
+  etag: string | null;
+  meta: string | null;
+  value: Buffer;
+}
+
+interface VictimRow {
+  namespace: string;
+  key: string;
+  size: number;
+}
+
+/** Prepared statements, created once per connection. */
+interface Statements {
+  select: Database.Statement<[string, string], EntryRow>;
+  upsert: Database.Statement<[UpsertParams]>;
+  remove: Database.Statement<[string, string]>;
+  touch: Database.Statement<[number, string, string, number]>;
+  totals: Database.Statement<[], { entries: number; bytes: number }>;
+  keys: Database.Statement<[string], { key: string }>;
+  keysWithPrefix: Database.Statement<{ namespace: string; prefix: string }, { key: string }>;
+  clearNamespace: Database.Statement<[string]>;
+  clearAll: Database.Statement<[]>;
+  expiredVictims: Database.Statement<[number, number], VictimRow>;
+  idleVictims: Database.Statement<[number], VictimRow>;
+}
+
+/** What {@link SqliteCacheStore.cleanup} did. */
+export interface CleanupResult {
+  /** Entries evicted to get under `maxSizeMB`. */
+  evicted: number;
+  /** Bytes those entries held. */
+  bytesFreed: number;
+}
+
+/** Collaborators of a {@link SqliteCacheStore}; all optional. */
+export interface SqliteCacheStoreDependencies {
+  /** Where warnings go (corrupt entries, evictions). Default: silent. */
+  logger?: Logger;
+  /** Current time in epoch ms. Tests pass a fake clock. */
+  now?: () => number;
+}
+
+/**
+ * {@link CacheStore} on one SQLite file (`<directory>/cache.db`, WAL) with an in-memory LRU in front.
+ *
+ * Reads try memory, then SQLite; writes go to both. Several processes may share the file (WAL and a busy
+ * timeout); each keeps its own memory tier, so a process may serve its in-memory copy of an entry another
+ * process has since replaced, until that copy leaves its LRU. Every read returns a value of its own (JSON is
+ * parsed per read, bytes copied). The database opens on {@link open} or on first use.
+ */
+export class SqliteCacheStore implements CacheStore {
+  /** Equal to the plugin id. */
+  readonly id = 'sqlite-cache';
+  /** The validated options. */
+  readonly options: SqliteCachePluginOptions;
+  /** The database file (`':memory:'` when nothing is kept on disk). */
+  readonly file: string;
+
+  private readonly logger: Logger;
+  private readonly now: () => number;
+  private readonly memory: LRUCache<string, StoredEntry>;
+  private readonly maxBytes: number;
+  private db: Database.Database | undefined;
+  private statements: Statements | undefined;
+  private writeEntry: ((params: UpsertParams) => void) | undefined;
+  private closed = false;
+  private hits = 0;
+  private misses = 0;
+  private readonly pendingTouches = new Map<string, number>();
+  private touchTimer: NodeJS.Timeout | undefined;
+  private cleanupTimer: NodeJS.Timeout | undefined;
+
+  constructor(options: SqliteCachePluginInput = {}, dependencies: SqliteCacheStoreDependencies = {}) {
+    this.options = parseSqliteCacheOptions(options);
+    this.logger = dependencies.logger ?? createSilentLogger();
+    this.now = dependencies.now ?? Date.now;
+    this.file = resolveDatabaseFile(this.options.directory).file;
+    this.maxBytes = this.options.maxSizeMB * MB;
+    this.memory = new LRUCache<string, StoredEntry>({
+      max: this.options.maxMemoryEntries,
+      maxSize: Math.max(1, Math.floor(this.options.maxMemoryMB * MB)),
+      sizeCalculation: (entry) => Math.max(1, entry.sizeBytes),
+    });
+  }
+
+  /**
+   * Opens the database: creates the directory, sets WAL, applies migrations, starts the cleanup timer.
+   * Idempotent. Throws `CONFIG_INVALID` when the file cannot be opened or has a newer schema.
+   */
+  open(): void {
+    if (this.db) return;
+    if (this.closed) throw closedError();
+    const { directory, file } = resolveDatabaseFile(this.options.directory);
+    let db: Database.Database | undefined;
+    try {
+      if (directory) mkdirSync(directory, { recursive: true });
+      db = new Database(file, { timeout: this.options.busyTimeoutMs });
+      db.pragma('journal_mode = WAL');
+      db.pragma('synchronous = NORMAL');
+      migrate(db, file);
+      this.statements = prepareStatements(db);
+      const upsert = this.statements.upsert;
+      this.writeEntry = db.transaction((params: UpsertParams) => {
+        upsert.run(params);
+      });
+    } catch (error) {
+      db?.close();
+      if (isProContextError(error)) throw error;
+      throw new ProContextError('CONFIG_INVALID', `Cannot open the cache database ${file}: ${errorMessage(error)}`, {
+        suggestion:
+          'Point cache.directory (or PRO_CONTEXT_CACHE_DIR) at a writable directory; delete cache.db if it is not a SQLite database.',
+        details: { file },
+        cause: error,
+      });
+    }
+    this.db = db;
+    const minutes = this.options.cleanupIntervalMinutes;
+    if (minutes > 0) {
+      this.cleanupTimer = setInterval(() => this.runCleanup(), minutes * 60_000);
+      this.cleanupTimer.unref();
+    }
+  }
+
+  async get<T = CacheValue>(
+    namespace: string,
+    key: string,
+    options: CacheGetOptions = {},
+  ): Promise<CacheEntry<T> | undefined> {
+    checkName(namespace, key);
+    const id = memoryKey(namespace, key);
+    const now = this.now();
+    let entry = this.memory.get(id);
+    // An expired memory copy sends the read to SQLite: another process may have refreshed the entry there.
+    if (!entry || isExpired(entry, now)) {
+      entry = this.readDurable(namespace, key);
+      if (!entry) this.memory.delete(id);
+      else if (options.allowStale || !isExpired(entry, now)) this.memory.set(id, entry);
+    }
+    if (!entry || (!options.allowStale && isExpired(entry, now))) {
+      this.misses++;
+      return undefined;
+    }
+    this.hits++;
+    this.touch(id, now);
+    return toCacheEntry<T>(entry, now);
+  }
+
+  async set<T = CacheValue>(namespace: string, key: string, value: T, options: CacheSetOptions = {}): Promise<void> {
+    checkName(namespace, key);
+    if (options.ttlMs !== undefined && !(Number.isFinite(options.ttlMs) && options.ttlMs >= 0)) {
+      throw new TypeError(`ttlMs must be a finite number >= 0 (0 = never expires); got ${options.ttlMs}.`);
+    }
+    const encoded = encodeValue(value);
+    const metaText = options.meta === undefined ? null : JSON.stringify(options.meta);
+    const now = this.now();
+    const ttlMs = options.ttlMs ?? this.defaultTtlMs(namespace);
+    const expiresAt = ttlMs === 0 ? null : now + ttlMs;
+    const sizeBytes =
+      encoded.bytes.byteLength +
+      Buffer.byteLength(key) +
+      (metaText === null ? 0 : Buffer.byteLength(metaText)) +
+      (options.etag === undefined ? 0 : Buffer.byteLength(options.etag));
+    this.ensureOpen();
+    this.writeEntry!({
+      namespace,
+      key,
+      kind: encoded.kind,
+      size: sizeBytes,
+      value_length: encoded.bytes.byteLength,
+      checksum: checksum(encoded.bytes),
+      stored_at: now,
+      expires_at: expiresAt,
+      accessed_at: now,
+      etag: options.etag ?? null,
+      meta: metaText,
+      value: encoded.bytes,
+    });
+    const id = memoryKey(namespace, key);
+    this.pendingTouches.delete(id);
+    this.memory.set(id, {
+      kind: encoded.kind,
+      stored: encoded.stored,
+      storedAt: now,
+      expiresAt,
+      etag: options.etag ?? null,
+      meta: metaText,
+      sizeBytes,
+    });
+    this.enforceSizeLimit();
+  }
+
+  async delete(namespace: string, key: string): Promise<boolean> {
+    checkName(namespace, key);
+    const id = memoryKey(namespace, key);
+    const inMemory = this.memory.delete(id);
+    this.pendingTouches.delete(id);
+    return this.stmts().remove.run(namespace, key).changes > 0 || inMemory;
+  }
+
+  async keys(namespace: string, prefix?: string): Promise<string[]> {
+    checkName(namespace, prefix ?? '');
+    const stmts = this.stmts();
+    const rows = prefix ? stmts.keysWithPrefix.all({ namespace, prefix }) : stmts.keys.all(namespace);
+    return rows.map((row) => row.key);
+  }
+
+  async clear(namespace?: string): Promise<number> {
+    if (namespace !== undefined) checkName(namespace, '');
+    const stmts = this.stmts();
+    const removed = namespace === undefined ? stmts.clearAll.run() : stmts.clearNamespace.run(namespace);
+    if (namespace === undefined) {
+      this.memory.clear();
+      this.pendingTouches.clear();
+    } else {
+      const prefix = `${namespace}${SEP}`;
+      for (const id of [...this.memory.keys()]) if (id.startsWith(prefix)) this.memory.delete(id);
+      for (const id of [...this.pendingTouches.keys()]) if (id.startsWith(prefix)) this.pendingTouches.delete(id);
+    }
+    return removed.changes;
+  }
+
+  async stats(): Promise<CacheStats> {
+    const totals = this.stmts().totals.get() ?? { entries: 0, bytes: 0 };
+    const reads = this.hits + this.misses;
+    return {
+      memoryEntries: this.memory.size,
+      durableEntries: totals.entries,
+      durableBytes: totals.bytes,
+      hits: this.hits,
+      misses: this.misses,
+      hitRate: reads === 0 ? 0 : this.hits / reads,
+    };
+  }
+
+  /**
+   * Writes pending access times and evicts down to 90 % of `maxSizeMB` if the file is over it (expired
+   * entries first, oldest expiry first; then least recently accessed). Runs every `cleanupIntervalMinutes`
+   * and after writes; exposed for admin tools and tests.
+   */
+  async cleanup(): Promise<CleanupResult> {
+    this.ensureOpen();
+    this.flushTouches();
+    return this.evict(true);
+  }
+
+  /** Writes pending access times, checkpoints the WAL and closes the database. Idempotent. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    clearInterval(this.cleanupTimer);
+    clearTimeout(this.touchTimer);
+    const db = this.db;
+    if (db) {
+      try {
+        this.flushTouches();
+        // PASSIVE: never waits for another process's readers; close() itself checkpoints fully when last out.
+        db.pragma('wal_checkpoint(PASSIVE)');
+      } catch (error) {
+        this.logger.warn('cache: could not flush before closing', { file: this.file, error: errorMessage(error) });
+      }
+      db.close();
+    }
+    this.db = undefined;
+    this.statements = undefined;
+    this.memory.clear();
+    this.pendingTouches.clear();
+  }
+
+  private ensureOpen(): Database.Database {
+    if (this.closed) throw closedError();
+    if (!this.db) this.open();
+    return this.db!;
+  }
+
+  private stmts(): Statements {
+    this.ensureOpen();
+    return this.statements!;
+  }
+
+  private defaultTtlMs(namespace: string): number {
+    const overrides = this.options.ttlHours as Record<string, number | undefined>;
+    const hours = Object.hasOwn(overrides, namespace) ? overrides[namespace] : undefined;
+    return (hours ?? this.options.defaultTTLHours) * HOUR_MS;
+  }
+
+  /** Reads and verifies a row; a row whose bytes do not match its checksum is deleted and reported as a miss. */
+  private readDurable(namespace: string, key: string): StoredEntry | undefined {
+    const stmts = this.stmts();
+    const row = stmts.select.get(namespace, key);
+    if (!row) return undefined;
+    try {
+      if (!isValueKind(row.kind)) throw new Error(`unknown value kind '${row.kind}'`);
+      if (row.value.byteLength !== row.value_length || checksum(row.value) !== row.checksum) {
+        throw new Error('value does not match its stored length and checksum');
+      }
+      return {
+        kind: row.kind,
+        stored: decodeValue(row.kind, row.value),
+        storedAt: row.stored_at,
+        expiresAt: row.expires_at,
+        etag: row.etag,
+        meta: row.meta,
+        sizeBytes: row.size,
+      };
+    } catch (error) {
+      this.logger.warn('cache: dropped a corrupt entry', {
+        namespace,
+        key,
+        file: this.file,
+        error: errorMessage(error),
+      });
+      stmts.remove.run(namespace, key);
+      return undefined;
+    }
+  }
+
+  /** Records an access; written in batches because a write per read would cost more than the read. */
+  private touch(id: string, now: number): void {
+    this.pendingTouches.set(id, now);
+    if (this.pendingTouches.size >= TOUCH_FLUSH_COUNT) {
+      this.flushTouches();
+    } else if (!this.touchTimer) {
+      this.touchTimer = setTimeout(() => {
+        try {
+          this.flushTouches();
+        } catch (error) {
+          this.logger.warn('cache: could not record access times', { file: this.file, error: errorMessage(error) });
+        }
+      }, TOUCH_FLUSH_MS);
+      this.touchTimer.unref();
+    }
+  }
+
+  private flushTouches(): void {
+    clearTimeout(this.touchTimer);
+    this.touchTimer = undefined;
+    if (this.pendingTouches.size === 0 || !this.db || !this.statements) return;
+    const touch = this.statements.touch;
+    const pending = [...this.pendingTouches];
+    this.pendingTouches.clear();
+    this.db.transaction(() => {
+      for (const [id, at] of pending) {
+        const cut = id.indexOf(SEP);
+        touch.run(at, id.slice(0, cut), id.slice(cut + 1), at);
+      }
+    })();
+  }
+
+  private enforceSizeLimit(): void {
+    const totals = this.statements!.totals.get();
+    if (totals && totals.bytes > this.maxBytes) {
+      this.flushTouches();
+      this.evict(false);
+    }
+  }
+
+  private evict(logAlways: boolean): CleanupResult {
+    const stmts = this.statements!;
+    const result = this.db!.transaction((): CleanupResult => {
+      let bytes = stmts.totals.get()?.bytes ?? 0;
+      const outcome: CleanupResult = { evicted: 0, bytesFreed: 0 };
+      if (bytes <= this.maxBytes) return outcome;
+      const target = this.maxBytes * EVICT_TARGET;
+      const phases = [
+        () => stmts.expiredVictims.all(this.now(), EVICT_BATCH),
+        () => stmts.idleVictims.all(EVICT_BATCH),
+      ];
+      for (const next of phases) {
+        while (bytes > target) {
+          const victims = next();
+          if (victims.length === 0) break;
+          for (const victim of victims) {
+            stmts.remove.run(victim.namespace, victim.key);
+            this.memory.delete(memoryKey(victim.namespace, victim.key));
+            bytes -= victim.size;
+            outcome.evicted++;
+            outcome.bytesFreed += victim.size;
+            if (bytes <= target) break;
+          }
+        }
+      }
+      return outcome;
+    }).immediate();
+    if (result.evicted > 0 || logAlways) {
+      this.logger.info('cache: evicted entries over maxSizeMB', { file: this.file, ...result });
+    }
+    return result;
+  }
+
+  private runCleanup(): void {
+    this.cleanup().catch((error: unknown) => {
+      this.logger.warn('cache: periodic cleanup failed', { file: this.file, error: errorMessage(error) });
+    });
+  }
+}
+
+function prepareStatements(db: Database.Database): Statements {
+  return {
+    select: db.prepare(
+      `SELECT kind, size, value_length, checksum, stored_at, expires_at, etag, meta, value
+       FROM entries WHERE namespace = ? AND key = ?`,
+    ),
+    upsert: db.prepare(
+      `INSERT INTO entries
+         (namespace, key, kind, size, value_length, checksum, stored_at, expires_at, accessed_at, etag, meta, value)
+       VALUES
+         (@namespace, @key, @kind, @size, @value_length, @checksum, @stored_at, @expires_at, @accessed_at, @etag, @meta, @value)
+       ON CONFLICT (namespace, key) DO UPDATE SET
+         kind = excluded.kind, size = excluded.size, value_length = excluded.value_length,
+         checksum = excluded.checksum, stored_at = excluded.stored_at, expires_at = excluded.expires_at,
+         accessed_at = excluded.accessed_at, etag = excluded.etag, meta = excluded.meta, value = excluded.value`,
+    ),
+    remove: db.prepare('DELETE FROM entries WHERE namespace = ? AND key = ?'),
+    touch: db.prepare('UPDATE entries SET accessed_at = ? WHERE namespace = ? AND key = ? AND accessed_at < ?'),
+    totals: db.prepare('SELECT entries, bytes FROM totals WHERE id = 1'),
+    keys: db.prepare('SELECT key FROM entries WHERE namespace = ? ORDER BY key'),
+    // The range start uses the (namespace, key) index; substr() then keeps only real prefix matches.
+    keysWithPrefix: db.prepare(
+      `SELECT key FROM entries
+       WHERE namespace = @namespace AND key >= @prefix AND substr(key, 1, length(@prefix)) = @prefix
+       ORDER BY key`,
+    ),
+    clearNamespace: db.prepare('DELETE FROM entries WHERE namespace = ?'),
+    clearAll: db.prepare('DELETE FROM entries'),
+    expiredVictims: db.prepare(
+      `SELECT namespace, key, size FROM entries
+       WHERE expires_at IS NOT NULL AND expires_at <= ? ORDER BY expires_at LIMIT ?`,
+    ),
+    idleVictims: db.prepare('SELECT namespace, key, size FROM entries ORDER BY accessed_at LIMIT ?'),
+  };
+}
+
+function memoryKey(namespace: string, key: string): string {
+  return `${namespace}${SEP}${key}`;
+}
+
+function checkName(namespace: string, key: string): void {
+  if (typeof namespace !== 'string' || namespace.length === 0 || namespace.includes(SEP)) {
+    throw new TypeError(
+      `Cache namespace must be a non-empty string without NUL characters; got ${JSON.stringify(namespace)}.`,
+    );
+  }
+  if (typeof key !== 'string') throw new TypeError(`Cache key must be a string; got ${typeof key}.`);
+}
+
+function isExpired(entry: StoredEntry, now: number): boolean {
+  return entry.expiresAt !== null && entry.expiresAt <= now;
+}
+
+function toCacheEntry<T>(entry: StoredEntry, now: number): CacheEntry<T> {
+  return {
+    value: presentValue(entry.kind, entry.stored) as T,
+    storedAt: entry.storedAt,
+    expiresAt: entry.expiresAt,
+    stale: isExpired(entry, now),
+    ...(entry.etag === null ? {} : { etag: entry.etag }),
+    ...(entry.meta === null ? {} : { meta: JSON.parse(entry.meta) as Record<string, unknown> }),
+    sizeBytes: entry.sizeBytes,
+  };
+}
+
+function closedError(): ProContextError {
+  return new ProContextError('KERNEL_STATE', 'The sqlite-cache store is closed.', {
+    suggestion: 'The kernel that owned this cache was stopped; use a cache store from a running kernel.',
+  });
+}
+
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,346 @@
+import { existsSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { isProContextError } from '@pro-context/kernel';
+import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { SCHEMA_VERSION, SqliteCacheStore } from '../src/index.js';
+import { fakeClock, HOUR, openStore, recordingLogger, tempDir } from './helpers.js';
+
+function raw(dir: string): Database.Database {
+  return new Database(join(dir, 'cache.db'));
+}
+
+async function rejection(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected a rejection');
+}
+
+describe('SqliteCacheStore: values', () => {
+  it('round-trips JSON, strings, Buffers and Uint8Arrays with their own types, across a reopen', async () => {
+    const dir = tempDir();
+    const bytes = new Uint8Array([0, 1, 2, 254, 255, 0, 10]);
+    const buffer = Buffer.from('binary \u0000 data ✓');
+    const json = { title: 'Guide', list: [1, 2.5, null, true], nested: { s: 'é 𝄞' } };
+    const markdown = '# Title\n\n```py\nprint("hi")\n```\n'.repeat(100);
+    const first = openStore({ directory: dir });
+    await first.set('index', 'bytes', bytes);
+    await first.set('index', 'buffer', buffer);
+    await first.set('toc', 'json', json);
+    await first.set('pages', 'md', markdown);
+    await first.close();
+
+    const second = openStore({ directory: dir });
+    const readBytes = (await second.get<Uint8Array>('index', 'bytes'))?.value;
+    expect(readBytes).toBeInstanceOf(Uint8Array);
+    expect(Buffer.isBuffer(readBytes)).toBe(false);
+    expect([...(readBytes ?? [])]).toEqual([...bytes]);
+    const readBuffer = (await second.get<Buffer>('index', 'buffer'))?.value;
+    expect(Buffer.isBuffer(readBuffer)).toBe(true);
+    expect(readBuffer?.equals(buffer)).toBe(true);
+    expect((await second.get('toc', 'json'))?.value).toEqual(json);
+    expect((await second.get('pages', 'md'))?.value).toBe(markdown);
+  });
+
+  it('stores multi-megabyte snapshots intact', async () => {
+    const store = openStore();
+    const snapshot = Buffer.alloc(6 * 1024 * 1024);
+    for (let i = 0; i < snapshot.length; i += 4096) snapshot.writeUInt32LE(i, i);
+    await store.set('index', 'lib@1', snapshot);
+    const fromMemory = (await store.get<Buffer>('index', 'lib@1'))?.value;
+    expect(fromMemory?.equals(snapshot)).toBe(true);
+    await store.close();
+    const reopened = openStore({ directory: store.options.directory });
+    const fromDisk = await reopened.get<Buffer>('index', 'lib@1');
+    expect(fromDisk?.value.equals(snapshot)).toBe(true);
+    expect(fromDisk?.sizeBytes).toBeGreaterThanOrEqual(snapshot.length);
+  });
+
+  it('gives every reader its own copy, so mutating a result never changes the cache', async () => {
+    const store = openStore();
+    await store.set('toc', 'k', { entries: [1, 2] });
+    const first = await store.get<{ entries: number[] }>('toc', 'k');
+    first?.value.entries.push(3);
+    expect((await store.get<{ entries: number[] }>('toc', 'k'))?.value.entries).toEqual([1, 2]);
+
+    const original = Buffer.from([1, 2, 3]);
+    await store.set('index', 'b', original);
+    original[0] = 99; // the caller's buffer changes after the write
+    const read = (await store.get<Buffer>('index', 'b'))?.value;
+    read?.fill(0);
+    expect([...((await store.get<Buffer>('index', 'b'))?.value ?? [])]).toEqual([1, 2, 3]);
+  });
+
+  it('keeps etag and meta beside the value', async () => {
+    const dir = tempDir();
+    const store = openStore({ directory: dir });
+    await store.set('pages', 'https://a.test/x', 'body', { etag: '"v1"', meta: { url: 'https://a.test/x', n: 1 } });
+    await store.close();
+    const entry = await openStore({ directory: dir }).get('pages', 'https://a.test/x');
+    expect(entry?.etag).toBe('"v1"');
+    expect(entry?.meta).toEqual({ url: 'https://a.test/x', n: 1 });
+  });
+
+  it('refuses values it could not give back unchanged', async () => {
+    const store = openStore();
+    await expect(store.set('toc', 'k', undefined)).rejects.toThrow(TypeError);
+    await expect(store.set('toc', 'k', new Float32Array(2))).rejects.toThrow(/Uint8Array/);
+    await expect(store.set('toc', 'k', () => 1)).rejects.toThrow(/JSON-serializable/);
+    await expect(store.set('', 'k', 1)).rejects.toThrow(/namespace/);
+    await expect(store.set('toc', 'k', 1, { ttlMs: -1 })).rejects.toThrow(/ttlMs/);
+  });
+});
+
+describe('SqliteCacheStore: TTLs and stale reads', () => {
+  it('applies per-namespace TTLs: versions 1 h, others defaultTTLHours, overrides from ttlHours', async () => {
+    const clock = fakeClock();
+    const store = openStore({ defaultTTLHours: 24, ttlHours: { toc: 2 } }, { now: clock.now });
+    await store.set('versions', 'pkg', ['1.0.0']);
+    await store.set('toc', 'lib', ['a']);
+    await store.set('pages', 'url', 'body');
+    expect((await store.get('versions', 'pkg'))?.expiresAt).toBe(clock.now() + HOUR);
+
+    clock.advance(HOUR - 1);
+    expect((await store.get('versions', 'pkg'))?.stale).toBe(false);
+    clock.advance(2);
+    expect(await store.get('versions', 'pkg')).toBeUndefined();
+    expect(await store.get('toc', 'lib')).toBeDefined();
+    clock.advance(HOUR);
+    expect(await store.get('toc', 'lib')).toBeUndefined();
+    expect(await store.get('pages', 'url')).toBeDefined();
+    clock.advance(22 * HOUR);
+    expect(await store.get('pages', 'url')).toBeUndefined();
+  });
+
+  it('lets set({ ttlMs }) win, and treats 0 as never expiring', async () => {
+    const clock = fakeClock();
+    const store = openStore({ defaultTTLHours: 0, ttlHours: { versions: 0 } }, { now: clock.now });
+    await store.set('versions', 'forever', 1);
+    await store.set('pages', 'short', 1, { ttlMs: 1000 });
+    await store.set('versions', 'explicit-forever', 1, { ttlMs: 0 });
+    clock.advance(10 * 365 * 24 * HOUR);
+    expect((await store.get('versions', 'forever'))?.expiresAt).toBeNull();
+    expect((await store.get('versions', 'explicit-forever'))?.stale).toBe(false);
+    expect(await store.get('pages', 'short')).toBeUndefined();
+  });
+
+  it('serves an expired entry only with allowStale, marked stale, from memory and after a restart', async () => {
+    const clock = fakeClock();
+    const dir = tempDir();
+    const store = openStore({ directory: dir }, { now: clock.now });
+    await store.set('docs', 'lib@1:topic', { text: 'old' }, { ttlMs: 1000 });
+    clock.advance(5000);
+    expect(await store.get('docs', 'lib@1:topic')).toBeUndefined();
+    const stale = await store.get('docs', 'lib@1:topic', { allowStale: true });
+    expect(stale).toMatchObject({ value: { text: 'old' }, stale: true });
+    expect((await store.stats()).durableEntries).toBe(1); // kept for stale serving
+    await store.close();
+
+    const reopened = openStore({ directory: dir }, { now: clock.now });
+    expect(await reopened.get('docs', 'lib@1:topic')).toBeUndefined();
+    expect(await reopened.get('docs', 'lib@1:topic', { allowStale: true })).toMatchObject({ stale: true });
+  });
+});
+
+describe('SqliteCacheStore: memory tier', () => {
+  it('serves reads from memory first and fills memory from SQLite', async () => {
+    const dir = tempDir();
+    const store = openStore({ directory: dir });
+    await store.set('toc', 'k', 'written');
+    // Change the row behind the store's back: a memory hit never looks at SQLite.
+    const db = raw(dir);
+    db.prepare("UPDATE entries SET value = CAST('changed' AS BLOB), checksum = 0 WHERE key = 'k'").run();
+    db.close();
+    expect((await store.get('toc', 'k'))?.value).toBe('written');
+
+    // A second store starts with an empty memory tier and fills it from SQLite on a read.
+    await store.set('toc', 'k2', 'v2');
+    const other = openStore({ directory: dir });
+    expect((await other.stats()).memoryEntries).toBe(0);
+    expect((await other.get('toc', 'k2'))?.value).toBe('v2');
+    expect((await other.stats()).memoryEntries).toBe(1);
+  });
+
+  it('is bounded by maxMemoryEntries and maxMemoryMB while SQLite keeps everything', async () => {
+    const byCount = openStore({ maxMemoryEntries: 3 });
+    for (let i = 0; i < 10; i++) await byCount.set('pages', `p${i}`, `page ${i}`);
+    expect(await byCount.stats()).toMatchObject({ memoryEntries: 3, durableEntries: 10 });
+    expect((await byCount.get('pages', 'p0'))?.value).toBe('page 0');
+
+    const bySize = openStore({ maxMemoryMB: 1 });
+    for (let i = 0; i < 8; i++) await bySize.set('pages', `p${i}`, 'x'.repeat(300 * 1024));
+    const stats = await bySize.stats();
+    expect(stats.memoryEntries).toBeLessThanOrEqual(3);
+    expect(stats.durableEntries).toBe(8);
+  });
+});
+
+describe('SqliteCacheStore: keys, delete, clear, stats', () => {
+  it('lists keys by literal prefix (LIKE and GLOB characters are not wildcards)', async () => {
+    const store = openStore();
+    for (const key of ['lib@1/a', 'lib@1/b', 'lib@10/a', 'lib_1/a', 'lib%1/a', 'other'])
+      await store.set('chunks', key, 1);
+    await store.set('pages', 'lib@1/x', 1);
+    expect(await store.keys('chunks', 'lib@1/')).toEqual(['lib@1/a', 'lib@1/b']);
+    expect(await store.keys('chunks', 'lib_')).toEqual(['lib_1/a']);
+    expect(await store.keys('chunks', 'lib%')).toEqual(['lib%1/a']);
+    expect(await store.keys('chunks')).toHaveLength(6);
+  });
+
+  it('deletes from both tiers and clears one namespace or all', async () => {
+    const store = openStore();
+    await store.set('chunks', 'a', 1);
+    await store.set('chunks', 'b', 2);
+    await store.set('pages', 'p', 3);
+    expect(await store.delete('chunks', 'a')).toBe(true);
+    expect(await store.delete('chunks', 'a')).toBe(false);
+    expect(await store.get('chunks', 'a')).toBeUndefined();
+    expect(await store.clear('chunks')).toBe(1);
+    expect(await store.get('chunks', 'b')).toBeUndefined();
+    expect((await store.get('pages', 'p'))?.value).toBe(3);
+    expect(await store.clear()).toBe(1);
+    expect(await store.stats()).toMatchObject({ memoryEntries: 0, durableEntries: 0, durableBytes: 0 });
+  });
+
+  it('reports entries, bytes, hits, misses and hit rate', async () => {
+    const store = openStore();
+    expect((await store.stats()).hitRate).toBe(0);
+    await store.set('pages', 'a', 'x'.repeat(1000));
+    await store.set('pages', 'a', 'y'.repeat(2000)); // an overwrite replaces the bytes, not adds to them
+    await store.set('pages', 'b', 'z');
+    await store.get('pages', 'a');
+    await store.get('pages', 'b');
+    await store.get('pages', 'b');
+    await store.get('pages', 'missing');
+    const stats = await store.stats();
+    expect(stats).toMatchObject({ durableEntries: 2, memoryEntries: 2, hits: 3, misses: 1, hitRate: 0.75 });
+    expect(stats.durableBytes).toBeGreaterThanOrEqual(2001);
+    expect(stats.durableBytes).toBeLessThan(2100);
+  });
+});
+
+describe('SqliteCacheStore: size-bounded eviction', () => {
+  const KB = 1024;
+
+  it('stays under maxSizeMB, evicting expired entries first, then the least recently accessed', async () => {
+    const clock = fakeClock();
+    const { logger, records } = recordingLogger();
+    const store = openStore({ maxSizeMB: 88 / 1024 }, { now: clock.now, logger }); // room for 4 entries, not 5
+    const value = 'v'.repeat(20 * KB);
+    await store.set('pages', 'expired', value, { ttlMs: 1000 });
+    for (const key of ['a', 'b', 'c']) {
+      clock.advance(1000);
+      await store.set('pages', key, value);
+    }
+    clock.advance(1000);
+    await store.get('pages', 'expired', { allowStale: true }); // recently read, but expired: still goes first
+    await store.get('pages', 'a'); // a is now more recent than b and c
+    clock.advance(1000);
+    await store.set('pages', 'd', value); // over the limit: evicts down to 90 %
+
+    expect((await store.stats()).durableBytes).toBeLessThanOrEqual(0.9 * 88 * KB);
+    expect(await store.get('pages', 'expired', { allowStale: true })).toBeUndefined();
+    expect(await store.keys('pages')).toEqual(['a', 'c', 'd']); // b was the least recently accessed
+    expect(records.some((r) => r.msg.includes('evicted'))).toBe(true);
+  });
+
+  it('evicts on cleanup() what other processes wrote past the limit', async () => {
+    const dir = tempDir();
+    const big = openStore({ directory: dir, maxSizeMB: 10 });
+    for (let i = 0; i < 6; i++) await big.set('pages', `p${i}`, 'x'.repeat(29 * KB));
+    const small = openStore({ directory: dir, maxSizeMB: 100 / 1024 });
+    const result = await small.cleanup();
+    expect(result.evicted).toBe(3);
+    expect(result.bytesFreed).toBeGreaterThanOrEqual(3 * 29 * KB);
+    expect((await small.stats()).durableBytes).toBeLessThanOrEqual(90 * KB);
+  });
+});
+
+describe('SqliteCacheStore: the database file', () => {
+  it('does no I/O until opened, then creates the directory and one WAL-mode cache.db', async () => {
+    const dir = join(tempDir(), 'nested', 'cache');
+    const store = openStore({ directory: dir });
+    expect(existsSync(dir)).toBe(false);
+    expect(store.file).toBe(join(dir, 'cache.db'));
+    store.open();
+    expect(existsSync(join(dir, 'cache.db'))).toBe(true);
+    const db = raw(dir);
+    expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+    db.close();
+  });
+
+  it('expands ~ to the home directory', () => {
+    expect(new SqliteCacheStore({ directory: '~/pc-cache' }).file).toBe(join(homedir(), 'pc-cache', 'cache.db'));
+    expect(new SqliteCacheStore().file).toBe(join(homedir(), '.pro-context', 'cache', 'cache.db'));
+  });
+
+  it('opens lazily on first use, and works in memory with directory ":memory:"', async () => {
+    const store = openStore({ directory: ':memory:' });
+    await store.set('toc', 'k', [1]);
+    expect((await store.get('toc', 'k'))?.value).toEqual([1]);
+    expect(store.file).toBe(':memory:');
+  });
+
+  it('records migrations once and re-opens an existing file unchanged', async () => {
+    const dir = tempDir();
+    const first = openStore({ directory: dir });
+    await first.set('toc', 'k', 'v');
+    await first.close();
+    const second = openStore({ directory: dir });
+    expect((await second.get('toc', 'k'))?.value).toBe('v');
+    await second.close();
+    const db = raw(dir);
+    const rows = db.prepare('SELECT version, name FROM schema_migrations').all();
+    db.close();
+    expect(rows).toEqual([{ version: SCHEMA_VERSION, name: 'entries' }]);
+  });
+
+  it('refuses a database from a newer schema version, with a clear error', async () => {
+    const dir = tempDir();
+    await openStore({ directory: dir }).set('toc', 'k', 'v');
+    const db = raw(dir);
+    db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(99, 'future', 0);
+    db.close();
+    const error = await rejection(openStore({ directory: dir }).get('toc', 'k'));
+    expect(isProContextError(error) && error.code).toBe('CONFIG_INVALID');
+    expect((error as Error).message).toMatch(/schema version 99, newer than this plugin understands/);
+  });
+
+  it('reports a file that is not a SQLite database', () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'cache.db'), 'this is not a database, just text long enough to have a header'.repeat(20));
+    const store = openStore({ directory: dir });
+    expect(() => store.open()).toThrow(/Cannot open the cache database/);
+  });
+
+  it('treats an entry whose bytes fail their checksum as a miss and deletes it', async () => {
+    const dir = tempDir();
+    const writer = openStore({ directory: dir });
+    await writer.set('pages', 'bad', 'original text');
+    await writer.set('pages', 'good', 'fine');
+    await writer.close();
+    const db = raw(dir);
+    db.prepare("UPDATE entries SET value = CAST('tampered text' AS BLOB) WHERE key = 'bad'").run();
+    db.close();
+
+    const { logger, records } = recordingLogger();
+    const reader = openStore({ directory: dir }, { logger });
+    expect(await reader.get('pages', 'bad', { allowStale: true })).toBeUndefined();
+    expect((await reader.get('pages', 'good'))?.value).toBe('fine');
+    expect(await reader.keys('pages')).toEqual(['good']);
+    expect(records.find((r) => r.msg.includes('corrupt'))).toMatchObject({ level: 'warn', key: 'bad' });
+  });
+
+  it('closes idempotently; a closed store refuses further use', async () => {
+    const store = openStore();
+    await store.set('toc', 'k', 1);
+    await store.close();
+    await store.close();
+    const error = await rejection(store.get('toc', 'k'));
+    expect(isProContextError(error) && error.code).toBe('KERNEL_STATE');
+  });
+});
