@@ -1,1 +1,15 @@
-export {};
+/**
+ * @pro-context/plugin-llms-txt: a SourceAdapter for documentation sites that publish llms.txt (and
+ * llms-full.txt), plus the pure parsers it is built on.
+ *
+ * Every export here is public API.
+ */
+export { LlmsTxtSourceAdapter } from './adapter.js';
+export type { LlmsTxtPluginOptions, LlmsTxtPluginOptionsInput } from './options.js';
+export { llmsTxtOptionsToken, llmsTxtPluginOptionsSchema } from './options.js';
+export type { LlmsFullStyle, SplitLlmsFullOptions, SplitLlmsFullResult } from './parse/llms-full.js';
+export { detectLlmsFull, splitLlmsFull } from './parse/llms-full.js';
+export type { LlmsTxtFormat, LlmsTxtSection, ParsedLlmsTxt } from './parse/llms-txt.js';
+export { llmsTxtPages, parseLlmsTxt } from './parse/llms-txt.js';
+export { default, llmsTxtPlugin } from './plugin.js';
+export { llmsFullTxtUrlOf, llmsTxtUrlOf } from './urls.js';

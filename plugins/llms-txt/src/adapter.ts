@@ -1,0 +1,566 @@
+import { createHash } from 'node:crypto';
+import {
+  type DocPage,
+  type DocsResult,
+  estimateTokens,
+  type FetchContext,
+  type Freshness,
+  type HttpClient,
+  type HttpResponse,
+  inject,
+  injectable,
+  kernelTokens,
+  type LibraryDescriptor,
+  type Logger,
+  type PageResult,
+  ProContextError,
+  type SourceAdapter,
+  type TocEntry,
+  type TocResult,
+  type UrlAllowlist,
+} from '@pro-context/kernel';
+import { type LlmsTxtPluginOptions, llmsTxtOptionsToken } from './options.js';
+import { splitLlmsFull } from './parse/llms-full.js';
+import { llmsTxtPages, type ParsedLlmsTxt, parseLlmsTxt } from './parse/llms-txt.js';
+import { cleanTitle, looksLikeHtml, parseHeading, sniffNonMarkdown } from './parse/markdown.js';
+import { llmsFullTxtUrlOf, llmsTxtUrlOf, pageCandidates, withoutHash } from './urls.js';
+
+/** An llms.txt as read: where from, its text, how it parsed, and the TOC made of it. */
+interface LoadedLlmsTxt {
+  url: string;
+  finalUrl: string;
+  text: string;
+  parsed: ParsedLlmsTxt;
+  toc: TocResult;
+}
+
+/** A file whose pages are cut out of it (`<file>#<slug>`): an llms-full.txt or a self-contained llms.txt. */
+interface Bundle {
+  kind: 'llms-txt' | 'llms-full';
+  /** The TOC the pages were matched against when it was split, so a re-split yields the same URLs. */
+  toc: readonly TocEntry[];
+}
+
+/** A page body as fetched. */
+interface FetchedBody {
+  finalUrl: string;
+  text: string;
+  contentType: PageResult['contentType'];
+  freshness: Freshness;
+}
+
+const ACCEPT_LLMS_TXT = 'text/plain, text/markdown;q=0.9, */*;q=0.5';
+const ACCEPT_PAGE = 'text/markdown, text/plain;q=0.9, text/html;q=0.5, */*;q=0.1';
+/** Bytes per estimated token allowed when downloading an llms-full.txt within `maxFullTxtTokens` (UTF-8 slack). */
+const FULL_TXT_BYTES_PER_TOKEN = 12;
+
+function sha256(body: Uint8Array | string): string {
+  return createHash('sha256').update(body).digest('hex');
+}
+
+function freshnessOf(response: HttpResponse): Freshness {
+  return {
+    ...(response.headers.etag ? { etag: response.headers.etag } : {}),
+    ...(response.headers['last-modified'] ? { lastModified: response.headers['last-modified'] } : {}),
+    contentHash: sha256(response.body),
+  };
+}
+
+function retryAfterSeconds(response: HttpResponse): number | undefined {
+  const value = response.headers['retry-after']?.trim();
+  if (!value) return undefined;
+  if (/^\d+$/.test(value)) return Number(value);
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - Date.now()) / 1000));
+}
+
+const ok = (status: number) => status >= 200 && status < 300;
+
+function message(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Runs `work` over `items` with at most `limit` in flight; stops starting new work once `signal` aborts. */
+async function forEachLimited<T>(
+  items: readonly T[],
+  limit: number,
+  signal: AbortSignal | undefined,
+  work: (item: T, index: number) => Promise<void>,
+): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      signal?.throwIfAborted();
+      const index = next++;
+      await work(items[index]!, index);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}
+
+/**
+ * The llms.txt source adapter (seed 001 §8.2): the TOC is the site's parsed llms.txt; documentation comes
+ * from llms-full.txt when it is small enough (or preferred), from the llms.txt itself when it carries its
+ * content (a condensed manual, an llms-ctx file), else from the pages it lists, markdown twin first.
+ *
+ * Every URL of a fetched llms.txt joins the `read-page` allowlist (seed 001 D6), and `read-page` asks this
+ * adapter for the URLs it listed. Pages served only as HTML are not converted here: `fetchPage` returns them
+ * with `contentType: 'html'` for the engine to convert, and `fetchDocs` lists them in `skipped`.
+ */
+@injectable()
+export class LlmsTxtSourceAdapter implements SourceAdapter {
+  readonly id = 'llms-txt';
+  readonly priority = 10;
+
+  private readonly logger: Logger;
+  /** URLs listed by fetched TOCs (with and without fragment), and their titles. */
+  private readonly owned = new Map<string, string>();
+  /** Files (without fragment) whose pages are cut out of them. */
+  private readonly bundles = new Map<string, Bundle>();
+
+  constructor(
+    @inject(llmsTxtOptionsToken) private readonly options: LlmsTxtPluginOptions,
+    @inject(kernelTokens.http) private readonly http: HttpClient,
+    @inject(kernelTokens.allowlist) private readonly allowlist: UrlAllowlist,
+    @inject(kernelTokens.logger) logger: Logger,
+  ) {
+    this.logger = logger.child({ plugin: 'llms-txt' });
+  }
+
+  canHandle(library: LibraryDescriptor): boolean {
+    if (!this.options.enabled) return false;
+    if (library.source !== undefined && library.source !== this.id) return false;
+    return Boolean(library.llmsTxtUrl || library.docsUrl || library.versionedDocsUrl);
+  }
+
+  fetchToc(library: LibraryDescriptor, version: string, context: FetchContext = {}): Promise<TocResult> {
+    return this.logger.span('llms-txt.fetchToc', { library: library.id, version }, async (span) => {
+      const loaded = await this.loadLlmsTxt(library, version, context);
+      span.set({ url: loaded.finalUrl, format: loaded.parsed.format, entries: loaded.toc.entries.length });
+      return loaded.toc;
+    });
+  }
+
+  fetchDocs(library: LibraryDescriptor, version: string, context: FetchContext = {}): Promise<DocsResult> {
+    return this.logger.span('llms-txt.fetchDocs', { library: library.id, version }, async (span) => {
+      const loaded = await this.loadLlmsTxt(library, version, context);
+      const { toc } = loaded;
+      const full = await this.tryFullTxt(library, version, loaded, context);
+      if ('pages' in full) {
+        span.set({ via: 'llms-full.txt', url: full.url, pages: full.pages.length });
+        return {
+          pages: full.pages,
+          sourceUrl: full.url,
+          fetchedAt: toc.fetchedAt,
+          freshness: toc.freshness,
+          toc,
+          skipped: [],
+        };
+      }
+      span.set('fullTxt', full.reason);
+
+      if (loaded.parsed.format === 'manual' || loaded.parsed.format === 'ctx') {
+        const pages = llmsTxtPages(loaded.text, loaded.finalUrl);
+        span.set({ via: `llms.txt (${loaded.parsed.format})`, pages: pages.length });
+        return {
+          pages,
+          sourceUrl: loaded.finalUrl,
+          fetchedAt: toc.fetchedAt,
+          freshness: toc.freshness,
+          toc,
+          skipped: [],
+        };
+      }
+
+      const { pages, skipped } = await this.fetchListedPages(loaded, context);
+      span.set({ via: 'pages', pages: pages.length, skipped: skipped.length });
+      if (pages.length === 0) {
+        throw new ProContextError(
+          'SOURCE_UNAVAILABLE',
+          `None of the pages listed in ${loaded.finalUrl} could be read as markdown.`,
+          {
+            suggestion:
+              'Pages served only as HTML can still be read one by one with read-page; other sources (GitHub) are tried for indexing.',
+            details: { url: loaded.finalUrl, skipped: skipped.slice(0, 10), skippedCount: skipped.length },
+          },
+        );
+      }
+      return { pages, sourceUrl: loaded.finalUrl, fetchedAt: toc.fetchedAt, freshness: toc.freshness, toc, skipped };
+    });
+  }
+
+  ownsUrl(url: URL): boolean {
+    const href = url.href;
+    const bare = withoutHash(href);
+    if (this.owned.has(href) || this.owned.has(bare) || this.bundles.has(bare)) return true;
+    // The markdown twin of a listed page (`…/page.md`, `…/page/index.md`) is the same page.
+    const page = bare.replace(/(\/index\.html\.md|\/index\.md)$/i, '/').replace(/\.md$/i, '');
+    return page !== bare && this.owned.has(page);
+  }
+
+  fetchPage(url: URL, context: FetchContext = {}): Promise<PageResult> {
+    return this.logger.span('llms-txt.fetchPage', { url: url.href }, async (span) => {
+      const bare = withoutHash(url.href);
+      const bundle = this.bundles.get(bare);
+      if (bundle && url.hash) {
+        const page = await this.pageFromBundle(bare, bundle, url.href, context);
+        span.set({ from: bundle.kind });
+        return page;
+      }
+      const body = await this.fetchBody(url.href, context);
+      span.set({ finalUrl: body.finalUrl, contentType: body.contentType });
+      const title =
+        this.owned.get(url.href) ??
+        this.owned.get(bare) ??
+        titleOf(body.text, body.contentType) ??
+        lastSegment(body.finalUrl);
+      return {
+        url: url.href,
+        finalUrl: body.finalUrl,
+        title,
+        markdown: body.text,
+        contentType: body.contentType,
+        fetchedAt: new Date().toISOString(),
+        freshness: body.freshness,
+      };
+    });
+  }
+
+  checkFreshness(
+    library: LibraryDescriptor,
+    version: string,
+    cached: Freshness,
+    context: FetchContext = {},
+  ): Promise<'fresh' | 'changed' | 'unknown'> {
+    return this.logger.span('llms-txt.checkFreshness', { library: library.id, version }, async (span) => {
+      const url = llmsTxtUrlOf(library, version);
+      if (!url) return 'unknown';
+      let response: HttpResponse;
+      try {
+        response = await this.http.get(url, {
+          headers: { accept: ACCEPT_LLMS_TXT },
+          ...(cached.etag ? { etag: cached.etag } : {}),
+          ...(cached.lastModified ? { lastModified: cached.lastModified } : {}),
+          ...(context.signal ? { signal: context.signal } : {}),
+        });
+      } catch (error) {
+        if (context.signal?.aborted) throw error;
+        span.set('error', message(error));
+        return 'unknown';
+      }
+      span.set('status', response.status);
+      if (response.notModified || response.status === 304) return 'fresh';
+      if (response.status === 404 || response.status === 410) return 'changed';
+      if (!ok(response.status)) return 'unknown';
+      if (cached.contentHash) return sha256(response.body) === cached.contentHash ? 'fresh' : 'changed';
+      if (cached.etag && response.headers.etag) return cached.etag === response.headers.etag ? 'fresh' : 'changed';
+      return 'unknown';
+    });
+  }
+
+  /** GETs and parses the library's llms.txt, and records what it lists (ownership, allowlist). */
+  private async loadLlmsTxt(
+    library: LibraryDescriptor,
+    version: string,
+    context: FetchContext,
+  ): Promise<LoadedLlmsTxt> {
+    const url = llmsTxtUrlOf(library, version);
+    if (!url) {
+      throw new ProContextError(
+        'SOURCE_UNAVAILABLE',
+        `Library '${library.id}' names no documentation site for llms.txt.`,
+        {
+          recoverable: false,
+          suggestion: 'Give the library a docsUrl or llmsTxtUrl, or let another source serve it.',
+          details: { library: library.id },
+        },
+      );
+    }
+    const response = await this.http.get(url, {
+      headers: { accept: ACCEPT_LLMS_TXT },
+      ...(context.signal ? { signal: context.signal } : {}),
+    });
+    if (!ok(response.status)) throw statusError(response, url, 'llms.txt');
+    const text = response.text();
+    const finalUrl = response.url || url;
+    const parsed = parseLlmsTxt(text, finalUrl);
+    if (parsed.format === 'invalid') {
+      const reason = (parsed.warnings[0] ?? 'not an llms.txt file').replace(/^not an llms\.txt file: /, '');
+      const notText = /^the file is /.test(reason);
+      throw new ProContextError(
+        'INVALID_CONTENT',
+        notText
+          ? `${url} is not an llms.txt file: ${reason.replace(/^the file is /, 'it is ')}.`
+          : `Malformed llms.txt at ${url}: ${reason}.`,
+        { details: { url: finalUrl, status: response.status, reason } },
+      );
+    }
+    if (parsed.warnings.length > 0)
+      this.logger.debug('llms.txt read with warnings', { url: finalUrl, warnings: parsed.warnings });
+
+    for (const entry of parsed.entries) {
+      this.owned.set(entry.url, entry.title);
+      this.owned.set(withoutHash(entry.url), this.owned.get(withoutHash(entry.url)) ?? entry.title);
+    }
+    if (parsed.format === 'manual' || parsed.format === 'ctx') {
+      const bundle: Bundle = { kind: 'llms-txt', toc: parsed.entries };
+      this.bundles.set(withoutHash(finalUrl), bundle);
+      this.bundles.set(withoutHash(url), bundle);
+    }
+    // Seed 001 D6: what an llms.txt links to is the library's own documentation, so read-page may fetch it.
+    this.allowlist.allowHostsOf(
+      [finalUrl, ...parsed.links, ...parsed.entries.map((e) => e.url)],
+      `llms.txt ${finalUrl}`,
+    );
+
+    const toc: TocResult = {
+      ...(parsed.title ? { title: parsed.title } : {}),
+      ...(parsed.summary ? { summary: parsed.summary } : {}),
+      entries: parsed.entries,
+      sourceUrl: finalUrl,
+      fetchedAt: new Date().toISOString(),
+      freshness: freshnessOf(response),
+    };
+    return { url, finalUrl, text, parsed, toc };
+  }
+
+  /** The llms-full.txt's pages when it exists and may be used, else why not. */
+  private async tryFullTxt(
+    library: LibraryDescriptor,
+    version: string,
+    loaded: LoadedLlmsTxt,
+    context: FetchContext,
+  ): Promise<{ pages: DocPage[]; url: string } | { reason: string }> {
+    const url = llmsFullTxtUrlOf(library, version, loaded.finalUrl);
+    if (withoutHash(url) === withoutHash(loaded.finalUrl)) return { reason: 'llms-full.txt is the llms.txt itself' };
+    const { preferFullTxt, maxFullTxtTokens } = this.options;
+    let response: HttpResponse;
+    try {
+      response = await this.http.get(url, {
+        headers: { accept: ACCEPT_LLMS_TXT },
+        // Within the token budget, a bigger body is refused while streaming instead of being read whole.
+        ...(preferFullTxt ? {} : { maxBodyBytes: maxFullTxtTokens * FULL_TXT_BYTES_PER_TOKEN }),
+        ...(context.signal ? { signal: context.signal } : {}),
+      });
+    } catch (error) {
+      if (context.signal?.aborted) throw error;
+      return { reason: `llms-full.txt not read: ${message(error)}` };
+    }
+    if (!ok(response.status)) return { reason: `llms-full.txt answered HTTP ${response.status}` };
+    const text = response.text();
+    if (looksLikeHtml(text) || sniffNonMarkdown(text)) return { reason: 'llms-full.txt is not a text file' };
+    const tokens = estimateTokens(text);
+    if (!preferFullTxt && tokens > maxFullTxtTokens) {
+      return { reason: `llms-full.txt is too large (${tokens} > ${maxFullTxtTokens} estimated tokens)` };
+    }
+    const finalUrl = response.url || url;
+    const split = splitLlmsFull(text, finalUrl, { toc: loaded.toc.entries });
+    if (split.pages.length === 0) return { reason: `llms-full.txt has no pages (${split.warnings.join('; ')})` };
+    const bundle: Bundle = { kind: 'llms-full', toc: loaded.toc.entries };
+    this.bundles.set(withoutHash(finalUrl), bundle);
+    this.bundles.set(withoutHash(url), bundle);
+    for (const page of split.pages) if (!this.owned.has(page.url)) this.owned.set(page.url, page.title);
+    this.allowlist.allowHostsOf([finalUrl, ...split.pages.map((p) => p.url)], `llms-full.txt ${finalUrl}`);
+    return { pages: split.pages, url: finalUrl };
+  }
+
+  /** Fetches the pages an index-style llms.txt lists: bounded concurrency, Optional last, failures skipped. */
+  private async fetchListedPages(
+    loaded: LoadedLlmsTxt,
+    context: FetchContext,
+  ): Promise<{ pages: DocPage[]; skipped: { url: string; reason: string }[] }> {
+    const optional = new Set(loaded.parsed.sections.filter((s) => s.optional).flatMap((s) => s.entries));
+    const ordered = [
+      ...loaded.parsed.entries.filter((e) => !optional.has(e)),
+      ...loaded.parsed.entries.filter((e) => optional.has(e)),
+    ];
+    const self = withoutHash(loaded.finalUrl);
+    const targets: TocEntry[] = [];
+    const seen = new Set<string>();
+    for (const entry of ordered) {
+      const page = withoutHash(entry.url);
+      // Anchors into one page, or into the llms.txt itself, are not pages of their own.
+      if (page === self || seen.has(page)) continue;
+      seen.add(page);
+      targets.push(entry);
+    }
+    const { maxPages, concurrency } = this.options;
+    const chosen = targets.slice(0, maxPages);
+    const skipped: { url: string; reason: string }[] = targets.slice(maxPages).map((e) => ({
+      url: e.url,
+      reason: `over maxPages (${maxPages})${optional.has(e) ? ', Optional section' : ''}`,
+    }));
+    const pages: (DocPage | undefined)[] = new Array(chosen.length);
+    let done = 0;
+    context.progress?.(0, chosen.length, `Fetching ${chosen.length} pages listed in ${loaded.finalUrl}`);
+    await forEachLimited(chosen, concurrency, context.signal, async (entry, index) => {
+      try {
+        const body = await this.fetchBody(entry.url, context);
+        if (body.contentType === 'html') {
+          skipped.push({ url: entry.url, reason: 'served as HTML only (read-page converts it; not indexed here)' });
+        } else if (!body.text.trim()) {
+          skipped.push({ url: entry.url, reason: 'empty page' });
+        } else {
+          pages[index] = {
+            url: entry.url,
+            title: entry.title,
+            ...(entry.section ? { section: entry.section } : {}),
+            markdown: body.text,
+          };
+        }
+      } catch (error) {
+        if (context.signal?.aborted) throw error;
+        skipped.push({ url: entry.url, reason: message(error) });
+      }
+      done++;
+      context.progress?.(done, chosen.length, entry.title);
+    });
+    return { pages: pages.filter((p): p is DocPage => p !== undefined), skipped };
+  }
+
+  /**
+   * One page's body: its markdown twin first (when preferred), then the URL itself. A twin that answers
+   * with HTML is an SPA's catch-all, not a twin, so the next candidate is tried.
+   */
+  private async fetchBody(pageUrl: string, context: FetchContext): Promise<FetchedBody> {
+    const candidates = pageCandidates(pageUrl, this.options.preferMarkdownVariant);
+    for (let i = 0; i < candidates.length; i++) {
+      const candidate = candidates[i]!;
+      const isTwin = i < candidates.length - 1;
+      let response: HttpResponse;
+      try {
+        response = await this.http.get(candidate, {
+          headers: { accept: ACCEPT_PAGE },
+          // A missing twin is common and cheap to pass over: no retries spent on it.
+          ...(isTwin ? { retries: 0 } : {}),
+          ...(context.signal ? { signal: context.signal } : {}),
+        });
+      } catch (error) {
+        if (context.signal?.aborted || !isTwin) throw error;
+        continue;
+      }
+      if (!ok(response.status)) {
+        if (isTwin) continue;
+        throw statusError(response, candidate, 'page');
+      }
+      const text = response.text();
+      const contentType = classify(response, text);
+      if (contentType === undefined || (isTwin && contentType === 'html')) {
+        if (isTwin) continue;
+        throw new ProContextError(
+          'INVALID_CONTENT',
+          `${candidate} is not a text page (${sniffNonMarkdown(text) ?? 'binary'}).`,
+          {
+            details: { url: candidate, contentType: response.headers['content-type'] },
+          },
+        );
+      }
+      return { finalUrl: response.url || candidate, text, contentType, freshness: freshnessOf(response) };
+    }
+    // Unreachable: the last candidate either returns or throws.
+    throw new ProContextError('PAGE_NOT_FOUND', `No page at ${pageUrl}.`, { details: { url: pageUrl } });
+  }
+
+  /** A page cut out of a bundle (`<file>#<slug>`), split the same way as when it was indexed. */
+  private async pageFromBundle(
+    file: string,
+    bundle: Bundle,
+    pageUrl: string,
+    context: FetchContext,
+  ): Promise<PageResult> {
+    const response = await this.http.get(file, {
+      headers: { accept: ACCEPT_LLMS_TXT },
+      ...(context.signal ? { signal: context.signal } : {}),
+    });
+    if (!ok(response.status))
+      throw statusError(response, file, bundle.kind === 'llms-full' ? 'llms-full.txt' : 'llms.txt');
+    const text = response.text();
+    // Split against the URL the pages were named after (the file's address), not a redirect target.
+    const pages =
+      bundle.kind === 'llms-full' ? splitLlmsFull(text, file, { toc: bundle.toc }).pages : llmsTxtPages(text, file);
+    const page = pages.find((p) => p.url === pageUrl);
+    if (!page) {
+      throw new ProContextError('PAGE_NOT_FOUND', `${file} has no section ${new URL(pageUrl).hash}.`, {
+        suggestion: 'The file changed since its table of contents was read; resolve the library again for a fresh TOC.',
+        details: { url: pageUrl },
+      });
+    }
+    return {
+      url: pageUrl,
+      finalUrl: pageUrl,
+      title: page.title,
+      markdown: page.markdown,
+      contentType: 'markdown',
+      fetchedAt: new Date().toISOString(),
+      freshness: freshnessOf(response),
+    };
+  }
+}
+
+/** The catalog error for a non-2xx answer. */
+function statusError(response: HttpResponse, url: string, what: string): ProContextError {
+  const { status } = response;
+  if (status === 404 || status === 410) {
+    return what === 'page'
+      ? new ProContextError('PAGE_NOT_FOUND', `No page at ${url} (HTTP ${status}).`, { details: { url, status } })
+      : new ProContextError('SOURCE_UNAVAILABLE', `No ${what} at ${url} (HTTP ${status}).`, {
+          recoverable: false,
+          suggestion: 'The next documentation source (GitHub) is tried; set llmsTxtUrl if the file lives elsewhere.',
+          details: { url, status },
+        });
+  }
+  if (status === 429) {
+    const retryAfter = retryAfterSeconds(response);
+    return new ProContextError('RATE_LIMITED', `${new URL(url).host} is rate limiting requests for ${url}.`, {
+      ...(retryAfter === undefined ? {} : { retryAfter }),
+      details: { url, status },
+    });
+  }
+  return new ProContextError('SOURCE_UNAVAILABLE', `${url} answered HTTP ${status}.`, {
+    recoverable: status >= 500,
+    details: { url, status },
+  });
+}
+
+/** What a body is: `markdown`, `text`, `html`, or `undefined` when it is not text at all. */
+function classify(response: HttpResponse, text: string): PageResult['contentType'] | undefined {
+  const type = (response.headers['content-type'] ?? '').toLowerCase();
+  if (looksLikeHtml(text) || (type.includes('html') && text.trimStart().startsWith('<'))) return 'html';
+  const sniff = sniffNonMarkdown(text);
+  if (sniff === 'the file is binary') return undefined;
+  if (/^(image|audio|video|font)\/|application\/(pdf|zip|octet-stream)/.test(type)) return undefined;
+  let path = '';
+  try {
+    path = new URL(response.url).pathname;
+  } catch {
+    // keep the empty path
+  }
+  if (type.includes('markdown') || /\.(md|mdx|markdown)$/i.test(path)) return 'markdown';
+  if (/\.(txt|py|js|ts|json|ya?ml|toml)$/i.test(path) && !/^#|\n#{1,6} /.test(text)) return 'text';
+  return /(^|\n)#{1,6} |\]\(/.test(text.slice(0, 8192)) ? 'markdown' : 'text';
+}
+
+/** A page's own title: its first heading (markdown) or `<title>` (HTML). */
+function titleOf(text: string, contentType: PageResult['contentType']): string | undefined {
+  if (contentType === 'html') {
+    const m = /<title[^>]*>([^<]*)<\/title>/i.exec(text.slice(0, 65536));
+    return m?.[1]?.trim() ? cleanTitle(m[1]) : undefined;
+  }
+  let inFence = false;
+  for (const line of text.slice(0, 65536).split('\n')) {
+    if (/^\s*(```|~~~)/.test(line)) inFence = !inFence;
+    if (inFence) continue;
+    const heading = parseHeading(line);
+    if (heading) return cleanTitle(heading.text);
+  }
+  return undefined;
+}
+
+function lastSegment(url: string): string {
+  try {
+    const parts = new URL(url).pathname.split('/').filter(Boolean);
+    return decodeURIComponent(parts.at(-1) ?? new URL(url).host);
+  } catch {
+    return url;
+  }
+}

@@ -1,0 +1,50 @@
+import { createToken, z } from '@pro-context/kernel';
+
+/**
+ * Options of the llms-txt plugin (config section `sources.llmsTxt`). A strict object: a misspelt key is an
+ * error, not a silent no-op.
+ */
+export const llmsTxtPluginOptionsSchema = z.strictObject({
+  enabled: z.boolean().default(true).describe('Use llms.txt files as a documentation source.'),
+  preferFullTxt: z
+    .boolean()
+    .default(false)
+    .describe(
+      'Use llms-full.txt whenever the site has one and it fits the HTTP size cap. When false, it is used only within maxFullTxtTokens; otherwise the pages listed in llms.txt are fetched one by one.',
+    ),
+  maxFullTxtTokens: z
+    .number()
+    .int()
+    .positive()
+    .default(100_000)
+    .describe('Largest llms-full.txt (estimated tokens) used for indexing when preferFullTxt is false.'),
+  maxPages: z
+    .number()
+    .int()
+    .positive()
+    .max(20_000)
+    .default(500)
+    .describe('Most pages fetched one by one for one library version; pages of the Optional section go last.'),
+  concurrency: z
+    .number()
+    .int()
+    .min(1)
+    .max(64)
+    .default(8)
+    .describe('Pages fetched at the same time when an llms.txt lists pages rather than shipping them.'),
+  preferMarkdownVariant: z
+    .boolean()
+    .default(true)
+    .describe(
+      "Try a page's markdown twin first ({url}.md, or index.md for a folder URL, as Mintlify and the llms.txt proposal publish them), then the URL itself.",
+    ),
+});
+
+/** Options of the llms-txt plugin after validation and defaults. */
+export type LlmsTxtPluginOptions = z.output<typeof llmsTxtPluginOptionsSchema>;
+
+/** Options of the llms-txt plugin as a user writes them (every key optional). */
+export type LlmsTxtPluginOptionsInput = z.input<typeof llmsTxtPluginOptionsSchema>;
+
+/** The validated options, bound by the plugin for {@link LlmsTxtSourceAdapter}'s constructor. */
+export const llmsTxtOptionsToken = createToken<LlmsTxtPluginOptions>('llms-txt.options');

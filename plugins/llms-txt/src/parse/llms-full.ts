@@ -1,0 +1,272 @@
+import type { DocPage, TocEntry } from '@pro-context/kernel';
+import { looksLikeCtx, parseCtx } from './ctx.js';
+import { cleanTitle, createSlugger, parseHeading, type ScannedLine, scanLines, sniffNonMarkdown } from './markdown.js';
+import { splitByHeadings } from './pages.js';
+
+/**
+ * How an llms-full.txt marks its pages:
+ * - `ctx`: `<doc title=… desc=…>` elements (the proposal's `llms-ctx-full.txt`);
+ * - `source-lines`: each page's heading is followed by `Source: <url>` (Mintlify, and `URL:` variants);
+ * - `frontmatter`: each page opens with a `---` block holding `url:` or `source:` (vitepress-plugin-llms);
+ * - `headings`: no page URLs at all, only headings (pydantic's mkdocs-llmstxt output, condensed manuals).
+ */
+export type LlmsFullStyle = 'ctx' | 'source-lines' | 'frontmatter' | 'headings';
+
+/** Options of {@link splitLlmsFull}. */
+export interface SplitLlmsFullOptions {
+  /**
+   * The site's TOC. A page without its own URL whose title matches exactly one TOC entry takes that entry's
+   * URL; a page whose URL is in the TOC takes the entry's section.
+   */
+  toc?: readonly TocEntry[];
+  /** Passed to the heading splitter: a top-level page longer than this is cut at its H2s. */
+  maxPageChars?: number;
+}
+
+/** The result of {@link splitLlmsFull}. */
+export interface SplitLlmsFullResult {
+  style: LlmsFullStyle;
+  pages: DocPage[];
+  warnings: string[];
+}
+
+const SOURCE_LINE = /^\s*(?:#{1,6}\s*|>\s*|[-*]\s+)?(?:source|url)\s*:\s*<?(https?:\/\/[^\s>]+)>?\s*$/i;
+const FRONTMATTER_URL_KEYS = /^(url|source|source_url|canonical|link|href)$/i;
+
+interface FrontmatterBlock {
+  start: number;
+  end: number;
+  fields: Record<string, string>;
+}
+
+function frontmatterAt(lines: readonly ScannedLine[], i: number): FrontmatterBlock | undefined {
+  if (lines[i]?.inCode || lines[i]?.text.trim() !== '---') return undefined;
+  const fields: Record<string, string> = {};
+  for (let j = i + 1; j < lines.length && j < i + 40; j++) {
+    const t = lines[j]!.text;
+    if (t.trim() === '---') {
+      return Object.keys(fields).some((k) => FRONTMATTER_URL_KEYS.test(k)) ? { start: i, end: j, fields } : undefined;
+    }
+    const m = /^([A-Za-z_][\w-]*)\s*:\s*(.*)$/.exec(t);
+    if (m) fields[m[1]!.toLowerCase()] = m[2]!.trim().replace(/^(["'])(.*)\1$/, '$2');
+    else if (!/^\s/.test(t) && t.trim()) return undefined;
+  }
+  return undefined;
+}
+
+function sourceMarkers(lines: readonly ScannedLine[]): number[] {
+  const markers: number[] = [];
+  for (const line of lines) if (!line.inCode && SOURCE_LINE.test(line.text)) markers.push(line.index);
+  return markers;
+}
+
+/** Which page-marking style an llms-full.txt uses (see {@link LlmsFullStyle}). */
+export function detectLlmsFull(text: string): LlmsFullStyle {
+  if (looksLikeCtx(text)) return 'ctx';
+  const lines = scanLines(text);
+  let frontmatters = 0;
+  for (let i = 0; i < lines.length; i++) {
+    const block = frontmatterAt(lines, i);
+    if (block) {
+      frontmatters++;
+      i = block.end;
+    }
+  }
+  if (frontmatters >= 2 || (frontmatters === 1 && frontmatterAt(lines, firstNonBlank(lines)) !== undefined)) {
+    return 'frontmatter';
+  }
+  const markers = sourceMarkers(lines);
+  if (markers.length >= 2 || (markers.length === 1 && headingAbove(lines, markers[0]!, -1) !== undefined)) {
+    return 'source-lines';
+  }
+  return 'headings';
+}
+
+function firstNonBlank(lines: readonly ScannedLine[]): number {
+  const i = lines.findIndex((l) => l.text.trim() !== '');
+  return i === -1 ? 0 : i;
+}
+
+/** The heading at most three non-blank lines above `marker` (and after `floor`), if any. */
+function headingAbove(lines: readonly ScannedLine[], marker: number, floor: number): number | undefined {
+  let seen = 0;
+  for (let i = marker - 1; i > floor && seen < 3; i--) {
+    const line = lines[i]!;
+    if (!line.text.trim()) continue;
+    seen++;
+    if (!line.inCode && parseHeading(line.text)) return i;
+  }
+  return undefined;
+}
+
+function stripHash(url: string): string {
+  const at = url.indexOf('#');
+  return at === -1 ? url : url.slice(0, at);
+}
+
+/** URL comparison key: no fragment, no `.md`/`index.md`/`index.html` suffix, no trailing slash. */
+export function comparableUrl(url: string): string {
+  return stripHash(url)
+    .replace(/\/index\.html?\.md$|\/index\.mdx?$|\/index\.html?$/i, '/')
+    .replace(/\.html?\.md$|\.mdx?$|\.html?$/i, '')
+    .replace(/\/+$/, '');
+}
+
+/**
+ * Splits an llms-full.txt into pages, whatever its style (see {@link detectLlmsFull}). Pages without a URL
+ * of their own get `<url>#<slug>` with the nearest heading as title (or a matching TOC entry's URL). Never
+ * throws: garbage yields no pages and a warning.
+ *
+ * @param text - the file's text
+ * @param url - where it was read from (relative page URLs resolve against it)
+ */
+export function splitLlmsFull(text: string, url: string, options: SplitLlmsFullOptions = {}): SplitLlmsFullResult {
+  const body = text.replace(/^\uFEFF/, '');
+  const base = stripHash(url);
+  const style = looksLikeCtx(body) ? 'ctx' : detectLlmsFull(body);
+  if (style !== 'ctx') {
+    const notMarkdown = sniffNonMarkdown(body);
+    if (notMarkdown) return { style, pages: [], warnings: [`not an llms-full.txt file: ${notMarkdown}`] };
+  }
+  const warnings: string[] = [];
+  const slug = createSlugger();
+  const drafts: { title: string; url?: string; section?: string; markdown: string }[] = [];
+
+  if (style === 'ctx') {
+    const ctx = parseCtx(body);
+    for (const doc of ctx.docs) {
+      const own = doc.url ?? ctx.preambleUrls.get(doc.title);
+      drafts.push({
+        title: doc.title,
+        ...(own ? { url: own } : {}),
+        ...(doc.section ? { section: doc.section } : {}),
+        markdown: doc.content,
+      });
+    }
+  } else if (style === 'headings') {
+    for (const page of splitByHeadings(body, { maxPageChars: options.maxPageChars }).pages) {
+      drafts.push({ title: page.title, ...(page.section ? { section: page.section } : {}), markdown: page.markdown });
+    }
+  } else {
+    const lines = scanLines(body);
+    const starts: { start: number; skip: Set<number>; url: string; title?: string }[] = [];
+    if (style === 'frontmatter') {
+      for (let i = 0; i < lines.length; i++) {
+        const block = frontmatterAt(lines, i);
+        if (!block) continue;
+        const key = Object.keys(block.fields).find((k) => FRONTMATTER_URL_KEYS.test(k))!;
+        const skip = new Set<number>();
+        for (let j = block.start; j <= block.end; j++) skip.add(j);
+        starts.push({ start: block.start, skip, url: block.fields[key]!, ...titleField(block.fields) });
+        i = block.end;
+      }
+    } else {
+      let floor = -1;
+      for (const marker of sourceMarkers(lines)) {
+        const heading = headingAbove(lines, marker, floor);
+        const start = heading ?? marker;
+        const m = SOURCE_LINE.exec(lines[marker]!.text)!;
+        starts.push({ start, skip: new Set([marker]), url: m[1]! });
+        floor = marker;
+      }
+    }
+    const preamble = lines.slice(0, starts[0]?.start ?? lines.length);
+    if (
+      preamble.some((l) => l.text.trim()) &&
+      preamble
+        .map((l) => l.text)
+        .join('')
+        .replace(/\s+/g, '').length >= 200
+    ) {
+      drafts.push({ title: firstHeading(preamble) ?? 'Introduction', markdown: join(preamble) });
+    }
+    for (let k = 0; k < starts.length; k++) {
+      const s = starts[k]!;
+      const end = starts[k + 1]?.start ?? lines.length;
+      const pageLines = lines.slice(s.start, end).filter((l) => !s.skip.has(l.index));
+      const markdown = join(pageLines);
+      if (!markdown) continue;
+      drafts.push({ title: s.title ?? firstHeading(pageLines) ?? lastSegment(s.url), url: s.url, markdown });
+    }
+  }
+
+  // Match pages to the TOC: by URL (for the section), else by a unique exact title (for URL and section).
+  const byUrl = new Map<string, TocEntry>();
+  const byTitle = new Map<string, TocEntry | null>();
+  for (const entry of options.toc ?? []) {
+    byUrl.set(comparableUrl(entry.url), entry);
+    const key = entry.title.trim().toLowerCase();
+    byTitle.set(key, byTitle.has(key) ? null : entry);
+  }
+  const draftTitles = new Map<string, number>();
+  for (const d of drafts) {
+    const key = d.title.trim().toLowerCase();
+    draftTitles.set(key, (draftTitles.get(key) ?? 0) + 1);
+  }
+
+  const pages: DocPage[] = [];
+  const usedUrls = new Set<string>();
+  let unresolved = 0;
+  for (const d of drafts) {
+    let pageUrl: string | undefined;
+    let section = d.section;
+    if (d.url) {
+      try {
+        pageUrl = new URL(d.url, base).href;
+      } catch {
+        unresolved++;
+      }
+    }
+    if (pageUrl) {
+      const entry = byUrl.get(comparableUrl(pageUrl));
+      if (entry?.section) section = entry.section;
+    } else {
+      const key = d.title.trim().toLowerCase();
+      const entry = draftTitles.get(key) === 1 ? byTitle.get(key) : undefined;
+      if (entry && !usedUrls.has(entry.url)) {
+        pageUrl = entry.url;
+        if (entry.section) section = entry.section;
+      }
+    }
+    if (!pageUrl || usedUrls.has(pageUrl)) pageUrl = `${base}#${slug(d.title)}`;
+    usedUrls.add(pageUrl);
+    pages.push({
+      url: pageUrl,
+      title: cleanTitle(d.title) || 'Untitled',
+      ...(section ? { section } : {}),
+      markdown: d.markdown,
+    });
+  }
+  if (unresolved > 0) warnings.push(`${unresolved} page URL(s) could not be resolved; anchors used instead`);
+  if (pages.length === 0) warnings.push('no pages found in the llms-full.txt');
+  return { style, pages, warnings };
+}
+
+function titleField(fields: Record<string, string>): { title?: string } {
+  return fields.title ? { title: fields.title } : {};
+}
+
+function join(lines: readonly ScannedLine[]): string {
+  return lines
+    .map((l) => l.text)
+    .join('\n')
+    .trim();
+}
+
+function firstHeading(lines: readonly ScannedLine[]): string | undefined {
+  for (const l of lines) {
+    if (l.inCode) continue;
+    const h = parseHeading(l.text);
+    if (h) return cleanTitle(h.text);
+  }
+  return undefined;
+}
+
+function lastSegment(url: string): string {
+  try {
+    const parts = new URL(url).pathname.split('/').filter(Boolean);
+    return decodeURIComponent(parts.at(-1) ?? url).replace(/\.(md|mdx|html?)$/i, '') || url;
+  } catch {
+    return url;
+  }
+}

@@ -1,0 +1,305 @@
+/**
+ * Small, pure markdown helpers shared by the llms.txt and llms-full.txt parsers: line scanning that knows
+ * about fenced code, ATX headings, link syntax, slugs and sniffing of content that is not markdown at all.
+ *
+ * Hand-written on purpose: the plugin may depend on the kernel only, and llms.txt needs a line-oriented,
+ * forgiving reader rather than a full CommonMark tree.
+ */
+
+/** One line of a document, with whether it sits inside a fenced code block (fence lines included). */
+export interface ScannedLine {
+  text: string;
+  /** Zero-based line number. */
+  index: number;
+  inCode: boolean;
+}
+
+/** Splits `text` into lines (any newline convention) and marks fenced code. */
+export function scanLines(text: string): ScannedLine[] {
+  const raw = text.split(/\r\n|\r|\n/);
+  const lines: ScannedLine[] = raw.map((t, index) => ({ text: t, index, inCode: false }));
+  let i = 0;
+  while (i < lines.length) {
+    const open = /^\s*(`{3,}|~{3,})(.*)$/.exec(lines[i]!.text);
+    // A backtick fence's info string cannot contain a backtick (else it is inline code).
+    if (!open || (open[1]!.startsWith('`') && open[2]!.includes('`'))) {
+      i++;
+      continue;
+    }
+    const fence = open[1]!;
+    let close = -1;
+    for (let j = i + 1; j < lines.length; j++) {
+      const m = /^\s*(`{3,}|~{3,})\s*$/.exec(lines[j]!.text);
+      if (m && m[1]![0] === fence[0] && m[1]!.length >= fence.length) {
+        close = j;
+        break;
+      }
+    }
+    // An unclosed fence is treated as text: one stray ``` must not swallow the rest of a file.
+    if (close === -1) {
+      i++;
+      continue;
+    }
+    for (let j = i; j <= close; j++) lines[j]!.inCode = true;
+    i = close + 1;
+  }
+  return lines;
+}
+
+/** An ATX heading: level 1–6 and its text (closing `#`s removed). */
+export interface Heading {
+  level: number;
+  text: string;
+}
+
+/** The heading on this line, if it is an ATX heading (at most three spaces of indent). */
+export function parseHeading(line: string): Heading | undefined {
+  const m = /^ {0,3}(#{1,6})(?:[ \t]+(.*?))?[ \t]*$/.exec(line);
+  if (!m) return undefined;
+  const text = (m[2] ?? '')
+    .replace(/[ \t]+#+$/, '')
+    .replace(/^#+$/, '')
+    .trim();
+  if (!text) return undefined;
+  return { level: m[1]!.length, text };
+}
+
+/** A markdown inline link `[label](destination "title")` found at a position of a string. */
+export interface InlineLink {
+  label: string;
+  href: string;
+  /** Index just after the closing parenthesis. */
+  end: number;
+  /** Whether it is an image (`![alt](src)`). */
+  image: boolean;
+}
+
+/**
+ * Reads an inline link starting exactly at `start` (which must be `[`). Brackets in the label and
+ * parentheses in the destination may nest; `<…>` destinations and quoted titles are understood.
+ */
+export function readLinkAt(s: string, start: number): InlineLink | undefined {
+  if (s[start] !== '[') return undefined;
+  let depth = 0;
+  let i = start;
+  for (; i < s.length; i++) {
+    const c = s[i];
+    if (c === '\\') {
+      i++;
+      continue;
+    }
+    if (c === '[') depth++;
+    else if (c === ']') {
+      depth--;
+      if (depth === 0) break;
+    }
+  }
+  if (depth !== 0 || s[i + 1] !== '(') return undefined;
+  const label = s.slice(start + 1, i);
+  let j = i + 2;
+  while (s[j] === ' ' || s[j] === '\t') j++;
+  let href: string;
+  if (s[j] === '<') {
+    const close = s.indexOf('>', j);
+    if (close === -1) return undefined;
+    href = s.slice(j + 1, close);
+    j = close + 1;
+  } else {
+    let parens = 0;
+    const from = j;
+    for (; j < s.length; j++) {
+      const c = s[j];
+      if (c === '\\') {
+        j++;
+        continue;
+      }
+      if (c === '(') parens++;
+      else if (c === ')') {
+        if (parens === 0) break;
+        parens--;
+      } else if (c === ' ' || c === '\t') break;
+    }
+    href = s.slice(from, j);
+  }
+  while (s[j] === ' ' || s[j] === '\t') j++;
+  if (s[j] === '"' || s[j] === "'") {
+    const q = s[j]!;
+    const close = s.indexOf(q, j + 1);
+    if (close === -1) return undefined;
+    j = close + 1;
+    while (s[j] === ' ' || s[j] === '\t') j++;
+  }
+  if (s[j] !== ')') return undefined;
+  return { label, href: href.trim(), end: j + 1, image: start > 0 && s[start - 1] === '!' };
+}
+
+/** Every inline link of a line (images included, as their destinations are URLs too). */
+export function findLinks(line: string): InlineLink[] {
+  const links: InlineLink[] = [];
+  let i = line.indexOf('[');
+  while (i !== -1) {
+    const link = readLinkAt(line, i);
+    if (link) {
+      links.push(link);
+      i = line.indexOf('[', link.end);
+    } else {
+      i = line.indexOf('[', i + 1);
+    }
+  }
+  return links;
+}
+
+/** Bare and autolinked `http(s)` URLs of a line (outside link syntax, which {@link findLinks} covers). */
+export function findBareUrls(line: string): string[] {
+  const urls: string[] = [];
+  for (const m of line.matchAll(/<?(https?:\/\/[^\s<>()[\]"'`]+)>?/gi)) {
+    urls.push(m[1]!.replace(/[.,;:!?*_]+$/, ''));
+  }
+  return urls;
+}
+
+/** A list item that starts with a link: `- [Title](url): notes` (also `*`, `+`, `1.` and `**[Title](url)**`). */
+export interface LinkItem {
+  indent: number;
+  label: string;
+  href: string;
+  /** Text after the link, separators (`:`, ` - `, `–`, `—`) removed. */
+  rest: string;
+}
+
+/** The link list item on this line, if the line is one. */
+export function parseLinkItem(line: string): LinkItem | undefined {
+  const m = /^(\s*)(?:[-*+]|\d{1,3}[.)])\s+(.*)$/.exec(line);
+  if (!m) return undefined;
+  let body = m[2]!;
+  let emphasis = '';
+  const em = /^(\*\*|__)\[/.exec(body);
+  if (em) {
+    emphasis = em[1]!;
+    body = body.slice(2);
+  }
+  const link = readLinkAt(body, 0);
+  if (!link) return undefined;
+  let rest = body.slice(link.end);
+  if (emphasis && rest.startsWith(emphasis)) rest = rest.slice(emphasis.length);
+  rest = rest.replace(/^\s*(?::|[-–—](?=\s)|\|)\s*/, '').trim();
+  return { indent: m[1]!.replace(/\t/g, '    ').length, label: link.label, href: link.href, rest };
+}
+
+/** Inline markdown reduced to plain text: links to their labels, emphasis markers and HTML tags removed. */
+export function plainText(s: string): string {
+  let out = s;
+  // Links and images become their labels (repeatedly, for nested labels).
+  for (let k = 0; k < 3; k++) out = out.replace(/!?\[([^[\]]*)\]\([^()]*(?:\([^()]*\)[^()]*)*\)/g, '$1');
+  return out
+    .replace(/<\/?[A-Za-z][^>]*>/g, ' ')
+    .replace(/(\*\*|__)(.+?)\1/g, '$2')
+    .replace(/\\([[\]()*_`#\\])/g, '$1')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/** A heading or link label made presentable: inline markup removed, whitespace collapsed. */
+export function cleanTitle(s: string): string {
+  return plainText(s)
+    .replace(/^#+\s*/, '')
+    .trim();
+}
+
+/** Longest description kept for a TOC entry; TOCs go to agents whole, so prose is capped. */
+export const MAX_DESCRIPTION_CHARS = 500;
+
+/** Collapses whitespace and caps the length at a word boundary (with an ellipsis). */
+export function capText(s: string, max = MAX_DESCRIPTION_CHARS): string {
+  const t = s
+    .replace(/<br\s*\/?>/gi, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  if (t.length <= max) return t;
+  const cut = t.slice(0, max);
+  const space = cut.lastIndexOf(' ');
+  return `${(space > max * 0.6 ? cut.slice(0, space) : cut).replace(/[\s,;:.]+$/, '')}…`;
+}
+
+/** GitHub-style anchor slug of a heading: lower case, punctuation removed, spaces to hyphens. */
+export function slugify(s: string): string {
+  const slug = plainText(s)
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+    .trim()
+    .replace(/\s+/g, '-');
+  return slug || 'section';
+}
+
+/** Hands out unique slugs (`intro`, `intro-1`, `intro-2`), as GitHub does for repeated headings. */
+export function createSlugger(): (s: string) => string {
+  const used = new Set<string>();
+  return (s) => {
+    const base = slugify(s);
+    let slug = base;
+    for (let n = 1; used.has(slug); n++) slug = `${base}-${n}`;
+    used.add(slug);
+    return slug;
+  };
+}
+
+/** Why a text is not markdown at all, or `undefined` when it may be. */
+export function sniffNonMarkdown(text: string): string | undefined {
+  if (!text.trim()) return 'the file is empty';
+  const head = text.slice(0, 4096);
+  // NUL bytes, or many control / replacement characters, mean a binary file decoded as UTF-8.
+  if (head.includes('\u0000')) return 'the file is binary';
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: counting control characters is the point
+  const odd = head.match(/[\u0001-\u0008\u000B\u000C\u000E-\u001F\u007F\uFFFD]/g)?.length ?? 0;
+  if (odd > head.length * 0.05) return 'the file is binary';
+  const start = text.trimStart().slice(0, 512).toLowerCase();
+  if (/^(<!doctype html|<html[\s>]|<head[\s>]|<body[\s>]|<meta[\s>])/.test(start)) return 'the file is an HTML page';
+  if (/^<\?xml/.test(start)) return 'the file is XML';
+  if (start.startsWith('{') || start.startsWith('[')) {
+    try {
+      JSON.parse(text);
+      return 'the file is JSON';
+    } catch {
+      // not JSON: may still be markdown that starts with a link
+    }
+  }
+  return undefined;
+}
+
+/** Whether a body looks like an HTML document (for pages, where HTML is served but not converted here). */
+export function looksLikeHtml(text: string): boolean {
+  const start = text.trimStart().slice(0, 1024).toLowerCase();
+  return (
+    /^(<!doctype html|<html[\s>]|<head[\s>]|<body[\s>])/.test(start) ||
+    /<html[\s>][\s\S]*<\/?(head|body)[\s>]/.test(start)
+  );
+}
+
+/**
+ * The first sentence of the first prose paragraph of a markdown body (for TOC descriptions of split pages).
+ * Paragraphs that only introduce what follows ("Available modes:") are passed over when a later one exists.
+ */
+export function firstSentence(lines: readonly ScannedLine[], max = 200): string | undefined {
+  const paragraphs: string[] = [];
+  let current: string[] = [];
+  for (const line of lines) {
+    const t = line.text.trim();
+    const prose =
+      !line.inCode && t !== '' && !parseHeading(t) && !/^([-*+>|]|\d+[.)]\s|<|!\[|:::|---|===|\*\*\*)/.test(t);
+    if (prose) {
+      current.push(t);
+      continue;
+    }
+    if (current.length > 0) {
+      paragraphs.push(plainText(current.join(' ')));
+      current = [];
+      if (paragraphs.length >= 5) break;
+    }
+  }
+  if (current.length > 0) paragraphs.push(plainText(current.join(' ')));
+  const usable = paragraphs.filter((p) => p.length >= 12);
+  const text = usable.find((p) => !p.endsWith(':')) ?? usable[0];
+  if (!text) return undefined;
+  const m = /^(.+?[.!?])(\s|$)/.exec(text);
+  return capText(m ? m[1]! : text, max);
+}

@@ -1,0 +1,95 @@
+import type { LibraryDescriptor } from '@pro-context/kernel';
+
+const VERSION = '{version}';
+
+function hasTemplate(url: string | undefined): url is string {
+  return url?.includes(VERSION) ?? false;
+}
+
+function substitute(template: string, version: string): string {
+  return template.split(VERSION).join(encodeURIComponent(version));
+}
+
+/** `base` + `/file`, unless `base` already names a file of that kind. */
+function joinFile(base: string, file: string): string {
+  const clean = base.replace(/[?#].*$/, '');
+  if (clean.endsWith(`/${file}`)) return clean;
+  return `${clean.replace(/\/+$/, '')}/${file}`;
+}
+
+/** The concrete version to put into `{version}` templates, or `undefined` for the unversioned docs. */
+function concreteVersion(version: string): string | undefined {
+  return version && version !== 'latest' ? version : undefined;
+}
+
+/**
+ * Where a library's llms.txt lives for `version`: `versionedDocsUrl` (or a templated `llmsTxtUrl`) with
+ * `{version}` substituted when a concrete version is asked for; else `llmsTxtUrl`, else
+ * `{docsUrl}/llms.txt`. `undefined` when the library names no documentation site.
+ */
+export function llmsTxtUrlOf(library: LibraryDescriptor, version: string): string | undefined {
+  const v = concreteVersion(version);
+  if (v && hasTemplate(library.llmsTxtUrl)) return substitute(library.llmsTxtUrl, v);
+  if (v && hasTemplate(library.versionedDocsUrl)) return joinFile(substitute(library.versionedDocsUrl, v), 'llms.txt');
+  if (library.llmsTxtUrl) return substitute(library.llmsTxtUrl, 'latest');
+  if (library.docsUrl) return joinFile(library.docsUrl, 'llms.txt');
+  if (library.versionedDocsUrl) return joinFile(substitute(library.versionedDocsUrl, 'latest'), 'llms.txt');
+  return undefined;
+}
+
+/**
+ * Where a library's llms-full.txt lives: `llmsFullTxtUrl` (templated like {@link llmsTxtUrlOf}), else next
+ * to the llms.txt actually read (`…/llms.txt` → `…/llms-full.txt`).
+ */
+export function llmsFullTxtUrlOf(library: LibraryDescriptor, version: string, llmsTxtUrl: string): string {
+  const v = concreteVersion(version);
+  const full = library.llmsFullTxtUrl;
+  if (full) {
+    if (hasTemplate(full)) return substitute(full, v ?? 'latest');
+    // An unversioned explicit llms-full.txt would serve another version than a versioned llms.txt.
+    const versioned = v !== undefined && (hasTemplate(library.llmsTxtUrl) || hasTemplate(library.versionedDocsUrl));
+    if (!versioned) return full;
+  }
+  const url = new URL(llmsTxtUrl);
+  url.hash = '';
+  url.search = '';
+  url.pathname = /\/llms\.txt$/.test(url.pathname)
+    ? url.pathname.replace(/llms\.txt$/, 'llms-full.txt')
+    : url.pathname.replace(/[^/]*$/, 'llms-full.txt');
+  return url.href;
+}
+
+/** File extensions that are already the page itself (no markdown twin to look for). */
+const DIRECT =
+  /\.(md|mdx|markdown|txt|rst|py|js|mjs|cjs|ts|tsx|jsx|json|ya?ml|toml|ipynb|xml|csv|pdf|png|jpe?g|gif|svg|webp)$/i;
+
+/**
+ * URLs to try for a page, in order: its markdown twin first when `preferMarkdownVariant` (`{url}.md`;
+ * `{url}index.md` and `{url}index.html.md` for a folder URL), then the URL itself. URLs that already end in
+ * `.md`, `.txt` and the like are tried as they are.
+ */
+export function pageCandidates(pageUrl: string, preferMarkdownVariant: boolean): string[] {
+  const url = new URL(pageUrl);
+  url.hash = '';
+  const direct = url.href;
+  if (!preferMarkdownVariant || DIRECT.test(url.pathname)) return [direct];
+  const variants: string[] = [];
+  const twin = (pathname: string) => {
+    const u = new URL(direct);
+    u.pathname = pathname;
+    variants.push(u.href);
+  };
+  if (url.pathname.endsWith('/')) {
+    twin(`${url.pathname}index.md`);
+    twin(`${url.pathname}index.html.md`);
+  } else {
+    twin(`${url.pathname}.md`);
+  }
+  return [...variants, direct];
+}
+
+/** The URL without its fragment. */
+export function withoutHash(url: string): string {
+  const at = url.indexOf('#');
+  return at === -1 ? url : url.slice(0, at);
+}
