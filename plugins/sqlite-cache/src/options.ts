@@ -1,6 +1,5 @@
-import { homedir } from 'node:os';
 import { resolve } from 'node:path';
-import { ProContextError, z } from '@pro-context/kernel';
+import { expandHome, ProContextError, z } from '@pro-context/kernel';
 
 const hours = z.number().min(0);
 
@@ -69,12 +68,6 @@ export function parseSqliteCacheOptions(input: SqliteCachePluginInput | undefine
 /** The database file for a `directory` option: `~` expanded, relative paths from the working directory. */
 export function resolveDatabaseFile(directory: string): { directory: string | null; file: string } {
   if (directory === ':memory:') return { directory: null, file: ':memory:' };
-  const expanded =
-    directory === '~'
-      ? homedir()
-      : directory.startsWith('~/') || directory.startsWith('~\\')
-        ? resolve(homedir(), directory.slice(2))
-        : directory;
-  const absolute = resolve(expanded);
+  const absolute = resolve(expandHome(directory));
   return { directory: absolute, file: resolve(absolute, 'cache.db') };
 }
