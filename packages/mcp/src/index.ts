@@ -1,0 +1,5 @@
+/**
+ * @pro-context/mcp: puts a started pro-context kernel on an MCP server (any transport).
+ */
+export type { BoundMcpServer, McpServerOptions } from './server.js';
+export { createMcpServer, errorResult } from './server.js';
