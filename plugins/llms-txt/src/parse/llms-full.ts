@@ -1,6 +1,6 @@
 import type { DocPage, TocEntry } from '@pro-context/kernel';
 import { looksLikeCtx, parseCtx } from './ctx.js';
-import { cleanTitle, createSlugger, parseHeading, type ScannedLine, scanLines, sniffNonMarkdown } from './markdown.js';
+import { cleanTitle, createSlugger, parseHeading, scanLines, sniffNonMarkdown } from './markdown.js';
 import { splitByHeadings } from './pages.js';
 
 /**
@@ -39,11 +39,12 @@ interface FrontmatterBlock {
   fields: Record<string, string>;
 }
 
-function frontmatterAt(lines: readonly ScannedLine[], i: number): FrontmatterBlock | undefined {
-  if (lines[i]?.inCode || lines[i]?.text.trim() !== '---') return undefined;
+/** The front-matter block opening at line `i` if it names a page URL. */
+function frontmatterAt(lines: readonly string[], i: number): FrontmatterBlock | undefined {
+  if (lines[i]?.trim() !== '---') return undefined;
   const fields: Record<string, string> = {};
   for (let j = i + 1; j < lines.length && j < i + 40; j++) {
-    const t = lines[j]!.text;
+    const t = lines[j]!;
     if (t.trim() === '---') {
       return Object.keys(fields).some((k) => FRONTMATTER_URL_KEYS.test(k)) ? { start: i, end: j, fields } : undefined;
     }
@@ -54,27 +55,95 @@ function frontmatterAt(lines: readonly ScannedLine[], i: number): FrontmatterBlo
   return undefined;
 }
 
-function sourceMarkers(lines: readonly ScannedLine[]): number[] {
-  const markers: number[] = [];
-  for (const line of lines) if (!line.inCode && SOURCE_LINE.test(line.text)) markers.push(line.index);
-  return markers;
+const FENCE_OPEN = /^\s*(`{3,}|~{3,})(.*)$/;
+const FENCE_CLOSE = /^\s*(`{3,}|~{3,})\s*$/;
+
+/**
+ * The candidate page markers that really start pages. A marker met while a code block is open is a page
+ * boundary unless the next fence line after it closes that block (then the marker is an example inside
+ * code). So a page that ends with an unclosed fence (real MDX pages do) cannot swallow the pages after it:
+ * the next page's first fence opens with an info string (```ts) or never comes. A marker naming a page of the
+ * TOC (`known`) is a boundary even then.
+ */
+function acceptMarkers(
+  lines: readonly string[],
+  candidates: readonly number[],
+  known: (line: number) => boolean = () => false,
+): number[] {
+  const accepted: number[] = [];
+  let fence: string | undefined;
+  let k = 0;
+  for (let i = 0; i < lines.length; i++) {
+    if (i === candidates[k]) {
+      const next = candidates[k + 1] ?? lines.length;
+      k++;
+      if (fence === undefined || known(i) || !closedNext(lines, i + 1, next, fence)) {
+        accepted.push(i);
+        fence = undefined;
+        continue;
+      }
+    }
+    const line = lines[i]!;
+    if (fence === undefined) {
+      const open = FENCE_OPEN.exec(line);
+      if (open && !(open[1]!.startsWith('`') && open[2]!.includes('`'))) fence = open[1]!;
+    } else if (closes(line, fence)) {
+      fence = undefined;
+    }
+  }
+  return accepted;
+}
+
+function closes(line: string, fence: string): boolean {
+  const close = FENCE_CLOSE.exec(line);
+  return close !== null && close[1]![0] === fence[0] && close[1]!.length >= fence.length;
+}
+
+/** Whether the first fence line in `[from, to)` closes `fence`. */
+function closedNext(lines: readonly string[], from: number, to: number, fence: string): boolean {
+  for (let j = from; j < to; j++) {
+    const line = lines[j]!;
+    if (FENCE_OPEN.test(line)) return closes(line, fence);
+  }
+  return false;
+}
+
+/** Whether a marker's URL (resolved against the file's URL) is a page of the TOC. */
+type KnownUrl = (url: string) => boolean;
+
+/** Lines of `Source: <url>` markers that start pages. */
+function sourceMarkers(lines: readonly string[], known: KnownUrl = () => false): number[] {
+  const candidates: number[] = [];
+  for (let i = 0; i < lines.length; i++) if (SOURCE_LINE.test(lines[i]!)) candidates.push(i);
+  return acceptMarkers(lines, candidates, (i) => known(SOURCE_LINE.exec(lines[i]!)![1]!));
+}
+
+/** Front-matter blocks that start pages. */
+function frontmatterBlocks(lines: readonly string[], known: KnownUrl = () => false): FrontmatterBlock[] {
+  const blocks = new Map<number, FrontmatterBlock>();
+  for (let i = 0; i < lines.length; i++) {
+    const block = frontmatterAt(lines, i);
+    if (block) {
+      blocks.set(i, block);
+      i = block.end;
+    }
+  }
+  const urlOf = (block: FrontmatterBlock) =>
+    block.fields[Object.keys(block.fields).find((k) => FRONTMATTER_URL_KEYS.test(k))!]!;
+  return acceptMarkers(lines, [...blocks.keys()], (i) => known(urlOf(blocks.get(i)!))).map((i) => blocks.get(i)!);
+}
+
+function splitRaw(text: string): string[] {
+  return text.split(/\r\n|\r|\n/);
 }
 
 /** Which page-marking style an llms-full.txt uses (see {@link LlmsFullStyle}). */
 export function detectLlmsFull(text: string): LlmsFullStyle {
   if (looksLikeCtx(text)) return 'ctx';
-  const lines = scanLines(text);
-  let frontmatters = 0;
-  for (let i = 0; i < lines.length; i++) {
-    const block = frontmatterAt(lines, i);
-    if (block) {
-      frontmatters++;
-      i = block.end;
-    }
-  }
-  if (frontmatters >= 2 || (frontmatters === 1 && frontmatterAt(lines, firstNonBlank(lines)) !== undefined)) {
-    return 'frontmatter';
-  }
+  const lines = splitRaw(text);
+  const blocks = frontmatterBlocks(lines);
+  const first = lines.findIndex((l) => l.trim() !== '');
+  if (blocks.length >= 2 || (blocks.length === 1 && blocks[0]!.start === first)) return 'frontmatter';
   const markers = sourceMarkers(lines);
   if (markers.length >= 2 || (markers.length === 1 && headingAbove(lines, markers[0]!, -1) !== undefined)) {
     return 'source-lines';
@@ -82,19 +151,14 @@ export function detectLlmsFull(text: string): LlmsFullStyle {
   return 'headings';
 }
 
-function firstNonBlank(lines: readonly ScannedLine[]): number {
-  const i = lines.findIndex((l) => l.text.trim() !== '');
-  return i === -1 ? 0 : i;
-}
-
 /** The heading at most three non-blank lines above `marker` (and after `floor`), if any. */
-function headingAbove(lines: readonly ScannedLine[], marker: number, floor: number): number | undefined {
+function headingAbove(lines: readonly string[], marker: number, floor: number): number | undefined {
   let seen = 0;
   for (let i = marker - 1; i > floor && seen < 3; i--) {
     const line = lines[i]!;
-    if (!line.text.trim()) continue;
+    if (!line.trim()) continue;
     seen++;
-    if (!line.inCode && parseHeading(line.text)) return i;
+    if (parseHeading(line)) return i;
   }
   return undefined;
 }
@@ -130,7 +194,9 @@ export function splitLlmsFull(text: string, url: string, options: SplitLlmsFullO
   }
   const warnings: string[] = [];
   const slug = createSlugger();
-  const drafts: { title: string; url?: string; section?: string; markdown: string }[] = [];
+  // `matchTitle`: whether the page may take a TOC entry's URL by title. Not for H2 chunks, whose titles
+  // ("Error handling") name a part of some page rather than the TOC's page of that name.
+  const drafts: { title: string; url?: string; section?: string; markdown: string; matchTitle: boolean }[] = [];
 
   if (style === 'ctx') {
     const ctx = parseCtx(body);
@@ -141,52 +207,63 @@ export function splitLlmsFull(text: string, url: string, options: SplitLlmsFullO
         ...(own ? { url: own } : {}),
         ...(doc.section ? { section: doc.section } : {}),
         markdown: doc.content,
+        matchTitle: true,
       });
     }
   } else if (style === 'headings') {
     for (const page of splitByHeadings(body, { maxPageChars: options.maxPageChars }).pages) {
-      drafts.push({ title: page.title, ...(page.section ? { section: page.section } : {}), markdown: page.markdown });
+      drafts.push({
+        title: page.title,
+        ...(page.section ? { section: page.section } : {}),
+        markdown: page.markdown,
+        matchTitle: page.level === 1,
+      });
     }
   } else {
-    const lines = scanLines(body);
+    const tocPages = new Set((options.toc ?? []).map((e) => comparableUrl(e.url)));
+    const known: KnownUrl = (raw) => {
+      try {
+        return tocPages.has(comparableUrl(new URL(raw, base).href));
+      } catch {
+        return false;
+      }
+    };
+    const lines = splitRaw(body);
     const starts: { start: number; skip: Set<number>; url: string; title?: string }[] = [];
     if (style === 'frontmatter') {
-      for (let i = 0; i < lines.length; i++) {
-        const block = frontmatterAt(lines, i);
-        if (!block) continue;
+      for (const block of frontmatterBlocks(lines, known)) {
         const key = Object.keys(block.fields).find((k) => FRONTMATTER_URL_KEYS.test(k))!;
         const skip = new Set<number>();
         for (let j = block.start; j <= block.end; j++) skip.add(j);
         starts.push({ start: block.start, skip, url: block.fields[key]!, ...titleField(block.fields) });
-        i = block.end;
       }
     } else {
       let floor = -1;
-      for (const marker of sourceMarkers(lines)) {
-        const heading = headingAbove(lines, marker, floor);
-        const start = heading ?? marker;
-        const m = SOURCE_LINE.exec(lines[marker]!.text)!;
-        starts.push({ start, skip: new Set([marker]), url: m[1]! });
+      for (const marker of sourceMarkers(lines, known)) {
+        const start = headingAbove(lines, marker, floor) ?? marker;
+        starts.push({ start, skip: new Set([marker]), url: SOURCE_LINE.exec(lines[marker]!)![1]! });
         floor = marker;
       }
     }
-    const preamble = lines.slice(0, starts[0]?.start ?? lines.length);
-    if (
-      preamble.some((l) => l.text.trim()) &&
-      preamble
-        .map((l) => l.text)
-        .join('')
-        .replace(/\s+/g, '').length >= 200
-    ) {
-      drafts.push({ title: firstHeading(preamble) ?? 'Introduction', markdown: join(preamble) });
+    const preamble = lines.slice(0, starts[0]?.start ?? lines.length).join('\n');
+    if (preamble.replace(/\s+/g, '').length >= 200) {
+      drafts.push({ title: firstHeading(preamble) ?? 'Introduction', markdown: preamble.trim(), matchTitle: false });
     }
     for (let k = 0; k < starts.length; k++) {
       const s = starts[k]!;
       const end = starts[k + 1]?.start ?? lines.length;
-      const pageLines = lines.slice(s.start, end).filter((l) => !s.skip.has(l.index));
-      const markdown = join(pageLines);
+      const markdown = lines
+        .slice(s.start, end)
+        .filter((_, j) => !s.skip.has(s.start + j))
+        .join('\n')
+        .trim();
       if (!markdown) continue;
-      drafts.push({ title: s.title ?? firstHeading(pageLines) ?? lastSegment(s.url), url: s.url, markdown });
+      drafts.push({
+        title: s.title ?? firstHeading(markdown) ?? lastSegment(s.url),
+        url: s.url,
+        markdown,
+        matchTitle: false,
+      });
     }
   }
 
@@ -222,7 +299,7 @@ export function splitLlmsFull(text: string, url: string, options: SplitLlmsFullO
       if (entry?.section) section = entry.section;
     } else {
       const key = d.title.trim().toLowerCase();
-      const entry = draftTitles.get(key) === 1 ? byTitle.get(key) : undefined;
+      const entry = d.matchTitle && draftTitles.get(key) === 1 ? byTitle.get(key) : undefined;
       if (entry && !usedUrls.has(entry.url)) {
         pageUrl = entry.url;
         if (entry.section) section = entry.section;
@@ -246,15 +323,9 @@ function titleField(fields: Record<string, string>): { title?: string } {
   return fields.title ? { title: fields.title } : {};
 }
 
-function join(lines: readonly ScannedLine[]): string {
-  return lines
-    .map((l) => l.text)
-    .join('\n')
-    .trim();
-}
-
-function firstHeading(lines: readonly ScannedLine[]): string | undefined {
-  for (const l of lines) {
+/** The first heading of a page (fences counted within the page only). */
+function firstHeading(markdown: string): string | undefined {
+  for (const l of scanLines(markdown)) {
     if (l.inCode) continue;
     const h = parseHeading(l.text);
     if (h) return cleanTitle(h.text);

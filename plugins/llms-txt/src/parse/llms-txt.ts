@@ -5,6 +5,7 @@ import {
   cleanTitle,
   findBareUrls,
   findLinks,
+  MAX_DESCRIPTION_CHARS,
   parseHeading,
   parseLinkItem,
   plainText,
@@ -64,12 +65,17 @@ function withoutHash(url: string): string {
 }
 
 function resolveHttp(href: string, baseUrl: string): string | undefined {
+  let url: URL;
   try {
-    const url = new URL(href, baseUrl);
-    return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : undefined;
+    url = new URL(href);
   } catch {
-    return undefined;
+    try {
+      url = new URL(href, baseUrl);
+    } catch {
+      return undefined;
+    }
   }
+  return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : undefined;
 }
 
 function invalid(reason: string): ParsedLlmsTxt {
@@ -131,8 +137,8 @@ export function parseLlmsTxt(text: string, baseUrl: string): ParsedLlmsTxt {
   let section: OpenSection | undefined;
   let optionalLevel = 0; // level of the `Optional` heading in force, 0 when none
   let phase: 'start' | 'summary' | 'details' | 'sections' = 'start';
-  let last: { entry: TocEntry; parts: string[] } | undefined;
-  const continuations: { entry: TocEntry; parts: string[] }[] = [];
+  let last: { entry: TocEntry; parts: string[]; length: number } | undefined;
+  const continuations: { entry: TocEntry; parts: string[]; length: number }[] = [];
   let entryLines = 0;
   let contentLines = 0;
   let duplicates = 0;
@@ -211,7 +217,7 @@ export function parseLlmsTxt(text: string, baseUrl: string): ParsedLlmsTxt {
       if (section) entry.section = section.name;
       entries.push(entry);
       section?.entries.push(entry);
-      last = { entry, parts: item.rest ? [item.rest] : [] };
+      last = { entry, parts: item.rest ? [item.rest] : [], length: item.rest.length };
       continuations.push(last);
       continue;
     }
@@ -219,7 +225,10 @@ export function parseLlmsTxt(text: string, baseUrl: string): ParsedLlmsTxt {
     contentLines++;
     if (last) {
       // Mintlify descriptions run on over several lines, blank lines and nested bullets included.
-      last.parts.push(raw.trim());
+      if (last.length < MAX_DESCRIPTION_CHARS * 2) {
+        last.parts.push(raw.trim());
+        last.length += raw.length;
+      }
       continue;
     }
     if (phase === 'details' || phase === 'start') {

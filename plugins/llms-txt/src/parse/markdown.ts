@@ -18,6 +18,9 @@ export interface ScannedLine {
 export function scanLines(text: string): ScannedLine[] {
   const raw = text.split(/\r\n|\r|\n/);
   const lines: ScannedLine[] = raw.map((t, index) => ({ text: t, index, inCode: false }));
+  // Once a fence of some character and length finds no closing line, no later fence of that character
+  // and at least that length can: remembering it keeps a file of stray fences linear, not quadratic.
+  const unclosable = new Map<string, number>();
   let i = 0;
   while (i < lines.length) {
     const open = /^\s*(`{3,}|~{3,})(.*)$/.exec(lines[i]!.text);
@@ -27,6 +30,10 @@ export function scanLines(text: string): ScannedLine[] {
       continue;
     }
     const fence = open[1]!;
+    if (fence.length >= (unclosable.get(fence[0]!) ?? Number.POSITIVE_INFINITY)) {
+      i++;
+      continue;
+    }
     let close = -1;
     for (let j = i + 1; j < lines.length; j++) {
       const m = /^\s*(`{3,}|~{3,})\s*$/.exec(lines[j]!.text);
@@ -37,6 +44,7 @@ export function scanLines(text: string): ScannedLine[] {
     }
     // An unclosed fence is treated as text: one stray ``` must not swallow the rest of a file.
     if (close === -1) {
+      unclosable.set(fence[0]!, Math.min(fence.length, unclosable.get(fence[0]!) ?? Number.POSITIVE_INFINITY));
       i++;
       continue;
     }
@@ -74,6 +82,11 @@ export interface InlineLink {
   image: boolean;
 }
 
+const MAX_LABEL_CHARS = 1_000;
+const MAX_HREF_CHARS = 4_096;
+/** Only this much of a line is searched for links (real llms.txt lines are far shorter). */
+const MAX_LINK_SCAN_CHARS = 20_000;
+
 /**
  * Reads an inline link starting exactly at `start` (which must be `[`). Brackets in the label and
  * parentheses in the destination may nest; `<…>` destinations and quoted titles are understood.
@@ -82,7 +95,10 @@ export function readLinkAt(s: string, start: number): InlineLink | undefined {
   if (s[start] !== '[') return undefined;
   let depth = 0;
   let i = start;
-  for (; i < s.length; i++) {
+  // Labels and destinations are bounded (CommonMark caps labels near 1 000 characters), so a line of
+  // unmatched brackets costs linear time, not quadratic.
+  const labelEnd = Math.min(s.length, start + MAX_LABEL_CHARS);
+  for (; i < labelEnd; i++) {
     const c = s[i];
     if (c === '\\') {
       i++;
@@ -107,7 +123,8 @@ export function readLinkAt(s: string, start: number): InlineLink | undefined {
   } else {
     let parens = 0;
     const from = j;
-    for (; j < s.length; j++) {
+    const hrefEnd = Math.min(s.length, j + MAX_HREF_CHARS);
+    for (; j < hrefEnd; j++) {
       const c = s[j];
       if (c === '\\') {
         j++;
@@ -134,7 +151,8 @@ export function readLinkAt(s: string, start: number): InlineLink | undefined {
 }
 
 /** Every inline link of a line (images included, as their destinations are URLs too). */
-export function findLinks(line: string): InlineLink[] {
+export function findLinks(text: string): InlineLink[] {
+  const line = text.length > MAX_LINK_SCAN_CHARS ? text.slice(0, MAX_LINK_SCAN_CHARS) : text;
   const links: InlineLink[] = [];
   let i = line.indexOf('[');
   while (i !== -1) {
@@ -150,7 +168,8 @@ export function findLinks(line: string): InlineLink[] {
 }
 
 /** Bare and autolinked `http(s)` URLs of a line (outside link syntax, which {@link findLinks} covers). */
-export function findBareUrls(line: string): string[] {
+export function findBareUrls(text: string): string[] {
+  const line = text.length > MAX_LINK_SCAN_CHARS ? text.slice(0, MAX_LINK_SCAN_CHARS) : text;
   const urls: string[] = [];
   for (const m of line.matchAll(/<?(https?:\/\/[^\s<>()[\]"'`]+)>?/gi)) {
     urls.push(m[1]!.replace(/[.,;:!?*_]+$/, ''));
@@ -188,7 +207,8 @@ export function parseLinkItem(line: string): LinkItem | undefined {
 
 /** Inline markdown reduced to plain text: links to their labels, emphasis markers and HTML tags removed. */
 export function plainText(s: string): string {
-  let out = s;
+  // Callers want a title or a sentence: a bounded prefix keeps the regexes below cheap on hostile input.
+  let out = s.length > MAX_LINK_SCAN_CHARS ? s.slice(0, MAX_LINK_SCAN_CHARS) : s;
   // Links and images become their labels (repeatedly, for nested labels).
   for (let k = 0; k < 3; k++) out = out.replace(/!?\[([^[\]]*)\]\([^()]*(?:\([^()]*\)[^()]*)*\)/g, '$1');
   return out
@@ -212,6 +232,7 @@ export const MAX_DESCRIPTION_CHARS = 500;
 /** Collapses whitespace and caps the length at a word boundary (with an ellipsis). */
 export function capText(s: string, max = MAX_DESCRIPTION_CHARS): string {
   const t = s
+    .slice(0, max * 4)
     .replace(/<br\s*\/?>/gi, ' ')
     .replace(/\s+/g, ' ')
     .trim();
@@ -266,13 +287,13 @@ export function sniffNonMarkdown(text: string): string | undefined {
   return undefined;
 }
 
-/** Whether a body looks like an HTML document (for pages, where HTML is served but not converted here). */
+/**
+ * Whether a body is an HTML document (for pages, where HTML is served but not converted here). Only the
+ * start counts: markdown pages often show `<html>` in their examples.
+ */
 export function looksLikeHtml(text: string): boolean {
-  const start = text.trimStart().slice(0, 1024).toLowerCase();
-  return (
-    /^(<!doctype html|<html[\s>]|<head[\s>]|<body[\s>])/.test(start) ||
-    /<html[\s>][\s\S]*<\/?(head|body)[\s>]/.test(start)
-  );
+  const start = text.trimStart().slice(0, 512).toLowerCase();
+  return /^(<!--[\s\S]*?-->\s*)*(<!doctype html|<html[\s>]|<head[\s>]|<body[\s>])/.test(start);
 }
 
 /**

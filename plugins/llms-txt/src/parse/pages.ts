@@ -10,6 +10,8 @@ export interface SplitPage {
   markdown: string;
   /** First sentence of the page's prose, for TOC entries. */
   description?: string;
+  /** Level of the heading the page was cut at (1 for H1 pages and preambles, 2 for H2 pages). */
+  level: 1 | 2;
 }
 
 /** Options of {@link splitByHeadings}. */
@@ -31,6 +33,7 @@ export interface SplitByHeadingsResult {
 
 interface Block {
   title: string;
+  level: 1 | 2;
   section?: string;
   lines: ScannedLine[];
   /** Whether this block is text before the first heading (kept only when substantial). */
@@ -99,26 +102,26 @@ export function splitByHeadings(text: string, options: SplitByHeadingsOptions = 
 
   if (h1s.length >= 2) {
     const { head, parts } = cutAt(lines, 1);
-    blocks.push({ title: 'Introduction', lines: head, preamble: true });
+    blocks.push({ title: 'Introduction', level: 1, lines: head, preamble: true });
     for (const part of parts) {
       if (charCount(part.lines) <= maxPageChars) {
-        blocks.push({ title: part.title, lines: part.lines });
+        blocks.push({ title: part.title, level: 1, lines: part.lines });
         continue;
       }
       const sub = cutAt(part.lines, 2);
       if (sub.parts.length === 0) {
-        blocks.push({ title: part.title, lines: part.lines });
+        blocks.push({ title: part.title, level: 1, lines: part.lines });
         continue;
       }
-      blocks.push({ title: part.title, lines: sub.head });
-      for (const p of sub.parts) blocks.push({ title: p.title, section: part.title, lines: p.lines });
+      blocks.push({ title: part.title, level: 1, lines: sub.head });
+      for (const p of sub.parts) blocks.push({ title: p.title, level: 2, section: part.title, lines: p.lines });
     }
   } else {
     const h1 = h1s[0];
     title = h1 ? cleanTitle(parseHeading(h1.text)!.text) : undefined;
     const { head, parts } = cutAt(lines, 2);
-    blocks.push({ title: title ?? 'Introduction', lines: head, preamble: !h1 });
-    for (const part of parts) blocks.push({ title: part.title, lines: part.lines });
+    blocks.push({ title: title ?? 'Introduction', level: 1, lines: head, preamble: !h1 });
+    for (const part of parts) blocks.push({ title: part.title, level: 2, lines: part.lines });
   }
 
   const slug = createSlugger();
@@ -137,6 +140,7 @@ export function splitByHeadings(text: string, options: SplitByHeadingsOptions = 
       slug: slug(block.title),
       markdown,
       ...(description ? { description } : {}),
+      level: block.level,
     });
   }
   return { ...(title ? { title } : {}), pages };
