@@ -1,0 +1,462 @@
+import { estimateTokens } from '@pro-context/kernel';
+import { closesFence, closingLine, type Fence, openFence } from './fences.js';
+import { splitFrontMatter } from './front-matter.js';
+import { type NormalizeOptions, normalizeMarkdown } from './normalize.js';
+import { createSlugger, headingPlainText } from './slug.js';
+
+/** One searchable, self-contained piece of a documentation page: a section (or part of one) under its headings. */
+export interface Chunk {
+  /** Stable id, unique within a page: `<url>#<anchor>`, with `~<n>` for the later parts of a split section. */
+  id: string;
+  /** Source page URL (without the anchor). */
+  url: string;
+  /** The page's title: its H1, else the front matter `title`, else the title given, else one made from the URL. */
+  pageTitle: string;
+  /** Heading path from the page title down to the deepest heading the chunk covers. */
+  headings: string[];
+  /** The anchor (slug) of the heading the body starts with; absent for the text before a page's first heading. */
+  anchor?: string;
+  /** Markdown of the section, starting with its heading line. */
+  body: string;
+  /** Estimated tokens of `body` (the kernel's `estimateTokens`). */
+  tokens: number;
+  /** Position of the chunk in the page, from 0. */
+  order: number;
+}
+
+/** A page to chunk. */
+export interface ChunkablePage {
+  url: string;
+  /** Title known from elsewhere (an llms.txt link, a TOC); used when the page has no H1 and no front matter title. */
+  title?: string;
+  markdown: string;
+}
+
+/** Options of {@link chunkMarkdown}. */
+export interface ChunkOptions extends NormalizeOptions {
+  /**
+   * Largest chunk, in estimated tokens (default {@link DEFAULT_MAX_CHUNK_TOKENS}). Longer sections are split at
+   * paragraph, list-item, table-row and code-block boundaries. A single code block longer than this is
+   * kept whole, as its own chunk under its heading: cutting code gives an agent something it cannot run.
+   */
+  maxTokens?: number;
+  /**
+   * Sections whose own text (without the heading) is shorter than this, in estimated tokens, and that are
+   * directly followed by one of their subsections, are joined to that subsection (default
+   * {@link DEFAULT_MIN_CHUNK_TOKENS}), so a heading's short introduction is served with the content it introduces.
+   */
+  minTokens?: number;
+}
+
+/**
+ * Default {@link ChunkOptions.maxTokens}. Most documentation sections (the unit an agent asks about) fit in
+ * 800 estimated tokens whole, while get-docs' default budget of 5,000 still holds six or more chunks, so an
+ * answer can combine the best section with its neighbours.
+ */
+export const DEFAULT_MAX_CHUNK_TOKENS = 800;
+
+/** Default {@link ChunkOptions.minTokens}: about two sentences. */
+export const DEFAULT_MIN_CHUNK_TOKENS = 50;
+
+interface Section {
+  level: number;
+  /** Heading text, inline markdown kept, anchor suffix and HTML removed. Empty for the text before the first heading. */
+  text: string;
+  anchor: string | undefined;
+  /** The heading line as it appears in chunk bodies. */
+  headingLine: string;
+  content: string[];
+  path: string[];
+}
+
+interface Unit {
+  level: number;
+  path: string[];
+  anchor: string | undefined;
+  headingLine: string;
+  body: string;
+  /** Estimated tokens of the last section's own text, used to decide merging. */
+  ownTokens: number;
+  /** Whether the unit is a single section (only those are split). */
+  single: boolean;
+  content: string[];
+}
+
+const ATX_HEADING = /^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$/;
+
+/**
+ * Splits a markdown page into chunks along its headings (H1–H6), for indexing and for get-docs answers.
+ *
+ * The page is first cleaned with {@link normalizeMarkdown} (admonitions, tabs, containers, MDX, includes…).
+ * Each heading starts a section that carries its heading path and anchor; code blocks are never cut, and a
+ * `#` line inside one is code, not a heading. Sections over `maxTokens` are split at block boundaries with
+ * the heading line repeated at the top of every part; a section with only a short introduction is joined to
+ * its first subsection.
+ */
+export function chunkMarkdown(page: ChunkablePage, options: ChunkOptions = {}): Chunk[] {
+  const maxTokens = Math.max(50, options.maxTokens ?? DEFAULT_MAX_CHUNK_TOKENS);
+  const minTokens = Math.max(0, options.minTokens ?? DEFAULT_MIN_CHUNK_TOKENS);
+  const front = splitFrontMatter(page.markdown.replace(/\r\n?/g, '\n'));
+  const normalized = normalizeMarkdown(page.markdown, options);
+  const sections = parseSections(normalized);
+
+  const first = sections.find((s) => s.level > 0);
+  const pageTitle =
+    (first?.level === 1 && first.text ? first.text : undefined) ?? front.title ?? page.title ?? titleFromUrl(page.url);
+  assignPaths(sections, pageTitle);
+
+  const units = toUnits(sections, pageTitle);
+  const merged = mergeShortIntros(units, minTokens, maxTokens);
+  // A heading with nothing under it (its content was a dynamic component, or its subsection was too long to
+  // join) answers nothing; subsections still carry it in their heading path.
+  const withText = merged.filter((u) => u.body !== u.headingLine);
+
+  const chunks: Chunk[] = [];
+  const ids = new Set<string>();
+  for (const unit of withText.length > 0 ? withText : merged.slice(0, 1)) {
+    const bodies = unit.single && estimateTokens(unit.body) > maxTokens ? splitUnit(unit, maxTokens) : [unit.body];
+    bodies.forEach((body, part) => {
+      const base = unit.anchor ? `${page.url}#${unit.anchor}` : page.url;
+      let id = part === 0 ? base : `${base}~${part + 1}`;
+      if (ids.has(id)) id = `${base}~o${chunks.length}`;
+      ids.add(id);
+      const chunk: Chunk = {
+        id,
+        url: page.url,
+        pageTitle,
+        headings: unit.path,
+        body,
+        tokens: estimateTokens(body),
+        order: chunks.length,
+      };
+      if (unit.anchor) chunk.anchor = unit.anchor;
+      chunks.push(chunk);
+    });
+  }
+  return chunks;
+}
+
+/** Splits normalized markdown into sections at ATX headings outside code blocks. */
+function parseSections(markdown: string): Section[] {
+  const slugger = createSlugger();
+  const sections: Section[] = [{ level: 0, text: '', anchor: undefined, headingLine: '', content: [], path: [] }];
+  let fence: Fence | null = null;
+  for (const line of markdown.split('\n')) {
+    const current = sections[sections.length - 1] as Section;
+    if (fence) {
+      if (closesFence(fence, line)) fence = null;
+      current.content.push(line);
+      continue;
+    }
+    const opened = openFence(line);
+    if (opened) {
+      fence = opened;
+      current.content.push(line);
+      continue;
+    }
+    const m = ATX_HEADING.exec(line);
+    const raw = m?.[2];
+    if (m && raw) {
+      const { text, explicitAnchor } = cleanHeading(raw);
+      if (text) {
+        const level = (m[1] as string).length;
+        const anchor = slugger.slug(text, explicitAnchor);
+        sections.push({ level, text, anchor, headingLine: `${'#'.repeat(level)} ${text}`, content: [], path: [] });
+        continue;
+      }
+    }
+    current.content.push(line);
+  }
+  const last = sections[sections.length - 1] as Section;
+  if (fence) last.content.push(closingLine(fence));
+  return sections;
+}
+
+/** Heading text without its `{ #anchor }` / `{#anchor .class}` suffix and without HTML tags (outside code). */
+function cleanHeading(raw: string): { text: string; explicitAnchor: string | undefined } {
+  let text = raw;
+  let explicitAnchor: string | undefined;
+  const attr = /[ \t]*\{:?[ \t]*([^{}]*)\}[ \t]*$/.exec(text);
+  if (attr && /(?:^|\s)[#.][\w-]|=/.test(attr[1] as string)) {
+    explicitAnchor = /(?:^|\s)#([\w\-.:]+)/.exec(attr[1] as string)?.[1];
+    text = text.slice(0, attr.index);
+  }
+  // Strip HTML/JSX tags (VitePress badges such as `<Badge type="info">4.0</Badge>`) but not `<T>` inside code.
+  text = text
+    .split(/(`+[^`]*`+)/)
+    .map((part, i) => (i % 2 === 1 ? part : part.replace(/<\/?[A-Za-z][^<>]*>/g, '')))
+    .join('')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return { text, explicitAnchor };
+}
+
+function assignPaths(sections: Section[], pageTitle: string): void {
+  const stack: Section[] = [];
+  for (const section of sections) {
+    if (section.level === 0) {
+      section.path = [pageTitle];
+      continue;
+    }
+    while (stack.length > 0 && (stack[stack.length - 1] as Section).level >= section.level) stack.pop();
+    stack.push(section);
+    const texts = stack.map((s) => s.text);
+    // The path always starts at the page title: pages whose first heading is an H2 (or a second H1) get it prepended.
+    section.path = (stack[0] as Section).level === 1 && texts[0] === pageTitle ? texts : [pageTitle, ...texts];
+  }
+}
+
+function toUnits(sections: Section[], pageTitle: string): Unit[] {
+  const preamble = sections[0] as Section;
+  const rest = sections.slice(1);
+  const firstHeading = rest[0];
+  const units: Unit[] = [];
+  if (hasText(preamble.content)) {
+    if (firstHeading?.level === 1) {
+      // Text before the H1 (badges, a logo, a lead paragraph) belongs to the H1's section.
+      firstHeading.content = [...trimBlank(preamble.content), '', ...trimBlank(firstHeading.content)];
+    } else {
+      preamble.headingLine = `# ${pageTitle}`;
+      units.push(makeUnit(preamble));
+    }
+  }
+  for (const section of rest) units.push(makeUnit(section));
+  return units;
+}
+
+function hasText(lines: string[]): boolean {
+  return lines.some((l) => l.trim() !== '');
+}
+
+function trimBlank(lines: string[]): string[] {
+  let a = 0;
+  let b = lines.length;
+  while (a < b && (lines[a] as string).trim() === '') a += 1;
+  while (b > a && (lines[b - 1] as string).trim() === '') b -= 1;
+  return lines.slice(a, b);
+}
+
+function makeUnit(section: Section): Unit {
+  const content = trimBlank(section.content);
+  const text = content.join('\n');
+  return {
+    level: section.level,
+    path: section.path,
+    anchor: section.anchor,
+    headingLine: section.headingLine,
+    body: text ? `${section.headingLine}\n\n${text}` : section.headingLine,
+    ownTokens: text ? estimateTokens(text) : 0,
+    single: true,
+    content,
+  };
+}
+
+/**
+ * Joins a section whose own text is short to the subsection that directly follows it (repeatedly, so an H1
+ * with a one-line intro, an H2 with a one-line intro and the H3 below travel together), while the result stays
+ * within `maxTokens`. The merged chunk takes the subsection's heading path (which includes the parent) and the
+ * parent's anchor (where its body starts).
+ */
+function mergeShortIntros(units: Unit[], minTokens: number, maxTokens: number): Unit[] {
+  const out: Unit[] = [];
+  let carry: Unit | null = null;
+  for (let i = 0; i < units.length; i += 1) {
+    let unit = units[i] as Unit;
+    if (carry) {
+      const body = `${carry.body}\n\n${unit.body}`;
+      if (estimateTokens(body) <= maxTokens) {
+        unit = { ...unit, anchor: carry.anchor ?? unit.anchor, body, single: false };
+      } else {
+        out.push(carry);
+      }
+      carry = null;
+    }
+    const next = units[i + 1];
+    if (next && next.level > unit.level && unit.ownTokens < minTokens && estimateTokens(unit.body) < maxTokens) {
+      carry = unit;
+      continue;
+    }
+    out.push(unit);
+  }
+  if (carry) out.push(carry);
+  return out;
+}
+
+interface Piece {
+  text: string;
+  code: boolean;
+}
+
+/** Splits an oversized single-section unit into bodies of at most `maxTokens`, each starting with the heading line. */
+function splitUnit(unit: Unit, maxTokens: number): string[] {
+  const head = unit.headingLine ? `${unit.headingLine}\n\n` : '';
+  const fits = (text: string): boolean => estimateTokens(head + text) <= maxTokens;
+  const pieces: Piece[] = [];
+  for (const block of toBlocks(unit.content)) {
+    if (block.code || fits(block.text)) pieces.push(block);
+    else for (const text of splitTextBlock(block.text, fits)) pieces.push({ text, code: false });
+  }
+
+  const parts: string[] = [];
+  let acc: Piece[] = [];
+  const join = (list: Piece[]): string => list.map((p) => p.text).join('\n\n');
+  for (const piece of pieces) {
+    if (acc.length > 0 && !fits(`${join(acc)}\n\n${piece.text}`)) {
+      // Keep a lead-in ("Use it like this:") with the code block it introduces.
+      const last = acc[acc.length - 1] as Piece;
+      let moved: Piece | undefined;
+      if (
+        piece.code &&
+        acc.length > 1 &&
+        !last.code &&
+        /:\s*$/.test(last.text) &&
+        fits(`${last.text}\n\n${piece.text}`)
+      ) {
+        moved = acc.pop();
+      }
+      parts.push(head + join(acc));
+      acc = moved ? [moved] : [];
+    }
+    acc.push(piece);
+  }
+  if (acc.length > 0) parts.push(head + join(acc));
+  return parts.length > 0 ? parts : [unit.body];
+}
+
+/** Blocks of a section: fenced code blocks whole, other text split at blank lines. */
+function toBlocks(lines: string[]): Piece[] {
+  const blocks: Piece[] = [];
+  let text: string[] = [];
+  const flushText = (): void => {
+    const t = trimBlank(text);
+    if (t.length > 0) blocks.push({ text: t.join('\n'), code: false });
+    text = [];
+  };
+  for (let i = 0; i < lines.length; i += 1) {
+    const line = lines[i] as string;
+    const fence = openFence(line);
+    if (fence) {
+      flushText();
+      const code = [line];
+      let j = i + 1;
+      for (; j < lines.length; j += 1) {
+        code.push(lines[j] as string);
+        if (closesFence(fence, lines[j] as string)) break;
+      }
+      if (j >= lines.length) code.push(closingLine(fence));
+      blocks.push({ text: code.join('\n'), code: true });
+      i = j;
+      continue;
+    }
+    if (line.trim() === '') flushText();
+    else text.push(line);
+  }
+  flushText();
+  return blocks;
+}
+
+const TABLE_DELIMITER = /^\s*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?\s*$/;
+const LIST_ITEM = /^ {0,3}(?:[-*+]|\d{1,9}[.)])[ \t]/;
+
+/** Splits a text block (no code fences) that is too long: tables by rows (header repeated), lists by items, then lines. */
+function splitTextBlock(text: string, fits: (text: string) => boolean): string[] {
+  const lines = text.split('\n');
+  const isTable =
+    lines.length > 2 && (lines[0] as string).trim().startsWith('|') && TABLE_DELIMITER.test(lines[1] as string);
+  if (isTable) {
+    const header = lines.slice(0, 2).join('\n');
+    return pack(
+      lines.slice(2),
+      (rows) => `${header}\n${rows.join('\n')}`,
+      fits,
+      (row) => hardSplit(row, fits),
+    );
+  }
+  const groups: string[] = [];
+  for (const line of lines) {
+    if (groups.length === 0 || LIST_ITEM.test(line)) groups.push(line);
+    else groups[groups.length - 1] = `${groups[groups.length - 1]}\n${line}`;
+  }
+  return pack(
+    groups,
+    (items) => items.join('\n'),
+    fits,
+    (group) =>
+      pack(
+        group.split('\n'),
+        (ls) => ls.join('\n'),
+        fits,
+        (line) => hardSplit(line, fits),
+      ),
+  );
+}
+
+/** Greedily packs items into strings that fit; an item that does not fit alone is broken with `breakItem`. */
+function pack(
+  items: string[],
+  render: (items: string[]) => string,
+  fits: (text: string) => boolean,
+  breakItem: (item: string) => string[],
+): string[] {
+  const out: string[] = [];
+  let acc: string[] = [];
+  for (const item of items) {
+    if (!fits(render([item]))) {
+      if (acc.length > 0) out.push(render(acc));
+      acc = [];
+      for (const piece of breakItem(item)) out.push(render([piece]));
+      continue;
+    }
+    if (acc.length > 0 && !fits(render([...acc, item]))) {
+      out.push(render(acc));
+      acc = [];
+    }
+    acc.push(item);
+  }
+  if (acc.length > 0) out.push(render(acc));
+  return out;
+}
+
+/** Last resort for a single over-long line: cut at whitespace, or anywhere if there is none. */
+function hardSplit(line: string, fits: (text: string) => boolean): string[] {
+  const out: string[] = [];
+  let rest = line;
+  while (rest.length > 0 && !fits(rest)) {
+    let lo = 1;
+    let hi = rest.length;
+    while (lo < hi) {
+      const mid = Math.ceil((lo + hi) / 2);
+      if (fits(rest.slice(0, mid))) lo = mid;
+      else hi = mid - 1;
+    }
+    const space = rest.lastIndexOf(' ', lo);
+    const cut = space > lo / 2 ? space : lo;
+    out.push(rest.slice(0, cut).trimEnd());
+    rest = rest.slice(cut).trimStart();
+  }
+  if (rest.length > 0) out.push(rest);
+  return out;
+}
+
+function titleFromUrl(url: string): string {
+  let path = url;
+  try {
+    path = new URL(url).pathname;
+  } catch {
+    // Not an absolute URL (a file path or an id): use it as it is.
+  }
+  const segments = path.split(/[\\/]/).filter(Boolean);
+  let name = segments.pop() ?? '';
+  if (/^(?:index|readme)(?:\.\w+)?$/i.test(name)) name = segments.pop() ?? name;
+  name = decodeURIComponentSafe(name.replace(/\.(?:mdx?|html?|txt)$/i, '')).replace(/[-_]+/g, ' ');
+  const text = headingPlainText(name).trim();
+  return text ? text.charAt(0).toUpperCase() + text.slice(1) : url;
+}
+
+function decodeURIComponentSafe(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
