@@ -1,0 +1,250 @@
+import type {
+  IndexableChunk,
+  IndexKey,
+  Logger,
+  SearchBackend,
+  SearchOptions,
+  SearchResults,
+} from '@pro-context/kernel';
+import {
+  type ChunkDb,
+  type ChunkField,
+  chunkCount,
+  createChunkDb,
+  insertChunk,
+  loadChunkDb,
+  saveChunkDb,
+  searchChunks,
+} from './chunk-db.js';
+import { type CodeTokenizer, createCodeTokenizer, type SearchLanguage } from './tokenizer.js';
+
+/** Settings of {@link OramaSearchBackend} (the plugin's options, with defaults applied). */
+export interface OramaSearchBackendOptions {
+  /** Default typo tolerance (maximum edits per query word); `SearchOptions.tolerance` overrides it. */
+  tolerance: number;
+  /** Weight of a match in each field. */
+  boost: Record<ChunkField, number>;
+  /** Indexes kept in memory; the least recently used one is forgotten beyond this. */
+  maxLoadedIndexes: number;
+  /** Language of the stemmer and stop words. */
+  language: SearchLanguage;
+}
+
+/** Defaults of {@link OramaSearchBackendOptions}. */
+export const defaultOramaSearchBackendOptions: Readonly<OramaSearchBackendOptions> = Object.freeze({
+  tolerance: 1,
+  boost: Object.freeze({ title: 1, headings: 3, body: 1 }),
+  maxLoadedIndexes: 16,
+  language: 'english',
+});
+
+/** Identifies the snapshot layout; {@link OramaSearchBackend.restore} refuses any other. */
+const SNAPSHOT_FORMAT = 'pro-context/orama-search';
+const SNAPSHOT_VERSION = 1;
+// Orama's save() layout may change between its versions: a snapshot names the version that wrote it.
+const ORAMA_VERSION = '3.1.18';
+// Documents inserted between two yields to the event loop while building, so searches keep being served.
+const INSERT_SLICE = 512;
+const DEFAULT_LIMIT = 10;
+
+interface SnapshotEnvelope {
+  format: string;
+  version: number;
+  orama: string;
+  analysis: string;
+  chunks: number;
+  data: unknown;
+}
+
+interface LoadedIndex {
+  db: ChunkDb;
+  chunks: number;
+}
+
+const keyOf = (key: IndexKey): string => JSON.stringify([key.libraryId, key.version]);
+const describe = (key: IndexKey): string => `${key.libraryId}@${key.version}`;
+const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+/**
+ * {@link SearchBackend} on Orama BM25: one in-memory Orama database per (library, exact version).
+ *
+ * Chunk bodies are indexed but never stored (the engine keeps them in its cache); snapshots hold the
+ * inverted index only. At most `maxLoadedIndexes` indexes stay loaded: the least recently used one is
+ * dropped beyond that, after which `has()` is `false` and the engine restores it from its snapshot.
+ */
+export class OramaSearchBackend implements SearchBackend {
+  /** The plugin id. */
+  readonly id = 'orama-search';
+  private readonly options: OramaSearchBackendOptions;
+  private readonly tokenizer: CodeTokenizer;
+  private readonly logger: Logger | undefined;
+  /** Loaded indexes in least-recently-used order (a Map iterates in insertion order). */
+  private readonly loaded = new Map<string, LoadedIndex>();
+  /** Bumped by every index/restore/drop of a key, so a slow build cannot resurrect a dropped index. */
+  private readonly generations = new Map<string, number>();
+
+  constructor(options: Partial<OramaSearchBackendOptions> = {}, logger?: Logger) {
+    this.options = {
+      ...defaultOramaSearchBackendOptions,
+      ...options,
+      boost: { ...defaultOramaSearchBackendOptions.boost, ...options.boost },
+    };
+    if (!Number.isInteger(this.options.maxLoadedIndexes) || this.options.maxLoadedIndexes < 1) {
+      throw new RangeError(`maxLoadedIndexes must be a positive integer, got ${this.options.maxLoadedIndexes}.`);
+    }
+    this.tokenizer = createCodeTokenizer(this.options.language);
+    this.logger = logger;
+  }
+
+  async index(key: IndexKey, chunks: IndexableChunk[]): Promise<void> {
+    const id = keyOf(key);
+    const seen = new Set<string>();
+    for (const chunk of chunks) {
+      if (seen.has(chunk.id)) {
+        throw new Error(
+          `Chunk id ${JSON.stringify(chunk.id)} appears twice in the chunks of ${describe(key)}; ids must be unique within an index.`,
+        );
+      }
+      seen.add(chunk.id);
+    }
+    const generation = this.bump(id);
+    const started = performance.now();
+    const db = createChunkDb(this.tokenizer);
+    try {
+      for (let i = 0; i < chunks.length; i++) {
+        if (i > 0 && i % INSERT_SLICE === 0) {
+          await yieldToEventLoop();
+          if (this.generations.get(id) !== generation) return;
+        }
+        const chunk = chunks[i]!;
+        // Only the text goes in; the store keeps nothing of it (see createIdOnlyDocumentsStore).
+        insertChunk(db, { id: chunk.id, title: chunk.title, headings: chunk.headings.join('\n'), body: chunk.body });
+      }
+    } finally {
+      // The word cache now holds every word of these chunks; queries refill it with their few words.
+      this.tokenizer.releaseCache();
+    }
+    if (this.generations.get(id) !== generation) return;
+    this.install(id, { db, chunks: chunks.length });
+    this.logger?.debug('search index built', {
+      library: describe(key),
+      chunks: chunks.length,
+      durationMs: Math.round(performance.now() - started),
+    });
+  }
+
+  async search(key: IndexKey, query: string, options: SearchOptions = {}): Promise<SearchResults> {
+    const entry = this.touch(keyOf(key));
+    const limit = Math.max(0, Math.floor(options.limit ?? DEFAULT_LIMIT));
+    const tolerance = Math.max(0, Math.floor(options.tolerance ?? this.options.tolerance));
+    // Orama returns every document for an empty term; an empty query matches nothing here.
+    if (entry === undefined || query.trim() === '') return { hits: [], total: 0 };
+    const results = await searchChunks(entry.db, query, limit, tolerance, this.options.boost);
+    return {
+      hits: results.hits.map((hit) => ({ id: hit.id, score: hit.score })),
+      total: results.count,
+    };
+  }
+
+  async has(key: IndexKey): Promise<boolean> {
+    return this.loaded.has(keyOf(key));
+  }
+
+  async drop(key: IndexKey): Promise<void> {
+    const id = keyOf(key);
+    this.bump(id);
+    this.loaded.delete(id);
+  }
+
+  async snapshot(key: IndexKey): Promise<Uint8Array | null> {
+    const entry = this.loaded.get(keyOf(key));
+    if (entry === undefined) return null;
+    const envelope: SnapshotEnvelope = {
+      format: SNAPSHOT_FORMAT,
+      version: SNAPSHOT_VERSION,
+      orama: ORAMA_VERSION,
+      analysis: this.tokenizer.fingerprint,
+      chunks: entry.chunks,
+      data: saveChunkDb(entry.db),
+    };
+    return new TextEncoder().encode(JSON.stringify(envelope));
+  }
+
+  async restore(key: IndexKey, snapshot: Uint8Array): Promise<boolean> {
+    const id = keyOf(key);
+    let db: ChunkDb;
+    let chunks: number;
+    try {
+      const envelope = JSON.parse(
+        new TextDecoder('utf-8', { fatal: true }).decode(snapshot),
+      ) as Partial<SnapshotEnvelope>;
+      const problem = this.checkEnvelope(envelope);
+      if (problem !== undefined) {
+        this.logger?.debug('search snapshot refused', { library: describe(key), reason: problem });
+        return false;
+      }
+      chunks = envelope.chunks as number;
+      // Re-created by the same factory, so the restored index tokenizes queries exactly as the original did.
+      db = createChunkDb(this.tokenizer);
+      loadChunkDb(db, envelope.data as Parameters<typeof loadChunkDb>[1]);
+      if (chunkCount(db) !== chunks) throw new Error(`holds ${chunkCount(db)} chunks, its header says ${chunks}`);
+    } catch (error) {
+      this.logger?.debug('search snapshot unusable', {
+        library: describe(key),
+        reason: error instanceof Error ? error.message : String(error),
+      });
+      return false;
+    }
+    this.bump(id);
+    this.install(id, { db, chunks });
+    return true;
+  }
+
+  /** Keys of the loaded indexes, least recently used first (for health reports and tests). */
+  loadedKeys(): IndexKey[] {
+    return [...this.loaded.keys()].map((id) => {
+      const [libraryId, version] = JSON.parse(id) as [string, string];
+      return { libraryId, version };
+    });
+  }
+
+  private checkEnvelope(envelope: Partial<SnapshotEnvelope>): string | undefined {
+    if (envelope === null || typeof envelope !== 'object') return 'not a snapshot object';
+    if (envelope.format !== SNAPSHOT_FORMAT) return `format ${JSON.stringify(envelope.format)}`;
+    if (envelope.version !== SNAPSHOT_VERSION)
+      return `format version ${envelope.version}, expected ${SNAPSHOT_VERSION}`;
+    if (envelope.orama !== ORAMA_VERSION) return `written by Orama ${envelope.orama}, expected ${ORAMA_VERSION}`;
+    if (envelope.analysis !== this.tokenizer.fingerprint) {
+      return `tokenized as ${envelope.analysis}, this backend tokenizes as ${this.tokenizer.fingerprint}`;
+    }
+    if (typeof envelope.chunks !== 'number' || envelope.data === null || typeof envelope.data !== 'object') {
+      return 'no index data';
+    }
+    return undefined;
+  }
+
+  private bump(id: string): number {
+    const next = (this.generations.get(id) ?? 0) + 1;
+    this.generations.set(id, next);
+    return next;
+  }
+
+  private touch(id: string): LoadedIndex | undefined {
+    const entry = this.loaded.get(id);
+    if (entry !== undefined) {
+      this.loaded.delete(id);
+      this.loaded.set(id, entry);
+    }
+    return entry;
+  }
+
+  private install(id: string, entry: LoadedIndex): void {
+    this.loaded.delete(id);
+    this.loaded.set(id, entry);
+    while (this.loaded.size > this.options.maxLoadedIndexes) {
+      const oldest = this.loaded.keys().next().value as string;
+      this.loaded.delete(oldest);
+      this.logger?.debug('search index evicted', { index: oldest, limit: this.options.maxLoadedIndexes });
+    }
+  }
+}

@@ -1,0 +1,311 @@
+import {
+  type AnyOrama,
+  type BM25Params,
+  components,
+  count,
+  create,
+  type IDocumentsStore,
+  type IIndex,
+  insert,
+  load,
+  type RawData,
+  type Results,
+  save,
+  search,
+} from '@orama/orama';
+import type { CodeTokenizer } from './tokenizer.js';
+import { allowedTypos, TypoVocabulary } from './typo-vocabulary.js';
+
+/** The indexed fields of a chunk. */
+export const chunkFields = ['title', 'headings', 'body'] as const;
+
+/** One of {@link chunkFields}. */
+export type ChunkField = (typeof chunkFields)[number];
+
+const chunkSchema = { title: 'string', headings: 'string', body: 'string' } as const;
+
+/** What is handed to Orama's `insert`: the id and the indexed text (which Orama does not keep). */
+export interface ChunkDocument {
+  id: string;
+  title: string;
+  headings: string;
+  body: string;
+}
+
+type OramaIndex = components.index.Index;
+
+/** Orama's index data plus the written words of the index, for typo matching. */
+interface ChunkIndexStore extends OramaIndex {
+  vocabulary: TypoVocabulary;
+}
+
+/** The fields of Orama's radix tree nodes the search reads (trees/radix.js in @orama/orama 3.1.18). */
+interface PostingNode {
+  /** Children by first character of their edge label. */
+  c: Map<string, PostingNode>;
+  /** Edge label. */
+  s: string;
+  /** Whether a word ends here. */
+  e: boolean;
+  /** Internal ids of the documents containing the word. */
+  d: Set<number>;
+}
+
+const ARRAY_INDEX = /^(?:0|[1-9]\d*)$/;
+
+/** At most this many index words stand in for one misspelt query word. */
+const MAX_TYPO_CANDIDATES = 8;
+
+/** The node of `word` in a radix tree, if the word is in it. Orama's own `find` collects into arrays (slow). */
+function findWord(root: PostingNode, word: string): PostingNode | undefined {
+  let node = root;
+  let i = 0;
+  while (i < word.length) {
+    const child = node.c.get(word[i]!);
+    if (child === undefined || !word.startsWith(child.s, i)) return undefined;
+    i += child.s.length;
+    node = child;
+  }
+  return node.e ? node : undefined;
+}
+
+function ownNumber(record: Record<string, number> | undefined, key: string, fallback = 0): number {
+  return record !== undefined && Object.hasOwn(record, key) ? (record[key] ?? fallback) : fallback;
+}
+
+/** Orama's BM25 (components/algorithms.js), with `tf` the raw count of the term in the field. */
+function bm25(
+  tf: number,
+  matchingCount: number,
+  docsCount: number,
+  fieldLength: number,
+  avgFieldLength: number,
+  { k, b, d }: Required<BM25Params>,
+): number {
+  const idf = Math.log(1 + (docsCount - matchingCount + 0.5) / (matchingCount + 0.5));
+  return (idf * (d + tf * (k + 1))) / (tf + k * (1 - b + (b * fieldLength) / avgFieldLength));
+}
+
+/**
+ * Orama's index component with three changes:
+ * - `insert` counts term frequencies once per field (Orama's default dedupes the tokens, so every term has
+ *   tf = 1/length, and it recounts each token over the whole token list: quadratic in the field length);
+ * - `search` looks up whole terms only (Orama matches prefixes by default, so `model` would also score the
+ *   rare, high-idf `model_validate_json`), applies typo tolerance only to query words the index does not
+ *   contain, against written words rather than stems, and ranks with OR semantics;
+ * - `save`/`load` carry the written-word vocabulary typo matching needs.
+ */
+function createChunkIndex(tokenizer: CodeTokenizer): IIndex<OramaIndex> {
+  const base = components.index.createIndex();
+  return {
+    ...base,
+    create(orama, sharedInternalDocumentStore, schema) {
+      const store = base.create(orama, sharedInternalDocumentStore, schema) as ChunkIndexStore;
+      // Null-prototype records: terms such as `constructor` or `__proto__` must not hit Object.prototype.
+      for (const field of chunkFields) store.tokenOccurrences[field] = Object.create(null);
+      store.vocabulary = new TypoVocabulary();
+      return store;
+    },
+    insert(
+      implementation,
+      index,
+      prop,
+      id,
+      internalId,
+      value,
+      schemaType,
+      language,
+      oramaTokenizer,
+      docsCount,
+      options,
+    ) {
+      const store = index as unknown as ChunkIndexStore;
+      const tree = store.indexes[prop];
+      if (tree?.type !== 'Radix' || typeof value !== 'string') {
+        base.insert(
+          implementation,
+          index,
+          prop,
+          id,
+          internalId,
+          value,
+          schemaType,
+          language,
+          oramaTokenizer,
+          docsCount,
+          options,
+        );
+        return;
+      }
+      const counts = new Map<string, number>();
+      const vocabulary = store.vocabulary;
+      const length = tokenizer.indexTerms(value, (surface, term) => {
+        counts.set(term, (counts.get(term) ?? 0) + 1);
+        vocabulary.add(surface, term);
+      });
+      store.avgFieldLength[prop] = ((store.avgFieldLength[prop] ?? 0) * (docsCount - 1) + length) / docsCount;
+      store.fieldLengths[prop]![internalId] = length;
+      // Only counts above 1 are stored (two thirds of all pairs occur once): the posting says the rest.
+      // Numbers are left out too: as keys of a per-chunk record, `404` would allocate a 405-slot array.
+      let frequencies: Record<string, number> | undefined;
+      const occurrences = store.tokenOccurrences[prop]!;
+      for (const [term, n] of counts) {
+        if (n > 1 && !ARRAY_INDEX.test(term)) {
+          frequencies ??= Object.create(null) as Record<string, number>;
+          frequencies[term] = n;
+        }
+        occurrences[term] = ownNumber(occurrences, term) + 1;
+        tree.node.insert(term, internalId);
+      }
+      if (frequencies !== undefined) store.frequencies[prop]![internalId] = frequencies;
+    },
+    search(index, term, _tokenizer, _language, propertiesToSearch, _exact, tolerance, boost, relevance, docsCount) {
+      const store = index as ChunkIndexStore;
+      const boosts = boost as Record<string, number | undefined>;
+      const scores = new Map<number, number>();
+      for (const query of tokenizer.queryTerms(term)) {
+        let matches: { term: string; weight: number }[] = [{ term: query.term, weight: 1 }];
+        const known = propertiesToSearch.some((prop) => ownNumber(store.tokenOccurrences[prop], query.term) > 0);
+        if (!known) {
+          const typos = allowedTypos(query.surface.length, tolerance);
+          const byTerm = new Map<string, number>();
+          for (const candidate of store.vocabulary.candidates(query.surface, typos, MAX_TYPO_CANDIDATES)) {
+            // A typo match ranks below an exact one: weight 1/2 for one edit, 1/3 for two.
+            const weight = 1 / (1 + candidate.distance);
+            if ((byTerm.get(candidate.term) ?? 0) < weight) byTerm.set(candidate.term, weight);
+          }
+          matches = [...byTerm].map(([t, weight]) => ({ term: t, weight }));
+        }
+        for (const prop of propertiesToSearch) {
+          const tree = store.indexes[prop];
+          if (tree?.type !== 'Radix') continue;
+          const occurrences = store.tokenOccurrences[prop];
+          const frequencies = store.frequencies[prop]!;
+          const lengths = store.fieldLengths[prop]!;
+          const avgLength = store.avgFieldLength[prop] ?? 0;
+          const fieldBoost = boosts[prop] ?? 1;
+          for (const match of matches) {
+            const node = findWord(tree.node as unknown as PostingNode, match.term);
+            if (node === undefined) continue;
+            const matching = ownNumber(occurrences, match.term);
+            const factor = fieldBoost * match.weight;
+            for (const internalId of node.d) {
+              const tf = ownNumber(frequencies[internalId], match.term, 1);
+              const score = bm25(tf, matching, docsCount, lengths[internalId] ?? 0, avgLength, relevance) * factor;
+              scores.set(internalId, (scores.get(internalId) ?? 0) + score);
+            }
+          }
+        }
+      }
+      // Orama sorts the returned pairs (score, then internal id) itself.
+      return [...scores];
+    },
+    save(index) {
+      const store = index as ChunkIndexStore;
+      return { ...(base.save(index) as object), vocabulary: store.vocabulary.words() } as never;
+    },
+    load(sharedInternalDocumentStore, raw) {
+      const store = base.load(sharedInternalDocumentStore, raw) as ChunkIndexStore;
+      store.vocabulary = new TypoVocabulary();
+      const words = (raw as { vocabulary?: unknown }).vocabulary;
+      if (!Array.isArray(words)) throw new Error('snapshot has no vocabulary');
+      for (const word of words) {
+        if (typeof word === 'string') store.vocabulary.add(word, tokenizer.termOf(word));
+      }
+      return store;
+    },
+  };
+}
+
+interface IdOnlyDocumentsStore {
+  docs: Record<number, object>;
+  count: number;
+}
+
+// Stands in for every document: Orama needs to know a document exists, never what it said.
+const PRESENT = Object.freeze({});
+
+/**
+ * A documents store that keeps no document. Orama's default store keeps the object passed to `insert`
+ * (title, headings and the whole body) for as long as the index lives, and writes it into every snapshot.
+ * Indexing reads the fields from the inserted object, not from the store, so dropping them is safe; what
+ * stops working is only what reads stored documents back: `getByID`, `exact: true`, `remove`, `update`
+ * (the backend never uses them: it rebuilds an index whole).
+ */
+function createIdOnlyDocumentsStore(): IDocumentsStore<IdOnlyDocumentsStore> {
+  return {
+    create: () => ({ docs: {}, count: 0 }),
+    get: (store, id) => (typeof id === 'number' ? store.docs[id] : undefined),
+    getMultiple: (store, ids) => ids.map((id) => (typeof id === 'number' ? store.docs[id] : undefined)),
+    getAll: (store) => store.docs,
+    store(store, _id, internalId) {
+      if (store.docs[internalId] !== undefined) return false;
+      store.docs[internalId] = PRESENT;
+      store.count++;
+      return true;
+    },
+    remove: () => false,
+    count: (store) => store.count,
+    load(_shared, raw) {
+      const saved = raw as { count?: unknown };
+      if (typeof saved.count !== 'number') throw new Error('snapshot has no document count');
+      return { docs: {}, count: saved.count };
+    },
+    save: (store) => ({ count: store.count }) as never,
+  };
+}
+
+/** An Orama database of chunks, always created by {@link createChunkDb} so restored data gets the same components. */
+export type ChunkDb = AnyOrama;
+
+/** Creates an empty chunk database using `tokenizer` for documents, queries and restored data alike. */
+export function createChunkDb(tokenizer: CodeTokenizer): ChunkDb {
+  return create({
+    schema: chunkSchema,
+    // The default sorter keeps every string field (the whole body) per document to sort by it.
+    sort: { enabled: false },
+    components: {
+      tokenizer,
+      index: createChunkIndex(tokenizer),
+      documentsStore: createIdOnlyDocumentsStore(),
+    },
+  }) as unknown as ChunkDb;
+}
+
+/** Adds one chunk. Synchronous: every component is synchronous. */
+export function insertChunk(db: ChunkDb, doc: ChunkDocument): void {
+  void insert(db, doc);
+}
+
+/** Number of chunks in `db`. */
+export function chunkCount(db: ChunkDb): number {
+  return count(db);
+}
+
+/** Searches `db` (OR semantics, raw BM25 scores). */
+export async function searchChunks(
+  db: ChunkDb,
+  term: string,
+  limit: number,
+  tolerance: number,
+  boost: Record<ChunkField, number>,
+): Promise<Results<unknown>> {
+  return (await search(db, {
+    term,
+    properties: [...chunkFields],
+    boost,
+    tolerance,
+    limit,
+    // No `threshold`: the index's own search above always ranks with OR semantics.
+  })) as Results<unknown>;
+}
+
+/** Orama's serialized form of `db`. */
+export function saveChunkDb(db: ChunkDb): RawData {
+  return save(db);
+}
+
+/** Loads `raw` into `db`, which must come from {@link createChunkDb}. */
+export function loadChunkDb(db: ChunkDb, raw: RawData): void {
+  load(db, raw);
+}

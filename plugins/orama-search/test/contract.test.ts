@@ -1,0 +1,4 @@
+import { describeSearchBackendContract } from '@pro-context/testing';
+import { OramaSearchBackend } from '../src/backend.js';
+
+describeSearchBackendContract('orama-search', { create: () => new OramaSearchBackend() });
