@@ -1,0 +1,511 @@
+import {
+  isProContextError,
+  type LibraryDescriptor,
+  type ProContextError,
+  type SourceAdapter,
+  type StartedKernel,
+  sourceAdapterToken,
+} from '@pro-context/kernel';
+import {
+  corpusSites,
+  createTestKernel,
+  describeSourceAdapterContract,
+  type FakeWeb,
+  type FaultSpec,
+  startFakeWeb,
+} from '@pro-context/testing';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type LlmsTxtPluginOptionsInput, LlmsTxtSourceAdapter, llmsTxtPlugin } from '../src/index.js';
+import { corpusDir } from './corpora.js';
+
+/** A started test kernel with the plugin (loopback allowed, fast retries) and its adapter. */
+async function kernelWith(
+  options?: LlmsTxtPluginOptionsInput,
+): Promise<{ kernel: StartedKernel; adapter: SourceAdapter }> {
+  const kernel = await createTestKernel({ plugins: [options ? [llmsTxtPlugin, options] : llmsTxtPlugin] });
+  const adapter = kernel.resolveAll(sourceAdapterToken).find((a) => a.id === 'llms-txt');
+  if (!adapter) throw new Error('llms-txt adapter not bound');
+  return { kernel, adapter };
+}
+
+/** The catalog error `promise` rejects with. */
+async function failure(promise: Promise<unknown>): Promise<ProContextError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (isProContextError(error)) return error;
+    throw error;
+  }
+  throw new Error('expected a rejection');
+}
+
+describe('the plugin', () => {
+  it('binds one adapter, constructed with every dependency injected', async () => {
+    const { kernel, adapter } = await kernelWith();
+    expect(adapter).toBeInstanceOf(LlmsTxtSourceAdapter);
+    expect([adapter.id, adapter.priority]).toEqual(['llms-txt', 10]);
+    // Injection worked if the adapter can use its options (canHandle reads them).
+    expect(adapter.canHandle({ id: 'a', name: 'A', docsUrl: 'https://a.dev' })).toBe(true);
+    await kernel.stop();
+  });
+
+  it('binds nothing when disabled', async () => {
+    const kernel = await createTestKernel({ plugins: [[llmsTxtPlugin, { enabled: false }]] });
+    expect(kernel.resolveAll(sourceAdapterToken).some((a) => a.id === 'llms-txt')).toBe(false);
+    await kernel.stop();
+  });
+
+  it('refuses a misspelt or out-of-range option, naming it', async () => {
+    const error = await failure(createTestKernel({ plugins: [[llmsTxtPlugin, { maxPage: 10 }]] }));
+    expect(error.code).toBe('PLUGIN_OPTIONS_INVALID');
+    expect(error.message).toContain('maxPage');
+    const range = await failure(createTestKernel({ plugins: [[llmsTxtPlugin, { concurrency: 0 }]] }));
+    expect(range.message).toContain('concurrency');
+  });
+
+  it('reads its options from the sources.llmsTxt config section', async () => {
+    const kernel = await createTestKernel({
+      plugins: [llmsTxtPlugin],
+      config: { sources: { llmsTxt: { enabled: false } } },
+    });
+    expect(kernel.resolveAll(sourceAdapterToken).some((a) => a.id === 'llms-txt')).toBe(false);
+    await kernel.stop();
+  });
+});
+
+describe('LlmsTxtSourceAdapter on a loopback site', () => {
+  let web: FakeWeb;
+  let kernel: StartedKernel;
+  let adapter: SourceAdapter;
+  let base: string;
+  const lib = (extra: Partial<LibraryDescriptor> = {}): LibraryDescriptor => ({
+    id: 'ex',
+    name: 'Example',
+    docsUrl: `${base}/ex`,
+    ...extra,
+  });
+  const serve = (path: string, body: string, extra: FaultSpec = {}) =>
+    web.setFault({ path: `/ex/${path}` }, { body, contentType: 'text/markdown; charset=utf-8', ...extra });
+  const requested = (path: string) => web.requests.filter((r) => r.path === `/ex/${path}`).length;
+
+  beforeAll(async () => {
+    web = await startFakeWeb({ sites: [] });
+    base = web.url;
+    ({ kernel, adapter } = await kernelWith({ concurrency: 4 }));
+  });
+  afterEach(() => {
+    web.clearFaults();
+    web.clearRequests();
+  });
+  afterAll(async () => {
+    await kernel.stop();
+    await web.close();
+  });
+
+  it('handles libraries with a docs site or llms.txt URL, unless another source is forced', () => {
+    expect(adapter.canHandle(lib())).toBe(true);
+    expect(adapter.canHandle({ id: 'x', name: 'X', llmsTxtUrl: 'https://x.dev/llms.txt' })).toBe(true);
+    expect(adapter.canHandle(lib({ source: 'llms-txt' }))).toBe(true);
+    expect(adapter.canHandle(lib({ source: 'github' }))).toBe(false);
+    expect(adapter.canHandle({ id: 'x', name: 'X', repository: 'x/x' })).toBe(false);
+  });
+
+  it('returns the TOC with freshness, owns the listed URLs and allowlists their hosts', async () => {
+    serve(
+      'llms.txt',
+      '# Example\n\n> An example.\n\n## Guide\n\n- [Start](start): Begin\n- [Other host](https://other.example/page)\n',
+      { headers: { etag: '"v1"', 'last-modified': 'Tue, 01 Oct 2024 10:00:00 GMT' } },
+    );
+    const toc = await adapter.fetchToc(lib(), 'latest');
+    expect(toc).toMatchObject({
+      title: 'Example',
+      summary: 'An example.',
+      sourceUrl: `${base}/ex/llms.txt`,
+      entries: [
+        { title: 'Start', url: `${base}/ex/start`, description: 'Begin', section: 'Guide' },
+        { title: 'Other host', url: 'https://other.example/page', section: 'Guide' },
+      ],
+      freshness: { etag: '"v1"', lastModified: 'Tue, 01 Oct 2024 10:00:00 GMT' },
+    });
+    expect(toc.freshness.contentHash).toMatch(/^[0-9a-f]{64}$/);
+    expect(Number.isNaN(Date.parse(toc.fetchedAt))).toBe(false);
+    expect(adapter.ownsUrl?.(new URL(`${base}/ex/start`))).toBe(true);
+    expect(adapter.ownsUrl?.(new URL(`${base}/ex/start.md`))).toBe(true);
+    expect(adapter.ownsUrl?.(new URL(`${base}/ex/unlisted`))).toBe(false);
+    expect(kernel.allowlist.isAllowed('https://other.example/anything')).toBe(true);
+    expect(kernel.allowlist.entries()).toContainEqual({
+      entry: 'other.example',
+      reason: `llms.txt ${base}/ex/llms.txt`,
+    });
+    expect(kernel.allowlist.isAllowed('https://never-listed.example/')).toBe(false);
+  });
+
+  it('falls through with SOURCE_UNAVAILABLE when the site has no llms.txt', async () => {
+    const error = await failure(adapter.fetchToc(lib(), 'latest'));
+    expect(error.code).toBe('SOURCE_UNAVAILABLE');
+    expect(error.message).toBe(`No llms.txt at ${base}/ex/llms.txt (HTTP 404).`);
+    expect(error.recoverable).toBe(false);
+  });
+
+  it.each([
+    [
+      'an HTML page',
+      '<!DOCTYPE html><html><body>Welcome</body></html>',
+      /is not an llms\.txt file: it is an HTML page\.$/,
+    ],
+    ['JSON', '{"error": "not here"}', /is not an llms\.txt file: it is JSON\.$/],
+    ['an empty body', '', /is not an llms\.txt file: it is empty\.$/],
+    [
+      'text without links or headings',
+      'Coming soon.',
+      /^Malformed llms\.txt at .*: it has neither links nor headings\.$/,
+    ],
+  ])('rejects %s served as llms.txt with INVALID_CONTENT', async (_, body, message) => {
+    serve('llms.txt', body);
+    const error = await failure(adapter.fetchToc(lib(), 'latest'));
+    expect(error.code).toBe('INVALID_CONTENT');
+    expect(error.message).toMatch(message);
+  });
+
+  it('reports a rate-limited llms.txt as RATE_LIMITED with the server’s Retry-After', async () => {
+    web.setFault({ path: '/ex/llms.txt' }, { status: 429, retryAfter: 120 });
+    const error = await failure(adapter.fetchToc(lib(), 'latest'));
+    expect(error.code).toBe('RATE_LIMITED');
+    expect(error.retryAfter).toBe(120);
+  });
+
+  it('reports a failing server as SOURCE_UNAVAILABLE after the client’s retries', async () => {
+    web.setFault({ path: '/ex/llms.txt' }, { status: 503 });
+    const error = await failure(adapter.fetchToc(lib(), 'latest'));
+    expect(error.code).toBe('SOURCE_UNAVAILABLE');
+    expect(requested('llms.txt')).toBe(3);
+  });
+
+  it('reads the llms.txt of the requested version from versionedDocsUrl, and latest from docsUrl', async () => {
+    serve('2.10/llms.txt', '# Example 2.10\n- [Old page](old.md)\n');
+    serve('llms.txt', '# Example latest\n- [New page](new.md)\n');
+    const versioned = lib({ versionedDocsUrl: `${base}/ex/{version}/` });
+    expect((await adapter.fetchToc(versioned, '2.10')).title).toBe('Example 2.10');
+    expect((await adapter.fetchToc(versioned, 'latest')).title).toBe('Example latest');
+    // A version without its own llms.txt fails instead of silently serving another version.
+    const error = await failure(adapter.fetchToc(versioned, '1.0'));
+    expect(error.message).toBe(`No llms.txt at ${base}/ex/1.0/llms.txt (HTTP 404).`);
+  });
+
+  it('fetches listed pages markdown twin first, skipping failures, Optional pages last', async () => {
+    serve(
+      'llms.txt',
+      [
+        '# Example',
+        '## Optional',
+        '- [Extra](extra.md)',
+        '## Guide',
+        '- [Intro](intro)',
+        '- [Install](install.md)',
+        '- [Broken](broken.md)',
+        '- [Html only](html-only)',
+        '- [Same page, other anchor](install.md#windows)',
+      ].join('\n'),
+    );
+    serve('intro.md', '# Intro\n\nWelcome.');
+    serve('install.md', '# Install\n\nRun it.');
+    serve('extra.md', '# Extra\n\nMore.');
+    web.setFault({ path: '/ex/broken.md' }, { status: 500 });
+    serve('html-only', '<!doctype html><html><head><title>Html</title></head><body>x</body></html>', {
+      contentType: 'text/html',
+    });
+    const progress: [number, number][] = [];
+    const docs = await adapter.fetchDocs(lib(), 'latest', { progress: (done, total) => progress.push([done, total]) });
+    expect(docs.pages.map((p) => [p.title, p.url, p.section])).toEqual([
+      ['Intro', `${base}/ex/intro`, 'Guide'],
+      ['Install', `${base}/ex/install.md`, 'Guide'],
+      ['Extra', `${base}/ex/extra.md`, 'Optional'],
+    ]);
+    expect(docs.pages[0]?.markdown).toBe('# Intro\n\nWelcome.');
+    expect(docs.sourceUrl).toBe(`${base}/ex/llms.txt`);
+    expect(docs.toc?.entries).toHaveLength(6);
+    expect(docs.skipped).toEqual(
+      expect.arrayContaining([
+        { url: `${base}/ex/broken.md`, reason: expect.stringContaining('HTTP 500') },
+        { url: `${base}/ex/html-only`, reason: 'served as HTML only (read-page converts it; not indexed here)' },
+      ]),
+    );
+    expect(docs.skipped).toHaveLength(2);
+    expect(progress.at(-1)).toEqual([5, 5]);
+    // The twin was asked for first; .md URLs were fetched as they are, and once for two anchors.
+    const order = web.requests.map((r) => r.path);
+    expect(order.indexOf('/ex/intro.md')).toBeGreaterThan(-1);
+    expect(requested('intro')).toBe(0);
+    expect(requested('install.md')).toBe(1);
+    expect(requested('install.md.md')).toBe(0);
+    expect(requested('html-only.md')).toBe(1);
+  });
+
+  it('leaves Optional pages out first when over maxPages', async () => {
+    const small = await kernelWith({ maxPages: 2 });
+    serve('llms.txt', '# Example\n## Optional\n- [Opt](opt.md)\n## Guide\n- [A](a.md)\n- [B](b.md)\n- [C](c.md)\n');
+    for (const p of ['opt', 'a', 'b', 'c']) serve(`${p}.md`, `# ${p}\ntext`);
+    const docs = await small.adapter.fetchDocs(lib(), 'latest');
+    expect(docs.pages.map((p) => p.title)).toEqual(['A', 'B']);
+    expect(docs.skipped).toEqual([
+      { url: `${base}/ex/c.md`, reason: 'over maxPages (2)' },
+      { url: `${base}/ex/opt.md`, reason: 'over maxPages (2), Optional section' },
+    ]);
+    expect(requested('opt.md')).toBe(0);
+    await small.kernel.stop();
+  });
+
+  it('fetches no more than `concurrency` pages at a time', async () => {
+    const slow = await kernelWith({ concurrency: 2 });
+    serve('llms.txt', `# Example\n${Array.from({ length: 6 }, (_, i) => `- [P${i}](p${i}.md)`).join('\n')}\n`);
+    web.setFault({ path: /^\/ex\/p\d\.md$/ }, { delayMs: 150, body: '# Page\ntext', contentType: 'text/markdown' });
+    const started = performance.now();
+    const docs = await slow.adapter.fetchDocs(lib(), 'latest');
+    expect(docs.pages).toHaveLength(6);
+    // Six 150 ms pages two at a time take at least three rounds.
+    expect(performance.now() - started).toBeGreaterThanOrEqual(440);
+    await slow.kernel.stop();
+  });
+
+  it('fails when every listed page fails, saying why', async () => {
+    serve('llms.txt', '# Example\n- [A](a.md)\n- [B](b)\n');
+    serve('b', '<html><head></head><body>b</body></html>', { contentType: 'text/html' });
+    const error = await failure(adapter.fetchDocs(lib(), 'latest'));
+    expect(error.code).toBe('SOURCE_UNAVAILABLE');
+    expect(error.message).toBe(`None of the pages listed in ${base}/ex/llms.txt could be read as markdown.`);
+    expect(error.details?.skippedCount).toBe(2);
+  });
+
+  it('stops when the caller aborts', async () => {
+    serve('llms.txt', `# Example\n${Array.from({ length: 40 }, (_, i) => `- [P${i}](p${i}.md)`).join('\n')}\n`);
+    web.setFault({ path: /^\/ex\/p\d+\.md$/ }, { delayMs: 20, body: '# Page\ntext', contentType: 'text/markdown' });
+    const controller = new AbortController();
+    const run = adapter.fetchDocs(lib(), 'latest', {
+      signal: controller.signal,
+      progress: (done) => {
+        if (done === 3) controller.abort(new Error('user cancelled'));
+      },
+    });
+    await expect(run).rejects.toThrow('user cancelled');
+    await new Promise((r) => setTimeout(r, 100));
+    expect(web.requests.filter((r) => /^\/ex\/p\d+\.md$/.test(r.path)).length).toBeLessThan(12);
+  });
+
+  it('uses llms-full.txt within maxFullTxtTokens, and the pages otherwise', async () => {
+    const tiny = await kernelWith({ maxFullTxtTokens: 50 });
+    serve('llms.txt', '# Example\n## Guide\n- [A](a.md)\n');
+    serve('a.md', '# A\nfrom the page');
+    serve('llms-full.txt', `# A\nSource: ${base}/ex/a.md\n\nfrom llms-full\n`);
+    const full = await tiny.adapter.fetchDocs(lib(), 'latest');
+    expect(full.sourceUrl).toBe(`${base}/ex/llms-full.txt`);
+    expect(full.pages).toEqual([
+      { url: `${base}/ex/a.md`, title: 'A', section: 'Guide', markdown: '# A\n\nfrom llms-full' },
+    ]);
+    expect(requested('a.md')).toBe(0);
+
+    serve('llms-full.txt', `# A\nSource: ${base}/ex/a.md\n\n${'long text '.repeat(100)}\n`);
+    const pages = await tiny.adapter.fetchDocs(lib(), 'latest');
+    expect(pages.sourceUrl).toBe(`${base}/ex/llms.txt`);
+    expect(pages.pages[0]?.markdown).toBe('# A\nfrom the page');
+    await tiny.kernel.stop();
+
+    const prefer = await kernelWith({ maxFullTxtTokens: 50, preferFullTxt: true });
+    expect((await prefer.adapter.fetchDocs(lib(), 'latest')).sourceUrl).toBe(`${base}/ex/llms-full.txt`);
+    await prefer.kernel.stop();
+  });
+
+  it('ignores an llms-full.txt that is an HTML fallback page', async () => {
+    serve('llms.txt', '# Example\n- [A](a.md)\n');
+    serve('a.md', '# A\ntext');
+    serve('llms-full.txt', '<!doctype html><html><body>app shell</body></html>', { contentType: 'text/html' });
+    expect((await adapter.fetchDocs(lib(), 'latest')).sourceUrl).toBe(`${base}/ex/llms.txt`);
+  });
+
+  it('serves a self-contained llms.txt (a manual) as its own pages, and reads sections back by anchor', async () => {
+    const manual = `# Tool\n\nIntro.\n\n## Install\n\nRun \`pip install tool\`.\n\n${'```sh\n# not a heading\n```\n'}\n## Usage\n\nCall it.\n${'Details. '.repeat(40)}\n`;
+    serve('llms.txt', manual);
+    const docs = await adapter.fetchDocs(lib(), 'latest');
+    expect(docs.sourceUrl).toBe(`${base}/ex/llms.txt`);
+    expect(docs.pages.map((p) => p.url)).toEqual([
+      `${base}/ex/llms.txt#tool`,
+      `${base}/ex/llms.txt#install`,
+      `${base}/ex/llms.txt#usage`,
+    ]);
+    const install = new URL(`${base}/ex/llms.txt#install`);
+    expect(adapter.ownsUrl?.(install)).toBe(true);
+    const page = await adapter.fetchPage!(install);
+    expect(page).toMatchObject({ title: 'Install', contentType: 'markdown', url: install.href });
+    expect(page.markdown).toMatch(/^## Install\n\nRun `pip install tool`\./);
+    const missing = await failure(adapter.fetchPage!(new URL(`${base}/ex/llms.txt#nope`)));
+    expect(missing.code).toBe('PAGE_NOT_FOUND');
+  });
+
+  it('fetchPage tries the markdown twin first and reports what the origin served', async () => {
+    serve('llms.txt', '# Example\n- [Guide](guide)\n- [SPA](spa)\n- [Legacy](legacy/)\n');
+    await adapter.fetchToc(lib(), 'latest');
+    serve('guide.md', '# The Guide\n\ntext');
+    const twin = await adapter.fetchPage!(new URL(`${base}/ex/guide`));
+    expect(twin).toMatchObject({
+      url: `${base}/ex/guide`,
+      finalUrl: `${base}/ex/guide.md`,
+      title: 'Guide',
+      contentType: 'markdown',
+      markdown: '# The Guide\n\ntext',
+    });
+    expect(twin.freshness.contentHash).toMatch(/^[0-9a-f]{64}$/);
+
+    // A single-page app answers every URL with its shell: that is not a markdown twin.
+    const shell = '<!DOCTYPE html><html><head><title>App</title></head><body><div id="app"></div></body></html>';
+    serve('spa.md', shell, { contentType: 'text/html' });
+    serve('spa', '# Real SPA page', { contentType: 'text/plain' });
+    expect(await adapter.fetchPage!(new URL(`${base}/ex/spa`))).toMatchObject({
+      finalUrl: `${base}/ex/spa`,
+      contentType: 'markdown',
+    });
+
+    serve('legacy/', '<!DOCTYPE html><html><head><title>Legacy docs</title></head><body>old</body></html>', {
+      contentType: 'text/html',
+    });
+    const html = await adapter.fetchPage!(new URL(`${base}/ex/legacy/`));
+    expect(html).toMatchObject({ contentType: 'html', finalUrl: `${base}/ex/legacy/` });
+    expect(html.markdown).toContain('<body>old</body>');
+    expect(requested('legacy/index.md')).toBe(1);
+    expect(requested('legacy/index.html.md')).toBe(1);
+
+    const gone = await failure(adapter.fetchPage!(new URL(`${base}/ex/guide-removed`)));
+    expect(gone.code).toBe('PAGE_NOT_FOUND');
+  });
+
+  it('fetches pages as they are when preferMarkdownVariant is off', async () => {
+    const plain = await kernelWith({ preferMarkdownVariant: false });
+    serve('guide', '# Guide\ntext');
+    expect((await plain.adapter.fetchPage!(new URL(`${base}/ex/guide`))).finalUrl).toBe(`${base}/ex/guide`);
+    expect(requested('guide.md')).toBe(0);
+    await plain.kernel.stop();
+  });
+
+  it('checks freshness by content hash when the server ignores conditional requests', async () => {
+    serve('llms.txt', '# Example\n- [A](a.md)\n');
+    const toc = await adapter.fetchToc(lib(), 'latest');
+    expect(await adapter.checkFreshness(lib(), 'latest', toc.freshness)).toBe('fresh');
+    serve('llms.txt', '# Example\n- [A](a.md)\n- [B](b.md)\n');
+    expect(await adapter.checkFreshness(lib(), 'latest', toc.freshness)).toBe('changed');
+    web.setFault({ path: '/ex/llms.txt' }, { status: 404 });
+    expect(await adapter.checkFreshness(lib(), 'latest', toc.freshness)).toBe('changed');
+    web.setFault({ path: '/ex/llms.txt' }, { reset: true });
+    expect(await adapter.checkFreshness(lib(), 'latest', toc.freshness)).toBe('unknown');
+    web.clearFaults();
+    serve('llms.txt', '# Example\n- [A](a.md)\n');
+    expect(await adapter.checkFreshness(lib(), 'latest', {})).toBe('unknown');
+  });
+});
+
+// The corpus sites are started before the suites are collected, as the contract suite needs their URLs.
+const corpusWeb = corpusDir ? await startFakeWeb({ sites: corpusSites(corpusDir) }) : undefined;
+afterAll(async () => {
+  await corpusWeb?.close();
+});
+
+describe.skipIf(!corpusWeb)('LlmsTxtSourceAdapter on the corpus sites', () => {
+  const web = corpusWeb as FakeWeb;
+  const site = (name: string): LibraryDescriptor => ({ id: name, name, docsUrl: web?.siteUrl(name) });
+  let kernel: StartedKernel;
+  let adapter: SourceAdapter;
+  beforeAll(async () => {
+    ({ kernel, adapter } = await kernelWith());
+  });
+  afterEach(() => {
+    web.clearFaults();
+    web.clearRequests();
+  });
+  afterAll(async () => {
+    await kernel.stop();
+  });
+
+  it('indexes pydantic page by page: its 1.8 MB llms-full.txt is over the default budget', async () => {
+    const progress: number[] = [];
+    const docs = await adapter.fetchDocs(site('pydantic'), 'latest', { progress: (done) => progress.push(done) });
+    expect(docs.sourceUrl).toBe(web.llmsTxtUrl('pydantic'));
+    expect(docs.pages).toHaveLength(81);
+    expect(docs.skipped).toEqual([]);
+    expect(docs.pages[0]).toMatchObject({ title: 'Alias', section: 'Concepts documentation' });
+    expect(docs.pages[0]?.markdown).toContain('alias');
+    expect(docs.pages.at(-1)?.section).toBe('Optional');
+    expect(progress.at(-1)).toBe(81);
+    // The pages are served where the llms.txt says (rewritten to the fake), as mkdocs-llmstxt index.md twins.
+    expect(web.fileForUrl(docs.pages[0]!.url)).toBe('docs/concepts/alias.md');
+  });
+
+  it('indexes pydantic from llms-full.txt when preferred, with the TOC’s URLs where titles match', async () => {
+    const prefer = await kernelWith({ preferFullTxt: true });
+    const docs = await prefer.adapter.fetchDocs(site('pydantic'), 'latest');
+    const fullUrl = `${web.siteUrl('pydantic')}llms-full.txt`;
+    expect(docs.sourceUrl).toBe(fullUrl);
+    expect(docs.pages.length).toBeGreaterThan(600);
+    expect(docs.pages.find((p) => p.title === 'Settings Management')?.url).toBe(
+      `${web.siteUrl('pydantic')}concepts/pydantic_settings/index.md`,
+    );
+    const anchored = docs.pages.find((p) => p.title === 'Using alias generators')!;
+    expect(anchored.url).toBe(`${fullUrl}#using-alias-generators`);
+    expect(prefer.adapter.ownsUrl?.(new URL(anchored.url))).toBe(true);
+    const page = await prefer.adapter.fetchPage!(new URL(anchored.url));
+    expect(page.markdown).toBe(anchored.markdown);
+    await prefer.kernel.stop();
+  });
+
+  it('indexes hono from its generated llms-full.txt (Source: lines) with the pages’ own URLs', async () => {
+    const prefer = await kernelWith({ preferFullTxt: true });
+    const docs = await prefer.adapter.fetchDocs(site('hono'), 'latest');
+    expect(docs.sourceUrl).toBe(`${web.siteUrl('hono')}llms-full.txt`);
+    const toc = new Set(docs.toc?.entries.map((e) => e.url));
+    expect(docs.pages.length).toBe(toc.size);
+    expect(docs.pages.every((p) => toc.has(p.url))).toBe(true);
+    await prefer.kernel.stop();
+  });
+
+  it('reads instructor’s self-contained llms.txt as its documentation', async () => {
+    const docs = await adapter.fetchDocs(site('instructor'), 'latest');
+    expect(docs.sourceUrl).toBe(web.llmsTxtUrl('instructor'));
+    expect(docs.pages.map((p) => p.title)).toContain('Core Concept');
+  });
+
+  it('records langgraph’s broken links (notebook pages absent from the corpus) as skipped', async () => {
+    const docs = await adapter.fetchDocs(site('langgraph'), 'latest');
+    expect(docs.pages.length).toBeGreaterThan(100);
+    expect(docs.skipped?.length).toBeGreaterThan(0);
+    expect(docs.skipped?.every((s) => /HTTP 404/.test(s.reason))).toBe(true);
+  });
+
+  it('skips an HTML-only site for indexing but serves its pages to read-page as HTML', async () => {
+    const lib = site('httpx-html');
+    const error = await failure(adapter.fetchDocs(lib, 'latest'));
+    expect(error.code).toBe('SOURCE_UNAVAILABLE');
+    const toc = await adapter.fetchToc(lib, 'latest');
+    const page = await adapter.fetchPage!(new URL(toc.entries[0]!.url));
+    expect(page.contentType).toBe('html');
+    expect(page.markdown).toMatch(/<html/i);
+  });
+
+  it('answers fresh to a conditional request the site answers with 304', async () => {
+    const toc = await adapter.fetchToc(site('vitest'), 'latest');
+    expect(toc.freshness.etag).toBeTruthy();
+    expect(await adapter.checkFreshness(site('vitest'), 'latest', toc.freshness)).toBe('fresh');
+    const last = web.requestsTo(new URL(web.llmsTxtUrl('vitest')).pathname).at(-1);
+    expect(last?.headers['if-none-match']).toBe(toc.freshness.etag);
+    expect(last?.status).toBe(304);
+  });
+});
+
+if (corpusWeb) {
+  let contractKernel: StartedKernel | undefined;
+  describeSourceAdapterContract('llms-txt', {
+    async create() {
+      const made = await kernelWith();
+      contractKernel = made.kernel;
+      return made.adapter;
+    },
+    library: { id: 'zod', name: 'Zod', docsUrl: corpusWeb.siteUrl('zod') },
+    foreignLibrary: { id: 'elsewhere', name: 'Elsewhere', repository: 'someone/elsewhere' },
+    destroy: () => contractKernel?.stop(),
+  });
+}
