@@ -1,0 +1,491 @@
+import { gfm } from '@joplin/turndown-plugin-gfm';
+import { isProbablyReaderable, Readability } from '@mozilla/readability';
+import { parseHTML } from 'linkedom';
+import TurndownService from 'turndown';
+import type { DomDocument, DomElement, DomNode } from './dom.js';
+
+/** The main content of an HTML page as markdown. */
+export interface HtmlToMarkdownResult {
+  /** The page's title: its H1, else `og:title`, else `<title>` without the site name. */
+  title: string;
+  /** Markdown of the main content only (no navigation, sidebars, footers), starting with `# title`. */
+  markdown: string;
+}
+
+// Site chrome that is never documentation: navigation, search, permalinks, edit links, copy buttons, for
+// MkDocs (Material), Docusaurus, VitePress, Sphinx/Read the Docs and generic class names. Matched by one tree
+// walk: a selector list this long costs linkedom more than the rest of a conversion.
+const CHROME_TAGS = new Set([
+  'SCRIPT',
+  'STYLE',
+  'NOSCRIPT',
+  'TEMPLATE',
+  'IFRAME',
+  'OBJECT',
+  'EMBED',
+  'FORM',
+  'BUTTON',
+  'INPUT',
+  'SELECT',
+  'TEXTAREA',
+  'SVG',
+  'CANVAS',
+  'DIALOG',
+  'NAV',
+]);
+const CHROME_ROLES = new Set(['navigation', 'search', 'banner', 'contentinfo']);
+const CHROME_IDS = new Set(['toc']);
+const CHROME_CLASSES = new Set([
+  'headerlink',
+  'header-anchor',
+  'hash-link',
+  'anchor-link',
+  'anchorjs-link',
+  'linenos',
+  'linenodiv',
+  'md-header',
+  'md-tabs',
+  'md-sidebar',
+  'md-footer',
+  'md-search',
+  'md-source-file',
+  'md-content__button',
+  'md-clipboard',
+  'md-feedback',
+  'md-top',
+  'md-dialog',
+  'md-banner',
+  'md-announce',
+  'sidebar',
+  'sphinxsidebar',
+  'toc',
+  'table-of-contents',
+  'theme-doc-toc-mobile',
+  'theme-doc-footer',
+  'theme-edit-this-page',
+  'theme-last-updated',
+  'pagination-nav',
+  'breadcrumbs',
+  'breadcrumb',
+  'VPNav',
+  'VPSidebar',
+  'VPLocalNav',
+  'VPDocFooter',
+  'VPDocAside',
+  'edit-link',
+  'skip-link',
+  'rst-footer-buttons',
+  'wy-nav-side',
+  'related',
+  'footer',
+  'cookie-banner',
+]);
+
+function isChrome(el: DomElement): boolean {
+  if (CHROME_TAGS.has(el.nodeName.toUpperCase())) return true;
+  const role = el.getAttribute('role');
+  if (role && CHROME_ROLES.has(role)) return true;
+  const id = el.getAttribute('id');
+  if (id && CHROME_IDS.has(id)) return true;
+  const cls = el.getAttribute('class');
+  if (cls) for (const c of cls.split(/\s+/)) if (CHROME_CLASSES.has(c)) return true;
+  return false;
+}
+
+/** Removes site chrome below `root` in one walk. */
+function removeChrome(root: DomElement): void {
+  const doomed: DomElement[] = [];
+  const walk = (el: DomElement): void => {
+    for (const child of Array.from(el.children)) {
+      if (isChrome(child)) doomed.push(child);
+      else walk(child);
+    }
+  };
+  walk(root);
+  for (const el of doomed) el.remove();
+}
+
+// Containers that hold a documentation page's content, most specific first.
+const CONTENT_ROOTS = [
+  'article.md-content__inner',
+  '.md-content article',
+  '.theme-doc-markdown',
+  '.vp-doc',
+  '.rst-content [role=main]',
+  '[role=main] .body',
+  'div.body[role=main]',
+  '.markdown-body',
+  'main article',
+  'article',
+  'main',
+  '[role=main]',
+  '#content',
+  '#main-content',
+  '.content',
+  '.markdown',
+  '.docs-content',
+  '.document',
+];
+
+/**
+ * Converts an HTML page to markdown of its main content: the documentation, not the site around it.
+ *
+ * A known documentation container (MkDocs Material's article, Docusaurus, VitePress, Sphinx, `<main>`,
+ * `<article>`) is used when the page has one; otherwise Readability extracts the content when the page looks
+ * readable (it returns navigation text on short pages, hence the gate), and the body is the last resort.
+ * Links and images are made absolute against `baseUrl` (and a `<base href>`), code blocks keep their
+ * language, tables become GFM tables, admonition titles and content tabs stay readable, and the H1 is kept
+ * (or added from the title) so the markdown starts with `# title`.
+ */
+export function htmlToMarkdown(html: string, baseUrl: string): HtmlToMarkdownResult {
+  const slim = slimHtml(html);
+  const source = /<html[\s>]/i.test(slim) ? slim : `<!DOCTYPE html><html><head></head><body>${slim}</body></html>`;
+  const { document: parsed } = parseHTML(source) as unknown as { document: DomDocument };
+  const document = parsed;
+
+  const base = resolveBase(document, baseUrl);
+  absolutizeLinks(document, base);
+  const pageTitle = documentTitle(document);
+
+  let root = findContentRoot(document);
+  // Turndown takes the element itself when there is one, sparing it a second parse of the same HTML.
+  let content: string | DomElement;
+  let contentHtml: string;
+  if (root) {
+    cleanTree(root, document);
+    content = root;
+    contentHtml = '';
+  } else if (isProbablyReaderable(document as never)) {
+    const clone = document.cloneNode(true);
+    if (clone.body) removeChrome(clone.body);
+    if (clone.body) flattenCodeBlocks(clone.body);
+    const article = new Readability(clone as never, { keepClasses: true, charThreshold: 100 }).parse();
+    contentHtml = typeof article?.content === 'string' ? article.content : '';
+    content = contentHtml;
+    if (!contentHtml && document.body) {
+      root = document.body;
+      cleanTree(root, document);
+      content = root;
+    }
+  } else {
+    root = document.body;
+    if (root) cleanTree(root, document);
+    content = root ?? '';
+    contentHtml = '';
+  }
+
+  const h1 = typeof content === 'string' ? firstHeadingText(contentHtml) : elementHeadingText(content);
+  const title = h1 || pageTitle || titleFromUrl(base);
+  if (typeof content !== 'string') polyfillTableRows(content);
+  let markdown = tidy(turndown().turndown(content as unknown as TurndownService.Node));
+  markdown = dropShortLeadIn(markdown);
+  if (!/^# /.test(markdown)) markdown = markdown ? `# ${title}\n\n${markdown}` : `# ${title}`;
+  return { title, markdown };
+}
+
+/**
+ * Drops what the DOM never needs before parsing: scripts, styles, inline SVG icons, and the highlighting
+ * markup inside `<pre>` (a `<pre>` cannot nest, so its tags can be stripped textually; entities stay encoded).
+ * On a long docs page this removes most nodes, and node creation is most of linkedom's parse time.
+ */
+function slimHtml(html: string): string {
+  return html
+    .replace(/<script\b[\s\S]*?<\/script\s*>/gi, '')
+    .replace(/<style\b[\s\S]*?<\/style\s*>/gi, '')
+    .replace(/<svg\b[\s\S]*?<\/svg\s*>/gi, '')
+    .replace(/<!--[\s\S]*?-->/g, '')
+    .replace(/(<pre\b[^>]*>)([\s\S]*?)(<\/pre\s*>)/gi, (_m, open: string, inner: string, close: string) => {
+      const code = /^\s*(?:<[^>]*>\s*)*?(<code\b[^>]*>)/i.exec(inner)?.[1];
+      const text = inner.replace(/<br\s*\/?>/gi, '\n').replace(/<[^>]*>/g, '');
+      return code ? `${open}${code}${text}</code>${close}` : `${open}${text}${close}`;
+    });
+}
+
+/**
+ * What precedes the H1 on a docs page is chrome the extraction missed (breadcrumbs, a menu, a version switcher)
+ * when it is short; long text before the H1 is content and stays.
+ */
+function dropShortLeadIn(markdown: string): string {
+  const h1 = /^# \S/m.exec(markdown);
+  if (!h1 || h1.index === 0) return markdown;
+  const before = markdown.slice(0, h1.index);
+  if (before.length > 500 || /^\s*(```|~~~)/m.test(before)) return markdown;
+  return markdown.slice(h1.index);
+}
+
+function resolveBase(document: DomDocument, baseUrl: string): string {
+  const href = document.querySelector('base[href]')?.getAttribute('href');
+  if (!href) return baseUrl;
+  try {
+    return new URL(href, baseUrl).href;
+  } catch {
+    return baseUrl;
+  }
+}
+
+// linkedom has no baseURI, so links are made absolute before extraction (Readability would otherwise leave them).
+function absolutizeLinks(document: DomDocument, base: string): void {
+  for (const el of document.querySelectorAll('a[href], img[src], source[src]')) {
+    const attr = el.tagName === 'A' ? 'href' : 'src';
+    const value = (el.getAttribute(attr) ?? '').trim();
+    if (/^(?:javascript|data|vbscript):/i.test(value)) {
+      el.removeAttribute(attr);
+      continue;
+    }
+    try {
+      el.setAttribute(attr, new URL(value, base).href);
+    } catch {
+      // An unparsable URL stays as written.
+    }
+  }
+}
+
+function documentTitle(document: DomDocument): string {
+  const h1 = document.querySelector('main h1, article h1, [role=main] h1, h1');
+  const fromH1 = h1 ? collapse(textWithoutPermalinks(h1)) : '';
+  if (fromH1) return fromH1;
+  const og = document.querySelector('meta[property="og:title"]')?.getAttribute('content')?.trim();
+  if (og) return stripSiteName(og);
+  return stripSiteName(collapse(document.title ?? ''));
+}
+
+function stripSiteName(title: string): string {
+  // "Models - Pydantic Validation", "Clients | HTTPX": the page part comes first.
+  const parts = title.split(/\s+[-|–—·]\s+/);
+  return (parts.length > 1 ? parts[0] : title)?.trim() ?? '';
+}
+
+function textWithoutPermalinks(el: DomElement): string {
+  const clone = el.cloneNode(true);
+  for (const a of clone.querySelectorAll('.headerlink, .header-anchor, .hash-link, .anchor-link')) a.remove();
+  return (clone.textContent ?? '').replace(/[¶#\u200b]+\s*$/, '');
+}
+
+function collapse(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+function findContentRoot(document: DomDocument): DomElement | null {
+  for (const selector of CONTENT_ROOTS) {
+    const el = document.querySelector(selector);
+    // A container with almost no text is a wrapper of the real content (or an empty shell): look further.
+    if (el && collapse(el.textContent ?? '').length >= 200) return el;
+  }
+  return null;
+}
+
+/** Removes site chrome inside the content root and reshapes widgets turndown cannot read well. */
+function cleanTree(root: DomElement, document: DomDocument): void {
+  removeChrome(root);
+  // Site headers and footers outside the article (an article's own <header> holds its H1).
+  for (const el of root.querySelectorAll('header, footer')) {
+    if (!el.parentElement?.closest('article, main, [role=main]')) el.remove();
+  }
+  flattenCodeBlocks(root);
+  // Pygments tables with line numbers: keep only the code.
+  for (const table of root.querySelectorAll('table.highlighttable')) {
+    const pre = table.querySelector('td.code pre, pre');
+    if (pre) replaceWith(table, pre);
+    else table.remove();
+  }
+  // MkDocs Material content tabs: labels sit apart from their panels; put each label above its panel.
+  for (const set of root.querySelectorAll('.tabbed-set')) {
+    const labels = [...set.querySelectorAll('.tabbed-labels > label')];
+    const blocks = [...set.querySelectorAll('.tabbed-content > .tabbed-block')];
+    if (labels.length === blocks.length) {
+      blocks.forEach((block, i) => {
+        const p = document.createElement('p');
+        p.innerHTML = `<strong>${escapeHtml(collapse(labels[i]?.textContent ?? ''))}</strong>`;
+        insertBefore(block, p);
+      });
+      for (const label of labels) label.remove();
+    }
+  }
+}
+
+/**
+ * Replaces each `<pre>`'s highlighted markup (thousands of spans on a long page) by its plain text, keeping the
+ * language in `data-lang`: turndown walks every node, and this is most of a docs page's nodes.
+ */
+function flattenCodeBlocks(root: DomElement): void {
+  for (const pre of root.querySelectorAll('pre')) {
+    const code = pre.querySelector('code') ?? pre;
+    const lang = codeLanguage(pre, code);
+    const text = code.textContent ?? '';
+    pre.setAttribute('data-lang', lang);
+    pre.textContent = text;
+  }
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+function replaceWith(el: DomElement, replacement: DomElement): void {
+  (el as unknown as { replaceWith(node: DomElement): void }).replaceWith(replacement);
+}
+
+function insertBefore(el: DomElement, node: DomElement): void {
+  (el as unknown as { before(node: DomElement): void }).before(node);
+}
+
+/**
+ * The GFM table rule reads `table.rows`, which linkedom does not implement; without it tables come out as run-on
+ * text. Turndown clones the tree it is given, so the property goes on the elements' prototype (once), as a getter
+ * that answers only for tables.
+ */
+function polyfillTableRows(root: DomElement): void {
+  const table = root.querySelector('table');
+  if (!table) return;
+  const proto = Object.getPrototypeOf(table) as object;
+  if ('rows' in proto) return;
+  Object.defineProperty(proto, 'rows', {
+    configurable: true,
+    get(this: DomElement) {
+      if (this.nodeName !== 'TABLE') return undefined;
+      return Array.from(this.querySelectorAll('tr')).filter((tr) => tr.closest('table') === this);
+    },
+  });
+}
+
+function elementHeadingText(root: DomElement): string {
+  const h1 = root.querySelector('h1');
+  return h1 ? collapse(textWithoutPermalinks(h1)) : '';
+}
+
+function firstHeadingText(html: string): string {
+  const m = /<h1\b[^>]*>([\s\S]*?)<\/h1>/i.exec(html);
+  if (!m) return '';
+  return collapse(decodeEntities((m[1] as string).replace(/<[^>]+>/g, '')))
+    .replace(/[¶#\u200b]+$/, '')
+    .trim();
+}
+
+function decodeEntities(text: string): string {
+  return text
+    .replace(/&nbsp;/g, ' ')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;|&#x27;|&apos;/g, "'")
+    .replace(/&amp;/g, '&');
+}
+
+function titleFromUrl(url: string): string {
+  try {
+    const segments = new URL(url).pathname.split('/').filter(Boolean);
+    const last = segments.pop()?.replace(/\.html?$/i, '');
+    const name = last === 'index' ? segments.pop() : last;
+    return name ? decodeURIComponent(name).replace(/[-_]+/g, ' ') : new URL(url).hostname;
+  } catch {
+    return url;
+  }
+}
+
+let service: TurndownService | undefined;
+
+/** One configured turndown service, reused: building one costs more than converting a small page. */
+function turndown(): TurndownService {
+  if (service) return service;
+  const td = new TurndownService({
+    headingStyle: 'atx',
+    codeBlockStyle: 'fenced',
+    bulletListMarker: '-',
+    emDelimiter: '_',
+    strongDelimiter: '**',
+  });
+  td.use(gfm);
+  td.remove(['script', 'style', 'noscript', 'iframe', 'form', 'button', 'input', 'select', 'textarea']);
+  // Escaping every `_`, `*` and `[` in prose makes identifiers such as model\_config unreadable and unsearchable;
+  // only escape what would change the block structure at the start of a line.
+  // A text node that starts a line has no leading whitespace (turndown collapses it); one that has it is mid-line.
+  td.escape = (text: string): string =>
+    text
+      .replace(/^([#>+-])(?=\s)/, '\\$1')
+      .replace(/^(\d+)\.(?=\s)/, '$1\\.')
+      .replace(/^(`{3,}|~{3,})/, '\\$1');
+  // Inline code is its text: API pages put <strong> and links inside <code>, which must not become markup.
+  td.addRule('inlineCodeText', {
+    filter: (node) => node.nodeName === 'CODE' && node.parentNode?.nodeName !== 'PRE',
+    replacement: (_content, node) => {
+      const text = ((node as unknown as DomElement).textContent ?? '').replace(/\s+/g, ' ');
+      if (!text.trim()) return '';
+      const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((s) => s.length));
+      const ticks = '`'.repeat(longest + 1);
+      const pad = text.startsWith('`') || text.endsWith('`') ? ' ' : '';
+      return `${ticks}${pad}${text}${pad}${ticks}`;
+    },
+  });
+  td.addRule('fencedCodeWithLanguage', {
+    filter: (node) => node.nodeName === 'PRE',
+    replacement: (_content, node) => {
+      const pre = node as unknown as DomElement;
+      const code = pre.querySelector('code') ?? pre;
+      const lang = pre.getAttribute('data-lang') ?? codeLanguage(pre, code);
+      const text = (code.textContent ?? '').replace(/\n$/, '');
+      const longest = Math.max(0, ...(text.match(/`{3,}/g) ?? []).map((s) => s.length));
+      const fence = '`'.repeat(Math.max(3, longest + 1));
+      return `\n\n${fence}${lang}\n${text}\n${fence}\n\n`;
+    },
+  });
+  td.addRule('admonitionTitle', {
+    filter: (node) => {
+      const el = node as unknown as DomElement;
+      return (
+        (el.nodeName === 'P' && /\badmonition-title\b/.test(el.getAttribute('class') ?? '')) ||
+        el.nodeName === 'SUMMARY'
+      );
+    },
+    replacement: (content) => {
+      const text = content.trim();
+      return text ? `\n\n**${text}**\n\n` : '';
+    },
+  });
+  td.addRule('dataImages', {
+    filter: (node) => node.nodeName === 'IMG' && !(node as unknown as DomElement).getAttribute('src'),
+    replacement: () => '',
+  });
+  service = td;
+  return td;
+}
+
+function codeLanguage(pre: DomElement, code: DomElement): string {
+  const classes: string[] = [code.getAttribute('class') ?? '', pre.getAttribute('class') ?? ''];
+  let parent: DomNode | null = pre.parentNode;
+  for (let depth = 0; parent && depth < 3; depth += 1) {
+    const cls = (parent as DomElement).getAttribute?.('class');
+    if (cls) classes.push(cls);
+    parent = parent.parentNode;
+  }
+  const dataLang = code.getAttribute('data-lang') ?? pre.getAttribute('data-language');
+  if (dataLang) return dataLang.toLowerCase();
+  for (const cls of classes) {
+    const m = /(?:^|\s)(?:language|lang|highlight-source|highlight)-([\w+#.-]+)/.exec(cls);
+    if (m && m[1] !== 'default') return (m[1] as string).toLowerCase();
+  }
+  return '';
+}
+
+/** Blank-line runs collapsed outside code, trailing spaces dropped, turndown's wide list padding narrowed. */
+function tidy(markdown: string): string {
+  const out: string[] = [];
+  let fence: string | null = null;
+  for (const raw of markdown.split('\n')) {
+    if (fence) {
+      out.push(raw);
+      if (raw.trim() === fence) fence = null;
+      continue;
+    }
+    const open = /^\s*(`{3,}|~{3,})/.exec(raw);
+    if (open) {
+      fence = open[1] as string;
+      out.push(raw);
+      continue;
+    }
+    const line = raw.replace(/\s+$/, '').replace(/^(\s*)([-*+]|\d+\.)\s{2,3}(?=\S)/, '$1$2 ');
+    if (line === '' && (out.length === 0 || out[out.length - 1] === '')) continue;
+    out.push(line);
+  }
+  while (out.length > 0 && out[out.length - 1] === '') out.pop();
+  return out.join('\n');
+}
