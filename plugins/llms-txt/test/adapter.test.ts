@@ -336,6 +336,13 @@ describe('LlmsTxtSourceAdapter on a loopback site', () => {
     const page = await adapter.fetchPage!(install);
     expect(page).toMatchObject({ title: 'Install', contentType: 'markdown', url: install.href });
     expect(page.markdown).toMatch(/^## Install\n\nRun `pip install tool`\./);
+    // Non-ASCII headings give percent-encoded anchors that survive a round trip through `new URL`.
+    serve('llms.txt', `${manual}\n## Café & Crème\n\nAccents.\n`);
+    const toc = await adapter.fetchToc(lib(), 'latest');
+    const accented = toc.entries.at(-1)!;
+    expect(accented).toMatchObject({ title: 'Café & Crème', url: `${base}/ex/llms.txt#caf%C3%A9-cr%C3%A8me` });
+    expect(adapter.ownsUrl?.(new URL(accented.url))).toBe(true);
+    expect((await adapter.fetchPage!(new URL(accented.url))).markdown).toBe('## Café & Crème\n\nAccents.');
     const missing = await failure(adapter.fetchPage!(new URL(`${base}/ex/llms.txt#nope`)));
     expect(missing.code).toBe('PAGE_NOT_FOUND');
   });

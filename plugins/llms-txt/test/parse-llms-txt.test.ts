@@ -286,6 +286,20 @@ describe('parseLlmsTxt on small and hostile inputs', () => {
     expect(p.links.sort()).toEqual(['https://a.dev/a', 'https://prose.dev/p', 'https://summary.dev/x']);
   });
 
+  it('lists the pages of an llms-full.txt served in place of the llms.txt under their own URLs', () => {
+    const page = (t: string, slug: string) =>
+      `# ${t}\nSource: https://docs.x.com/${slug}\n\n${t} explains itself in one sentence. ${'More text. '.repeat(30)}\n\n\`\`\`ts\nrun();\n\`\`\`\n`;
+    const text = Array.from({ length: 30 }, (_, i) => page(`Page ${i}`, `p${i}`)).join('\n');
+    const p = parseLlmsTxt(text, 'https://docs.x.com/llms-full.txt');
+    expect(p.format).toBe('manual');
+    expect(p.entries).toHaveLength(30);
+    expect(p.entries[3]).toEqual({
+      title: 'Page 3',
+      url: 'https://docs.x.com/p3',
+      description: 'Page 3 explains itself in one sentence.',
+    });
+  });
+
   it('handles CRLF line endings and a byte-order mark', () => {
     const p = parseLlmsTxt('\uFEFF# Ex\r\n\r\n> Sum\r\n\r\n## S\r\n- [a](https://a.dev/a): d\r\n', base);
     expect(p).toMatchObject({ title: 'Ex', summary: 'Sum', entries: [{ title: 'a', description: 'd' }] });

@@ -1,6 +1,6 @@
 import type { DocPage, TocEntry } from '@pro-context/kernel';
 import { looksLikeCtx, parseCtx } from './ctx.js';
-import { cleanTitle, createSlugger, parseHeading, scanLines, sniffNonMarkdown } from './markdown.js';
+import { anchorUrl, cleanTitle, createSlugger, parseHeading, scanLines, sniffNonMarkdown } from './markdown.js';
 import { splitByHeadings } from './pages.js';
 
 /**
@@ -305,7 +305,7 @@ export function splitLlmsFull(text: string, url: string, options: SplitLlmsFullO
         if (entry.section) section = entry.section;
       }
     }
-    if (!pageUrl || usedUrls.has(pageUrl)) pageUrl = `${base}#${slug(d.title)}`;
+    if (!pageUrl || usedUrls.has(pageUrl)) pageUrl = anchorUrl(base, slug(d.title));
     usedUrls.add(pageUrl);
     pages.push({
       url: pageUrl,

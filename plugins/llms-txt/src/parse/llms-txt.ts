@@ -1,10 +1,13 @@
 import type { DocPage, TocEntry } from '@pro-context/kernel';
 import { looksLikeCtx, parseCtx } from './ctx.js';
+import { detectLlmsFull, splitLlmsFull } from './llms-full.js';
 import {
+  anchorUrl,
   capText,
   cleanTitle,
   findBareUrls,
   findLinks,
+  firstSentence,
   MAX_DESCRIPTION_CHARS,
   parseHeading,
   parseLinkItem,
@@ -317,17 +320,36 @@ function orderBySection(entries: TocEntry[], sections: OpenSection[]): TocEntry[
   return out;
 }
 
-/** A manual's pages with the TOC entries that point at them (`<url>#<slug>`). */
+/**
+ * A manual's pages with the TOC entries that point at them. An llms-full.txt served as llms.txt names its
+ * pages (`Source:` lines, front matter): those URLs are used; otherwise pages are `<url>#<slug>`.
+ */
 function manualDocuments(
   text: string,
   baseUrl: string,
 ): { title?: string; items: { entry: TocEntry; markdown: string }[] } {
+  const style = detectLlmsFull(text);
+  if (style === 'source-lines' || style === 'frontmatter') {
+    const items = splitLlmsFull(text, baseUrl).pages.map((p) => {
+      const description = firstSentence(scanLines(p.markdown));
+      return {
+        entry: {
+          title: p.title,
+          url: p.url,
+          ...(description ? { description } : {}),
+          ...(p.section ? { section: p.section } : {}),
+        } satisfies TocEntry,
+        markdown: p.markdown,
+      };
+    });
+    return { items };
+  }
   const base = withoutHash(baseUrl);
   const split = splitByHeadings(text);
   const items = split.pages.map((p) => ({
     entry: {
       title: p.title,
-      url: `${base}#${p.slug}`,
+      url: anchorUrl(base, p.slug),
       ...(p.description ? { description: p.description } : {}),
       ...(p.section ? { section: p.section } : {}),
     } satisfies TocEntry,
@@ -409,8 +431,8 @@ function ctxDocuments(
     else {
       // No URL of its own: a stable anchor into the context file, which fetchPage can cut out again.
       const slug = slugify(doc.title);
-      url = `${base}#${slug}`;
-      for (let n = 1; used.has(url); n++) url = `${base}#${slug}-${n}`;
+      url = anchorUrl(base, slug);
+      for (let n = 1; used.has(url); n++) url = anchorUrl(base, `${slug}-${n}`);
     }
     if (used.has(url)) {
       duplicates++;

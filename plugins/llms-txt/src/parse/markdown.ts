@@ -252,6 +252,18 @@ export function slugify(s: string): string {
   return slug || 'section';
 }
 
+/**
+ * `<base>#<slug>` as a normalised URL (`URL.href` percent-encodes non-ASCII fragments), so it compares equal
+ * to `new URL(it).href` when an agent hands it back.
+ */
+export function anchorUrl(base: string, slug: string): string {
+  try {
+    return new URL(`#${slug}`, base).href;
+  } catch {
+    return `${base}#${slug}`;
+  }
+}
+
 /** Hands out unique slugs (`intro`, `intro-1`, `intro-2`), as GitHub does for repeated headings. */
 export function createSlugger(): (s: string) => string {
   const used = new Set<string>();
