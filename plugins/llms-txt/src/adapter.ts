@@ -162,6 +162,11 @@ export class LlmsTxtSourceAdapter implements SourceAdapter {
       if (loaded.parsed.format === 'manual' || loaded.parsed.format === 'ctx') {
         const pages = llmsTxtPages(loaded.text, loaded.finalUrl);
         span.set({ via: `llms.txt (${loaded.parsed.format})`, pages: pages.length });
+        if (pages.length === 0) {
+          throw new ProContextError('INVALID_CONTENT', `${loaded.finalUrl} lists sections but none has any content.`, {
+            details: { url: loaded.finalUrl },
+          });
+        }
         return {
           pages,
           sourceUrl: loaded.finalUrl,
