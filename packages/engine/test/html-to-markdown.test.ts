@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { htmlToMarkdown } from '../src/html/html-to-markdown.js';
+import { chunkMarkdown } from '../src/markdown/chunk.js';
 
 const base = 'https://docs.acme.test/guide/setup/';
 const prose = (n: number): string =>
@@ -244,6 +245,23 @@ describe.skipIf(!corpusRoot)('htmlToMarkdown on real built documentation sites',
       expect(missing, rel(file)).toEqual([]);
       expect(fences(r.markdown), rel(file)).toBe(fences(expected));
     }
+  });
+
+  it('converts pages whose chunks carry the real page anchors', () => {
+    const api = [...results.entries()].find(([f]) => rel(f) === 'pydantic-docs-site/dev/api/base_model/index.html');
+    const chunks = chunkMarkdown({
+      url: 'https://docs.example.test/api/base_model/',
+      markdown: api?.[1].markdown ?? '',
+    });
+    const dump = chunks.find((c) => c.anchor === 'pydantic.BaseModel.model_dump');
+    expect(dump?.headings).toEqual(['BaseModel', 'pydantic.BaseModel', 'model_dump']);
+    const models = [...results.entries()].find(([f]) => rel(f) === 'pydantic-docs-site/dev/concepts/models/index.html');
+    const anchors = chunkMarkdown({ url: 'https://x.test/', markdown: models?.[1].markdown ?? '' }).map(
+      (c) => c.anchor,
+    );
+    expect(anchors).toEqual(
+      expect.arrayContaining(['extra-data', 'defining-a-custom-__init__', 'rootmodel-and-custom-root-types']),
+    );
   });
 
   it('keeps the headings and code blocks of each httpx page (compared with the markdown sources)', () => {

@@ -138,6 +138,14 @@ describe('chunkMarkdown: headings', () => {
     expect(chunks[1]?.anchor).toBe('custom-provider-advanced');
   });
 
+  it('reads Windows line endings and `{: #anchor }` attribute lists', () => {
+    const chunks = chunk('# Title {: #top }\r\n\r\nText.\r\n\r\n## Next\r\n\r\nMore.\r\n');
+    expect(chunks.map((c) => [c.anchor, c.body])).toEqual([
+      ['top', md('# Title', '', 'Text.')],
+      ['next', md('## Next', '', 'More.')],
+    ]);
+  });
+
   it('gives repeated headings distinct anchors and ids', () => {
     const chunks = chunk(md('# P', '', 'x', '', '## Example', '', 'a', '', '## Example', '', 'b'));
     expect(chunks.map((c) => c.anchor)).toEqual(['p', 'example', 'example_1']);
@@ -294,6 +302,11 @@ describe('chunkMarkdown: sizes', () => {
     const text = md('# P', '', 'Short intro.', '', '## Long', '', paragraph(150));
     const chunks = chunkMarkdown({ url, markdown: text }, { minTokens: 20, maxTokens: 200 });
     expect(chunks[0]?.body).toBe(md('# P', '', 'Short intro.'));
+  });
+
+  it('trims thematic breaks at the ends of a section', () => {
+    const chunks = chunk(md('# P', '', '---', '', 'Text.', '', '***', '', '## Q', '', 'More.', '', '---'));
+    expect(chunks.map((c) => c.body)).toEqual([md('# P', '', 'Text.'), md('## Q', '', 'More.')]);
   });
 
   it('drops headings with nothing under them', () => {

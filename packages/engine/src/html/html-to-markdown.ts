@@ -2,6 +2,7 @@ import { gfm } from '@joplin/turndown-plugin-gfm';
 import { isProbablyReaderable, Readability } from '@mozilla/readability';
 import { parseHTML } from 'linkedom';
 import TurndownService from 'turndown';
+import { slugify } from '../markdown/slug.js';
 import type { DomDocument, DomElement, DomNode } from './dom.js';
 
 /** The main content of an HTML page as markdown. */
@@ -339,11 +340,18 @@ function polyfillTableRows(root: DomElement): void {
   if (!table) return;
   const proto = Object.getPrototypeOf(table) as object;
   if ('rows' in proto) return;
+  // The plugin reads `rows` once per cell: cache per table (turndown does not change rows while converting).
+  const cache = new WeakMap<object, DomElement[]>();
   Object.defineProperty(proto, 'rows', {
     configurable: true,
     get(this: DomElement) {
       if (this.nodeName !== 'TABLE') return undefined;
-      return Array.from(this.querySelectorAll('tr')).filter((tr) => tr.closest('table') === this);
+      let rows = cache.get(this);
+      if (!rows) {
+        rows = Array.from(this.querySelectorAll('tr')).filter((tr) => tr.closest('table') === this);
+        cache.set(this, rows);
+      }
+      return rows;
     },
   });
 }
@@ -426,6 +434,19 @@ function turndown(): TurndownService {
       const longest = Math.max(0, ...(text.match(/`{3,}/g) ?? []).map((s) => s.length));
       const fence = '`'.repeat(Math.max(3, longest + 1));
       return `\n\n${fence}${lang}\n${text}\n${fence}\n\n`;
+    },
+  });
+  // A heading keeps its HTML id when that differs from the slug the chunker would make (API pages use ids such as
+  // `pydantic.BaseModel.model_dump`), so chunk anchors still point at the real page anchors.
+  td.addRule('headingWithAnchor', {
+    filter: ['h1', 'h2', 'h3', 'h4', 'h5', 'h6'],
+    replacement: (content, node) => {
+      const level = Number(node.nodeName.charAt(1));
+      const text = content.replace(/\s+/g, ' ').trim();
+      if (!text) return '';
+      const id = (node as unknown as DomElement).getAttribute('id') ?? '';
+      const keep = level > 1 && /^[\w.:-]+$/.test(id) && id !== slugify(text);
+      return `\n\n${'#'.repeat(level)} ${text}${keep ? ` {#${id}}` : ''}\n\n`;
     },
   });
   td.addRule('admonitionTitle', {

@@ -236,8 +236,20 @@ function trimBlank(lines: string[]): string[] {
   return lines.slice(a, b);
 }
 
+const THEMATIC_BREAK = /^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$/;
+
+/** Content without blank lines or thematic breaks at either end: a `---` closing a section separates nothing in a chunk. */
+function trimContent(lines: string[]): string[] {
+  let content = trimBlank(lines);
+  while (content.length > 0 && THEMATIC_BREAK.test(content[content.length - 1] as string)) {
+    content = trimBlank(content.slice(0, -1));
+  }
+  while (content.length > 0 && THEMATIC_BREAK.test(content[0] as string)) content = trimBlank(content.slice(1));
+  return content;
+}
+
 function makeUnit(section: Section): Unit {
-  const content = trimBlank(section.content);
+  const content = trimContent(section.content);
   const text = content.join('\n');
   return {
     level: section.level,
