@@ -25,13 +25,13 @@ function markdownFiles(dir: string, out: string[] = []): string[] {
   return out;
 }
 
-/** fastapi and typer include their examples from docs_src; paths are relative to the mkdocs.yml folder. */
+/** fastapi and typer include their examples from docs_src, relative to the folder of mkdocs.yml. */
 function includeResolver(file: string): ((p: string) => string | undefined) | undefined {
   const root = corpusRoot as string;
   const base = file.includes(`${path.sep}fastapi${path.sep}`)
     ? path.join(root, 'fastapi/docs/en')
     : file.includes(`${path.sep}typer${path.sep}`)
-      ? path.join(root, 'typer/docs')
+      ? path.join(root, 'typer')
       : undefined;
   if (!base) return undefined;
   return (p) => {
@@ -163,6 +163,12 @@ describe.skipIf(!corpusRoot)('chunkMarkdown on the nine real corpora', () => {
     expect(field.every((c) => c.body.startsWith('## Field validators\n\n'))).toBe(true);
     // mkdocs-autorefs cross-references kept as their text.
     expect(chunks.some((c) => c.body.includes('[`BaseModel`][pydantic.main.BaseModel]'))).toBe(false);
+  });
+
+  it('resolves the examples typer includes from docs_src', () => {
+    const chunks = byUrl('typer/docs/tutorial/first-steps.md');
+    expect(chunks.some((c) => /```python\n(?:.*\n)*import typer/.test(c.body))).toBe(true);
+    expect(chunks.some((c) => c.body.includes('(not inlined)'))).toBe(false);
   });
 
   it('gets an MDX page (zod) and a VitePress page (vitest) right (checked by hand)', () => {
