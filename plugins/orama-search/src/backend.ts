@@ -1,3 +1,5 @@
+import { promisify } from 'node:util';
+import { gunzip, gzip } from 'node:zlib';
 import type {
   IndexableChunk,
   IndexKey,
@@ -46,6 +48,12 @@ const ORAMA_VERSION = '3.1.18';
 // Documents inserted between two yields to the event loop while building, so searches keep being served.
 const INSERT_SLICE = 512;
 const DEFAULT_LIMIT = 10;
+// Snapshots are gzip'd JSON: 4x smaller (fastapi: 1.7 MB → 0.4 MB) for 40 ms to write, 6 ms to read.
+const GZIP_LEVEL = 6;
+// A snapshot inflating beyond this is not one of ours.
+const MAX_SNAPSHOT_BYTES = 1024 * 2 ** 20;
+const gzipAsync = promisify(gzip);
+const gunzipAsync = promisify(gunzip);
 
 interface SnapshotEnvelope {
   format: string;
@@ -167,17 +175,21 @@ export class OramaSearchBackend implements SearchBackend {
       chunks: entry.chunks,
       data: saveChunkDb(entry.db),
     };
-    return new TextEncoder().encode(JSON.stringify(envelope));
+    // zlib runs on the thread pool, so compressing a large index does not stall searches.
+    const compressed = await gzipAsync(Buffer.from(JSON.stringify(envelope), 'utf8'), { level: GZIP_LEVEL });
+    return new Uint8Array(compressed.buffer, compressed.byteOffset, compressed.byteLength);
   }
 
   async restore(key: IndexKey, snapshot: Uint8Array): Promise<boolean> {
     const id = keyOf(key);
+    // An index() or drop() of this key that starts while the snapshot is being read wins over it.
+    const generation = this.generations.get(id);
     let db: ChunkDb;
     let chunks: number;
     try {
-      const envelope = JSON.parse(
-        new TextDecoder('utf-8', { fatal: true }).decode(snapshot),
-      ) as Partial<SnapshotEnvelope>;
+      if (snapshot[0] !== 0x1f || snapshot[1] !== 0x8b) throw new Error('not gzip data');
+      const json = await gunzipAsync(snapshot, { maxOutputLength: MAX_SNAPSHOT_BYTES });
+      const envelope = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(json)) as Partial<SnapshotEnvelope>;
       const problem = this.checkEnvelope(envelope);
       if (problem !== undefined) {
         this.logger?.debug('search snapshot refused', { library: describe(key), reason: problem });
@@ -195,6 +207,7 @@ export class OramaSearchBackend implements SearchBackend {
       });
       return false;
     }
+    if (this.generations.get(id) !== generation) return false;
     this.bump(id);
     this.install(id, { db, chunks });
     return true;

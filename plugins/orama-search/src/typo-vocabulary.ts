@@ -18,9 +18,9 @@ export function boundedEditDistance(a: string, b: string, max: number): number {
   const n = a.length;
   const m = b.length;
   if (Math.abs(n - m) > max) return max + 1;
-  let prevPrev = new Array<number>(m + 1).fill(0);
-  let prev = new Array<number>(m + 1);
-  let cur = new Array<number>(m + 1);
+  if (m + 1 > rows[0].length) rows = makeRows(m + 1);
+  // Three rolling rows of the dynamic-programming table, reused across calls (this runs per candidate word).
+  let [prevPrev, prev, cur] = rows;
   for (let j = 0; j <= m; j++) prev[j] = j;
   for (let i = 1; i <= n; i++) {
     cur[0] = i;
@@ -41,6 +41,13 @@ export function boundedEditDistance(a: string, b: string, max: number): number {
   const distance = prev[m]!;
   return distance > max ? max + 1 : distance;
 }
+
+const makeRows = (size: number): [Int32Array, Int32Array, Int32Array] => [
+  new Int32Array(size),
+  new Int32Array(size),
+  new Int32Array(size),
+];
+let rows = makeRows(66);
 
 /** A word of the index that is within the allowed edits of a query word. */
 export interface TypoCandidate {

@@ -1,9 +1,12 @@
+import { gunzipSync, gzipSync } from 'node:zlib';
 import type { IndexKey, SearchBackend } from '@pro-context/kernel';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { OramaSearchBackend } from '../src/backend.js';
 import { chunk, docs, keyOf } from './helpers.js';
 
 const key = keyOf('pydantic');
+const unpack = (snapshot: Uint8Array) => gunzipSync(snapshot).toString('utf8');
+const pack = (text: string) => new Uint8Array(gzipSync(Buffer.from(text, 'utf8')));
 const ids = async (backend: SearchBackend, query: string, options?: { limit?: number; tolerance?: number }) =>
   (await backend.search(key, query, options)).hits.map((hit) => hit.id);
 
@@ -179,6 +182,16 @@ describe('OramaSearchBackend', () => {
       expect(await backend.has(big)).toBe(false);
     });
 
+    it('lets an index() that starts while a snapshot is being restored win over the snapshot', async () => {
+      const snapshot = (await backend.snapshot(key))!;
+      const restoring = backend.restore(key, snapshot);
+      const rebuilding = backend.index(key, [chunk('newer', 'Newer', ['Newer'], 'xylophone')]);
+      expect(await restoring).toBe(false);
+      await rebuilding;
+      expect(await ids(backend, 'xylophone')).toEqual(['newer']);
+      expect(await ids(backend, 'BaseModel')).toEqual([]);
+    });
+
     it('keeps at most maxLoadedIndexes indexes, forgetting the least recently used', async () => {
       const small = new OramaSearchBackend({ maxLoadedIndexes: 2 });
       const [a, b, c] = [keyOf('a'), keyOf('b'), keyOf('c')];
@@ -219,7 +232,7 @@ describe('OramaSearchBackend', () => {
     });
 
     it('keeps chunk text and URLs out of the snapshot', async () => {
-      const text = new TextDecoder().decode((await backend.snapshot(key))!);
+      const text = unpack((await backend.snapshot(key))!);
       expect(text).not.toContain('Many small fixes');
       expect(text).not.toContain('https://docs.test');
       expect(text).not.toContain('the decorator to filter');
@@ -227,14 +240,16 @@ describe('OramaSearchBackend', () => {
 
     it('refuses unusable snapshots without throwing and keeps the loaded index', async () => {
       const good = (await backend.snapshot(key))!;
-      const envelope = JSON.parse(new TextDecoder().decode(good)) as Record<string, unknown>;
-      const variant = (patch: Record<string, unknown>) =>
-        new TextEncoder().encode(JSON.stringify({ ...envelope, ...patch }));
+      const envelope = JSON.parse(unpack(good)) as Record<string, unknown>;
+      const variant = (patch: Record<string, unknown>) => pack(JSON.stringify({ ...envelope, ...patch }));
       const unusable: [string, Uint8Array][] = [
         ['garbage', new TextEncoder().encode('not a snapshot')],
-        ['not UTF-8', new Uint8Array([0xff, 0xfe, 0x00])],
+        ['empty', new Uint8Array()],
+        ['uncompressed JSON', new TextEncoder().encode(unpack(good))],
         ['truncated', good.subarray(0, Math.floor(good.length / 2))],
-        ['JSON of something else', new TextEncoder().encode('[1,2,3]')],
+        ['not UTF-8 inside', new Uint8Array(gzipSync(Buffer.from([0xff, 0xfe, 0x00])))],
+        ['not JSON inside', pack('not json')],
+        ['JSON of something else', pack('[1,2,3]')],
         ['another format', variant({ format: 'minisearch' })],
         ['a newer format version', variant({ version: 2 })],
         ['another Orama version', variant({ orama: '4.0.0' })],

@@ -61,7 +61,7 @@ describe.skipIf(!available)('real corpora (pydantic, fastapi)', () => {
     // A snapshot holds the index, not the text: far smaller than the markdown, and it restores exactly.
     const snapshot = (await backend.snapshot(key))!;
     const markdownBytes = chunks.reduce((n, c) => n + Buffer.byteLength(c.body), 0);
-    expect(snapshot.byteLength).toBeLessThan(2 * markdownBytes);
+    expect(snapshot.byteLength).toBeLessThan(markdownBytes);
     const restored = new OramaSearchBackend();
     expect(await restored.restore(key, snapshot)).toBe(true);
     for (const query of ['field validator', 'model_validate_json', 'valdiator', 'strict mode', 'BaseModel']) {
