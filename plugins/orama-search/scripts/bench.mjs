@@ -168,7 +168,8 @@ async function runPro() {
   const heap1 = heapMb();
   console.log(
     `\nheap after GC: ${fmt(heap0)} MB before, ${fmt(heap1)} MB with all indexes (+${fmt(heap1 - heap0)} MB, ` +
-      `${fmt(((heap1 - heap0) * 10_000) / totalChunks)} MB per 10k chunks); RSS ${fmt(rssMb())} MB`,
+      `${fmt(((heap1 - heap0) * 10_000) / totalChunks)} MB per 10k chunks); RSS ${fmt(rssMb())} MB, ` +
+      `peak RSS so far ${fmt(process.resourceUsage().maxRSS / 1024)} MB (this process also holds every chunk's text)`,
   );
 
   for (const [label, tolerance] of [

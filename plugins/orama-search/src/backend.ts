@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import { promisify } from 'node:util';
 import { gunzip, gzip } from 'node:zlib';
 import type {
@@ -32,6 +33,11 @@ export interface OramaSearchBackendOptions {
   language: SearchLanguage;
 }
 
+/** What {@link OramaSearchBackend}'s constructor takes: any setting may be left out, field weights included. */
+export type OramaSearchBackendInput = Partial<Omit<OramaSearchBackendOptions, 'boost'>> & {
+  boost?: Partial<Record<ChunkField, number>>;
+};
+
 /** Defaults of {@link OramaSearchBackendOptions}. */
 export const defaultOramaSearchBackendOptions: Readonly<OramaSearchBackendOptions> = Object.freeze({
   tolerance: 1,
@@ -44,7 +50,7 @@ export const defaultOramaSearchBackendOptions: Readonly<OramaSearchBackendOption
 const SNAPSHOT_FORMAT = 'pro-context/orama-search';
 const SNAPSHOT_VERSION = 1;
 // Orama's save() layout may change between its versions: a snapshot names the version that wrote it.
-const ORAMA_VERSION = '3.1.18';
+const ORAMA_VERSION = (createRequire(import.meta.url)('@orama/orama/package.json') as { version: string }).version;
 // Documents inserted between two yields to the event loop while building, so searches keep being served.
 const INSERT_SLICE = 512;
 const DEFAULT_LIMIT = 10;
@@ -91,11 +97,17 @@ export class OramaSearchBackend implements SearchBackend {
   /** Bumped by every index/restore/drop of a key, so a slow build cannot resurrect a dropped index. */
   private readonly generations = new Map<string, number>();
 
-  constructor(options: Partial<OramaSearchBackendOptions> = {}, logger?: Logger) {
+  /**
+   * @param options - settings; any left out take {@link defaultOramaSearchBackendOptions}.
+   * @param logger - receives debug records (index built, snapshot refused, index evicted).
+   */
+  constructor(options: OramaSearchBackendInput = {}, logger?: Logger) {
+    const defaults = defaultOramaSearchBackendOptions;
     this.options = {
-      ...defaultOramaSearchBackendOptions,
-      ...options,
-      boost: { ...defaultOramaSearchBackendOptions.boost, ...options.boost },
+      tolerance: options.tolerance ?? defaults.tolerance,
+      boost: { ...defaults.boost, ...options.boost },
+      maxLoadedIndexes: options.maxLoadedIndexes ?? defaults.maxLoadedIndexes,
+      language: options.language ?? defaults.language,
     };
     if (!Number.isInteger(this.options.maxLoadedIndexes) || this.options.maxLoadedIndexes < 1) {
       throw new RangeError(`maxLoadedIndexes must be a positive integer, got ${this.options.maxLoadedIndexes}.`);

@@ -4,7 +4,7 @@
  *
  * Every export here is public API. Add exports deliberately.
  */
-export type { OramaSearchBackendOptions } from './backend.js';
+export type { OramaSearchBackendInput, OramaSearchBackendOptions } from './backend.js';
 export { defaultOramaSearchBackendOptions, OramaSearchBackend } from './backend.js';
 export type { ChunkField } from './chunk-db.js';
 export type { OramaSearchPluginInput, OramaSearchPluginOptions } from './options.js';
