@@ -1,1 +1,21 @@
-export {};
+/**
+ * @pro-context/engine: the docs engine and its MCP tools, resources and prompts.
+ */
+export type { CatalogMatch } from './core/catalog.js';
+export { LibraryCatalog, normalizeQuery } from './core/catalog.js';
+export type { DocsRecord, LoadedDocs, StoredChunk, StoredPage } from './core/doc-store.js';
+export type { DocsAnswer, DocsEngineDeps, LibrarySummary, ResolveResult, SearchAnswer } from './core/engine.js';
+export { DocsEngine } from './core/engine.js';
+export type { PageSlice } from './core/pages.js';
+export { markdownVariants, truncationNote } from './core/pages.js';
+export { queryTerms } from './core/ranking.js';
+export type { VersionInfo } from './core/versions.js';
+export { resolveLibraryVersion } from './core/versions.js';
+export type { Chunk, ChunkablePage, ChunkOptions } from './markdown/index.js';
+export { chunkMarkdown } from './markdown/index.js';
+export type { EngineOptions } from './options.js';
+export { engineOptionsSchema } from './options.js';
+export { docsEngineToken, enginePlugin } from './plugin.js';
+export { enginePrompts, renderTemplate } from './prompts.js';
+export * as schemas from './tools/schemas.js';
+export { docsTools } from './tools/tools.js';

@@ -1,1 +1,6 @@
-export {};
+/**
+ * pro-context: the preset. `startProContext()` composes the default plugins (SQLite cache, Orama search,
+ * llms.txt source, docs engine) from `pro-context.config.yaml` and the environment.
+ */
+export type { StartOptions } from './preset.js';
+export { defaultPlugins, PRESET_VERSION, presetConfigJsonSchema, SERVER_INSTRUCTIONS, startProContext } from './preset.js';

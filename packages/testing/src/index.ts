@@ -17,3 +17,14 @@ export { StaticRegistryResolver } from './fakes/static-registry-resolver.js';
 export { TermSearchBackend } from './fakes/term-search-backend.js';
 export type { TestKernelOptions } from './test-kernel.js';
 export { createTestKernel } from './test-kernel.js';
+export type {
+  FakeSiteDefinition,
+  FakeSiteFile,
+  FakeSiteNav,
+  FakeWeb,
+  FakeWebOptions,
+  FakeWebRequest,
+  FaultSpec,
+  FaultTarget,
+} from './fake-web/index.js';
+export { corpusSites, findCorpusRoot, startFakeWeb } from './fake-web/index.js';

@@ -1,0 +1,357 @@
+import { createHash } from 'node:crypto';
+import {
+  type CacheStore,
+  type DocsResult,
+  type FetchContext,
+  type Freshness,
+  type IndexKey,
+  type LibraryDescriptor,
+  type Logger,
+  ProContextError,
+  type SearchBackend,
+  type TocResult,
+} from '@pro-context/kernel';
+import { chunkMarkdown } from '../markdown/index.js';
+import { ns, versionKey } from './keys.js';
+import type { SourceChain } from './sources.js';
+
+/** A chunk as the engine stores it (the search backend only keeps ids). */
+export interface StoredChunk {
+  id: string;
+  url: string;
+  pageTitle: string;
+  /** TOC section of the page, if any. */
+  section?: string;
+  headings: string[];
+  anchor?: string;
+  body: string;
+  tokens: number;
+  order: number;
+}
+
+/** A page of an indexed library, as listed in its docs record. */
+export interface StoredPage {
+  url: string;
+  title: string;
+  section?: string;
+}
+
+/** Everything persisted about one indexed library version (cache namespace `docs`). */
+export interface DocsRecord {
+  libraryId: string;
+  version: string;
+  adapterId: string;
+  sourceUrl: string;
+  fetchedAt: string;
+  freshness: Freshness;
+  /** Changes whenever the content changes; ties an index snapshot to the chunks it was built from. */
+  revision: string;
+  pages: StoredPage[];
+  chunks: StoredChunk[];
+}
+
+/** A library version ready to search. */
+export interface LoadedDocs {
+  key: IndexKey;
+  record: Omit<DocsRecord, 'chunks'>;
+  chunks: Map<string, StoredChunk>;
+  /** Epoch ms after which the docs should be refreshed. */
+  expiresAt: number | null;
+}
+
+/** The outcome of {@link DocStore.load}. */
+export interface LoadResult {
+  docs: LoadedDocs;
+  /** Served from what was already indexed or cached (no fetch in this call). */
+  cached: boolean;
+  /** The docs are past their TTL (a refresh runs in the background). */
+  stale: boolean;
+}
+
+/** A TOC and the adapter that produced it. */
+export interface TocRecord {
+  toc: TocResult;
+  adapterId: string;
+}
+
+const SNAPSHOT_TTL_NEVER = 0;
+
+/**
+ * Fetches, chunks, indexes and persists library documentation, one library version at a time, and
+ * restores it after a restart from the cache (chunks + index snapshot) without fetching or chunking
+ * again. Concurrent requests for the same library share one build.
+ */
+export class DocStore {
+  private readonly loaded = new Map<string, LoadedDocs>();
+  private readonly builds = new Map<string, Promise<LoadResult>>();
+  private readonly refreshing = new Set<string>();
+  private readonly background = new Set<Promise<unknown>>();
+
+  constructor(
+    private readonly cache: CacheStore,
+    private readonly backend: SearchBackend,
+    private readonly sources: SourceChain,
+    private readonly logger: Logger,
+    private readonly options: { maxChunkTokens: number; maxLoadedLibraries: number },
+  ) {}
+
+  /** Whether this library version can be searched right now (loaded or restorable without fetching). */
+  state(libraryId: string, version: string): 'ready' | 'building' | 'absent' {
+    const key = versionKey(libraryId, version);
+    if (this.loaded.has(key)) return 'ready';
+    if (this.builds.has(key)) return 'building';
+    return 'absent';
+  }
+
+  /** Library versions loaded in memory. */
+  loadedKeys(): string[] {
+    return [...this.loaded.keys()];
+  }
+
+  /** Waits for background work (snapshots, refreshes) to finish: for shutdown and tests. */
+  async idle(): Promise<void> {
+    while (this.background.size > 0) await Promise.allSettled([...this.background]);
+  }
+
+  private track<T>(promise: Promise<T>): Promise<T> {
+    this.background.add(promise);
+    void promise.finally(() => this.background.delete(promise)).catch(() => undefined);
+    return promise;
+  }
+
+  /**
+   * The library version's docs, ready to search: from memory, else restored from the cache, else
+   * fetched through the adapter chain, chunked and indexed. Stale docs are served and refreshed behind.
+   */
+  async load(library: LibraryDescriptor, version: string, context: FetchContext = {}): Promise<LoadResult> {
+    const key = versionKey(library.id, version);
+    const inMemory = this.loaded.get(key);
+    if (inMemory) {
+      this.touch(key, inMemory);
+      await this.ensureIndexed(inMemory);
+      const stale = inMemory.expiresAt !== null && inMemory.expiresAt <= Date.now();
+      if (stale) this.refreshInBackground(library, version, inMemory);
+      return { docs: inMemory, cached: true, stale };
+    }
+    const running = this.builds.get(key);
+    if (running) return running;
+    const build = this.loadOrBuild(library, version, context).finally(() => this.builds.delete(key));
+    this.builds.set(key, build);
+    return build;
+  }
+
+  /** Starts loading in the background (search-docs answers INDEXING_IN_PROGRESS meanwhile). */
+  loadInBackground(library: LibraryDescriptor, version: string): Promise<LoadResult> {
+    const promise = this.load(library, version);
+    this.track(promise).catch((error: unknown) =>
+      this.logger.warn('background indexing failed', { libraryId: library.id, version, error }),
+    );
+    return promise;
+  }
+
+  private async loadOrBuild(library: LibraryDescriptor, version: string, context: FetchContext): Promise<LoadResult> {
+    const key = versionKey(library.id, version);
+    const cached = await this.cache.get<DocsRecord>(ns.docs, key, { allowStale: true });
+    if (cached && Array.isArray(cached.value.chunks)) {
+      const docs = this.remember(cached.value, cached.expiresAt);
+      await this.ensureIndexed(docs, cached.value);
+      if (cached.stale) this.refreshInBackground(library, version, docs);
+      return { docs, cached: true, stale: cached.stale };
+    }
+    const docs = await this.fetchAndIndex(library, version, context);
+    return { docs, cached: false, stale: false };
+  }
+
+  private touch(key: string, docs: LoadedDocs): void {
+    this.loaded.delete(key);
+    this.loaded.set(key, docs);
+  }
+
+  private remember(record: DocsRecord, expiresAt: number | null): LoadedDocs {
+    const { chunks, ...meta } = record;
+    const docs: LoadedDocs = {
+      key: { libraryId: record.libraryId, version: record.version },
+      record: meta,
+      chunks: new Map(chunks.map((c) => [c.id, c])),
+      expiresAt,
+    };
+    const key = versionKey(record.libraryId, record.version);
+    this.loaded.set(key, docs);
+    this.touch(key, docs);
+    while (this.loaded.size > this.options.maxLoadedLibraries) {
+      const oldest = this.loaded.keys().next().value as string;
+      const evicted = this.loaded.get(oldest);
+      this.loaded.delete(oldest);
+      if (evicted) void this.backend.drop(evicted.key);
+    }
+    return docs;
+  }
+
+  /** Makes sure the backend holds the index: restores the snapshot, or rebuilds it from stored chunks. */
+  private async ensureIndexed(docs: LoadedDocs, record?: DocsRecord): Promise<void> {
+    if (await this.backend.has(docs.key)) return;
+    const snapshotKey = `${versionKey(docs.key.libraryId, docs.key.version)}@${this.backend.id}`;
+    const snapshot = await this.cache.get<Uint8Array>(ns.index, snapshotKey);
+    if (snapshot?.meta?.revision === docs.record.revision && snapshot.value instanceof Uint8Array) {
+      if (await this.backend.restore(docs.key, snapshot.value)) return;
+    }
+    const chunks = record?.chunks ?? [...docs.chunks.values()];
+    await this.backend.index(
+      docs.key,
+      chunks.map((c) => ({ id: c.id, title: c.pageTitle, headings: c.headings, body: c.body, url: c.url })),
+    );
+    this.track(this.saveSnapshot(docs));
+  }
+
+  private async saveSnapshot(docs: LoadedDocs): Promise<void> {
+    const snapshot = await this.backend.snapshot(docs.key);
+    if (!snapshot) return;
+    await this.cache.set(ns.index, `${versionKey(docs.key.libraryId, docs.key.version)}@${this.backend.id}`, snapshot, {
+      ttlMs: SNAPSHOT_TTL_NEVER,
+      meta: { revision: docs.record.revision },
+    });
+  }
+
+  private async fetchAndIndex(library: LibraryDescriptor, version: string, context: FetchContext): Promise<LoadedDocs> {
+    return this.logger.span('engine.index', { libraryId: library.id, version }, async (span) => {
+      const { value: result, adapter } = await this.sources.first(
+        library,
+        'fetch the documentation',
+        (a, ctx) => a.fetchDocs(library, version, ctx),
+        context,
+      );
+      const record = this.toRecord(library, version, adapter.id, result);
+      if (record.chunks.length === 0) {
+        throw new ProContextError('INVALID_CONTENT', `${adapter.id} found no documentation content for ${library.name}.`, {
+          suggestion: 'Check the library docsUrl: its llms.txt lists no readable pages.',
+        });
+      }
+      span.set({ adapter: adapter.id, pages: record.pages.length, chunks: record.chunks.length, skipped: result.skipped?.length ?? 0 });
+      await this.backend.index(
+        { libraryId: library.id, version },
+        record.chunks.map((c) => ({ id: c.id, title: c.pageTitle, headings: c.headings, body: c.body, url: c.url })),
+      );
+      const ttlMs = library.ttlHours ? library.ttlHours * 3_600_000 : undefined;
+      const docs = this.remember(record, ttlMs ? Date.now() + ttlMs : null);
+      // persisting (chunks + index snapshot) happens after the answer, not before it
+      this.track(
+        (async () => {
+          await this.cache.set(ns.docs, versionKey(library.id, version), record, ttlMs ? { ttlMs } : {});
+          const stored = await this.cache.get<DocsRecord>(ns.docs, versionKey(library.id, version));
+          if (stored) docs.expiresAt = stored.expiresAt;
+          if (result.toc) {
+            await this.cache.set<TocRecord>(ns.toc, versionKey(library.id, version), { toc: result.toc, adapterId: adapter.id }, ttlMs ? { ttlMs } : {});
+          }
+          await this.saveSnapshot(docs);
+        })().catch((error: unknown) => this.logger.warn('could not persist indexed docs', { libraryId: library.id, error })),
+      );
+      return docs;
+    });
+  }
+
+  private toRecord(library: LibraryDescriptor, version: string, adapterId: string, result: DocsResult): DocsRecord {
+    const seen = new Set<string>();
+    const chunks: StoredChunk[] = [];
+    const pages: StoredPage[] = [];
+    const hash = createHash('sha256');
+    for (const page of result.pages) {
+      if (seen.has(`page:${page.url}`)) continue;
+      seen.add(`page:${page.url}`);
+      hash.update(page.url).update('\0').update(page.markdown).update('\0');
+      const pieces = chunkMarkdown({ url: page.url, title: page.title, markdown: page.markdown }, { maxTokens: this.options.maxChunkTokens });
+      pages.push({ url: page.url, title: pieces[0]?.pageTitle ?? page.title, ...(page.section ? { section: page.section } : {}) });
+      for (const piece of pieces) {
+        if (seen.has(piece.id) || piece.body.trim() === '') continue;
+        seen.add(piece.id);
+        chunks.push({
+          id: piece.id,
+          url: piece.url,
+          pageTitle: piece.pageTitle,
+          ...(page.section ? { section: page.section } : {}),
+          headings: piece.headings,
+          ...(piece.anchor ? { anchor: piece.anchor } : {}),
+          body: piece.body,
+          tokens: piece.tokens,
+          order: piece.order,
+        });
+      }
+    }
+    return {
+      libraryId: library.id,
+      version,
+      adapterId,
+      sourceUrl: result.sourceUrl,
+      fetchedAt: result.fetchedAt,
+      freshness: result.freshness,
+      revision: hash.digest('hex').slice(0, 16),
+      pages,
+      chunks,
+    };
+  }
+
+  private refreshInBackground(library: LibraryDescriptor, version: string, docs: LoadedDocs): void {
+    const key = versionKey(library.id, version);
+    if (this.refreshing.has(key)) return;
+    this.refreshing.add(key);
+    this.track(
+      this.logger
+        .span('engine.refresh', { libraryId: library.id, version }, async (span) => {
+          const adapter = this.sources.for(library).find((a) => a.id === docs.record.adapterId);
+          const verdict = adapter ? await adapter.checkFreshness(library, version, docs.record.freshness) : 'unknown';
+          span.set('verdict', verdict);
+          if (verdict === 'fresh') {
+            const stored = await this.cache.get<DocsRecord>(ns.docs, key, { allowStale: true });
+            if (stored) {
+              const ttlMs = library.ttlHours ? library.ttlHours * 3_600_000 : undefined;
+              await this.cache.set(ns.docs, key, stored.value, ttlMs ? { ttlMs } : {});
+              docs.expiresAt = (await this.cache.get<DocsRecord>(ns.docs, key))?.expiresAt ?? null;
+            }
+            return;
+          }
+          await this.backend.drop(docs.key);
+          this.loaded.delete(key);
+          await this.fetchAndIndex(library, version, {});
+        })
+        .catch((error: unknown) => {
+          // the origin is down: keep serving the stale docs
+          this.logger.warn('refresh failed; serving stale docs', { libraryId: library.id, error });
+          this.loaded.set(key, docs);
+        })
+        .finally(() => this.refreshing.delete(key)),
+    );
+  }
+
+  /** The library's TOC: cached, else from the first adapter that has one. */
+  async toc(library: LibraryDescriptor, version: string, context: FetchContext = {}): Promise<TocRecord & { cached: boolean; stale: boolean }> {
+    const key = versionKey(library.id, version);
+    const cached = await this.cache.get<TocRecord>(ns.toc, key, { allowStale: true });
+    if (cached && !cached.stale) return { ...cached.value, cached: true, stale: false };
+    try {
+      const { value: toc, adapter } = await this.sources.first(library, 'fetch the table of contents', (a, ctx) => a.fetchToc(library, version, ctx), context);
+      const ttlMs = library.ttlHours ? library.ttlHours * 3_600_000 : undefined;
+      const record: TocRecord = { toc, adapterId: adapter.id };
+      await this.cache.set(ns.toc, key, record, ttlMs ? { ttlMs } : {});
+      return { ...record, cached: false, stale: false };
+    } catch (error) {
+      if (cached) {
+        this.logger.warn('TOC refresh failed; serving the stale TOC', { libraryId: library.id, error });
+        return { ...cached.value, cached: true, stale: true };
+      }
+      throw error;
+    }
+  }
+
+  /** A TOC already known (cached or loaded), without any fetch. */
+  async cachedToc(libraryId: string, version: string): Promise<TocRecord | undefined> {
+    return (await this.cache.get<TocRecord>(ns.toc, versionKey(libraryId, version), { allowStale: true }))?.value;
+  }
+
+  /** Library versions with a cached TOC or docs (for list-libraries). */
+  async cachedVersions(): Promise<{ libraryId: string; version: string }[]> {
+    const keys = new Set([...(await this.cache.keys(ns.toc)), ...(await this.cache.keys(ns.docs))]);
+    return [...keys].map((k) => {
+      const at = k.lastIndexOf('@');
+      return { libraryId: k.slice(0, at), version: k.slice(at + 1) };
+    });
+  }
+}

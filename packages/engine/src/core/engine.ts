@@ -1,0 +1,374 @@
+import {
+  type CacheStore,
+  estimateTokens,
+  type FetchContext,
+  type HttpClient,
+  type LibraryDescriptor,
+  type Logger,
+  ProContextError,
+  type RegistryResolver,
+  type ResolvedConfig,
+  type SearchBackend,
+  type SourceAdapter,
+  type TocEntry,
+  type UrlAllowlist,
+} from '@pro-context/kernel';
+import type { EngineOptions } from '../options.js';
+import { type CatalogMatch, LibraryCatalog, versionHint } from './catalog.js';
+import { DocStore, type LoadResult, type StoredChunk } from './doc-store.js';
+import { versionKey } from './keys.js';
+import { type PageSlice, PageReader } from './pages.js';
+import {
+  chunkUrl,
+  confidenceOf,
+  fillBudget,
+  joinHits,
+  queryTerms,
+  type RankedChunk,
+  sectionPath,
+  snippetOf,
+  termCoverage,
+} from './ranking.js';
+import { SourceChain } from './sources.js';
+import { resolveLibraryVersion, type VersionInfo } from './versions.js';
+
+/** What the engine's collaborators are. */
+export interface DocsEngineDeps {
+  config: ResolvedConfig;
+  options: EngineOptions;
+  cache: CacheStore;
+  search: SearchBackend;
+  adapters: readonly SourceAdapter[];
+  registries: readonly RegistryResolver[];
+  http: HttpClient;
+  allowlist: UrlAllowlist;
+  logger: Logger;
+  /** Called when the set of resolved libraries grows (to emit `resources/list_changed`). */
+  onLibraryResolved?: (libraryId: string) => void;
+}
+
+/** resolve-library's answer. */
+export interface ResolveResult {
+  libraryId: string;
+  name: string;
+  description: string;
+  language: string;
+  defaultVersion: string;
+  availableVersions: string[];
+  sources: string[];
+  toc: TocEntry[];
+  tocTruncated: boolean;
+  tocSize: number;
+  matchedBy: CatalogMatch['matchedBy'];
+  alternatives: { id: string; name: string; description: string }[];
+}
+
+/** get-docs' answer. */
+export interface DocsAnswer {
+  content: string;
+  source: string;
+  version: string;
+  lastUpdated: string;
+  confidence: number;
+  cached: boolean;
+  stale: boolean;
+  relatedPages: { title: string; url: string; description: string }[];
+}
+
+/** search-docs' answer. */
+export interface SearchAnswer {
+  results: { title: string; snippet: string; relevance: number; url: string; section: string }[];
+  totalMatches: number;
+  version: string;
+}
+
+/** One library as list-libraries shows it. */
+export interface LibrarySummary {
+  id: string;
+  name: string;
+  description: string;
+  language: string;
+  defaultVersion: string;
+  categories: string[];
+  sources: string[];
+  projectDetected: boolean;
+}
+
+/** The docs engine: the five tools' behaviour, independent of MCP. */
+export class DocsEngine {
+  readonly catalog: LibraryCatalog;
+  readonly sources: SourceChain;
+  readonly store: DocStore;
+  readonly pages: PageReader;
+  /** Libraries resolved in this process (their TOCs are listed as resources), id → version. */
+  readonly resolved = new Map<string, string>();
+  readonly startedAt = Date.now();
+
+  constructor(private readonly deps: DocsEngineDeps) {
+    this.catalog = new LibraryCatalog(deps.config);
+    this.sources = new SourceChain(deps.adapters);
+    this.store = new DocStore(deps.cache, deps.search, this.sources, deps.logger, {
+      maxChunkTokens: deps.options.maxChunkTokens,
+      maxLoadedLibraries: deps.options.maxLoadedLibraries,
+    });
+    this.pages = new PageReader(deps.http, deps.cache, deps.allowlist, this.sources, deps.logger);
+    for (const library of this.catalog.all()) this.allowDocsDomains(library);
+  }
+
+  private allowDocsDomains(library: LibraryDescriptor): void {
+    const urls = [library.docsUrl, library.llmsTxtUrl, library.llmsFullTxtUrl].filter((u): u is string => Boolean(u));
+    this.deps.allowlist.allowHostsOf(urls, `library ${library.id}`);
+  }
+
+  /** The version to serve; `VERSION_NOT_FOUND` lists what exists. */
+  version(library: LibraryDescriptor, spec?: string): Promise<VersionInfo> {
+    return resolveLibraryVersion(library, spec, this.deps.registries);
+  }
+
+  /** resolve-library: fuzzy match, versions, sources and the TOC. */
+  async resolve(query: string, options: { language?: string; libraryId?: string } = {}, context: FetchContext = {}): Promise<ResolveResult> {
+    let matches: CatalogMatch[];
+    if (options.libraryId) {
+      matches = [{ library: this.catalog.require(options.libraryId), matchedBy: 'id', distance: 0 }];
+    } else {
+      matches = this.catalog.match(query, options.language);
+      if (matches.length === 0) {
+        const anyLanguage = options.language ? this.catalog.match(query) : [];
+        throw new ProContextError('LIBRARY_NOT_FOUND', `No library matches '${query}'${options.language ? ` in ${options.language}` : ''}.`, {
+          suggestion:
+            anyLanguage.length > 0
+              ? `Did you mean '${anyLanguage[0]?.library.id}' (${anyLanguage[0]?.library.language ?? 'another language'})?`
+              : 'Check the spelling, or call list-libraries to see the libraries pro-context knows.',
+          details: { suggestions: anyLanguage.slice(0, 5).map((m) => m.library.id) },
+        });
+      }
+    }
+    const best = matches[0] as CatalogMatch;
+    const library = best.library;
+    const hinted = options.libraryId ? undefined : versionHint(query);
+    let versions = await this.version(library);
+    if (hinted) {
+      try {
+        versions = { ...(await this.version(library, `${hinted}${hinted.includes('.') ? '' : '.x'}`)), available: versions.available };
+      } catch {
+        // a number in the query that is not a version of this library (e.g. "oauth2") is just text
+      }
+    }
+    const { toc, adapterId } = await this.store.toc(library, versions.version, context);
+    this.allowDocsDomains(library);
+    this.deps.allowlist.allowHostsOf(
+      toc.entries.map((e) => e.url),
+      `toc ${library.id}`,
+    );
+    if (!this.resolved.has(library.id)) {
+      this.resolved.set(library.id, versions.version);
+      this.deps.onLibraryResolved?.(library.id);
+    }
+    const limit = this.deps.options.tocLimit;
+    return {
+      libraryId: library.id,
+      name: library.name,
+      description: library.description ?? toc.summary ?? '',
+      language: library.language ?? '',
+      defaultVersion: versions.version,
+      availableVersions: versions.available,
+      sources: [adapterId, ...this.sources.for(library).map((a) => a.id).filter((id) => id !== adapterId)],
+      toc: prioritiseToc(toc.entries, limit),
+      tocTruncated: toc.entries.length > limit,
+      tocSize: toc.entries.length,
+      matchedBy: best.matchedBy,
+      alternatives: matches.slice(1, 4).map((m) => ({ id: m.library.id, name: m.library.name, description: m.library.description ?? '' })),
+    };
+  }
+
+  private async loadFor(libraryId: string, version: string | undefined, context: FetchContext) {
+    const library = this.catalog.require(libraryId);
+    const versions = await this.version(library, version);
+    const loaded = await this.store.load(library, versions.version, context);
+    return { library, versions, loaded };
+  }
+
+  private async rank(loaded: LoadResult, query: string, limit: number): Promise<{ ranked: RankedChunk[]; total: number; terms: string[] }> {
+    const terms = queryTerms(query);
+    const { hits, total } = await this.deps.search.search(loaded.docs.key, query, { limit });
+    return { ranked: joinHits(hits, loaded.docs.chunks, terms), total, terms };
+  }
+
+  /** get-docs: the best chunks for a topic within `maxTokens`, with provenance and related pages. */
+  async getDocs(libraryId: string, topic: string, version: string | undefined, maxTokens: number, context: FetchContext = {}): Promise<DocsAnswer> {
+    const { library, versions, loaded } = await this.loadFor(libraryId, version, context);
+    const { ranked, terms } = await this.rank(loaded, topic, 40);
+    const toc = (await this.store.cachedToc(library.id, versions.version))?.toc.entries ?? [];
+    if (ranked.length === 0 || (ranked[0]?.coverage ?? 0) === 0) {
+      throw new ProContextError('TOPIC_NOT_FOUND', `Nothing in the ${library.name} ${versions.version} documentation matches '${topic}'.`, {
+        details: { relatedPages: this.relatedPages(toc, [], terms, loaded.docs.record.pages) },
+      });
+    }
+    const { content, used } = fillBudget(ranked, maxTokens);
+    const best = used[0];
+    return {
+      content,
+      source: best ? chunkUrl(best.chunk) : loaded.docs.record.sourceUrl,
+      version: versions.version,
+      lastUpdated: loaded.docs.record.fetchedAt,
+      confidence: confidenceOf(best, terms),
+      cached: loaded.cached,
+      stale: loaded.stale,
+      relatedPages: this.relatedPages(toc, ranked, terms, loaded.docs.record.pages, used),
+    };
+  }
+
+  /** Pages an agent may read next: pages of good hits not already returned, then TOC titles matching the topic. */
+  private relatedPages(
+    toc: readonly TocEntry[],
+    ranked: readonly RankedChunk[],
+    terms: readonly string[],
+    pages: readonly { url: string; title: string }[],
+    used: readonly RankedChunk[] = [],
+  ): DocsAnswer['relatedPages'] {
+    const wanted = this.deps.options.relatedPages;
+    const out = new Map<string, DocsAnswer['relatedPages'][number]>();
+    const describe = (url: string) => toc.find((e) => e.url === url)?.description ?? '';
+    const usedUrls = new Set(used.map((u) => u.chunk.url));
+    for (const item of ranked) {
+      if (out.size >= wanted) break;
+      const url = item.chunk.url;
+      if (out.has(url) || (usedUrls.has(url) && used.length > 0 && item === used[0])) continue;
+      out.set(url, { title: item.chunk.pageTitle, url, description: describe(url) || sectionPath(item.chunk) });
+    }
+    const candidates = toc.length > 0 ? toc : pages.map((p) => ({ title: p.title, url: p.url, description: '' }));
+    const scored = candidates
+      .map((e) => ({ e, score: termCoverage(terms, `${e.title} ${e.description ?? ''}`) }))
+      .filter((x) => x.score > 0)
+      .sort((a, b) => b.score - a.score);
+    for (const { e } of scored) {
+      if (out.size >= wanted) break;
+      if (!out.has(e.url)) out.set(e.url, { title: e.title, url: e.url, description: e.description ?? '' });
+    }
+    return [...out.values()];
+  }
+
+  /**
+   * search-docs: ranked snippets. A library not indexed yet starts indexing; if that takes longer than
+   * `searchWaitMs`, the answer is `INDEXING_IN_PROGRESS` with a `retryAfter`.
+   */
+  async search(libraryId: string, query: string, version: string | undefined, maxResults: number): Promise<SearchAnswer> {
+    const library = this.catalog.require(libraryId);
+    const versions = await this.version(library, version);
+    let loaded: LoadResult;
+    if (this.store.state(library.id, versions.version) === 'ready') {
+      loaded = await this.store.load(library, versions.version);
+    } else {
+      const started = Date.now();
+      const pending = this.store.loadInBackground(library, versions.version);
+      const wait = this.deps.options.searchWaitMs;
+      const outcome = await Promise.race([
+        pending.then((r) => ({ done: true as const, r })),
+        new Promise<{ done: false }>((resolve) => setTimeout(() => resolve({ done: false }), wait).unref()),
+      ]);
+      if (!outcome.done) {
+        const elapsed = (Date.now() - started) / 1000;
+        throw new ProContextError(
+          'INDEXING_IN_PROGRESS',
+          `The ${library.name} ${versions.version} documentation is being fetched and indexed for the first time.`,
+          { retryAfter: Math.max(2, Math.ceil(elapsed * 2)) },
+        );
+      }
+      loaded = outcome.r;
+    }
+    const { ranked, total } = await this.rank(loaded, query, Math.max(maxResults * 3, 20));
+    const terms = queryTerms(query);
+    const top = ranked[0]?.score ?? 1;
+    const seen = new Set<string>();
+    const results: SearchAnswer['results'] = [];
+    for (const item of ranked) {
+      if (results.length >= maxResults) break;
+      const url = chunkUrl(item.chunk);
+      if (seen.has(url)) continue;
+      seen.add(url);
+      const relative = top > 0 ? item.score / top : 0;
+      results.push({
+        title: item.chunk.headings[item.chunk.headings.length - 1] ?? item.chunk.pageTitle,
+        snippet: snippetOf(item.chunk, terms),
+        relevance: Math.round(Math.min(1, relative * (0.5 + 0.5 * item.coverage)) * 1000) / 1000,
+        url,
+        section: sectionPath(item.chunk),
+      });
+    }
+    return { results, totalMatches: total, version: versions.version };
+  }
+
+  /** read-page. */
+  readPage(url: string, maxTokens: number, offset: number, signal?: AbortSignal): Promise<PageSlice> {
+    return this.pages.read(url, maxTokens, offset, signal);
+  }
+
+  /** list-libraries: known, cached and resolved libraries, filtered. */
+  async listLibraries(filters: { language?: string; category?: string } = {}): Promise<LibrarySummary[]> {
+    const cachedVersions = await this.store.cachedVersions();
+    const out: LibrarySummary[] = [];
+    for (const library of this.catalog.all()) {
+      if (filters.language && library.language !== filters.language) continue;
+      if (filters.category && !(library.categories ?? []).some((c) => c.toLowerCase() === filters.category?.toLowerCase())) continue;
+      const cachedVersion = cachedVersions.find((c) => c.libraryId === library.id)?.version;
+      out.push({
+        id: library.id,
+        name: library.name,
+        description: library.description ?? '',
+        language: library.language ?? '',
+        defaultVersion: this.resolved.get(library.id) ?? cachedVersion ?? library.defaultVersion ?? library.versions?.[0] ?? 'latest',
+        categories: library.categories ?? [],
+        sources: this.sources.for(library).map((a) => a.id),
+        projectDetected: false,
+      });
+    }
+    return out.sort((a, b) => Number(b.projectDetected) - Number(a.projectDetected) || a.name.localeCompare(b.name));
+  }
+
+  /** The TOC of a resolved (or resolvable) library as markdown, for `library://{libraryId}/toc`. */
+  async tocMarkdown(libraryId: string): Promise<string> {
+    const library = this.catalog.require(libraryId);
+    const version = this.resolved.get(library.id) ?? (await this.version(library)).version;
+    const { toc } = await this.store.toc(library, version);
+    const lines = [`# ${toc.title ?? library.name} Documentation`, ''];
+    if (toc.summary) lines.push(`> ${toc.summary}`, '');
+    lines.push(`Version ${version}. Read any page with read-page.`, '');
+    let section: string | undefined;
+    for (const entry of toc.entries) {
+      if (entry.section !== section) {
+        section = entry.section;
+        lines.push('', `## ${section ?? 'Pages'}`);
+      }
+      lines.push(`- [${entry.title}](${entry.url})${entry.description ? ` — ${entry.description}` : ''}`);
+    }
+    return `${lines.join('\n').replace(/\n{3,}/g, '\n\n')}\n`;
+  }
+
+  /** Waits for background work: persistence of indexes and refreshes. */
+  idle(): Promise<void> {
+    return this.store.idle();
+  }
+
+  /** Estimated tokens of a text (exposed for renderers). */
+  tokens(text: string): number {
+    return estimateTokens(text);
+  }
+
+  /** Status for health. */
+  loadedVersions(): string[] {
+    return this.store.loadedKeys();
+  }
+
+  /** Key helper exposed for resources. */
+  key(libraryId: string, version: string): string {
+    return versionKey(libraryId, version);
+  }
+}
+
+/** The first `limit` TOC entries, keeping the `Optional` section last. */
+function prioritiseToc(entries: readonly TocEntry[], limit: number): TocEntry[] {
+  const optional = (e: TocEntry) => (e.section ?? '').toLowerCase() === 'optional';
+  return [...entries.filter((e) => !optional(e)), ...entries.filter(optional)].slice(0, limit);
+}
+
+export type { PageSlice, StoredChunk };

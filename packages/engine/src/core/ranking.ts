@@ -1,0 +1,149 @@
+import { charsForTokens, estimateTokens, type SearchHit } from '@pro-context/kernel';
+import type { StoredChunk } from './doc-store.js';
+
+const STOP_WORDS = new Set(
+  'a an and are as at be by can do does for from how i in into is it its of on or should that the their then there these this to use used using what when where which while why with you your vs via'.split(
+    ' ',
+  ),
+);
+
+/** Lower-cased query terms, identifiers also split into their parts, stop words dropped. */
+export function queryTerms(text: string): string[] {
+  const out = new Set<string>();
+  for (const raw of text.match(/[A-Za-z0-9_.$@-]+/g) ?? []) {
+    const whole = raw.replace(/^[._@$-]+|[._@$-]+$/g, '').toLowerCase();
+    if (whole.length > 1 && !STOP_WORDS.has(whole)) out.add(whole);
+    for (const part of raw
+      .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+      .split(/[^A-Za-z0-9]+/)
+      .map((p) => p.toLowerCase())) {
+      if (part.length > 1 && !STOP_WORDS.has(part)) out.add(part);
+    }
+  }
+  return [...out];
+}
+
+/** A crude English stem for matching query terms in text (plural and -ing/-ed forms). */
+function stem(term: string): string {
+  return term.length > 4 ? term.replace(/(ies|es|s|ing|ed)$/, '') : term;
+}
+
+/** Fraction of the query's terms that occur in `text` (stem prefix match). */
+export function termCoverage(terms: readonly string[], text: string): number {
+  if (terms.length === 0) return 0;
+  const lower = text.toLowerCase();
+  let found = 0;
+  for (const term of terms) if (lower.includes(stem(term))) found += 1;
+  return found / terms.length;
+}
+
+/** A search hit joined with its stored chunk. */
+export interface RankedChunk {
+  chunk: StoredChunk;
+  score: number;
+  /** Fraction of query terms in the chunk's headings and body. */
+  coverage: number;
+}
+
+/** Joins backend hits with their chunks (dropping ids the store no longer has). */
+export function joinHits(hits: readonly SearchHit[], chunks: Map<string, StoredChunk>, terms: readonly string[]): RankedChunk[] {
+  const out: RankedChunk[] = [];
+  for (const hit of hits) {
+    const chunk = chunks.get(hit.id);
+    if (!chunk) continue;
+    out.push({ chunk, score: hit.score, coverage: termCoverage(terms, `${chunk.headings.join(' ')} ${chunk.body}`) });
+  }
+  return out;
+}
+
+/**
+ * Confidence in [0, 1] that the best chunk answers the topic: how many query terms it contains, weighted
+ * up when they are in its headings.
+ */
+export function confidenceOf(best: RankedChunk | undefined, terms: readonly string[]): number {
+  if (!best || terms.length === 0) return 0;
+  const headingCoverage = termCoverage(terms, `${best.chunk.pageTitle} ${best.chunk.headings.join(' ')}`);
+  return Math.round(Math.min(1, best.coverage * 0.75 + headingCoverage * 0.25) * 100) / 100;
+}
+
+/** The chunk's URL with its heading anchor. */
+export function chunkUrl(chunk: StoredChunk): string {
+  return chunk.anchor ? `${chunk.url}#${chunk.anchor}` : chunk.url;
+}
+
+/** A section path for display: the headings below the page title. */
+export function sectionPath(chunk: StoredChunk): string {
+  const path = chunk.headings[0] === chunk.pageTitle ? chunk.headings.slice(1) : chunk.headings;
+  return [chunk.pageTitle, ...path].join(' › ');
+}
+
+/** Cuts markdown to at most `tokens` estimated tokens at a paragraph (else line) boundary, outside code fences. */
+export function cutAtBoundary(markdown: string, tokens: number): string {
+  const limit = charsForTokens(tokens);
+  if (markdown.length <= limit) return markdown;
+  const lines = markdown.split('\n');
+  let out = '';
+  let inFence = false;
+  let lastSafe = 0;
+  for (const line of lines) {
+    if (out.length + line.length + 1 > limit) break;
+    out += `${line}\n`;
+    if (/^\s*(```|~~~)/.test(line)) inFence = !inFence;
+    if (!inFence && (line.trim() === '' || /^#{1,6}\s/.test(line))) lastSafe = out.length;
+  }
+  if (lastSafe > 0) return out.slice(0, lastSafe).trimEnd();
+  // no paragraph boundary fits: keep the lines that do, and close a code fence left open
+  return inFence ? `${out.trimEnd()}\n\`\`\`` : out.trimEnd();
+}
+
+/** Fills a token budget with the best chunks, best first, each labelled with its section and URL. */
+export function fillBudget(ranked: readonly RankedChunk[], maxTokens: number): { content: string; used: RankedChunk[] } {
+  const parts: string[] = [];
+  const used: RankedChunk[] = [];
+  let spent = 0;
+  for (const item of ranked) {
+    const label = `<!-- ${sectionPath(item.chunk)} — ${chunkUrl(item.chunk)} -->\n`;
+    const cost = estimateTokens(label) + item.chunk.tokens + 1;
+    if (spent + cost <= maxTokens) {
+      parts.push(`${label}${item.chunk.body.trim()}`);
+      used.push(item);
+      spent += cost;
+    } else if (used.length === 0) {
+      const room = maxTokens - estimateTokens(label) - 20;
+      const cut = cutAtBoundary(item.chunk.body, room);
+      if (cut) {
+        parts.push(`${label}${cut}\n\n[Section truncated to fit maxTokens. Use read-page on ${chunkUrl(item.chunk)} for all of it.]`);
+        used.push(item);
+        spent = maxTokens;
+      }
+    }
+    if (maxTokens - spent < 60) break;
+  }
+  return { content: parts.join('\n\n---\n\n'), used };
+}
+
+/** A ~100-token excerpt of a chunk around the densest run of query terms. */
+export function snippetOf(chunk: StoredChunk, terms: readonly string[], tokens = 100): string {
+  const text = chunk.body
+    .replace(/^#{1,6}\s+.*$/m, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+  const width = charsForTokens(tokens);
+  if (text.length <= width) return text;
+  const lower = text.toLowerCase();
+  let bestStart = 0;
+  let bestHits = -1;
+  const step = Math.max(20, Math.floor(width / 4));
+  for (let start = 0; start < text.length; start += step) {
+    const window = lower.slice(start, start + width);
+    const hits = terms.reduce((n, t) => n + (window.includes(stem(t)) ? 1 : 0), 0);
+    if (hits > bestHits) {
+      bestHits = hits;
+      bestStart = start;
+    }
+  }
+  const start = bestStart === 0 ? 0 : Math.max(0, text.lastIndexOf(' ', bestStart) + 1);
+  const excerpt = text.slice(start, start + width);
+  const end = excerpt.length < width ? excerpt.length : Math.max(excerpt.lastIndexOf(' '), width - 20);
+  return `${start > 0 ? '…' : ''}${excerpt.slice(0, end).trim()}${start + end < text.length ? '…' : ''}`;
+}

@@ -1,0 +1,88 @@
+import {
+  type FetchContext,
+  isProContextError,
+  type LibraryDescriptor,
+  ProContextError,
+  type SourceAdapter,
+} from '@pro-context/kernel';
+
+/** What the engine remembers about each adapter, for `pro-context://health`. */
+export interface AdapterStatus {
+  status: 'available' | 'failing' | 'unused';
+  lastSuccess?: string;
+  lastError?: string;
+  lastErrorAt?: string;
+}
+
+/**
+ * The adapter chain (seed 001 §8.1): adapters that can handle a library, in priority order; the first
+ * that succeeds wins, failures fall through, and when every one fails the error lists why each did.
+ */
+export class SourceChain {
+  readonly status = new Map<string, AdapterStatus>();
+
+  constructor(private readonly adapters: readonly SourceAdapter[]) {
+    for (const adapter of adapters) this.status.set(adapter.id, { status: 'unused' });
+  }
+
+  /** Adapters able to serve this library, best first (a library's `source` forces one). */
+  for(library: LibraryDescriptor): SourceAdapter[] {
+    return [...this.adapters]
+      .filter((a) => (library.source ? a.id === library.source : true) && a.canHandle(library))
+      .sort((a, b) => a.priority - b.priority);
+  }
+
+  /** The adapter that owns a URL (for read-page), if any. */
+  owner(url: URL): SourceAdapter | undefined {
+    return [...this.adapters].sort((a, b) => a.priority - b.priority).find((a) => a.ownsUrl?.(url));
+  }
+
+  /** Records a success or failure of an adapter. */
+  record(adapterId: string, error?: unknown): void {
+    const now = new Date().toISOString();
+    const current = this.status.get(adapterId) ?? { status: 'unused' };
+    this.status.set(
+      adapterId,
+      error === undefined
+        ? { ...current, status: 'available', lastSuccess: now }
+        : { ...current, status: 'failing', lastError: error instanceof Error ? error.message : String(error), lastErrorAt: now },
+    );
+  }
+
+  /** Runs `fn` on each adapter in turn until one succeeds. */
+  async first<T>(
+    library: LibraryDescriptor,
+    what: string,
+    fn: (adapter: SourceAdapter, context?: FetchContext) => Promise<T>,
+    context?: FetchContext,
+  ): Promise<{ value: T; adapter: SourceAdapter }> {
+    const adapters = this.for(library);
+    if (adapters.length === 0) {
+      throw new ProContextError('SOURCE_UNAVAILABLE', `No documentation source can serve ${library.name}.`, {
+        recoverable: false,
+        suggestion: library.source
+          ? `The source '${library.source}' configured for ${library.id} is not installed.`
+          : `Give ${library.id} a docsUrl, llmsTxtUrl or repository in the configuration.`,
+      });
+    }
+    const failures: string[] = [];
+    let lastError: unknown;
+    for (const adapter of adapters) {
+      context?.signal?.throwIfAborted();
+      try {
+        const value = await fn(adapter, context);
+        this.record(adapter.id);
+        return { value, adapter };
+      } catch (error) {
+        this.record(adapter.id, error);
+        lastError = error;
+        failures.push(`${adapter.id}: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+    if (adapters.length === 1 && isProContextError(lastError)) throw lastError;
+    throw new ProContextError('SOURCE_UNAVAILABLE', `Could not ${what} for ${library.name}. ${failures.join(' | ')}`, {
+      details: { failures },
+      ...(isProContextError(lastError) && lastError.retryAfter ? { retryAfter: lastError.retryAfter } : {}),
+    });
+  }
+}

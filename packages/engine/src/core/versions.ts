@@ -1,0 +1,77 @@
+import {
+  isProContextError,
+  type LibraryDescriptor,
+  ProContextError,
+  type RegistryResolver,
+} from '@pro-context/kernel';
+
+/** A library version as served, and what else exists. */
+export interface VersionInfo {
+  /** The exact version served. */
+  version: string;
+  /** What the agent asked for, if anything. */
+  requested?: string;
+  /** Recent versions, newest first (at most 10). */
+  available: string[];
+  /** Latest stable version. */
+  latest: string;
+  /** Registry that answered (`'pypi'`, `'npm'`), or `'config'`. */
+  from: string;
+}
+
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** Whether `version` matches a `2.10.x` / `2.*` / `2` style spec. */
+function matchesWildcard(spec: string, version: string): boolean {
+  const parts = spec.replace(/(\.(x|\*))+$/i, '').split('.');
+  return new RegExp(`^${parts.map(escape).join('\\.')}(\\.|$)`).test(version);
+}
+
+/**
+ * Resolves the version to serve (seed 001 §9.1): exact, range (`0.3.x`), or latest stable when omitted —
+ * through the package registry of the library's language when one is installed, else from the library's
+ * configured versions. A version that does not exist is `VERSION_NOT_FOUND` listing what does; another
+ * version is never silently substituted.
+ */
+export async function resolveLibraryVersion(
+  library: LibraryDescriptor,
+  spec: string | undefined,
+  registries: readonly RegistryResolver[],
+): Promise<VersionInfo> {
+  const requested = spec?.trim() || undefined;
+  const registry = registries.find((r) => r.ecosystem === library.language);
+  if (registry && !library.versions) {
+    try {
+      const resolved = await registry.resolveVersion(library.packageName ?? library.name, requested);
+      const stable = resolved.metadata.versions.filter((v) => !v.prerelease && !v.yanked).map((v) => v.version);
+      return {
+        version: resolved.version,
+        ...(requested ? { requested } : {}),
+        available: stable.slice(0, 10),
+        latest: resolved.metadata.latestStable ?? stable[0] ?? resolved.version,
+        from: registry.id,
+      };
+    } catch (error) {
+      // a hand-configured library the registry does not know is served from its configuration
+      if (!(isProContextError(error) && error.code === 'LIBRARY_NOT_FOUND')) throw error;
+    }
+  }
+  const available = library.versions?.length ? library.versions : [library.defaultVersion ?? 'latest'];
+  const latest = library.defaultVersion ?? available[0] ?? 'latest';
+  const result = (version: string): VersionInfo => ({
+    version,
+    ...(requested ? { requested } : {}),
+    available: available.slice(0, 10),
+    latest,
+    from: 'config',
+  });
+  if (!requested || requested === 'latest' || requested === 'stable') return result(latest);
+  if (available.includes(requested)) return result(requested);
+  const wildcard = available.find((v) => matchesWildcard(requested, v));
+  if (/^[\w.-]+$/.test(requested) && /(\.(x|\*))+$/i.test(requested) && wildcard) return result(wildcard);
+  if (library.versionedDocsUrl && /^v?\d+(\.\d+)*([a-z0-9.-]*)?$/i.test(requested)) return result(requested);
+  throw new ProContextError('VERSION_NOT_FOUND', `${library.name} has no version '${requested}'.`, {
+    suggestion: `Available versions: ${available.slice(0, 10).join(', ')}`,
+    details: { requested, availableVersions: available.slice(0, 10) },
+  });
+}

@@ -1,0 +1,33 @@
+import { z } from '@pro-context/kernel';
+
+/** Options of the docs engine (config section `engine`). */
+export const engineOptionsSchema = z.strictObject({
+  searchWaitMs: z
+    .number()
+    .int()
+    .min(0)
+    .max(60_000)
+    .default(1500)
+    .describe(
+      'How long search-docs waits for a first index build before answering INDEXING_IN_PROGRESS (the build goes on).',
+    ),
+  maxChunkTokens: z.number().int().min(100).max(4000).default(800).describe('Largest chunk indexed, in estimated tokens.'),
+  relatedPages: z.number().int().min(0).max(20).default(5).describe('How many relatedPages get-docs returns.'),
+  tocLimit: z
+    .number()
+    .int()
+    .min(10)
+    .max(2000)
+    .default(100)
+    .describe('Most TOC entries in a resolve-library answer (the full TOC stays in the library://…/toc resource).'),
+  maxLoadedLibraries: z
+    .number()
+    .int()
+    .min(1)
+    .max(1000)
+    .default(32)
+    .describe('Library versions kept loaded in memory (others are restored from the cache on demand).'),
+});
+
+/** Engine options after validation. */
+export type EngineOptions = z.output<typeof engineOptionsSchema>;

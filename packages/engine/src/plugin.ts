@@ -1,0 +1,69 @@
+import {
+  cacheStoreToken,
+  createToken,
+  definePlugin,
+  kernelTokens,
+  registryResolverToken,
+  searchBackendToken,
+  sourceAdapterToken,
+  type ToolPlugin,
+  toolPluginToken,
+} from '@pro-context/kernel';
+import { createRequire } from 'node:module';
+import { DocsEngine } from './core/engine.js';
+import { type EngineOptions, engineOptionsSchema } from './options.js';
+import { enginePrompts } from './prompts.js';
+import { engineResources, engineResourceTemplates } from './resources.js';
+import { docsTools } from './tools/tools.js';
+
+const { version } = createRequire(import.meta.url)('../package.json') as { version: string };
+
+/** The engine service: call it directly (CLI, embedding) or through its MCP tools. */
+export const docsEngineToken = createToken<DocsEngine>('engine.docsEngine');
+
+/** The docs engine as a plugin: binds {@link docsEngineToken} and a `ToolPlugin` with its tools, resources and prompts. */
+export const enginePlugin = definePlugin<EngineOptions, unknown>({
+  id: 'engine',
+  version,
+  description: 'The docs engine: resolve-library, get-docs, search-docs, read-page, list-libraries.',
+  kernel: '^0.1.0',
+  configKey: 'engine',
+  optionsSchema: engineOptionsSchema,
+  register(context, options) {
+    context.bindFactory(docsEngineToken, (resolver) => {
+      const events = resolver.resolve(kernelTokens.events);
+      return new DocsEngine({
+        config: resolver.resolve(kernelTokens.config),
+        options,
+        cache: resolver.resolve(cacheStoreToken),
+        search: resolver.resolve(searchBackendToken),
+        adapters: resolver.resolveAll(sourceAdapterToken),
+        registries: resolver.resolveAll(registryResolverToken),
+        http: resolver.resolve(kernelTokens.http),
+        allowlist: resolver.resolve(kernelTokens.allowlist),
+        logger: resolver.resolve(kernelTokens.logger).child({ component: 'engine' }),
+        onLibraryResolved: (libraryId) => events.emit('resources.changed', { reason: `resolved ${libraryId}` }),
+      });
+    });
+    context.bindFactory(toolPluginToken, (resolver): ToolPlugin => {
+      const engine = resolver.resolve(docsEngineToken);
+      const cache = resolver.resolve(cacheStoreToken);
+      return {
+        id: 'engine',
+        tools: () => docsTools(engine),
+        resources: () => engineResources(engine, cache, version),
+        resourceTemplates: () => engineResourceTemplates(engine),
+        prompts: () => enginePrompts,
+      };
+    });
+  },
+  start(context) {
+    // fail at start-up, not at the first tool call, when a required contract is missing
+    context.resolve(docsEngineToken);
+  },
+  async stop(context) {
+    await context.resolve(docsEngineToken).idle();
+  },
+});
+
+export default enginePlugin;

@@ -1,0 +1,88 @@
+import type { CacheStore, ResourceDefinition, ResourceTemplateDefinition } from '@pro-context/kernel';
+import type { DocsEngine } from './core/engine.js';
+
+/** `pro-context://health` and `pro-context://libraries` (seed 001 §6.1, §6.2). */
+export function engineResources(engine: DocsEngine, cache: CacheStore, version: string): ResourceDefinition[] {
+  return [
+    {
+      name: 'health',
+      uri: 'pro-context://health',
+      title: 'Server health',
+      description: 'Server status, uptime, cache statistics, documentation sources and project libraries.',
+      mimeType: 'application/json',
+      async read() {
+        const stats = await cache.stats();
+        const adapters = Object.fromEntries(engine.sources.status);
+        const failing = [...engine.sources.status.values()].some((s) => s.status === 'failing');
+        return {
+          text: JSON.stringify(
+            {
+              status: failing ? 'degraded' : 'healthy',
+              uptime: Math.round((Date.now() - engine.startedAt) / 1000),
+              cache: {
+                memoryEntries: stats.memoryEntries,
+                sqliteEntries: stats.durableEntries,
+                hitRate: Math.round(stats.hitRate * 100) / 100,
+              },
+              adapters,
+              indexedLibraries: engine.loadedVersions(),
+              projectLibraries: [],
+              version,
+            },
+            null,
+            2,
+          ),
+        };
+      },
+    },
+    {
+      name: 'libraries',
+      uri: 'pro-context://libraries',
+      title: 'Project libraries',
+      description: "Libraries detected in the current project, with the versions it uses.",
+      mimeType: 'application/json',
+      async read() {
+        const libraries = (await engine.listLibraries()).filter((l) => l.projectDetected);
+        return {
+          text: JSON.stringify(
+            { libraries: libraries.map((l) => ({ id: l.id, name: l.name, version: l.defaultVersion })), detectedFrom: [] },
+            null,
+            2,
+          ),
+        };
+      },
+    },
+  ];
+}
+
+/** `library://{libraryId}/toc` (seed 001 §6.3): one resource per resolved library. */
+export function engineResourceTemplates(engine: DocsEngine): ResourceTemplateDefinition[] {
+  return [
+    {
+      name: 'library-toc',
+      uriTemplate: 'library://{+libraryId}/toc',
+      title: 'Library table of contents',
+      description: 'The table of contents of a resolved library, as markdown links read-page accepts.',
+      mimeType: 'text/markdown',
+      async list() {
+        return [...engine.resolved.keys()].map((id) => ({
+          uri: `library://${id}/toc`,
+          name: `${engine.catalog.find(id)?.name ?? id} TOC`,
+          title: `${engine.catalog.find(id)?.name ?? id} documentation`,
+          mimeType: 'text/markdown',
+        }));
+      },
+      complete: {
+        libraryId: (prefix) =>
+          engine.catalog
+            .all()
+            .map((l) => l.id)
+            .filter((id) => id.startsWith(prefix))
+            .slice(0, 50),
+      },
+      async read(_uri, variables) {
+        return { text: await engine.tocMarkdown(variables.libraryId ?? ''), mimeType: 'text/markdown' };
+      },
+    },
+  ];
+}

@@ -1,0 +1,164 @@
+import { defineTool, type FetchContext, type ToolContext, type ToolDefinition } from '@pro-context/kernel';
+import type { DocsEngine } from '../core/engine.js';
+import {
+  getDocsInput,
+  getDocsOutput,
+  listLibrariesInput,
+  listLibrariesOutput,
+  readPageInput,
+  readPageOutput,
+  resolveLibraryInput,
+  resolveLibraryOutput,
+  searchDocsInput,
+  searchDocsOutput,
+} from './schemas.js';
+
+const readOnly = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true };
+
+/** Adapter progress → MCP progress notifications. */
+function fetchContext(context: ToolContext): FetchContext {
+  return {
+    signal: context.signal,
+    progress: (done, total, message) => void context.progress({ progress: done, total, message }),
+  };
+}
+
+/** The five tools of seed 001 §5 over a {@link DocsEngine}. */
+export function docsTools(engine: DocsEngine): ToolDefinition[] {
+  const resolveLibrary = defineTool({
+    name: 'resolve-library',
+    title: 'Resolve library',
+    description:
+      'Find a library by name (typos and aliases are fine) and get its canonical libraryId, versions, documentation sources and table of contents (TOC). Call this first; then use get-docs for a focused answer, or read-page on TOC URLs to browse. Do not call it more than 3 times for one question. Never substitute another version for the one the user asked about.',
+    inputSchema: resolveLibraryInput,
+    outputSchema: resolveLibraryOutput,
+    annotations: readOnly,
+    async handler(args, context) {
+      const result = await context.logger.span('resolve-library', { query: args.query, language: args.language }, async (span) => {
+        const r = await engine.resolve(args.query, { language: args.language, libraryId: args.libraryId }, fetchContext(context));
+        span.set({ libraryId: r.libraryId, version: r.defaultVersion, tocEntries: r.tocSize });
+        return r;
+      });
+      const { tocSize, matchedBy, ...structured } = result;
+      const lines = [
+        `# ${result.name} (${result.libraryId})`,
+        result.description ? `\n${result.description}` : '',
+        `\nVersion ${result.defaultVersion}${result.availableVersions.length > 1 ? ` (available: ${result.availableVersions.join(', ')})` : ''}. Sources: ${result.sources.join(', ')}.`,
+        matchedBy === 'fuzzy' ? `\nMatched '${args.query}' to ${result.libraryId} by a close spelling.` : '',
+        result.alternatives.length > 0 ? `\nAlso matched: ${result.alternatives.map((a) => a.id).join(', ')}.` : '',
+        `\n## Table of contents (${result.toc.length}${result.tocTruncated ? ` of ${tocSize}; the full TOC is the resource library://${result.libraryId}/toc` : ''})`,
+      ];
+      let section: string | undefined;
+      for (const entry of result.toc) {
+        if (entry.section !== section) {
+          section = entry.section;
+          lines.push(`\n### ${section ?? 'Pages'}`);
+        }
+        lines.push(`- [${entry.title}](${entry.url})${entry.description ? ` — ${entry.description}` : ''}`);
+      }
+      return { structured, text: lines.filter(Boolean).join('\n') };
+    },
+  });
+
+  const getDocs = defineTool({
+    name: 'get-docs',
+    title: 'Get documentation',
+    description:
+      'Fast path: focused, ranked documentation for a topic of a library (BM25 over its indexed docs), filled up to maxTokens, best match first, with its source URL, exact version, confidence and relatedPages to read next. The first call for a library fetches and indexes its docs (progress is reported).',
+    inputSchema: getDocsInput,
+    outputSchema: getDocsOutput,
+    annotations: readOnly,
+    async handler(args, context) {
+      const answer = await context.logger.span(
+        'get-docs',
+        { libraryId: args.libraryId, topic: args.topic, version: args.version, maxTokens: args.maxTokens },
+        async (span) => {
+          const a = await engine.getDocs(args.libraryId, args.topic, args.version, args.maxTokens, fetchContext(context));
+          span.set({ resultLen: a.content.length, confidence: a.confidence, cached: a.cached, stale: a.stale });
+          return a;
+        },
+      );
+      const footer = [
+        `---`,
+        `Source: ${answer.source} · version ${answer.version} · fetched ${answer.lastUpdated}${answer.stale ? ' · STALE (the source could not be refreshed)' : ''} · confidence ${answer.confidence}`,
+        answer.relatedPages.length > 0
+          ? `Related pages (read-page):\n${answer.relatedPages.map((p) => `- [${p.title}](${p.url})${p.description ? ` — ${p.description}` : ''}`).join('\n')}`
+          : '',
+      ];
+      return { structured: answer, text: [answer.content, ...footer].filter(Boolean).join('\n\n') };
+    },
+  });
+
+  const searchDocs = defineTool({
+    name: 'search-docs',
+    title: 'Search documentation',
+    description:
+      "Search a library's indexed documentation; returns ranked results (title, ~100-token snippet, normalized relevance, URL, section path). Results are references: use read-page on a result URL for the full content.",
+    inputSchema: searchDocsInput,
+    outputSchema: searchDocsOutput,
+    annotations: readOnly,
+    async handler(args, context) {
+      const answer = await context.logger.span(
+        'search-docs',
+        { libraryId: args.libraryId, query: args.query, version: args.version },
+        async (span) => {
+          const a = await engine.search(args.libraryId, args.query, args.version, args.maxResults);
+          span.set({ results: a.results.length, totalMatches: a.totalMatches });
+          return a;
+        },
+      );
+      const text =
+        answer.results.length === 0
+          ? `No results for '${args.query}' in ${args.libraryId} ${answer.version}. Try other words, or browse the TOC (resolve-library).`
+          : [
+              `${answer.results.length} of ${answer.totalMatches} matches for '${args.query}' in ${args.libraryId} ${answer.version}:`,
+              ...answer.results.map(
+                (r, i) => `${i + 1}. **${r.title}** (${r.relevance}) — ${r.section}\n   ${r.url}\n   ${r.snippet}`,
+              ),
+            ].join('\n\n');
+      return { structured: answer, text };
+    },
+  });
+
+  const readPage = defineTool({
+    name: 'read-page',
+    title: 'Read a documentation page',
+    description:
+      'Navigation path: fetch one documentation page (from a TOC, a search result or relatedPages) as clean markdown. Long pages are cut at a section boundary; pass nextOffset as offset to continue.',
+    inputSchema: readPageInput,
+    outputSchema: readPageOutput,
+    annotations: readOnly,
+    async handler(args, context) {
+      const page = await context.logger.span('read-page', { url: args.url, maxTokens: args.maxTokens, offset: args.offset }, async (span) => {
+        const p = await engine.readPage(args.url, args.maxTokens, args.offset, context.signal);
+        span.set({ resultLen: p.content.length, truncated: p.truncated, cached: p.cached });
+        return p;
+      });
+      return { structured: page, text: page.content };
+    },
+  });
+
+  const listLibraries = defineTool({
+    name: 'list-libraries',
+    title: 'List libraries',
+    description: 'List the libraries pro-context can serve (configured, cached and project-detected), optionally filtered by language or category.',
+    inputSchema: listLibrariesInput,
+    outputSchema: listLibrariesOutput,
+    annotations: { ...readOnly, openWorldHint: false },
+    async handler(args, context) {
+      const libraries = await context.logger.span('list-libraries', { ...args }, () => engine.listLibraries(args));
+      const text =
+        libraries.length === 0
+          ? 'No libraries match. Configure libraries in pro-context.config.yaml, or resolve one by name.'
+          : libraries
+              .map(
+                (l) =>
+                  `- **${l.name}** (\`${l.id}\`)${l.language ? ` · ${l.language}` : ''} · ${l.defaultVersion}${l.projectDetected ? ' · in this project' : ''}${l.description ? ` — ${l.description}` : ''}`,
+              )
+              .join('\n');
+      return { structured: { libraries, total: libraries.length }, text };
+    },
+  });
+
+  return [resolveLibrary, getDocs, searchDocs, readPage, listLibraries] as unknown as ToolDefinition[];
+}

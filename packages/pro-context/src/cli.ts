@@ -1,0 +1,227 @@
+#!/usr/bin/env node
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { serveStdio } from '@pro-context/host-stdio';
+import {
+  type ErrorPayload,
+  isProContextError,
+  logLevels,
+  type StartedKernel,
+  type ToolContext,
+  type ToolDefinition,
+  toolPluginToken,
+  toProContextError,
+} from '@pro-context/kernel';
+import { docsEngineToken } from '@pro-context/engine';
+import { PRESET_VERSION, presetConfigJsonSchema, SERVER_INSTRUCTIONS, startProContext } from './preset.js';
+
+interface GlobalOptions {
+  config?: string;
+  json?: boolean;
+  cacheDir?: string;
+  logLevel?: (typeof logLevels)[number];
+  allowPrivateNetwork?: boolean;
+}
+
+const positiveInt = (value: string) => {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError('expected a whole number');
+  return n;
+};
+
+function overridesFrom(options: GlobalOptions, interactive: boolean): Record<string, unknown> {
+  const overrides: Record<string, unknown> = {};
+  if (options.cacheDir) overrides.cache = { directory: options.cacheDir };
+  if (options.allowPrivateNetwork) overrides.security = { allowPrivateNetwork: true };
+  const logging: Record<string, unknown> = {};
+  if (options.logLevel) logging.level = options.logLevel;
+  else if (interactive && !process.env.PRO_CONTEXT_LOG_LEVEL && !process.env.PRO_CONTEXT_DEBUG) logging.level = 'warn';
+  if (interactive && process.stderr.isTTY && !process.env.PRO_CONTEXT_LOG_FORMAT) logging.format = 'pretty';
+  if (Object.keys(logging).length > 0) overrides.logging = logging;
+  return overrides;
+}
+
+function printError(error: unknown): void {
+  const payload: ErrorPayload = toProContextError(error).toPayload();
+  process.stderr.write(
+    `error ${payload.code}: ${payload.message}\n${payload.suggestion ? `  → ${payload.suggestion}\n` : ''}${payload.retryAfter ? `  (retry after ${payload.retryAfter} s)\n` : ''}`,
+  );
+  if (!isProContextError(error) && process.env.PRO_CONTEXT_DEBUG) console.error(error);
+}
+
+/** Runs one tool the way an agent would, printing its markdown (or, with --json, its structured result). */
+async function runTool(program: Command, name: string, args: Record<string, unknown>, prepare?: (kernel: StartedKernel, args: Record<string, unknown>) => Promise<void>): Promise<void> {
+  const options = program.opts<GlobalOptions>();
+  let kernel: StartedKernel | undefined;
+  try {
+    kernel = await startProContext({
+      ...(options.config ? { configFile: options.config } : {}),
+      overrides: overridesFrom(options, true),
+    });
+    if (prepare) await prepare(kernel, args);
+    const tool = kernel
+      .resolveAll(toolPluginToken)
+      .flatMap((p) => p.tools())
+      .find((t: ToolDefinition) => t.name === name);
+    if (!tool) throw new Error(`tool ${name} is not installed`);
+    const parsed = tool.inputSchema.safeParse(args);
+    if (!parsed.success) {
+      const issues = parsed.error.issues.map((i) => `${i.path.join('.') || 'arguments'}: ${i.message}`).join('; ');
+      throw toProContextError(Object.assign(new Error(issues), { name: 'ProContextError', code: 'INVALID_INPUT' }));
+    }
+    const controller = new AbortController();
+    const showProgress = process.stderr.isTTY && !options.json;
+    const context: ToolContext = {
+      signal: controller.signal,
+      logger: kernel.logger,
+      async progress(update) {
+        if (showProgress) process.stderr.write(`\r${update.message ?? ''} ${update.progress}${update.total ? `/${update.total}` : ''}   `);
+      },
+    };
+    const result = await tool.handler(parsed.data, context);
+    if (showProgress) process.stderr.write('\r\x1b[K');
+    process.stdout.write(`${options.json ? JSON.stringify(result.structured, null, 2) : result.text}\n`);
+    await kernel.stop();
+  } catch (error) {
+    printError(error);
+    await kernel?.stop().catch(() => undefined);
+    process.exitCode = 1;
+  }
+}
+
+/** Lets people type a library name in the terminal: unknown ids are resolved (fuzzy) to their libraryId. */
+async function resolveLibraryArg(kernel: StartedKernel, args: Record<string, unknown>): Promise<void> {
+  const engine = kernel.resolve(docsEngineToken);
+  const given = String(args.libraryId);
+  if (engine.catalog.find(given)) {
+    args.libraryId = engine.catalog.find(given)?.id;
+    return;
+  }
+  const match = engine.catalog.match(given)[0];
+  if (match) args.libraryId = match.library.id;
+}
+
+export function buildProgram(): Command {
+  const program = new Command('pro-context')
+    .description(
+      'Version-specific library documentation for AI coding agents, over MCP.\nWith no command, serves MCP over stdio (what an agent connects to). The other commands answer the same tools in a terminal.',
+    )
+    .version(PRESET_VERSION, '-v, --version', 'print the version')
+    .option('-c, --config <file>', 'configuration file (default: ./pro-context.config.yaml, then ~/.pro-context/config.yaml)')
+    .option('--json', 'print the structured result as JSON instead of markdown')
+    .option('--cache-dir <dir>', 'cache directory (default ~/.pro-context/cache; env PRO_CONTEXT_CACHE_DIR)')
+    .addOption(new Option('--log-level <level>', 'log level on stderr').choices([...logLevels]))
+    .option('--allow-private-network', 'allow documentation on loopback and private addresses (intranets, local sites)')
+    .showHelpAfterError();
+
+  const serve = async () => {
+    const options = program.opts<GlobalOptions>();
+    try {
+      const kernel = await startProContext({
+        ...(options.config ? { configFile: options.config } : {}),
+        overrides: overridesFrom(options, false),
+      });
+      await serveStdio(kernel, { name: 'pro-context', version: PRESET_VERSION, instructions: SERVER_INSTRUCTIONS });
+    } catch (error) {
+      printError(error);
+      process.exit(1);
+    }
+  };
+  program.action(serve);
+  program.command('serve').description('serve MCP over stdio (the default)').action(serve);
+
+  program
+    .command('resolve')
+    .description('resolve a library: its id, versions, sources and table of contents')
+    .argument('<query>', "library name or query, e.g. 'fastapi' or 'pydantic v2'")
+    .option('-l, --language <language>', 'language filter (python, javascript)')
+    .action((query: string, opts: { language?: string }) =>
+      runTool(program, 'resolve-library', { query, ...(opts.language ? { language: opts.language } : {}) }),
+    );
+
+  program
+    .command('docs')
+    .description('focused documentation for a topic (get-docs)')
+    .argument('<library>', 'library id or name')
+    .argument('<topic>', "topic, e.g. 'dependencies with yield'")
+    .option('-V, --lib-version <version>', 'library version (default: latest stable)')
+    .option('-t, --max-tokens <n>', 'token budget (500-10000)', positiveInt, 5000)
+    .action((library: string, topic: string, opts: { libVersion?: string; maxTokens: number }) =>
+      runTool(
+        program,
+        'get-docs',
+        { libraryId: library, topic, maxTokens: opts.maxTokens, ...(opts.libVersion ? { version: opts.libVersion } : {}) },
+        resolveLibraryArg,
+      ),
+    );
+
+  program
+    .command('search')
+    .description("search a library's documentation (search-docs)")
+    .argument('<library>', 'library id or name')
+    .argument('<query>', 'search query')
+    .option('-V, --lib-version <version>', 'library version (default: latest stable)')
+    .option('-n, --max-results <n>', 'results (1-20)', positiveInt, 5)
+    .action(async (library: string, query: string, opts: { libVersion?: string; maxResults: number }) => {
+      const args = { libraryId: library, query, maxResults: opts.maxResults, ...(opts.libVersion ? { version: opts.libVersion } : {}) };
+      await runTool(program, 'search-docs', args, async (kernel, a) => {
+        await resolveLibraryArg(kernel, a);
+        // a terminal user waits for the first index instead of being told to retry
+        const engine = kernel.resolve(docsEngineToken);
+        const lib = engine.catalog.find(String(a.libraryId));
+        if (lib) await engine.store.load(lib, (await engine.version(lib, opts.libVersion)).version);
+      });
+    });
+
+  program
+    .command('read')
+    .description('read one documentation page as markdown (read-page)')
+    .argument('<url>', 'page URL')
+    .option('-t, --max-tokens <n>', 'token budget (500-50000)', positiveInt, 10000)
+    .option('-o, --offset <n>', 'character offset to continue from', positiveInt, 0)
+    .action((url: string, opts: { maxTokens: number; offset: number }) =>
+      runTool(program, 'read-page', { url, maxTokens: opts.maxTokens, offset: opts.offset }, async (kernel) => {
+        // the terminal user names the URL deliberately: resolve configured libraries so their TOC domains are allowed
+        const engine = kernel.resolve(docsEngineToken);
+        const host = new URL(url).host;
+        for (const lib of engine.catalog.all()) {
+          if ([lib.docsUrl, lib.llmsTxtUrl].some((u) => u && new URL(u).host === host)) {
+            await engine.resolve(lib.id, { libraryId: lib.id }).catch(() => undefined);
+          }
+        }
+      }),
+    );
+
+  program
+    .command('libraries')
+    .description('list the libraries pro-context can serve (list-libraries)')
+    .option('-l, --language <language>', 'language filter')
+    .option('--category <category>', 'category filter')
+    .action((opts: { language?: string; category?: string }) => runTool(program, 'list-libraries', { ...opts }));
+
+  const config = program.command('config').description('configuration helpers');
+  config
+    .command('schema')
+    .description('print the JSON Schema of pro-context.config.yaml (for editor completion)')
+    .action(() => {
+      process.stdout.write(`${JSON.stringify(presetConfigJsonSchema(), null, 2)}\n`);
+    });
+  config
+    .command('check')
+    .description('validate the configuration file and environment, and print where it came from')
+    .action(async () => {
+      const options = program.opts<GlobalOptions>();
+      try {
+        const kernel = await startProContext({ ...(options.config ? { configFile: options.config } : {}), overrides: overridesFrom(options, true) });
+        process.stdout.write(
+          `configuration OK${kernel.config.sourceFile ? ` (${kernel.config.sourceFile})` : ' (no file: defaults and environment)'}\n${kernel.warnings.map((w) => `warning: ${w}\n`).join('')}`,
+        );
+        await kernel.stop();
+      } catch (error) {
+        printError(error);
+        process.exitCode = 1;
+      }
+    });
+  return program;
+}
+
+await buildProgram().parseAsync(process.argv);

@@ -1,0 +1,74 @@
+import { createRequire } from 'node:module';
+import { enginePlugin } from '@pro-context/engine';
+import {
+  type AnyPlugin,
+  type ConfigSource,
+  configJsonSchema,
+  createKernel,
+  type HttpClientOptions,
+  type Logger,
+  loadConfig,
+  type StartedKernel,
+} from '@pro-context/kernel';
+import { llmsTxtPlugin } from '@pro-context/plugin-llms-txt';
+import { oramaSearchPlugin } from '@pro-context/plugin-orama-search';
+import { sqliteCachePlugin } from '@pro-context/plugin-sqlite-cache';
+
+/** This preset's version. */
+export const PRESET_VERSION: string = (createRequire(import.meta.url)('../package.json') as { version: string }).version;
+
+/** The embedded defaults: SQLite cache, Orama search, the llms.txt source and the docs engine. */
+export function defaultPlugins(): AnyPlugin[] {
+  return [sqliteCachePlugin, oramaSearchPlugin, llmsTxtPlugin, enginePlugin];
+}
+
+/** Options of {@link startProContext}. */
+export interface StartOptions {
+  /** Config file (default: `PRO_CONTEXT_CONFIG`, `./pro-context.config.yaml`, `~/.pro-context/config.yaml`). */
+  configFile?: string;
+  /** Ready configuration instead of reading files and the environment. */
+  config?: ConfigSource | Record<string, unknown>;
+  /** Values above the file and environment (command-line flags). */
+  overrides?: Record<string, unknown>;
+  cwd?: string;
+  env?: Record<string, string | undefined>;
+  /** Plugins to add to (or, with `replaceDefaults`, use instead of) the defaults. */
+  plugins?: AnyPlugin[];
+  replaceDefaults?: boolean;
+  logger?: Logger;
+  httpOptions?: Partial<HttpClientOptions>;
+}
+
+/** Loads the configuration and starts a kernel with the preset's plugins. */
+export function startProContext(options: StartOptions = {}): Promise<StartedKernel> {
+  const config =
+    options.config ??
+    loadConfig({
+      ...(options.configFile ? { file: options.configFile } : {}),
+      ...(options.cwd ? { cwd: options.cwd } : {}),
+      ...(options.env ? { env: options.env } : {}),
+      ...(options.overrides ? { overrides: options.overrides } : {}),
+    });
+  const builder = createKernel({
+    config,
+    ...(options.logger ? { logger: options.logger } : {}),
+    ...(options.httpOptions ? { httpOptions: options.httpOptions } : {}),
+  });
+  const plugins = options.replaceDefaults ? (options.plugins ?? []) : [...defaultPlugins(), ...(options.plugins ?? [])];
+  for (const plugin of plugins) builder.use(plugin);
+  return builder.start();
+}
+
+/** JSON Schema of `pro-context.config.yaml` with the preset's plugins. */
+export function presetConfigJsonSchema(plugins: AnyPlugin[] = defaultPlugins()): Record<string, unknown> {
+  return configJsonSchema(plugins);
+}
+
+/** Instructions sent to agents at initialize. */
+export const SERVER_INSTRUCTIONS = [
+  'pro-context serves current, version-specific documentation of libraries.',
+  'Start with resolve-library (it returns the libraryId, versions and the table of contents).',
+  'Fast path: get-docs with a topic returns the best-matching sections within maxTokens.',
+  'Navigation path: read-page on TOC, search-docs or relatedPages URLs; search-docs narrows first.',
+  'Every answer names its version and source; do not substitute another version than the one asked for.',
+].join(' ');

@@ -1,0 +1,77 @@
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { type CallToolResult, CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { corpusSites, type FakeWeb, findCorpusRoot, startFakeWeb } from '@pro-context/testing/fake-web';
+
+/** The built CLI the end-to-end tests spawn (npm test builds it first). */
+export const cliPath = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
+
+export const corpusRoot = findCorpusRoot();
+export const skipReason = !corpusRoot
+  ? 'the corpora in ../shared/corpora are absent'
+  : !existsSync(cliPath)
+    ? 'packages/pro-context/dist/cli.js is not built (run npm test, which builds first)'
+    : undefined;
+
+/** Starts the fake web on the real corpora. */
+export async function startCorpusWeb(): Promise<FakeWeb> {
+  return startFakeWeb({ sites: corpusSites(corpusRoot as string) });
+}
+
+/** A temp folder with a config file naming libraries served by the fake web. */
+export function writeProject(web: FakeWeb, extra: Record<string, unknown> = {}): { dir: string; configFile: string; cacheDir: string; cleanup(): void } {
+  const dir = mkdtempSync(join(tmpdir(), 'pc-e2e-'));
+  const cacheDir = join(dir, 'cache');
+  const libraries = [
+    { id: 'pydantic', name: 'Pydantic', language: 'python', description: 'Data validation using Python type hints', llmsTxtUrl: web.llmsTxtUrl('pydantic'), categories: ['data'] },
+    { id: 'fastapi', name: 'FastAPI', language: 'python', llmsTxtUrl: web.llmsTxtUrl('fastapi'), categories: ['web'] },
+    { id: 'httpx', name: 'HTTPX', language: 'python', llmsTxtUrl: web.llmsTxtUrl('httpx'), categories: ['web'] },
+    { id: 'httpx-html', name: 'HTTPX (HTML site)', language: 'python', llmsTxtUrl: web.llmsTxtUrl('httpx-html') },
+  ];
+  const config = {
+    security: { allowPrivateNetwork: true },
+    http: { retryDelaysMs: [10, 20], timeoutMs: 10000 },
+    cache: { directory: cacheDir },
+    libraries,
+    ...extra,
+  };
+  const configFile = join(dir, 'pro-context.config.yaml');
+  // JSON is valid YAML
+  writeFileSync(configFile, JSON.stringify(config, null, 2));
+  return { dir, configFile, cacheDir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** Spawns the real `pro-context` stdio server and connects the MCP SDK's client to it. */
+export async function connectStdio(configFile: string, env: Record<string, string> = {}) {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [cliPath],
+    env: { ...getDefaultEnvironment(), PRO_CONTEXT_CONFIG: configFile, ...env },
+    stderr: 'pipe',
+  });
+  const stderr: string[] = [];
+  transport.stderr?.on('data', (d: Buffer) => stderr.push(d.toString()));
+  const client = new Client({ name: 'e2e', version: '0.0.1' }, { capabilities: {} });
+  await client.connect(transport);
+  return {
+    client,
+    stderr,
+    async call(name: string, args: Record<string, unknown>, options: { onprogress?: (p: unknown) => void } = {}): Promise<CallToolResult> {
+      return (await client.callTool({ name, arguments: args }, CallToolResultSchema, { timeout: 60_000, ...options })) as CallToolResult;
+    },
+    async close() {
+      await client.close();
+    },
+  };
+}
+
+/** The catalog error in an isError result. */
+export function errorOf(result: { isError?: boolean; content: unknown[] }): { code: string; message: string; suggestion: string; retryAfter?: number; recoverable: boolean } {
+  if (!result.isError) throw new Error(`expected an error result, got ${JSON.stringify(result).slice(0, 300)}`);
+  const text = (result.content[0] as { text: string }).text;
+  return JSON.parse(text);
+}
