@@ -1,0 +1,89 @@
+/**
+ * `pnpm eval`: the retrieval quality of pro-context on ../shared/eval, through the real stdio server
+ * against the fake web serving the real corpora.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { findPhrase, isHit, type QuestionOutcome, summarize } from './lib/quality.js';
+import { loadEvalRows, makeProject, pct, spawnServer, startWeb, table } from './lib/setup.js';
+
+const BUDGETS = [5000, 2000, 1000];
+
+async function main() {
+  const rows = loadEvalRows();
+  const only = process.argv.find((a) => a.startsWith('--only='))?.slice(7);
+  const selected = only ? rows.filter((r) => r.id.startsWith(only) || r.library === only) : rows;
+  const verbose = process.argv.includes('--verbose');
+  const web = await startWeb();
+  const project = makeProject(web);
+  const server = await spawnServer(project.configFile);
+  const outcomes: QuestionOutcome[] = [];
+  try {
+    for (const row of selected) {
+      const answerBearing: Record<number, boolean> = {};
+      let tokensBefore: number | undefined;
+      let tokensReturned = 0;
+      for (const maxTokens of BUDGETS) {
+        const result = await server.call('get-docs', { libraryId: row.library, topic: row.question, maxTokens });
+        const content = (result.structuredContent as { content?: string } | undefined)?.content ?? '';
+        const at = findPhrase(content, row.must_contain);
+        answerBearing[maxTokens] = at >= 0;
+        if (maxTokens === BUDGETS[0]) {
+          tokensReturned = Math.ceil(content.length / 4);
+          if (at >= 0) tokensBefore = Math.ceil(at / 4);
+        }
+      }
+      const search = await server.call('search-docs', { libraryId: row.library, query: row.question, maxResults: 10 });
+      const results = ((search.structuredContent as { results?: { url: string; section: string }[] } | undefined)?.results ?? []).map((r) => ({
+        file: web.fileForUrl(r.url),
+        headings: r.section.split(' › '),
+        url: r.url,
+      }));
+      const firstHitRank = results.findIndex((r) => isHit(row, r)) + 1;
+      outcomes.push({ row, answerBearing, ...(tokensBefore === undefined ? {} : { tokensBefore }), tokensReturned, firstHitRank });
+      if (verbose && (firstHitRank !== 1 || !answerBearing[2000])) {
+        console.log(
+          `${row.id} [${row.noise ?? '-'}] rank=${firstHitRank} ab=${BUDGETS.map((b) => (answerBearing[b] ? 1 : 0)).join('')} q="${row.question}" want=${row.file}#${row.heading}`,
+        );
+        for (const r of results.slice(0, 3)) console.log(`    ${r.file} :: ${r.headings.join(' › ')}`);
+      }
+    }
+  } finally {
+    await server.close();
+    await web.close();
+    project.cleanup();
+  }
+  const libraries = [...new Set(outcomes.map((o) => o.row.library))];
+  const groups = [...libraries.map((l) => [l, outcomes.filter((o) => o.row.library === l)] as const), ['overall', outcomes] as const];
+  const summaries = groups.map(([name, group]) => ({ name, ...summarize(group, BUDGETS) }));
+  console.log(
+    `\npro-context retrieval eval (${outcomes.length} questions, get-docs at ${BUDGETS.join('/')} tokens, search-docs top 10)\n`,
+  );
+  console.log(
+    table(
+      ['library', 'n', 'ans@5000', 'ans@2000', 'ans@1000', 'tok-before (med)', 'hit@1', 'hit@5', 'MRR', 'tokens (med)'],
+      summaries.map((s) => [
+        s.name,
+        s.questions,
+        pct(s.answerBearing[5000] ?? 0),
+        pct(s.answerBearing[2000] ?? 0),
+        pct(s.answerBearing[1000] ?? 0),
+        s.tokensBeforeAnswerMedian,
+        pct(s.hitAt1),
+        pct(s.hitAt5),
+        s.mrr.toFixed(3),
+        s.tokensReturnedMedian,
+      ]),
+    ),
+  );
+  const out = join(dirname(fileURLToPath(import.meta.url)), '..', 'results', 'eval.json');
+  mkdirSync(dirname(out), { recursive: true });
+  writeFileSync(
+    out,
+    `${JSON.stringify({ date: new Date().toISOString(), summaries, misses: outcomes.filter((o) => o.firstHitRank !== 1 || !o.answerBearing[5000]).map((o) => ({ id: o.row.id, rank: o.firstHitRank, answerBearing: o.answerBearing })) }, null, 2)}\n`,
+  );
+  console.log(`\nwritten: ${out}`);
+}
+
+await main();
