@@ -41,14 +41,24 @@ export type OramaSearchBackendInput = Partial<Omit<OramaSearchBackendOptions, 'b
 /** Defaults of {@link OramaSearchBackendOptions}. */
 export const defaultOramaSearchBackendOptions: Readonly<OramaSearchBackendOptions> = Object.freeze({
   tolerance: 1,
-  boost: Object.freeze({ title: 1, headings: 3, body: 1 }),
+  boost: Object.freeze({ title: 1, section: 1, headings: 1, body: 1 }),
   maxLoadedIndexes: 16,
   language: 'english',
 });
 
+/**
+ * The chunk's own heading (what distinguishes it from the other sections of its page) and the headings
+ * between it and the page title (what it shares with its siblings). The page title is its own field.
+ */
+function splitHeadings(title: string, headings: readonly string[]): { section: string; headings: string } {
+  const path = headings[0] === title ? headings.slice(1) : [...headings];
+  const section = path.length > 0 ? (path[path.length - 1] as string) : '';
+  return { section, headings: path.slice(0, -1).join('\n') };
+}
+
 /** Identifies the snapshot layout; {@link OramaSearchBackend.restore} refuses any other. */
 const SNAPSHOT_FORMAT = 'pro-context/orama-search';
-const SNAPSHOT_VERSION = 1;
+const SNAPSHOT_VERSION = 2;
 // Orama's save() layout may change between its versions: a snapshot names the version that wrote it.
 const ORAMA_VERSION = (createRequire(import.meta.url)('@orama/orama/package.json') as { version: string }).version;
 // Documents inserted between two yields to the event loop while building, so searches keep being served.
@@ -138,7 +148,7 @@ export class OramaSearchBackend implements SearchBackend {
         }
         const chunk = chunks[i]!;
         // Only the text goes in; the store keeps nothing of it (see createIdOnlyDocumentsStore).
-        insertChunk(db, { id: chunk.id, title: chunk.title, headings: chunk.headings.join('\n'), body: chunk.body });
+        insertChunk(db, { id: chunk.id, title: chunk.title, ...splitHeadings(chunk.title, chunk.headings), body: chunk.body });
       }
     } finally {
       // The word cache now holds every word of these chunks; queries refill it with their few words.

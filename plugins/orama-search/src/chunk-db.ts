@@ -16,17 +16,20 @@ import type { CodeTokenizer } from './tokenizer.js';
 import { allowedTypos, TypoVocabulary } from './typo-vocabulary.js';
 
 /** The indexed fields of a chunk. */
-export const chunkFields = ['title', 'headings', 'body'] as const;
+export const chunkFields = ['title', 'section', 'headings', 'body'] as const;
 
 /** One of {@link chunkFields}. */
 export type ChunkField = (typeof chunkFields)[number];
 
-const chunkSchema = { title: 'string', headings: 'string', body: 'string' } as const;
+const chunkSchema = { title: 'string', section: 'string', headings: 'string', body: 'string' } as const;
 
 /** What is handed to Orama's `insert`: the id and the indexed text (which Orama does not keep). */
 export interface ChunkDocument {
   id: string;
   title: string;
+  /** The chunk's own (deepest) heading. */
+  section: string;
+  /** The headings between the page title and the chunk's own heading. */
   headings: string;
   body: string;
 }
@@ -51,6 +54,9 @@ interface PostingNode {
 }
 
 const ARRAY_INDEX = /^(?:0|[1-9]\d*)$/;
+
+/** Weight of BM25 (relative to the best chunk) beside query-term coverage in a chunk's score. */
+const BM25_SHARE = 0.3;
 
 /** At most this many index words stand in for one misspelt query word. */
 const MAX_TYPO_CANDIDATES = 8;
@@ -150,12 +156,23 @@ function createChunkIndex(tokenizer: CodeTokenizer): IIndex<OramaIndex> {
       const store = index as ChunkIndexStore;
       const boosts = boost as Record<string, number | undefined>;
       // Dense accumulators by internal id (1..n): several times faster than a Map on common terms.
-      const scores = new Float64Array(store.sharedInternalDocumentStore.internalIdToId.length + 1);
+      const size = store.sharedInternalDocumentStore.internalIdToId.length + 1;
+      const scores = new Float64Array(size);
+      // Idf-weighted share of the query's terms each chunk contains (each query term counted once).
+      const coverage = new Float64Array(size);
+      const lastQueryTerm = new Int32Array(size);
+      const termCoverage = new Float64Array(size);
       const matched: number[] = [];
       const { k, b, d } = relevance;
+      const documentFrequency = (t: string) =>
+        Math.max(0, ...propertiesToSearch.map((prop) => ownNumber(store.tokenOccurrences[prop], t)));
+      const idfOf = (df: number) => Math.log(1 + (docsCount - df + 0.5) / (df + 0.5));
+      let queryWeight = 0;
+      let queryIndex = 0;
       for (const query of tokenizer.queryTerms(term)) {
+        queryIndex += 1;
         let matches: { term: string; weight: number }[] = [{ term: query.term, weight: 1 }];
-        const known = propertiesToSearch.some((prop) => ownNumber(store.tokenOccurrences[prop], query.term) > 0);
+        const known = documentFrequency(query.term) > 0;
         if (!known) {
           const typos = allowedTypos(query.surface.length, tolerance);
           const byTerm = new Map<string, number>();
@@ -166,6 +183,9 @@ function createChunkIndex(tokenizer: CodeTokenizer): IIndex<OramaIndex> {
           }
           matches = [...byTerm].map(([t, weight]) => ({ term: t, weight }));
         }
+        // An unknown word (no typo match either) still counts in the query's weight: a chunk cannot cover it.
+        const termIdf = matches.length > 0 ? Math.max(...matches.map((m) => idfOf(documentFrequency(m.term)))) : idfOf(0);
+        queryWeight += termIdf;
         for (const prop of propertiesToSearch) {
           const tree = store.indexes[prop];
           if (tree?.type !== 'Radix') continue;
@@ -184,18 +204,36 @@ function createChunkIndex(tokenizer: CodeTokenizer): IIndex<OramaIndex> {
             const factor = idf * fieldBoost * match.weight;
             const lengthWeight = (k * b) / avgLength;
             const constant = k * (1 - b);
+            const covered = termIdf * match.weight;
             for (const internalId of node.d) {
               const tf = ownNumber(frequencies[internalId], match.term, 1);
               const length = lengths[internalId] ?? 0;
               const score = (factor * (d + tf * (k + 1))) / (tf + constant + lengthWeight * length);
               if (scores[internalId] === 0) matched.push(internalId);
               scores[internalId]! += score;
+              if (lastQueryTerm[internalId] !== queryIndex) {
+                lastQueryTerm[internalId] = queryIndex;
+                termCoverage[internalId] = covered;
+                coverage[internalId]! += covered;
+              } else if (termCoverage[internalId]! < covered) {
+                // a better (exact rather than typo) match of the same query term in another field
+                coverage[internalId]! += covered - termCoverage[internalId]!;
+                termCoverage[internalId] = covered;
+              }
             }
           }
         }
       }
+      // The relevance model: coordination first (how much of the question a chunk speaks to, rare words
+      // weighing more), BM25 (how strongly) to order chunks that cover the same share.
+      let best = 0;
+      for (const internalId of matched) best = Math.max(best, scores[internalId]!);
+      const denominator = queryWeight > 0 ? queryWeight : 1;
       // Orama sorts the returned pairs (score, then internal id) itself.
-      return matched.map((internalId): [number, number] => [internalId, scores[internalId]!]);
+      return matched.map((internalId): [number, number] => [
+        internalId,
+        coverage[internalId]! / denominator + (best > 0 ? (BM25_SHARE * scores[internalId]!) / best : 0),
+      ]);
     },
     save(index) {
       const store = index as ChunkIndexStore;

@@ -21,7 +21,8 @@ export const oramaSearchPluginOptionsSchema = z.strictObject({
   boost: z
     .strictObject({
       title: weight(1, 'the page title'),
-      headings: weight(3, 'the heading path (page title down to the chunk heading)'),
+      section: weight(1, "the chunk's own heading"),
+      headings: weight(1, "the headings between the page title and the chunk's own heading"),
       body: weight(1, 'the chunk text'),
     })
     .prefault({})

@@ -64,8 +64,25 @@ const LANG_BY_EXT: Record<string, string> = {
 };
 
 /**
+ * The lines an `ln[14:18]` / `ln[1:3,10:12]` option selects (1-based, inclusive), with an omission marker
+ * between ranges, as FastAPI's docs build renders them; the whole file without the option.
+ */
+function selectLines(content: string, options: string): string {
+  const spec = /\bln\[([\d:,\s]+)\]/.exec(options)?.[1];
+  if (!spec) return content;
+  const lines = content.split('\n');
+  const parts: string[] = [];
+  for (const range of spec.split(',')) {
+    const [from, to] = range.split(':').map((n) => Number(n.trim()));
+    if (!from) continue;
+    parts.push(lines.slice(from - 1, to ?? from).join('\n'));
+  }
+  return parts.length > 0 ? parts.join('\n\n# Code omitted...\n\n') : content;
+}
+
+/**
  * Expand mdx_include directives the way the real site build does: `{* path opts *}` becomes a fenced code
- * block with the file's content (highlight and line options ignored), `{!path!}` / `{!> path!}` the raw
+ * block with the file's content (the lines of an `ln[…]` option only; highlights ignored), `{!path!}` / `{!> path!}` the raw
  * content. Paths resolve against `baseDir` (the folder mkdocs runs in); a missing file leaves the directive.
  */
 export function expandIncludes(markdown: string, baseDir: string, rootDir: string): string {
@@ -76,11 +93,11 @@ export function expandIncludes(markdown: string, baseDir: string, rootDir: strin
     return readFileSync(abs, 'utf8');
   };
   return markdown
-    .replace(/^\{\*\s*(\S+)[^\n]*?\*\}[ \t]*$/gm, (whole, rel: string) => {
+    .replace(/^\{\*\s*(\S+)([^\n]*?)\*\}[ \t]*$/gm, (whole, rel: string, options: string) => {
       const content = read(rel);
       if (content === undefined) return whole;
       const lang = LANG_BY_EXT[path.extname(rel)] ?? '';
-      return `\`\`\`${lang}\n${content.replace(/\s+$/, '')}\n\`\`\``;
+      return `\`\`\`${lang}\n${selectLines(content.replace(/\s+$/, ''), options)}\n\`\`\``;
     })
     .replace(/^\{!>?\s*([^!\s]+)\s*!\}[ \t]*$/gm, (whole, rel: string) => {
       const content = read(rel);
