@@ -389,6 +389,9 @@ export class LlmsTxtSourceAdapter implements SourceAdapter {
       seen.add(page);
       targets.push(entry);
     }
+    if (this.options.discoverPages && targets.length < this.options.maxPages) {
+      targets.push(...(await this.unlistedPages(loaded, seen, context)));
+    }
     const { maxPages, concurrency } = this.options;
     const chosen = targets.slice(0, maxPages);
     const skipped: { url: string; reason: string }[] = targets.slice(maxPages).map((e) => ({
@@ -401,16 +404,15 @@ export class LlmsTxtSourceAdapter implements SourceAdapter {
     await forEachLimited(chosen, concurrency, context.signal, async (entry, index) => {
       try {
         const body = await this.fetchBody(entry.url, context);
-        if (body.contentType === 'html') {
-          skipped.push({ url: entry.url, reason: 'served as HTML only (read-page converts it; not indexed here)' });
-        } else if (!body.text.trim()) {
+        if (!body.text.trim()) {
           skipped.push({ url: entry.url, reason: 'empty page' });
         } else {
+          // HTML-only pages go to the engine as HTML: it extracts the main content as markdown
           pages[index] = {
             url: entry.url,
             title: entry.title,
             ...(entry.section ? { section: entry.section } : {}),
-            markdown: body.text,
+            ...(body.contentType === 'html' ? { markdown: '', html: body.text } : { markdown: body.text }),
           };
         }
       } catch (error) {
@@ -421,6 +423,54 @@ export class LlmsTxtSourceAdapter implements SourceAdapter {
       context.progress?.(done, chosen.length, entry.title);
     });
     return { pages: pages.filter((p): p is DocPage => p !== undefined), skipped };
+  }
+
+  /**
+   * Pages of the site that its llms.txt does not list, from the sitemap.xml beside it (curated llms.txt
+   * files often leave out guides such as a migration guide). Only pages under the llms.txt's folder are
+   * taken; a missing or malformed sitemap just means no extra pages.
+   */
+  private async unlistedPages(loaded: LoadedLlmsTxt, listed: Set<string>, context: FetchContext): Promise<TocEntry[]> {
+    const base = new URL('./', loaded.finalUrl);
+    const sitemapUrl = new URL('sitemap.xml', base).href;
+    let xml: string;
+    try {
+      const response = await this.http.get(sitemapUrl, {
+        retries: 0,
+        headers: { accept: 'application/xml, text/xml;q=0.9, */*;q=0.1' },
+        ...(context.signal ? { signal: context.signal } : {}),
+      });
+      if (!ok(response.status)) return [];
+      xml = response.text();
+    } catch (error) {
+      if (context.signal?.aborted) throw error;
+      return [];
+    }
+    // a listed page is known by its markdown twin (`a/index.md`) or its own URL (`a/`)
+    const known = new Set<string>();
+    for (const url of listed) {
+      known.add(url);
+      known.add(url.replace(/(index)?(\.html)?\.md$/, ''));
+    }
+    const out: TocEntry[] = [];
+    for (const match of xml.matchAll(/<loc>\s*([^<\s]+)\s*<\/loc>/g)) {
+      let url: URL;
+      try {
+        url = new URL(match[1]!.replace(/&amp;/g, '&'));
+      } catch {
+        continue;
+      }
+      if (url.origin !== base.origin || !url.pathname.startsWith(base.pathname)) continue;
+      url.hash = '';
+      if (known.has(url.href) || known.has(url.href.replace(/\/$/, '/index.md'))) continue;
+      known.add(url.href);
+      const slug = decodeURIComponent(url.pathname.slice(base.pathname.length).replace(/\/$/, ''));
+      if (!slug) continue;
+      const words = slug.split('/').pop()!.replace(/[-_]+/g, ' ');
+      out.push({ title: words.charAt(0).toUpperCase() + words.slice(1), url: url.href, section: 'Other pages' });
+    }
+    this.allowlist.allowHostsOf(out.map((e) => e.url), `sitemap ${sitemapUrl}`);
+    return out;
   }
 
   /**

@@ -32,6 +32,12 @@ export const llmsTxtPluginOptionsSchema = z.strictObject({
     .max(64)
     .default(8)
     .describe('Pages fetched at the same time when an llms.txt lists pages rather than shipping them.'),
+  discoverPages: z
+    .boolean()
+    .default(true)
+    .describe(
+      "Also index the site's pages that its llms.txt does not list, found in the sitemap.xml beside it (within maxPages, after the listed ones).",
+    ),
   preferMarkdownVariant: z
     .boolean()
     .default(true)

@@ -11,6 +11,7 @@ import {
   type SearchBackend,
   type TocResult,
 } from '@pro-context/kernel';
+import { htmlToMarkdown } from '../html/index.js';
 import { chunkMarkdown } from '../markdown/index.js';
 import { ns, versionKey } from './keys.js';
 import type { SourceChain } from './sources.js';
@@ -257,8 +258,9 @@ export class DocStore {
     for (const page of result.pages) {
       if (seen.has(`page:${page.url}`)) continue;
       seen.add(`page:${page.url}`);
-      hash.update(page.url).update('\0').update(page.markdown).update('\0');
-      const pieces = chunkMarkdown({ url: page.url, title: page.title, markdown: page.markdown }, { maxTokens: this.options.maxChunkTokens });
+      const markdown = page.markdown.trim() === '' && page.html ? htmlToMarkdown(page.html, page.url).markdown : page.markdown;
+      hash.update(page.url).update('\0').update(markdown).update('\0');
+      const pieces = chunkMarkdown({ url: page.url, title: page.title, markdown }, { maxTokens: this.options.maxChunkTokens });
       pages.push({ url: page.url, title: pieces[0]?.pageTitle ?? page.title, ...(page.section ? { section: page.section } : {}) });
       for (const piece of pieces) {
         if (seen.has(piece.id) || piece.body.trim() === '') continue;

@@ -83,6 +83,11 @@ export interface DocPage {
   /** TOC section the page belongs to, if any. */
   section?: string;
   markdown: string;
+  /**
+   * The page's HTML, when the origin serves no markdown for it. The engine converts it to markdown of the
+   * main content (navigation, sidebars and footers dropped) before chunking; leave `markdown` empty then.
+   */
+  html?: string;
 }
 
 /** A library's documentation, as fetched for indexing. */

@@ -144,7 +144,10 @@ export class FakeSite {
   /** Corpus-relative source file of a site-relative path, if it is a page. */
   sourceFileFor(relPath: string): string | undefined {
     const r = this.route(relPath);
-    return r?.sourceFile;
+    if (r?.sourceFile) return r.sourceFile;
+    // a page's directory URL (`a/b/`, as the sitemap lists it) names the page even without built HTML
+    if (relPath === '' || relPath.endsWith('/')) return this.route(`${relPath}index.md`)?.sourceFile;
+    return undefined;
   }
 
   /** Whether the site serves llms.txt. */
@@ -160,7 +163,7 @@ export class FakeSite {
     if (rel === 'llms-full.txt' && this.def.llmsFullTxt) {
       return this.generated(rel, TEXT, (base) => this.llmsFullTxt(base));
     }
-    if (rel === 'sitemap.xml' && this.htmlRoutes.size > 0) {
+    if (rel === 'sitemap.xml' && this.sitemapPaths().length > 0) {
       return this.generated(rel, XML, async (base) => this.sitemap(base));
     }
     const md = this.mdRoutes.get(rel);
@@ -379,8 +382,19 @@ export class FakeSite {
     });
   }
 
+  /**
+   * What the site's sitemap.xml lists: every page's directory URL, as MkDocs writes it (pages of an mkdocs
+   * layout, whether or not a built HTML page exists here, plus every built page).
+   */
+  private sitemapPaths(): string[] {
+    const pages = (this.def.urlStyle ?? 'mkdocs') === 'mkdocs' && this.def.markdown !== false
+      ? [...this.mdRoutes.keys()].filter((k) => k === 'index.md' || k.endsWith('/index.md')).map((k) => k.slice(0, -'index.md'.length))
+      : [];
+    return [...new Set([...pages, ...this.htmlRoutes.keys()])].sort();
+  }
+
   private sitemap(base: string): string {
-    const urls = [...this.htmlRoutes.keys()].map((dir) => `  <url><loc>${base}${dir}</loc></url>`);
+    const urls = this.sitemapPaths().map((dir) => `  <url><loc>${base}${dir}</loc></url>`);
     return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls.join('\n')}\n</urlset>\n`;
   }
 }
