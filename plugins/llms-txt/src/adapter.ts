@@ -182,7 +182,7 @@ export class LlmsTxtSourceAdapter implements SourceAdapter {
       if (pages.length === 0) {
         throw new ProContextError(
           'SOURCE_UNAVAILABLE',
-          `None of the pages listed in ${loaded.finalUrl} could be read as markdown.`,
+          `None of the pages listed in ${loaded.finalUrl} could be read.`,
           {
             suggestion:
               'Pages served only as HTML can still be read one by one with read-page; other sources (GitHub) are tried for indexing.',

@@ -219,18 +219,15 @@ describe('LlmsTxtSourceAdapter on a loopback site', () => {
     expect(docs.pages.map((p) => [p.title, p.url, p.section])).toEqual([
       ['Intro', `${base}/ex/intro`, 'Guide'],
       ['Install', `${base}/ex/install.md`, 'Guide'],
+      ['Html only', `${base}/ex/html-only`, 'Guide'],
       ['Extra', `${base}/ex/extra.md`, 'Optional'],
     ]);
     expect(docs.pages[0]?.markdown).toBe('# Intro\n\nWelcome.');
+    // a page served only as HTML goes to the engine as HTML, for it to extract the main content
+    expect(docs.pages[2]).toMatchObject({ markdown: '', html: expect.stringContaining('<body>x</body>') });
     expect(docs.sourceUrl).toBe(`${base}/ex/llms.txt`);
     expect(docs.toc?.entries).toHaveLength(6);
-    expect(docs.skipped).toEqual(
-      expect.arrayContaining([
-        { url: `${base}/ex/broken.md`, reason: expect.stringContaining('HTTP 500') },
-        { url: `${base}/ex/html-only`, reason: 'served as HTML only (read-page converts it; not indexed here)' },
-      ]),
-    );
-    expect(docs.skipped).toHaveLength(2);
+    expect(docs.skipped).toEqual([{ url: `${base}/ex/broken.md`, reason: expect.stringContaining('HTTP 500') }]);
     expect(progress.at(-1)).toEqual([5, 5]);
     // The twin was asked for first; .md URLs were fetched as they are, and once for two anchors.
     const order = web.requests.map((r) => r.path);
@@ -269,10 +266,10 @@ describe('LlmsTxtSourceAdapter on a loopback site', () => {
 
   it('fails when every listed page fails, saying why', async () => {
     serve('llms.txt', '# Example\n- [A](a.md)\n- [B](b)\n');
-    serve('b', '<html><head></head><body>b</body></html>', { contentType: 'text/html' });
+    web.setFault({ path: '/ex/b' }, { status: 500 });
     const error = await failure(adapter.fetchDocs(lib(), 'latest'));
     expect(error.code).toBe('SOURCE_UNAVAILABLE');
-    expect(error.message).toBe(`None of the pages listed in ${base}/ex/llms.txt could be read as markdown.`);
+    expect(error.message).toBe(`None of the pages listed in ${base}/ex/llms.txt could be read.`);
     expect(error.details?.skippedCount).toBe(2);
   });
 
@@ -433,12 +430,16 @@ describe.skipIf(!corpusWeb)('LlmsTxtSourceAdapter on the corpus sites', () => {
     const progress: number[] = [];
     const docs = await adapter.fetchDocs(site('pydantic'), 'latest', { progress: (done) => progress.push(done) });
     expect(docs.sourceUrl).toBe(web.llmsTxtUrl('pydantic'));
-    expect(docs.pages).toHaveLength(81);
+    // the 81 pages the llms.txt lists, then the pages its sitemap.xml adds (the migration guide among them)
+    const listed = docs.pages.filter((p) => p.section !== 'Other pages');
+    expect(listed).toHaveLength(81);
     expect(docs.skipped).toEqual([]);
     expect(docs.pages[0]).toMatchObject({ title: 'Alias', section: 'Concepts documentation' });
     expect(docs.pages[0]?.markdown).toContain('alias');
-    expect(docs.pages.at(-1)?.section).toBe('Optional');
-    expect(progress.at(-1)).toBe(81);
+    expect(listed.at(-1)?.section).toBe('Optional');
+    const discovered = docs.pages.filter((p) => p.section === 'Other pages');
+    expect(discovered.map((p) => web.fileForUrl(p.url))).toContain('docs/migration.md');
+    expect(progress.at(-1)).toBe(docs.pages.length);
     // The pages are served where the llms.txt says (rewritten to the fake), as mkdocs-llmstxt index.md twins.
     expect(web.fileForUrl(docs.pages[0]!.url)).toBe('docs/concepts/alias.md');
   });
@@ -483,10 +484,11 @@ describe.skipIf(!corpusWeb)('LlmsTxtSourceAdapter on the corpus sites', () => {
     expect(docs.skipped?.every((s) => /HTTP 404/.test(s.reason))).toBe(true);
   });
 
-  it('skips an HTML-only site for indexing but serves its pages to read-page as HTML', async () => {
+  it('hands an HTML-only site to the engine as HTML pages, and serves its pages to read-page as HTML', async () => {
     const lib = site('httpx-html');
-    const error = await failure(adapter.fetchDocs(lib, 'latest'));
-    expect(error.code).toBe('SOURCE_UNAVAILABLE');
+    const docs = await adapter.fetchDocs(lib, 'latest');
+    expect(docs.pages.length).toBeGreaterThan(10);
+    expect(docs.pages.every((p) => p.markdown === '' && /<html/i.test(p.html ?? ''))).toBe(true);
     const toc = await adapter.fetchToc(lib, 'latest');
     const page = await adapter.fetchPage!(new URL(toc.entries[0]!.url));
     expect(page.contentType).toBe('html');
