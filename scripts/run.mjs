@@ -2,6 +2,7 @@
 // The one entry point a newcomer needs. It works on a machine that has only Node and npm:
 //   npm start -- <pro-context args>   set up, build, run the `pro-context` CLI
 //   npm test                          set up, lint, typecheck, build, run every test; prints `N passed, N failed`
+//   npm run demo [-- <args>]          the CLI against ../shared/corpora served on loopback
 //   npm run eval | npm run bench      set up, build, run the retrieval eval or the benchmark
 // "Set up" means: obtain the pinned pnpm with npm (corepack is not used: its signature check fails on
 // Node 20 here), then `pnpm install --frozen-lockfile`. Every step is idempotent and fast the second time.
@@ -26,8 +27,15 @@ function say(message) {
   process.stderr.write(`\n> ${message}\n`);
 }
 
+// Set-up and build output goes to stderr, so that stdout carries only what the CLI prints (MCP messages
+// when `npm start` runs the stdio server) and the test totals line.
 function run(command, args, { allowFailure = false, quiet = false } = {}) {
-  const result = spawnSync(command, args, { cwd: root, env, stdio: quiet ? 'pipe' : 'inherit', encoding: 'utf8' });
+  const result = spawnSync(command, args, {
+    cwd: root,
+    env,
+    stdio: quiet ? 'pipe' : ['inherit', process.stderr, 'inherit'],
+    encoding: 'utf8',
+  });
   if (result.error) throw result.error;
   if (result.status !== 0 && !allowFailure) {
     if (quiet) process.stderr.write(`${result.stdout ?? ''}${result.stderr ?? ''}`);
@@ -47,7 +55,9 @@ function setup() {
     say(`installing pnpm ${pnpmVersion} into .tools/ with npm`);
     run('npm', ['install', '--prefix', toolsDir, '--no-audit', '--no-fund', '--loglevel=error', `pnpm@${pnpmVersion}`]);
     if (!pnpmWorks()) {
-      process.stderr.write(`pnpm ${pnpmVersion} is still not runnable from .tools/; see the README's troubleshooting.\n`);
+      process.stderr.write(
+        `pnpm ${pnpmVersion} is still not runnable from .tools/; see the README's troubleshooting.\n`,
+      );
       process.exit(1);
     }
   }
@@ -118,6 +128,14 @@ switch (command) {
     setup();
     test();
     break;
+  case 'demo': {
+    setup();
+    build('pro-context...');
+    build('@pro-context/testing');
+    const r = spawnSync(process.execPath, [join(root, 'scripts', 'demo.mjs'), ...rest], { cwd: root, env, stdio: 'inherit' });
+    process.exit(r.status ?? 1);
+    break;
+  }
   case 'eval':
   case 'bench': {
     setup();
@@ -131,6 +149,6 @@ switch (command) {
     break;
   }
   default:
-    process.stderr.write(`unknown command '${command}'. Use: setup | start | test | eval | bench\n`);
+    process.stderr.write(`unknown command '${command}'. Use: setup | start | test | demo | eval | bench\n`);
     process.exit(2);
 }
