@@ -31,6 +31,8 @@ export function writeProject(web: FakeWeb, extra: Record<string, unknown> = {}):
     { id: 'fastapi', name: 'FastAPI', language: 'python', llmsTxtUrl: web.llmsTxtUrl('fastapi'), categories: ['web'] },
     { id: 'httpx', name: 'HTTPX', language: 'python', llmsTxtUrl: web.llmsTxtUrl('httpx'), categories: ['web'] },
     { id: 'httpx-html', name: 'HTTPX (HTML site)', language: 'python', llmsTxtUrl: web.llmsTxtUrl('httpx-html') },
+    // a library whose llms.txt URL the tests make serve garbage
+    { id: 'broken-docs', name: 'Broken Docs', language: 'python', llmsTxtUrl: `${web.siteUrl('pydantic')}broken/llms.txt` },
   ];
   const config = {
     security: { allowPrivateNetwork: true },

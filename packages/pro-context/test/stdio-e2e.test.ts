@@ -136,6 +136,21 @@ describe.skipIf(skipReason)(`pro-context over stdio against the fake web${skipRe
     expect(topic.code).toBe('TOPIC_NOT_FOUND');
     expect(topic.suggestion).toBe('Try search-docs for broader results, or browse the TOC with read-page.');
 
+    const removeGarbage = web.setFault(
+      { site: 'pydantic', path: '/broken/llms.txt' },
+      { body: '{"error": "this is an API, not an llms.txt"}', contentType: 'application/json' },
+    );
+    const malformed = errorOf(await server.call('resolve-library', { query: 'broken-docs' }));
+    removeGarbage();
+    expect(malformed.code).toBe('INVALID_CONTENT');
+    expect(malformed.message).toMatch(/llms\.txt/);
+
+    const removeHuge = web.setFault({ site: 'pydantic', path: '/huge/index.md' }, { generatedBytes: 12 * 1024 * 1024, contentType: 'text/markdown' });
+    const huge = errorOf(await server.call('read-page', { url: `${web.siteUrl('pydantic')}huge/index.md` }));
+    removeHuge();
+    expect(huge.code).toBe('INVALID_CONTENT');
+    expect(huge.message).toMatch(/larger than/);
+
     const invalid = errorOf(await server.call('get-docs', { libraryId: 'pydantic', topic: 'x', maxTokens: 20 }));
     expect(invalid.code).toBe('INVALID_INPUT');
     expect(invalid.message).toMatch(/maxTokens/);
@@ -152,6 +167,17 @@ describe.skipIf(skipReason)(`pro-context over stdio against the fake web${skipRe
     expect(text).toMatch(/^Explain the BaseModel API from pydantic\./);
     expect(text).not.toContain('{#if');
     expect(text).not.toContain('(version');
+  });
+
+  it('serves a restarted server from the cache: no fetch, no re-chunking, same answer', async () => {
+    const before = await server.call('get-docs', { libraryId: 'pydantic', topic: 'computed_field decorator', maxTokens: 1500 });
+    await server.close();
+    web.clearRequests();
+    server = await connectStdio(project.configFile);
+    const after = await server.call('get-docs', { libraryId: 'pydantic', topic: 'computed_field decorator', maxTokens: 1500 });
+    expect(after.structuredContent).toMatchObject({ cached: true, stale: false });
+    expect((after.structuredContent as { content: string }).content).toBe((before.structuredContent as { content: string }).content);
+    expect(web.requests.filter((r) => r.site === 'pydantic')).toEqual([]);
   });
 
   it('forwards logs over MCP and never writes anything but JSON-RPC to stdout', async () => {

@@ -74,7 +74,8 @@ export class SourceChain {
         this.record(adapter.id);
         return { value, adapter };
       } catch (error) {
-        this.record(adapter.id, error);
+        // only an origin that cannot be reached makes an adapter 'failing'; bad content is the library's problem
+        if (!isProContextError(error) || (error.code === 'SOURCE_UNAVAILABLE' && error.recoverable)) this.record(adapter.id, error);
         lastError = error;
         failures.push(`${adapter.id}: ${error instanceof Error ? error.message : String(error)}`);
       }
