@@ -15,8 +15,8 @@ import {
   type Logger,
   loadConfig,
   ProContextError,
-  sourceAdapterToken,
   type SourceAdapter,
+  sourceAdapterToken,
   z,
 } from '../src/index.js';
 
@@ -83,16 +83,21 @@ describe('plugin checks before register', () => {
   it('refuses malformed plugins loudly', async () => {
     await expectCode(() => definePlugin({ id: 'Bad Id', kernel: '*', register() {} }), 'PLUGIN_INVALID');
     await expectCode(() => definePlugin({ id: 'x', kernel: 'not a range', register() {} }), 'PLUGIN_INVALID');
-    const error = await expectCode(
-      () => createKernel(silent).use({ default: {} } as never),
-      'PLUGIN_INVALID',
-    );
+    const error = await expectCode(() => createKernel(silent).use({ default: {} } as never), 'PLUGIN_INVALID');
     expect(error.message).toMatch(/module namespace; pass its default export/);
   });
 
   it('refuses a second provider of a singular contract, naming both plugins', async () => {
-    const cacheA = definePlugin({ id: 'cache-a', kernel: '*', register: (ctx) => ctx.bindValue(cacheStoreToken, {} as never) });
-    const cacheB = definePlugin({ id: 'cache-b', kernel: '*', register: (ctx) => ctx.bindValue(cacheStoreToken, {} as never) });
+    const cacheA = definePlugin({
+      id: 'cache-a',
+      kernel: '*',
+      register: (ctx) => ctx.bindValue(cacheStoreToken, {} as never),
+    });
+    const cacheB = definePlugin({
+      id: 'cache-b',
+      kernel: '*',
+      register: (ctx) => ctx.bindValue(cacheStoreToken, {} as never),
+    });
     const error = await expectCode(createKernel(silent).use(cacheA).use(cacheB).start(), 'CONTRACT_CONFLICT');
     expect(error.message).toBe(
       "Contract 'kernel.cacheStore' is already provided by plugin 'cache-a'; plugin 'cache-b' provides it too.",
@@ -103,8 +108,12 @@ describe('plugin checks before register', () => {
 describe('binding and lifecycle', () => {
   it('binds plural contracts as multi-bindings', async () => {
     const kernel = await createKernel(silent)
-      .use(definePlugin({ id: 'a', kernel: '*', register: (ctx) => ctx.bindValue(sourceAdapterToken, fakeAdapter('a')) }))
-      .use(definePlugin({ id: 'b', kernel: '*', register: (ctx) => ctx.bindValue(sourceAdapterToken, fakeAdapter('b')) }))
+      .use(
+        definePlugin({ id: 'a', kernel: '*', register: (ctx) => ctx.bindValue(sourceAdapterToken, fakeAdapter('a')) }),
+      )
+      .use(
+        definePlugin({ id: 'b', kernel: '*', register: (ctx) => ctx.bindValue(sourceAdapterToken, fakeAdapter('b')) }),
+      )
       .start();
     expect(kernel.resolveAll(sourceAdapterToken).map((a) => a.id)).toEqual(['a', 'b']);
     await kernel.stop();
@@ -142,7 +151,11 @@ describe('binding and lifecycle', () => {
 
   it('gives two kernels in one process separate containers', async () => {
     const counterToken = createToken<{ n: number }>('test.counter');
-    const plugin = definePlugin({ id: 'counter', kernel: '*', register: (ctx) => ctx.bindFactory(counterToken, () => ({ n: 0 })) });
+    const plugin = definePlugin({
+      id: 'counter',
+      kernel: '*',
+      register: (ctx) => ctx.bindFactory(counterToken, () => ({ n: 0 })),
+    });
     const one = await createKernel(silent).use(plugin).start();
     const two = await createKernel(silent).use(plugin).start();
     one.resolve(counterToken).n = 5;
@@ -162,15 +175,31 @@ describe('binding and lifecycle', () => {
         start: () => void log.push(`start ${id}`),
         stop: () => void log.push(`stop ${id}`),
       });
-    const kernel = await createKernel(silent).use(make('engine', ['cache'])).use(make('cache')).start();
+    const kernel = await createKernel(silent)
+      .use(make('engine', ['cache']))
+      .use(make('cache'))
+      .start();
     await kernel.stop();
     await kernel.stop();
-    expect(log).toEqual(['register engine', 'register cache', 'start cache', 'start engine', 'stop engine', 'stop cache']);
+    expect(log).toEqual([
+      'register engine',
+      'register cache',
+      'start cache',
+      'start engine',
+      'stop engine',
+      'stop cache',
+    ]);
   });
 
   it('stops the plugins already started when a later start fails', async () => {
     const log: string[] = [];
-    const ok = definePlugin({ id: 'ok', kernel: '*', register() {}, start: () => void log.push('start ok'), stop: () => void log.push('stop ok') });
+    const ok = definePlugin({
+      id: 'ok',
+      kernel: '*',
+      register() {},
+      start: () => void log.push('start ok'),
+      stop: () => void log.push('stop ok'),
+    });
     const bad = definePlugin({
       id: 'bad',
       kernel: '*',
@@ -207,7 +236,9 @@ describe('configuration', () => {
   it('reads the file, applies PRO_CONTEXT_* overrides and gives plugins their section', async () => {
     const dir = writeConfig('cache:\n  maxMemoryMB: 50\nlogging:\n  level: warn\n');
     const source = loadConfig({ cwd: dir, env: { PRO_CONTEXT_CACHE_DIR: '/data/cache', PRO_CONTEXT_PORT: '4000' } });
-    const kernel = await createKernel({ ...silent, config: source }).use(cachePlugin).start();
+    const kernel = await createKernel({ ...silent, config: source })
+      .use(cachePlugin)
+      .start();
     expect(kernel.resolve(createToken<{ directory: string; maxMemoryMB: number }>('test.cacheOptions'))).toEqual({
       directory: '/data/cache',
       maxMemoryMB: 50,
@@ -226,10 +257,20 @@ describe('configuration', () => {
 
   it('names the exact key, its line and what is wrong in a bad config file', async () => {
     const dir = writeConfig(
-      ['server:', '  transport: carrier-pigeon', 'cache:', '  maxMemoryMB: lots', 'cahce:', '  directory: /tmp', ''].join('\n'),
+      [
+        'server:',
+        '  transport: carrier-pigeon',
+        'cache:',
+        '  maxMemoryMB: lots',
+        'cahce:',
+        '  directory: /tmp',
+        '',
+      ].join('\n'),
     );
     const error = await expectCode(
-      createKernel({ ...silent, config: loadConfig({ cwd: dir, env: {} }) }).use(cachePlugin).start(),
+      createKernel({ ...silent, config: loadConfig({ cwd: dir, env: {} }) })
+        .use(cachePlugin)
+        .start(),
       'CONFIG_INVALID',
     );
     expect(error.message).toContain(`Invalid configuration in ${join(dir, 'pro-context.config.yaml')}:`);
@@ -240,10 +281,15 @@ describe('configuration', () => {
 
   it('names the environment variable when an override is bad', async () => {
     const error = await expectCode(
-      createKernel({ ...silent, config: loadConfig({ cwd: tmpdir(), env: { PRO_CONTEXT_PORT: 'eighty' }, file: undefined }) }).start(),
+      createKernel({
+        ...silent,
+        config: loadConfig({ cwd: tmpdir(), env: { PRO_CONTEXT_PORT: 'eighty' }, file: undefined }),
+      }).start(),
       'CONFIG_INVALID',
     );
-    expect(error.message).toContain('server.port (from PRO_CONTEXT_PORT): Invalid input: expected number, received string');
+    expect(error.message).toContain(
+      'server.port (from PRO_CONTEXT_PORT): Invalid input: expected number, received string',
+    );
   });
 
   it('reports YAML syntax errors with line and column', () => {

@@ -23,16 +23,31 @@ export async function startCorpusWeb(): Promise<FakeWeb> {
 }
 
 /** A temp folder with a config file naming libraries served by the fake web. */
-export function writeProject(web: FakeWeb, extra: Record<string, unknown> = {}): { dir: string; configFile: string; cacheDir: string; cleanup(): void } {
+export function writeProject(
+  web: FakeWeb,
+  extra: Record<string, unknown> = {},
+): { dir: string; configFile: string; cacheDir: string; cleanup(): void } {
   const dir = mkdtempSync(join(tmpdir(), 'pc-e2e-'));
   const cacheDir = join(dir, 'cache');
   const libraries = [
-    { id: 'pydantic', name: 'Pydantic', language: 'python', description: 'Data validation using Python type hints', llmsTxtUrl: web.llmsTxtUrl('pydantic'), categories: ['data'] },
+    {
+      id: 'pydantic',
+      name: 'Pydantic',
+      language: 'python',
+      description: 'Data validation using Python type hints',
+      llmsTxtUrl: web.llmsTxtUrl('pydantic'),
+      categories: ['data'],
+    },
     { id: 'fastapi', name: 'FastAPI', language: 'python', llmsTxtUrl: web.llmsTxtUrl('fastapi'), categories: ['web'] },
     { id: 'httpx', name: 'HTTPX', language: 'python', llmsTxtUrl: web.llmsTxtUrl('httpx'), categories: ['web'] },
     { id: 'httpx-html', name: 'HTTPX (HTML site)', language: 'python', llmsTxtUrl: web.llmsTxtUrl('httpx-html') },
     // a library whose llms.txt URL the tests make serve garbage
-    { id: 'broken-docs', name: 'Broken Docs', language: 'python', llmsTxtUrl: `${web.siteUrl('pydantic')}broken/llms.txt` },
+    {
+      id: 'broken-docs',
+      name: 'Broken Docs',
+      language: 'python',
+      llmsTxtUrl: `${web.siteUrl('pydantic')}broken/llms.txt`,
+    },
   ];
   const config = {
     security: { allowPrivateNetwork: true },
@@ -62,8 +77,15 @@ export async function connectStdio(configFile: string, env: Record<string, strin
   return {
     client,
     stderr,
-    async call(name: string, args: Record<string, unknown>, options: { onprogress?: (p: unknown) => void } = {}): Promise<CallToolResult> {
-      return (await client.callTool({ name, arguments: args }, CallToolResultSchema, { timeout: 60_000, ...options })) as CallToolResult;
+    async call(
+      name: string,
+      args: Record<string, unknown>,
+      options: { onprogress?: (p: unknown) => void } = {},
+    ): Promise<CallToolResult> {
+      return (await client.callTool({ name, arguments: args }, CallToolResultSchema, {
+        timeout: 60_000,
+        ...options,
+      })) as CallToolResult;
     },
     async close() {
       await client.close();
@@ -72,7 +94,13 @@ export async function connectStdio(configFile: string, env: Record<string, strin
 }
 
 /** The catalog error in an isError result. */
-export function errorOf(result: { isError?: boolean; content: unknown[] }): { code: string; message: string; suggestion: string; retryAfter?: number; recoverable: boolean } {
+export function errorOf(result: { isError?: boolean; content: unknown[] }): {
+  code: string;
+  message: string;
+  suggestion: string;
+  retryAfter?: number;
+  recoverable: boolean;
+} {
   if (!result.isError) throw new Error(`expected an error result, got ${JSON.stringify(result).slice(0, 300)}`);
   const text = (result.content[0] as { text: string }).text;
   return JSON.parse(text);

@@ -1,0 +1,151 @@
+import { describe, expect, it } from 'vitest';
+import {
+  configJsonSchema,
+  createLogger,
+  createToken,
+  createUrlAllowlist,
+  definePlugin,
+  estimateTokens,
+  ProContextError,
+  toProContextError,
+  z,
+} from '../src/index.js';
+
+function capture() {
+  const lines: string[] = [];
+  const logger = createLogger({ level: 'debug', stream: { write: (chunk: string) => lines.push(chunk) } });
+  return { logger, records: () => lines.map((l) => JSON.parse(l) as Record<string, unknown>) };
+}
+
+describe('log spans', () => {
+  it('writes one JSON line per span with its fields, what the work added, duration and success', async () => {
+    const { logger, records } = capture();
+    const result = await logger.span('context7.search', { query: 'react hooks' }, (span) => {
+      span.set('resultLen', 42);
+      return 'ok';
+    });
+    expect(result).toBe('ok');
+    const [record] = records();
+    expect(record).toMatchObject({
+      level: 'info',
+      span: 'context7.search',
+      query: 'react hooks',
+      resultLen: 42,
+      success: true,
+    });
+    expect(typeof record?.durationMs).toBe('number');
+  });
+
+  it('records a failed span with its error code and rethrows', async () => {
+    const { logger, records } = capture();
+    await expect(
+      logger.span('get-docs', { libraryId: 'x' }, () => {
+        throw new ProContextError('LIBRARY_NOT_FOUND', 'No library x.');
+      }),
+    ).rejects.toThrow('No library x.');
+    expect(records()[0]).toMatchObject({
+      span: 'get-docs',
+      success: false,
+      errorCode: 'LIBRARY_NOT_FOUND',
+      level: 'warn',
+    });
+  });
+
+  it('never writes secrets', () => {
+    const { logger, records } = capture();
+    logger.info('request', {
+      githubToken: 'ghp_abcdefghijklmnopqrstuvwxyz0123456789',
+      headers: { authorization: 'Bearer sk-live-123456789', accept: 'text/plain' },
+      url: 'https://api.example.com/x?api_key=supersecretvalue&page=2',
+      note: 'key pc_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789abcd leaked in text',
+      maxTokens: 5000,
+    });
+    const text = JSON.stringify(records()[0]);
+    for (const secret of ['ghp_abcdef', 'sk-live', 'supersecretvalue', 'pc_AbCdEf']) expect(text).not.toContain(secret);
+    expect(records()[0]).toMatchObject({ maxTokens: 5000, headers: { accept: 'text/plain' } });
+    expect(text).toContain('page=2');
+  });
+
+  it('drops records under the level and feeds sinks', () => {
+    const lines: string[] = [];
+    const logger = createLogger({ level: 'warn', stream: { write: (c: string) => lines.push(c) } });
+    const seen: string[] = [];
+    const remove = logger.addSink((r) => seen.push(r.msg));
+    logger.info('hidden');
+    logger.warn('shown');
+    remove();
+    logger.error('after');
+    expect(lines).toHaveLength(2);
+    expect(seen).toEqual(['shown']);
+  });
+});
+
+describe('errors', () => {
+  it('carry the catalog suggestion, recoverability and retryAfter', () => {
+    const error = new ProContextError('INDEXING_IN_PROGRESS', 'Indexing pydantic.', { retryAfter: 4 });
+    expect(error.toPayload()).toEqual({
+      code: 'INDEXING_IN_PROGRESS',
+      message: 'Indexing pydantic.',
+      recoverable: true,
+      suggestion: 'Try again in 4 seconds.',
+      retryAfter: 4,
+    });
+  });
+
+  it('turn unknown failures into INTERNAL_ERROR without leaking their message', () => {
+    const payload = toProContextError(new Error('db password=hunter2 in stack')).toPayload();
+    expect(payload.code).toBe('INTERNAL_ERROR');
+    expect(payload.message).not.toContain('hunter2');
+  });
+});
+
+describe('allowlist', () => {
+  it('allows hosts, wildcard suffixes and URL prefixes, http(s) only', () => {
+    const list = createUrlAllowlist([
+      { entry: 'docs.pydantic.dev', reason: 'test' },
+      { entry: '*.readthedocs.io', reason: 'test' },
+      { entry: 'https://example.com/docs/', reason: 'test' },
+    ]);
+    expect(list.isAllowed('https://docs.pydantic.dev/latest/x')).toBe(true);
+    expect(list.isAllowed('https://httpx.readthedocs.io/en/')).toBe(true);
+    expect(list.isAllowed('https://readthedocs.io.evil.com/')).toBe(false);
+    expect(list.isAllowed('https://example.com/docs/a')).toBe(true);
+    expect(list.isAllowed('https://example.com/admin')).toBe(false);
+    expect(list.isAllowed('file:///etc/passwd')).toBe(false);
+    expect(list.isAllowed('https://user:pw@docs.pydantic.dev/')).toBe(false);
+    list.allowHostsOf(['https://docs.langchain.com/x', 'not a url'], 'llms.txt');
+    expect(list.isAllowed('https://docs.langchain.com/other')).toBe(true);
+  });
+});
+
+describe('tokens and schema', () => {
+  it('gives the same symbol for the same id across calls (two installed copies agree)', () => {
+    expect(createToken('test.same')).toBe(createToken('test.same'));
+    expect(() => createToken('no-dot')).toThrow(/must look like/);
+  });
+
+  it('generates a JSON Schema that covers kernel and plugin sections, for editors', () => {
+    const plugin = definePlugin({
+      id: 'demo',
+      kernel: '*',
+      configKey: 'sources.demo',
+      optionsSchema: z.strictObject({ depth: z.number().int().default(2).describe('How deep to crawl.') }),
+      register() {},
+    });
+    const schema = configJsonSchema([plugin]) as {
+      properties: Record<string, { properties?: Record<string, unknown> }>;
+    };
+    expect(schema.properties.logging?.properties?.level).toMatchObject({ enum: ['debug', 'info', 'warn', 'error'] });
+    const sources = schema.properties.sources as { properties: { demo: { properties: { depth: unknown } } } };
+    expect(sources.properties.demo.properties.depth).toMatchObject({
+      type: 'integer',
+      default: 2,
+      description: 'How deep to crawl.',
+    });
+  });
+
+  it('estimates tokens at about four characters each', () => {
+    expect(estimateTokens('')).toBe(0);
+    expect(estimateTokens('a'.repeat(4000))).toBe(1000);
+  });
+});
