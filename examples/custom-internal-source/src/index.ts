@@ -81,7 +81,9 @@ export class InternalDocsAdapter implements SourceAdapter {
     }
     const root = resolve(config.path);
     const files = await listMarkdown(root).catch((error: unknown) => {
-      throw new ProContextError('SOURCE_UNAVAILABLE', `Cannot read ${root}: ${(error as Error).message}`, { cause: error });
+      throw new ProContextError('SOURCE_UNAVAILABLE', `Cannot read ${root}: ${(error as Error).message}`, {
+        cause: error,
+      });
     });
     const hash = createHash('sha256');
     const pages: DocPage[] = [];
@@ -90,7 +92,8 @@ export class InternalDocsAdapter implements SourceAdapter {
       const path = relative(root, file).split(sep).join('/');
       hash.update(path).update('\0').update(markdown);
       pages.push({
-        url: new URL(path.replace(/\.mdx?$/, ''), config.baseUrl.endsWith('/') ? config.baseUrl : `${config.baseUrl}/`).href,
+        url: new URL(path.replace(/\.mdx?$/, ''), config.baseUrl.endsWith('/') ? config.baseUrl : `${config.baseUrl}/`)
+          .href,
         title: titleOf(markdown, path),
         ...(path.includes('/') ? { section: path.slice(0, path.indexOf('/')) } : {}),
         markdown,

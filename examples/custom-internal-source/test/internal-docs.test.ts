@@ -28,7 +28,10 @@ describe('internal-docs composed with the kernel', () => {
     expect(adapters.map((a) => a.id)).toEqual(['internal-docs']);
     const toc = await adapters[0]!.fetchToc(library, 'latest');
     expect(toc.entries.map((e) => e.title)).toEqual(['Retries and idempotency', 'Webhooks', 'Billing SDK']);
-    expect(toc.entries[0]).toMatchObject({ url: 'https://docs.acme.internal/billing/guides/retries', section: 'guides' });
+    expect(toc.entries[0]).toMatchObject({
+      url: 'https://docs.acme.internal/billing/guides/retries',
+      section: 'guides',
+    });
     await kernel.stop();
   });
 
@@ -36,7 +39,9 @@ describe('internal-docs composed with the kernel', () => {
     const adapter = new InternalDocsAdapter(options);
     const page = await adapter.fetchPage(new URL('https://docs.acme.internal/billing/guides/webhooks'));
     expect(page.markdown).toContain('Acme-Signature');
-    await expect(adapter.fetchPage(new URL('https://docs.acme.internal/billing/..%2f..%2fpackage'))).rejects.toMatchObject({
+    await expect(
+      adapter.fetchPage(new URL('https://docs.acme.internal/billing/..%2f..%2fpackage')),
+    ).rejects.toMatchObject({
       code: 'PAGE_NOT_FOUND',
     });
   });
@@ -44,7 +49,9 @@ describe('internal-docs composed with the kernel', () => {
   it('reports bad options with the exact key', async () => {
     const start = createKernel({
       logger: createSilentLogger(),
-      config: { sources: { internalDocs: { libraries: [{ id: 'x', name: 'X', path: '/tmp', baseUrl: 'not a url' }] } } },
+      config: {
+        sources: { internalDocs: { libraries: [{ id: 'x', name: 'X', path: '/tmp', baseUrl: 'not a url' }] } },
+      },
     })
       .use(internalDocsPlugin)
       .start();

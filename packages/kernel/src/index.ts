@@ -8,7 +8,29 @@ import 'reflect-metadata';
 
 export { inject, injectAll, injectable } from 'tsyringe';
 export * as z from 'zod';
-
+export type { ConfigIssue, ValidatedConfig } from './config/assemble.js';
+export { buildConfigSchema, configJsonSchema, flattenZodIssues, validateConfig } from './config/assemble.js';
+export type { KernelConfig } from './config/kernel-schema.js';
+export {
+  httpConfigSchema,
+  libraryConfigSchema,
+  loggingConfigSchema,
+  projectConfigSchema,
+  rateLimitConfigSchema,
+  securityConfigSchema,
+  serverConfigSchema,
+} from './config/kernel-schema.js';
+export type { ConfigSource, LoadConfigOptions } from './config/load.js';
+export {
+  configFileNames,
+  deepMerge,
+  environmentOverrides,
+  expandHome,
+  findConfigFile,
+  getPath,
+  loadConfig,
+} from './config/load.js';
+export type { ResolvedConfig } from './config/types.js';
 export type {
   CacheEntry,
   CacheGetOptions,
@@ -68,7 +90,11 @@ export type { ErrorCode } from './errors/catalog.js';
 export { errorCatalog } from './errors/catalog.js';
 export type { ErrorPayload, ProContextErrorOptions } from './errors/pro-context-error.js';
 export { isProContextError, ProContextError, toProContextError } from './errors/pro-context-error.js';
+export { isBlockedAddress } from './http/address-policy.js';
+export { createHttpClient } from './http/client.js';
 export type { HttpClient, HttpClientOptions, HttpRequestOptions, HttpResponse } from './http/types.js';
+export type { KernelBuilder, KernelOptions, PluginInfo, StartedKernel } from './kernel.js';
+export { createKernel, defaultAllowlist } from './kernel.js';
 export type { Logger, LoggerOptions, LogLevel, LogRecord, LogSink, Span } from './logging/logger.js';
 export { createLogger, createSilentLogger, logLevels } from './logging/logger.js';
 export { REDACTED, redact, redactString } from './logging/redact.js';
@@ -86,31 +112,4 @@ export { createUrlAllowlist } from './util/allowlist.js';
 export type { EventBus, KernelEvents } from './util/events.js';
 export { createEventBus } from './util/events.js';
 export { CHARS_PER_TOKEN, charsForTokens, estimateTokens } from './util/tokens.js';
-export type { KernelConfig } from './config/kernel-schema.js';
-export type { ResolvedConfig } from './config/types.js';
-export type { ConfigIssue, ValidatedConfig } from './config/assemble.js';
-export { buildConfigSchema, configJsonSchema, flattenZodIssues, validateConfig } from './config/assemble.js';
-export type { ConfigSource, LoadConfigOptions } from './config/load.js';
-export {
-  configFileNames,
-  deepMerge,
-  environmentOverrides,
-  expandHome,
-  findConfigFile,
-  getPath,
-  loadConfig,
-} from './config/load.js';
-export type { KernelBuilder, KernelOptions, PluginInfo, StartedKernel } from './kernel.js';
-export { createKernel, defaultAllowlist } from './kernel.js';
 export { KERNEL_VERSION } from './version.js';
-export {
-  httpConfigSchema,
-  libraryConfigSchema,
-  loggingConfigSchema,
-  projectConfigSchema,
-  rateLimitConfigSchema,
-  securityConfigSchema,
-  serverConfigSchema,
-} from './config/kernel-schema.js';
-export { createHttpClient } from './http/client.js';
-export { isBlockedAddress } from './http/address-policy.js';

@@ -1,10 +1,10 @@
 import semver from 'semver';
-import { container as rootContainer, type DependencyContainer, instanceCachingFactory, Lifecycle } from 'tsyringe';
-import { kernelTokens } from './contracts/services.js';
-import { type Token, tokenCardinality, tokenId } from './contracts/token.js';
-import { mergeOptions, validateConfig, flattenZodIssues } from './config/assemble.js';
+import { type DependencyContainer, instanceCachingFactory, Lifecycle, container as rootContainer } from 'tsyringe';
+import { flattenZodIssues, mergeOptions, validateConfig } from './config/assemble.js';
 import { type ConfigSource, getPath } from './config/load.js';
 import type { ResolvedConfig } from './config/types.js';
+import { kernelTokens } from './contracts/services.js';
+import { type Token, tokenCardinality, tokenId } from './contracts/token.js';
 import { ProContextError } from './errors/pro-context-error.js';
 import { createHttpClient } from './http/client.js';
 import type { HttpClient, HttpClientOptions } from './http/types.js';

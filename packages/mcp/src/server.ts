@@ -72,7 +72,10 @@ export function createMcpServer(kernel: StartedKernel, options: McpServerOptions
   const plugins: ToolPlugin[] = kernel.resolveAll(toolPluginToken);
   const server = new McpServer(
     { name: options.name ?? 'pro-context', version: options.version },
-    { capabilities: { logging: {}, tools: { listChanged: true } }, ...(options.instructions ? { instructions: options.instructions } : {}) },
+    {
+      capabilities: { logging: {}, tools: { listChanged: true } },
+      ...(options.instructions ? { instructions: options.instructions } : {}),
+    },
   );
   const disposers: (() => void)[] = [];
 
@@ -88,9 +91,13 @@ export function createMcpServer(kernel: StartedKernel, options: McpServerOptions
         );
       }
       if (!/^[A-Za-z0-9._-]{1,128}$/.test(tool.name)) {
-        throw new ProContextError('PLUGIN_INVALID', `Tool name '${tool.name}' of plugin '${plugin.id}' breaks MCP's naming rules.`, {
-          suggestion: 'Use 1-128 characters from A-Z, a-z, 0-9, dot, underscore and hyphen.',
-        });
+        throw new ProContextError(
+          'PLUGIN_INVALID',
+          `Tool name '${tool.name}' of plugin '${plugin.id}' breaks MCP's naming rules.`,
+          {
+            suggestion: 'Use 1-128 characters from A-Z, a-z, 0-9, dot, underscore and hyphen.',
+          },
+        );
       }
       tools.set(tool.name, { tool, plugin: plugin.id });
     }
@@ -155,7 +162,8 @@ export function createMcpServer(kernel: StartedKernel, options: McpServerOptions
       };
     } catch (error) {
       const coded = toProContextError(error);
-      if (coded.code === 'INTERNAL_ERROR') logger.error('tool failed', { error, cause: (coded.cause as Error)?.message });
+      if (coded.code === 'INTERNAL_ERROR')
+        logger.error('tool failed', { error, cause: (coded.cause as Error)?.message });
       return errorResult(coded);
     }
   });
@@ -172,7 +180,9 @@ export function createMcpServer(kernel: StartedKernel, options: McpServerOptions
         },
         async (uri) => {
           const contents = await resource.read();
-          return { contents: [{ uri: uri.href, mimeType: contents.mimeType ?? resource.mimeType, text: contents.text }] };
+          return {
+            contents: [{ uri: uri.href, mimeType: contents.mimeType ?? resource.mimeType, text: contents.text }],
+          };
         },
       );
     }
@@ -207,7 +217,9 @@ export function createMcpServer(kernel: StartedKernel, options: McpServerOptions
           );
           try {
             const contents = await template.read(uri.href, flat);
-            return { contents: [{ uri: uri.href, mimeType: contents.mimeType ?? template.mimeType, text: contents.text }] };
+            return {
+              contents: [{ uri: uri.href, mimeType: contents.mimeType ?? template.mimeType, text: contents.text }],
+            };
           } catch (error) {
             const payload = toProContextError(error).toPayload();
             throw new Error(`${payload.code}: ${payload.message} ${payload.suggestion}`);
@@ -240,7 +252,9 @@ export function createMcpServer(kernel: StartedKernel, options: McpServerOptions
       kernel.logger.addSink((record) => {
         if (!server.isConnected()) return;
         const { level, msg, time: _time, ...data } = record;
-        void server.sendLoggingMessage({ level: mcpLevel[level], logger: 'pro-context', data: { msg, ...data } }).catch(() => undefined);
+        void server
+          .sendLoggingMessage({ level: mcpLevel[level], logger: 'pro-context', data: { msg, ...data } })
+          .catch(() => undefined);
       }),
     );
   }

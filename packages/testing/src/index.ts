@@ -10,13 +10,6 @@ export type { SearchBackendContractOptions } from './contracts/search-backend.js
 export { contractCorpus, describeSearchBackendContract } from './contracts/search-backend.js';
 export type { SourceAdapterContractOptions } from './contracts/source-adapter.js';
 export { describeSourceAdapterContract } from './contracts/source-adapter.js';
-export { MemoryCacheStore } from './fakes/memory-cache-store.js';
-export type { StaticLibraryDocs } from './fakes/static-source-adapter.js';
-export { StaticSourceAdapter } from './fakes/static-source-adapter.js';
-export { StaticRegistryResolver } from './fakes/static-registry-resolver.js';
-export { TermSearchBackend } from './fakes/term-search-backend.js';
-export type { TestKernelOptions } from './test-kernel.js';
-export { createTestKernel } from './test-kernel.js';
 export type {
   FakeSiteDefinition,
   FakeSiteFile,
@@ -28,3 +21,10 @@ export type {
   FaultTarget,
 } from './fake-web/index.js';
 export { corpusSites, findCorpusRoot, startFakeWeb } from './fake-web/index.js';
+export { MemoryCacheStore } from './fakes/memory-cache-store.js';
+export { StaticRegistryResolver } from './fakes/static-registry-resolver.js';
+export type { StaticLibraryDocs } from './fakes/static-source-adapter.js';
+export { StaticSourceAdapter } from './fakes/static-source-adapter.js';
+export { TermSearchBackend } from './fakes/term-search-backend.js';
+export type { TestKernelOptions } from './test-kernel.js';
+export { createTestKernel } from './test-kernel.js';

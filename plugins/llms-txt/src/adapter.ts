@@ -469,7 +469,10 @@ export class LlmsTxtSourceAdapter implements SourceAdapter {
       const words = slug.split('/').pop()!.replace(/[-_]+/g, ' ');
       out.push({ title: words.charAt(0).toUpperCase() + words.slice(1), url: url.href, section: 'Other pages' });
     }
-    this.allowlist.allowHostsOf(out.map((e) => e.url), `sitemap ${sitemapUrl}`);
+    this.allowlist.allowHostsOf(
+      out.map((e) => e.url),
+      `sitemap ${sitemapUrl}`,
+    );
     return out;
   }
 

@@ -1,8 +1,8 @@
 import * as z from 'zod';
 import { ProContextError } from '../errors/pro-context-error.js';
 import type { AnyPlugin } from '../plugins/types.js';
-import { type ConfigSource, deepMerge, getPath, setPath } from './load.js';
 import { type KernelConfig, kernelConfigShape } from './kernel-schema.js';
+import { type ConfigSource, deepMerge, getPath, setPath } from './load.js';
 import type { ResolvedConfig } from './types.js';
 
 /**

@@ -70,19 +70,33 @@ export const rateLimitConfigSchema = z.strictObject({
   burstSize: z.number().int().positive().default(10).describe('Bucket capacity per API key.'),
 });
 
-const libraryIdPattern = /^[A-Za-z0-9][A-Za-z0-9._\/-]{0,199}$/;
+const libraryIdPattern = /^[A-Za-z0-9][A-Za-z0-9._/-]{0,199}$/;
 
 /** Fields shared by a configured library and a per-library override (seed 001 §12.1). */
 const libraryFields = {
   name: z.string().min(1).max(200).describe('Human-readable name.'),
   description: z.string().max(500).optional().describe('One-sentence description.'),
   language: z.string().min(1).max(40).optional().describe('Programming language, e.g. python or javascript.'),
-  packageName: z.string().min(1).max(200).optional().describe('Package name in its registry (PyPI, npm), if it differs.'),
+  packageName: z
+    .string()
+    .min(1)
+    .max(200)
+    .optional()
+    .describe('Package name in its registry (PyPI, npm), if it differs.'),
   aliases: z.array(z.string().min(1).max(200)).optional().describe('Other names agents may use.'),
   categories: z.array(z.string().min(1).max(40)).optional().describe('Categories for list-libraries filtering.'),
-  docsUrl: z.url({ protocol: /^https?$/ }).optional().describe('Base URL of the documentation site ({docsUrl}/llms.txt is tried).'),
-  llmsTxtUrl: z.url({ protocol: /^https?$/ }).optional().describe('Explicit llms.txt URL.'),
-  llmsFullTxtUrl: z.url({ protocol: /^https?$/ }).optional().describe('Explicit llms-full.txt URL.'),
+  docsUrl: z
+    .url({ protocol: /^https?$/ })
+    .optional()
+    .describe('Base URL of the documentation site ({docsUrl}/llms.txt is tried).'),
+  llmsTxtUrl: z
+    .url({ protocol: /^https?$/ })
+    .optional()
+    .describe('Explicit llms.txt URL.'),
+  llmsFullTxtUrl: z
+    .url({ protocol: /^https?$/ })
+    .optional()
+    .describe('Explicit llms-full.txt URL.'),
   versionedDocsUrl: z
     .string()
     .includes('{version}')
@@ -94,7 +108,10 @@ const libraryFields = {
   source: z.string().min(1).optional().describe('Force one source adapter by id, e.g. github.'),
   ttlHours: z.number().positive().optional().describe('Cache time-to-live of this library, hours.'),
   defaultVersion: z.string().min(1).max(50).optional().describe('Version served when no registry knows the library.'),
-  versions: z.array(z.string().min(1).max(50)).optional().describe('Known versions, newest first, when no registry knows it.'),
+  versions: z
+    .array(z.string().min(1).max(50))
+    .optional()
+    .describe('Known versions, newest first, when no registry knows it.'),
 };
 
 /** One library configured by hand (`libraries:` list). */
@@ -107,9 +124,12 @@ export const libraryConfigSchema = z
       .describe('Canonical id agents pass to get-docs (default: the name, lower-cased).'),
     ...libraryFields,
   })
-  .refine((lib) => lib.docsUrl || lib.llmsTxtUrl || lib.llmsFullTxtUrl || lib.repository || lib.localPath || lib.source, {
-    message: 'A library needs a docsUrl, llmsTxtUrl, repository or localPath',
-  });
+  .refine(
+    (lib) => lib.docsUrl || lib.llmsTxtUrl || lib.llmsFullTxtUrl || lib.repository || lib.localPath || lib.source,
+    {
+      message: 'A library needs a docsUrl, llmsTxtUrl, repository or localPath',
+    },
+  );
 
 /** `project`: auto-detection and per-library overrides (seed 001 §12.1). */
 export const projectConfigSchema = z.strictObject({

@@ -1,5 +1,6 @@
 /** Field names whose values are never logged (`githubToken`, `apiKey`, `authorization`; not `maxTokens`). */
-const SECRET_KEY = /(password|passwd|secret|token|api[-_]?key|secret[-_]?key|private[-_]?key|authorization|cookie|credentials?)$/i;
+const SECRET_KEY =
+  /(password|passwd|secret|token|api[-_]?key|secret[-_]?key|private[-_]?key|authorization|cookie|credentials?)$/i;
 
 /** Secrets recognisable by their shape, wherever they appear in a string. */
 const SECRET_VALUE_PATTERNS: RegExp[] = [

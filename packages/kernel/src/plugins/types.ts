@@ -1,6 +1,6 @@
 import type * as z from 'zod';
-import type { Token } from '../contracts/token.js';
 import type { ResolvedConfig } from '../config/types.js';
+import type { Token } from '../contracts/token.js';
 import type { HttpClient } from '../http/types.js';
 import type { Logger } from '../logging/logger.js';
 import type { UrlAllowlist } from '../util/allowlist.js';

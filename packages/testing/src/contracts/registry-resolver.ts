@@ -11,8 +11,7 @@ export interface RegistryResolverContractOptions {
   unknownPackage: string;
 }
 
-const versionCompare = (a: string, b: string) =>
-  a.localeCompare(b, undefined, { numeric: true, sensitivity: 'base' });
+const versionCompare = (a: string, b: string) => a.localeCompare(b, undefined, { numeric: true, sensitivity: 'base' });
 
 /**
  * The behaviour every `RegistryResolver` must have:

@@ -16,11 +16,31 @@ const chunk = (id: string, title: string, headings: string[], body: string): Ind
 
 /** A small corpus the suite indexes. */
 export const contractCorpus: IndexableChunk[] = [
-  chunk('validators', 'Validators', ['Validators', 'Field validators'], 'Use field validators to check a value before or after parsing.'),
-  chunk('models', 'Models', ['Models', 'Basic model usage'], 'Models are classes that inherit from BaseModel and define fields.'),
-  chunk('serialization', 'Serialization', ['Serialization', 'model_dump'], 'Convert a model to a dictionary with model_dump.'),
+  chunk(
+    'validators',
+    'Validators',
+    ['Validators', 'Field validators'],
+    'Use field validators to check a value before or after parsing.',
+  ),
+  chunk(
+    'models',
+    'Models',
+    ['Models', 'Basic model usage'],
+    'Models are classes that inherit from BaseModel and define fields.',
+  ),
+  chunk(
+    'serialization',
+    'Serialization',
+    ['Serialization', 'model_dump'],
+    'Convert a model to a dictionary with model_dump.',
+  ),
   chunk('settings', 'Settings', ['Settings'], 'Load configuration from environment variables.'),
-  chunk('errors', 'Errors', ['Errors', 'Validation errors'], 'A ValidationError lists every problem found while validating.'),
+  chunk(
+    'errors',
+    'Errors',
+    ['Errors', 'Validation errors'],
+    'A ValidationError lists every problem found while validating.',
+  ),
 ];
 
 /**

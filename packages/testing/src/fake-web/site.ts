@@ -387,9 +387,12 @@ export class FakeSite {
    * layout, whether or not a built HTML page exists here, plus every built page).
    */
   private sitemapPaths(): string[] {
-    const pages = (this.def.urlStyle ?? 'mkdocs') === 'mkdocs' && this.def.markdown !== false
-      ? [...this.mdRoutes.keys()].filter((k) => k === 'index.md' || k.endsWith('/index.md')).map((k) => k.slice(0, -'index.md'.length))
-      : [];
+    const pages =
+      (this.def.urlStyle ?? 'mkdocs') === 'mkdocs' && this.def.markdown !== false
+        ? [...this.mdRoutes.keys()]
+            .filter((k) => k === 'index.md' || k.endsWith('/index.md'))
+            .map((k) => k.slice(0, -'index.md'.length))
+        : [];
     return [...new Set([...pages, ...this.htmlRoutes.keys()])].sort();
   }
 

@@ -28,9 +28,7 @@ export class MemoryCacheStore implements CacheStore {
   private hits = 0;
   private misses = 0;
 
-  constructor(
-    private readonly options: { defaultTtlMs?: number; now?: () => number } = {},
-  ) {}
+  constructor(private readonly options: { defaultTtlMs?: number; now?: () => number } = {}) {}
 
   private now(): number {
     return this.options.now?.() ?? Date.now();
