@@ -29,11 +29,21 @@ const libraries = [
   ['hono', 'Hono', 'javascript', 'web'],
   ['vitest', 'Vitest', 'javascript', 'testing'],
   ['zod', 'Zod', 'javascript', 'data'],
-].map(([id, name, language, category]) => ({ id, name, language, categories: [category], llmsTxtUrl: web.llmsTxtUrl(id) }));
+].map(([id, name, language, category]) => ({
+  id,
+  name,
+  language,
+  categories: [category],
+  llmsTxtUrl: web.llmsTxtUrl(id),
+}));
 const config = join(dir, 'pro-context.config.yaml');
 writeFileSync(
   config,
-  JSON.stringify({ security: { allowPrivateNetwork: true }, cache: { directory: join(dir, 'cache') }, libraries }, null, 2),
+  JSON.stringify(
+    { security: { allowPrivateNetwork: true }, cache: { directory: join(dir, 'cache') }, libraries },
+    null,
+    2,
+  ),
 );
 console.error(`demo: ../shared/corpora served as documentation sites on ${web.url} (config ${config})\n`);
 

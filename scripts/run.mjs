@@ -132,7 +132,11 @@ switch (command) {
     setup();
     build('pro-context...');
     build('@pro-context/testing');
-    const r = spawnSync(process.execPath, [join(root, 'scripts', 'demo.mjs'), ...rest], { cwd: root, env, stdio: 'inherit' });
+    const r = spawnSync(process.execPath, [join(root, 'scripts', 'demo.mjs'), ...rest], {
+      cwd: root,
+      env,
+      stdio: 'inherit',
+    });
     process.exit(r.status ?? 1);
     break;
   }
