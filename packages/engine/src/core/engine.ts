@@ -148,10 +148,14 @@ export class DocsEngine {
     const hinted = options.libraryId ? undefined : versionHint(query);
     let versions = await this.version(library);
     if (hinted) {
-      try {
-        versions = { ...(await this.version(library, `${hinted}${hinted.includes('.') ? '' : '.x'}`)), available: versions.available };
-      } catch {
-        // a number in the query that is not a version of this library (e.g. "oauth2") is just text
+      // an exact version first, else the newest of that series ("pydantic v2" → 2.x, "typer 0.15" → 0.15.x)
+      for (const spec of [hinted, `${hinted}.x`]) {
+        try {
+          versions = { ...(await this.version(library, spec)), available: versions.available };
+          break;
+        } catch {
+          // a number in the query that is not a version of this library (e.g. "oauth2") is just text
+        }
       }
     }
     const { toc, adapterId } = await this.store.toc(library, versions.version, context);
