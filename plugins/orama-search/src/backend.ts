@@ -148,7 +148,12 @@ export class OramaSearchBackend implements SearchBackend {
         }
         const chunk = chunks[i]!;
         // Only the text goes in; the store keeps nothing of it (see createIdOnlyDocumentsStore).
-        insertChunk(db, { id: chunk.id, title: chunk.title, ...splitHeadings(chunk.title, chunk.headings), body: chunk.body });
+        insertChunk(db, {
+          id: chunk.id,
+          title: chunk.title,
+          ...splitHeadings(chunk.title, chunk.headings),
+          body: chunk.body,
+        });
       }
     } finally {
       // The word cache now holds every word of these chunks; queries refill it with their few words.

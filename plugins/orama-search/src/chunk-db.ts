@@ -12,6 +12,7 @@ import {
   save,
   search,
 } from '@orama/orama';
+import { englishSynonymGroups, SYNONYM_WEIGHT, synonymIndex } from './synonyms.js';
 import type { CodeTokenizer } from './tokenizer.js';
 import { allowedTypos, TypoVocabulary } from './typo-vocabulary.js';
 
@@ -85,11 +86,13 @@ function ownNumber(record: Record<string, number> | undefined, key: string, fall
  *   above 1 are stored; a posting without a count means 1;
  * - `search` looks up whole terms only (Orama matches prefixes by default, so `model` would also score the
  *   rare, high-idf `model_validate_json`), applies typo tolerance only to query words the index does not
- *   contain, against written words rather than stems, and ranks with OR semantics;
+ *   contain, against written words rather than stems, also matches a query word's synonyms
+ *   (`params` → `parameters`, see synonyms.ts), and ranks with OR semantics;
  * - `save`/`load` carry the written-word vocabulary typo matching needs.
  */
 function createChunkIndex(tokenizer: CodeTokenizer): IIndex<OramaIndex> {
   const base = components.index.createIndex();
+  const synonyms = synonymIndex(englishSynonymGroups, (word) => tokenizer.termOf(word));
   return {
     ...base,
     create(orama, sharedInternalDocumentStore, schema) {
@@ -183,8 +186,19 @@ function createChunkIndex(tokenizer: CodeTokenizer): IIndex<OramaIndex> {
           }
           matches = [...byTerm].map(([t, weight]) => ({ term: t, weight }));
         }
-        // An unknown word (no typo match either) still counts in the query's weight: a chunk cannot cover it.
-        const termIdf = matches.length > 0 ? Math.max(...matches.map((m) => idfOf(documentFrequency(m.term)))) : idfOf(0);
+        // A chunk that says `parameters` or `environment` answers a query that says `params` or `env`.
+        for (const alternative of synonyms.get(query.term) ?? []) {
+          if (documentFrequency(alternative) > 0 && !matches.some((m) => m.term === alternative)) {
+            matches.push({ term: alternative, weight: SYNONYM_WEIGHT });
+          }
+        }
+        // The word's own rarity weighs it; an unknown word takes its best stand-in's, and with none at all
+        // still counts in the query's weight: a chunk cannot cover it.
+        const termIdf = known
+          ? idfOf(documentFrequency(query.term))
+          : matches.length > 0
+            ? Math.max(...matches.map((m) => idfOf(documentFrequency(m.term))))
+            : idfOf(0);
         queryWeight += termIdf;
         for (const prop of propertiesToSearch) {
           const tree = store.indexes[prop];

@@ -1,5 +1,6 @@
 import type { Tokenizer } from '@orama/orama';
 import { stemmer as englishStemmer } from '@orama/stemmers/english';
+import { americanSpelling } from './spelling.js';
 import { englishStopWords } from './stop-words.js';
 
 /** Languages the tokenizer supports (stemmer and stop words). */
@@ -35,7 +36,7 @@ export interface CodeTokenizer extends Tokenizer {
 }
 
 /** Bump when the analysis changes, so old snapshots are rebuilt instead of silently mismatching. */
-const ANALYSIS_VERSION = 1;
+const ANALYSIS_VERSION = 2;
 const MIN_TERM_LENGTH = 2;
 // Longer runs are hashes, base64 or minified code: no one searches for them.
 const MAX_TERM_LENGTH = 64;
@@ -47,6 +48,17 @@ const LINK_TARGET = /\]\([^)\s]*(?:\s+"[^"]*")?\)/g;
 const BARE_URL = /\bhttps?:\/\/[^\s)>\]]+/g;
 // MkDocs attribute lists (`## Title { #anchor .class }`) repeat the heading's words and lengthen the field.
 const ATTRIBUTE_LIST = /\{\s*[#.][^}\n]*\}/g;
+// English contractions (`isn't`, `Pydantic's`, `you're`): the apostrophe would otherwise cut them into a
+// word and a suffix (`re`, `ll` and `ve` are long enough to be indexed, and `re` is also a Python module).
+// `n't` becomes ` not` (`isn't` → `is not`), the other suffixes are dropped.
+const CONTRACTION = /(\p{L}+)['’](t|s|re|ve|ll|d|m)(?![\p{L}\p{N}_])/giu;
+// The word before `n't` when it is not the word itself (`can't`, `won't`, `shan't`, `ain't`).
+const IRREGULAR_NOT: Readonly<Record<string, string>> = { ca: 'can', wo: 'will', sha: 'shall', ai: 'is' };
+const expandContraction = (_match: string, word: string, suffix: string): string => {
+  if (suffix.toLowerCase() !== 't' || !/n$/i.test(word)) return word;
+  const base = word.slice(0, -1);
+  return `${IRREGULAR_NOT[base.toLowerCase()] ?? base} not`;
+};
 const CAMEL_BOUNDARY = /[a-z0-9][A-Z]|[A-Z][A-Z][a-z]/;
 const CAMEL_SPLIT = /(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])/;
 const NON_ASCII = /[\u0080-\uffff]/;
@@ -82,8 +94,9 @@ function expand(word: string, emit: (raw: string) => void): void {
 /**
  * Creates the code-aware tokenizer: identifiers are indexed whole and in parts (`field_validator` →
  * `field_validator`, `field`, `validator`; `APIRouter` → `apirouter`, `api`, `router`), everything is
- * lowercased and stemmed (English Porter stemmer from `@orama/stemmers`), stop words and one-letter
- * tokens are dropped. The same instance serves indexing, queries and restored indexes.
+ * lowercased, spelt the American way (`serialise` → `serialize`) and stemmed (English Porter stemmer
+ * from `@orama/stemmers`); contractions lose their suffix (`isn't` → `isn`, a stop word), stop words and
+ * one-letter tokens are dropped. The same instance serves indexing, queries and restored indexes.
  */
 export function createCodeTokenizer(language: SearchLanguage = 'english'): CodeTokenizer {
   const stem = englishStemmer;
@@ -94,7 +107,7 @@ export function createCodeTokenizer(language: SearchLanguage = 'english'): CodeT
 
   const termOf = (surface: string): string => {
     if (surface.length < MIN_TERM_LENGTH || surface.length > MAX_TERM_LENGTH || stopWords.has(surface)) return '';
-    return stem(surface);
+    return stem(americanSpelling(surface));
   };
 
   const normalize = (raw: string): string => {
@@ -121,7 +134,11 @@ export function createCodeTokenizer(language: SearchLanguage = 'english'): CodeT
   };
 
   const scan = (text: string, visit: (analyzed: QueryTerm) => void): void => {
-    const cleaned = text.replace(ATTRIBUTE_LIST, ' ').replace(LINK_TARGET, ']').replace(BARE_URL, ' ');
+    const cleaned = text
+      .replace(ATTRIBUTE_LIST, ' ')
+      .replace(LINK_TARGET, ']')
+      .replace(BARE_URL, ' ')
+      .replace(CONTRACTION, expandContraction);
     for (const word of cleaned.match(WORD) ?? []) {
       for (const analyzed of analyzeWord(word)) visit(analyzed);
     }

@@ -68,13 +68,14 @@ describe('oramaSearchPlugin', () => {
   it('fills in defaults, including the field weights', () => {
     expect(oramaSearchPluginOptionsSchema.parse({})).toEqual({
       tolerance: 1,
-      boost: { title: 1, headings: 3, body: 1 },
+      boost: { title: 1, section: 1, headings: 1, body: 1 },
       maxLoadedIndexes: 16,
       language: 'english',
     });
     expect(oramaSearchPluginOptionsSchema.parse({ boost: { body: 2 } }).boost).toEqual({
       title: 1,
-      headings: 3,
+      section: 1,
+      headings: 1,
       body: 2,
     });
   });

@@ -45,6 +45,22 @@ describe('code-aware tokenizer', () => {
     expect(tokenizer.queryTerms('Validators')).toEqual([{ term: 'valid', surface: 'validators' }]);
   });
 
+  it('meets British and American spellings', () => {
+    expect(queryTerms('serialise the behaviour of a customised model')).toEqual(
+      queryTerms('serialize the behavior of a customized model'),
+    );
+    expect(queryTerms('promise exercise otherwise')).toEqual(['promis', 'exercis', 'otherwis']);
+  });
+
+  it('reads contractions as words, not as a word and a stray suffix', () => {
+    expect(queryTerms("Why isn't my value validated?")).toEqual(queryTerms('Why is not my value validated?'));
+    expect(queryTerms("can't won't don't")).toEqual(['not']);
+    // `re`, `ll` and `ve` would otherwise be indexed (and `re` is a Python module)
+    expect(queryTerms("you're we'll they've it'd I'm")).toEqual([]);
+    expect(queryTerms("Pydantic's model")).toEqual(['pydant', 'model']);
+    expect(queryTerms("import re; re.compile('x')")).toContain('re');
+  });
+
   it('folds diacritics', () => {
     expect(queryTerms('café')).toEqual(queryTerms('cafe'));
   });

@@ -28,6 +28,8 @@ import {
   sectionPath,
   snippetOf,
   termCoverage,
+  withoutLibraryName,
+  withSectionParts,
 } from './ranking.js';
 import { SourceChain } from './sources.js';
 import { resolveLibraryVersion, type VersionInfo } from './versions.js';
@@ -192,23 +194,30 @@ export class DocsEngine {
     return { library, versions, loaded };
   }
 
-  private async rank(loaded: LoadResult, query: string, limit: number): Promise<{ ranked: RankedChunk[]; total: number; terms: string[] }> {
-    const terms = queryTerms(query);
-    const { hits, total } = await this.deps.search.search(loaded.docs.key, query, { limit });
+  private async rank(
+    library: LibraryDescriptor,
+    loaded: LoadResult,
+    query: string,
+    limit: number,
+  ): Promise<{ ranked: RankedChunk[]; total: number; terms: string[] }> {
+    const names = [library.name, library.id.split('/').pop() ?? library.id, library.packageName ?? ''];
+    const topic = withoutLibraryName(query, names);
+    const terms = queryTerms(topic);
+    const { hits, total } = await this.deps.search.search(loaded.docs.key, topic, { limit });
     return { ranked: joinHits(hits, loaded.docs.chunks, terms), total, terms };
   }
 
   /** get-docs: the best chunks for a topic within `maxTokens`, with provenance and related pages. */
   async getDocs(libraryId: string, topic: string, version: string | undefined, maxTokens: number, context: FetchContext = {}): Promise<DocsAnswer> {
     const { library, versions, loaded } = await this.loadFor(libraryId, version, context);
-    const { ranked, terms } = await this.rank(loaded, topic, 40);
+    const { ranked, terms } = await this.rank(library, loaded, topic, 40);
     const toc = (await this.store.cachedToc(library.id, versions.version))?.toc.entries ?? [];
     if (ranked.length === 0 || (ranked[0]?.coverage ?? 0) === 0) {
       throw new ProContextError('TOPIC_NOT_FOUND', `Nothing in the ${library.name} ${versions.version} documentation matches '${topic}'.`, {
         details: { relatedPages: this.relatedPages(toc, [], terms, loaded.docs.record.pages) },
       });
     }
-    const { content, used } = fillBudget(ranked, maxTokens);
+    const { content, used } = fillBudget(withSectionParts(ranked, loaded.docs.chunks, terms), maxTokens);
     const best = used[0];
     return {
       content,
@@ -280,8 +289,7 @@ export class DocsEngine {
       }
       loaded = outcome.r;
     }
-    const { ranked, total } = await this.rank(loaded, query, Math.max(maxResults * 3, 20));
-    const terms = queryTerms(query);
+    const { ranked, total, terms } = await this.rank(library, loaded, query, Math.max(maxResults * 3, 20));
     const top = ranked[0]?.score ?? 1;
     const seen = new Set<string>();
     const results: SearchAnswer['results'] = [];

@@ -37,6 +37,32 @@ export function termCoverage(terms: readonly string[], text: string): number {
   return found / terms.length;
 }
 
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/**
+ * `query` without the library's own name: in its own documentation every chunk is about the library, so
+ * the name says nothing about which chunk answers, while the chunks that happen to spell it out (and,
+ * for a name like `FastAPI`, its parts `fast` and `api`) would outrank the ones that answer. Only the
+ * name as a word of its own goes (`pydantic-settings`, `fastapi.Depends` stay); a query that is nothing
+ * but the name is kept whole.
+ */
+export function withoutLibraryName(query: string, names: readonly string[]): string {
+  let out = query;
+  for (const name of new Set(names.map((n) => n.trim()).filter((n) => n.length > 1))) {
+    const phrase = name.split(/\s+/).map(escapeRegExp).join('\\s+');
+    // Not inside an identifier, path or URL: no word character, `.`, `-`, `/`, `@` or `_` on either side.
+    // A possessive goes with it (`FastAPI's`).
+    const pattern = new RegExp(
+      `(?<![\\p{L}\\p{N}_.\\-/@])${phrase}(?:['’]s)?(?![\\p{L}\\p{N}_\\-/@]|\\.[\\p{L}\\p{N}_])`,
+      'giu',
+    );
+    out = out.replace(pattern, ' ');
+  }
+  return /[\p{L}\p{N}]/u.test(out) ? out.replace(/\s+/g, ' ').trim() : query;
+}
+
 /** A search hit joined with its stored chunk. */
 export interface RankedChunk {
   chunk: StoredChunk;
@@ -46,7 +72,11 @@ export interface RankedChunk {
 }
 
 /** Joins backend hits with their chunks (dropping ids the store no longer has). */
-export function joinHits(hits: readonly SearchHit[], chunks: Map<string, StoredChunk>, terms: readonly string[]): RankedChunk[] {
+export function joinHits(
+  hits: readonly SearchHit[],
+  chunks: Map<string, StoredChunk>,
+  terms: readonly string[],
+): RankedChunk[] {
   const out: RankedChunk[] = [];
   for (const hit of hits) {
     const chunk = chunks.get(hit.id);
@@ -96,24 +126,102 @@ export function cutAtBoundary(markdown: string, tokens: number): string {
   return inFence ? `${out.trimEnd()}\n\`\`\`` : out.trimEnd();
 }
 
-/** Fills a token budget with the best chunks, best first, each labelled with its section and URL. */
-export function fillBudget(ranked: readonly RankedChunk[], maxTokens: number): { content: string; used: RankedChunk[] } {
+/**
+ * Share of a chunk's score given to the other parts of its section. The chunker cuts a long section into
+ * parts (a code block longer than the limit becomes a part of its own), and the part that matches the
+ * query best is often not the one that explains it: `You can start multiple workers with:` is a part
+ * apart from the console session it introduces. Just below the part's own score, so the rest of a
+ * section comes right after it unless another chunk matched better.
+ */
+const SECTION_PART_SHARE = 0.95;
+
+const sectionKey = (chunk: StoredChunk): string => `${chunk.url}\u0000${chunk.headings.join('\u0001')}`;
+const sectionIndexes = new WeakMap<ReadonlyMap<string, StoredChunk>, Map<string, StoredChunk[]>>();
+
+/** The parts of each section (same page, same heading path), in page order; built once per chunk map. */
+function sectionParts(chunks: ReadonlyMap<string, StoredChunk>): Map<string, StoredChunk[]> {
+  let index = sectionIndexes.get(chunks);
+  if (index === undefined) {
+    index = new Map();
+    for (const chunk of chunks.values()) {
+      const key = sectionKey(chunk);
+      const parts = index.get(key);
+      if (parts === undefined) index.set(key, [chunk]);
+      else parts.push(chunk);
+    }
+    for (const parts of index.values()) if (parts.length > 1) parts.sort((a, b) => a.order - b.order);
+    sectionIndexes.set(chunks, index);
+  }
+  return index;
+}
+
+/**
+ * `ranked` plus the other parts of the ranked chunks' sections, each scored {@link SECTION_PART_SHARE} of
+ * its best ranked part, best first (ties keep their order).
+ */
+export function withSectionParts(
+  ranked: readonly RankedChunk[],
+  chunks: ReadonlyMap<string, StoredChunk>,
+  terms: readonly string[],
+): RankedChunk[] {
+  const index = sectionParts(chunks);
+  const byId = new Map<string, RankedChunk>(ranked.map((item) => [item.chunk.id, item]));
+  const out = [...ranked];
+  for (const item of ranked) {
+    for (const part of index.get(sectionKey(item.chunk)) ?? []) {
+      const score = item.score * SECTION_PART_SHARE;
+      const known = byId.get(part.id);
+      if (known === undefined) {
+        const added = { chunk: part, score, coverage: termCoverage(terms, `${part.headings.join(' ')} ${part.body}`) };
+        byId.set(part.id, added);
+        out.push(added);
+      } else if (known.score < score) {
+        known.score = score;
+      }
+    }
+  }
+  return out.sort((a, b) => b.score - a.score);
+}
+
+/** A chunk's text without its heading lines, whitespace collapsed: equal for a repeated section body. */
+const contentKey = (chunk: StoredChunk): string =>
+  chunk.body
+    .replace(/^#{1,6}\s.*$/gm, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+
+/**
+ * Fills a token budget with the best chunks, best first, each labelled with its section and URL. A chunk
+ * whose text (headings aside) was already given is skipped: documentation repeats a whole example file
+ * under each of the sections that discuss a line of it, and the second copy would only cost budget.
+ */
+export function fillBudget(
+  ranked: readonly RankedChunk[],
+  maxTokens: number,
+): { content: string; used: RankedChunk[] } {
   const parts: string[] = [];
   const used: RankedChunk[] = [];
+  const given = new Set<string>();
   let spent = 0;
   for (const item of ranked) {
+    const key = contentKey(item.chunk);
+    if (given.has(key)) continue;
     const label = `<!-- ${sectionPath(item.chunk)} — ${chunkUrl(item.chunk)} -->\n`;
     const cost = estimateTokens(label) + item.chunk.tokens + 1;
     if (spent + cost <= maxTokens) {
       parts.push(`${label}${item.chunk.body.trim()}`);
       used.push(item);
+      given.add(key);
       spent += cost;
     } else if (used.length === 0) {
       const room = maxTokens - estimateTokens(label) - 20;
       const cut = cutAtBoundary(item.chunk.body, room);
       if (cut) {
-        parts.push(`${label}${cut}\n\n[Section truncated to fit maxTokens. Use read-page on ${chunkUrl(item.chunk)} for all of it.]`);
+        parts.push(
+          `${label}${cut}\n\n[Section truncated to fit maxTokens. Use read-page on ${chunkUrl(item.chunk)} for all of it.]`,
+        );
         used.push(item);
+        given.add(key);
         spent = maxTokens;
       }
     }
