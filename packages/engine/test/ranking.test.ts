@@ -1,7 +1,15 @@
 import { estimateTokens } from '@pro-context/kernel';
 import { describe, expect, it } from 'vitest';
 import type { StoredChunk } from '../src/core/doc-store.js';
-import { fillBudget, type RankedChunk, withoutLibraryName, withSectionParts } from '../src/core/ranking.js';
+import {
+  confidenceOf,
+  fillBudget,
+  queryTerms,
+  type RankedChunk,
+  termCoverage,
+  withoutLibraryName,
+  withSectionParts,
+} from '../src/core/ranking.js';
 
 const page = 'https://docs.example.test/deployment/workers/';
 
@@ -104,5 +112,35 @@ describe('fillBudget', () => {
     expect(used.map((u) => u.chunk.id)).toEqual(['first']);
     expect(estimateTokens(content)).toBeLessThanOrEqual(100);
     expect(content).toContain('Section truncated');
+  });
+});
+
+describe('confidenceOf', () => {
+  const validators = stored(
+    'v',
+    ['Validators', 'Field validators'],
+    '## Field validators\n\nA field validator checks one field.',
+    0,
+  );
+  const best = (terms: string[]): RankedChunk => ({
+    chunk: validators,
+    score: 1,
+    coverage: termCoverage(terms, `${validators.headings.join(' ')} ${validators.body}`),
+  });
+
+  it('is high when the best chunk holds the query words, in its headings too', () => {
+    const terms = queryTerms('field validator');
+    expect(confidenceOf(best(terms), terms)).toBe(1);
+  });
+
+  it('counts a word one typo or one spelling away, as the search backend does', () => {
+    const terms = queryTerms('feild valdiator');
+    expect(best(terms).coverage).toBe(0);
+    expect(confidenceOf(best(terms), terms)).toBeGreaterThan(0.5);
+  });
+
+  it('is low when the best chunk holds few of the query words', () => {
+    const terms = queryTerms('field serializer context pagination');
+    expect(confidenceOf(best(terms), terms)).toBeLessThan(0.5);
   });
 });

@@ -212,7 +212,9 @@ export class DocsEngine {
     const { library, versions, loaded } = await this.loadFor(libraryId, version, context);
     const { ranked, terms } = await this.rank(library, loaded, topic, 40);
     const toc = (await this.store.cachedToc(library.id, versions.version))?.toc.entries ?? [];
-    if (ranked.length === 0 || (ranked[0]?.coverage ?? 0) === 0) {
+    // Any hit matched a word of the topic (as written, misspelt, in another spelling or through a synonym):
+    // the engine's own substring coverage cannot tell `valdiator` or `serialise` from nothing at all.
+    if (ranked.length === 0) {
       throw new ProContextError('TOPIC_NOT_FOUND', `Nothing in the ${library.name} ${versions.version} documentation matches '${topic}'.`, {
         details: { relatedPages: this.relatedPages(toc, [], terms, loaded.docs.record.pages) },
       });

@@ -86,14 +86,60 @@ export function joinHits(
   return out;
 }
 
+/** Whether `a` and `b` are at most one edit apart (insertion, deletion, substitution or adjacent swap). */
+function withinOneEdit(a: string, b: string): boolean {
+  if (Math.abs(a.length - b.length) > 1) return false;
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  if (i === a.length && i === b.length) return true;
+  // the rest after one substitution, insertion, deletion or swap
+  return (
+    a.slice(i + 1) === b.slice(i + 1) ||
+    a.slice(i + 1) === b.slice(i) ||
+    a.slice(i) === b.slice(i + 1) ||
+    (a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2))
+  );
+}
+
 /**
- * Confidence in [0, 1] that the best chunk answers the topic: how many query terms it contains, weighted
- * up when they are in its headings.
+ * Like {@link termCoverage}, but a query word of five letters or more also counts when the text has a word
+ * one edit away: the search backend matches `valdiator` to `validator` and `serialise` to `serialize`, and
+ * the chunk it found for them does answer.
+ */
+function approximateCoverage(terms: readonly string[], text: string): number {
+  if (terms.length === 0) return 0;
+  const lower = text.toLowerCase();
+  let words: Set<string> | undefined;
+  let found = 0;
+  for (const term of terms) {
+    if (lower.includes(stem(term))) {
+      found += 1;
+      continue;
+    }
+    if (term.length < 5) continue;
+    words ??= new Set(lower.match(/[a-z0-9_]{4,}/g) ?? []);
+    for (const word of words) {
+      if (withinOneEdit(term, word)) {
+        found += 1;
+        break;
+      }
+    }
+  }
+  return found / terms.length;
+}
+
+/**
+ * Confidence in [0, 1] that the best chunk answers the topic: how many query terms it contains (a word
+ * one typo away counts), weighted up when they are in its headings.
  */
 export function confidenceOf(best: RankedChunk | undefined, terms: readonly string[]): number {
   if (!best || terms.length === 0) return 0;
-  const headingCoverage = termCoverage(terms, `${best.chunk.pageTitle} ${best.chunk.headings.join(' ')}`);
-  return Math.round(Math.min(1, best.coverage * 0.75 + headingCoverage * 0.25) * 100) / 100;
+  const coverage = Math.max(
+    best.coverage,
+    approximateCoverage(terms, `${best.chunk.headings.join(' ')} ${best.chunk.body}`),
+  );
+  const headingCoverage = approximateCoverage(terms, `${best.chunk.pageTitle} ${best.chunk.headings.join(' ')}`);
+  return Math.round(Math.min(1, coverage * 0.75 + headingCoverage * 0.25) * 100) / 100;
 }
 
 /** The chunk's URL with its heading anchor. */
