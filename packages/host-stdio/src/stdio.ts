@@ -1,6 +1,6 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { createMcpServer, type McpServerOptions } from '@pro-context/mcp';
 import type { StartedKernel } from '@pro-context/kernel';
+import { createMcpServer, type McpServerOptions } from '@pro-context/mcp';
 
 /** Options of {@link serveStdio}. */
 export interface StdioHostOptions extends McpServerOptions {
@@ -48,12 +48,13 @@ export async function serveStdio(kernel: StartedKernel, options: StdioHostOption
   });
   let closing: Promise<void> | undefined;
   const close = () => {
-    closing ??= (async () => {
+    // `closing` is set before any step runs: server.close() closes the transport, whose onclose calls us again
+    closing ??= Promise.resolve().then(async () => {
       bound.dispose();
       await bound.server.close().catch(() => undefined);
       await kernel.stop();
       resolveClosed();
-    })();
+    });
     return closing;
   };
   transport.onclose = () => void close();

@@ -1,13 +1,13 @@
 import {
   type CacheStore,
-  estimateTokens,
   charsForTokens,
+  estimateTokens,
   type HttpClient,
   type Logger,
   ProContextError,
   type UrlAllowlist,
 } from '@pro-context/kernel';
-import { htmlToMarkdown } from '../html/index.js';
+import { loadHtmlToMarkdown } from '../html/lazy.js';
 import { ns } from './keys.js';
 import type { SourceChain } from './sources.js';
 
@@ -129,8 +129,17 @@ export class PageReader {
       if (owner?.fetchPage) {
         const page = await owner.fetchPage(url, signal ? { signal } : {});
         span.set('adapter', owner.id);
-        const markdown = page.contentType === 'html' ? htmlToMarkdown(page.markdown, page.finalUrl).markdown : page.markdown;
-        return this.checked({ url: url.href, finalUrl: page.finalUrl, title: page.title, markdown, fetchedAt: page.fetchedAt });
+        const markdown =
+          page.contentType === 'html'
+            ? (await loadHtmlToMarkdown())(page.markdown, page.finalUrl).markdown
+            : page.markdown;
+        return this.checked({
+          url: url.href,
+          finalUrl: page.finalUrl,
+          title: page.title,
+          markdown,
+          fetchedAt: page.fetchedAt,
+        });
       }
       let notFound = 0;
       const candidates = markdownVariants(url);
@@ -143,21 +152,28 @@ export class PageReader {
         if (response.status >= 400) {
           if (candidate !== url) continue; // the .md variant is optional
           throw new ProContextError(
-            response.status === 429 ? 'SOURCE_UNAVAILABLE' : response.status >= 500 ? 'SOURCE_UNAVAILABLE' : 'PAGE_NOT_FOUND',
+            response.status === 429
+              ? 'SOURCE_UNAVAILABLE'
+              : response.status >= 500
+                ? 'SOURCE_UNAVAILABLE'
+                : 'PAGE_NOT_FOUND',
             `${candidate.host} answered ${response.status} for ${candidate.href}.`,
           );
         }
         const type = response.headers['content-type'] ?? '';
         const finalUrl = new URL(response.url);
         if (looksBinary(response.body)) {
-          throw new ProContextError('INVALID_CONTENT', `${url.href} is binary content (${type || 'no content type'}), not documentation.`);
+          throw new ProContextError(
+            'INVALID_CONTENT',
+            `${url.href} is binary content (${type || 'no content type'}), not documentation.`,
+          );
         }
         const text = response.text();
         const isHtml = HTML_TYPES.test(type) || (!type && /^\s*<(!doctype html|html)/i.test(text));
         if (candidate !== url && isHtml) continue; // a site answering HTML for the .md variant has no markdown twin
         span.set({ status: response.status, contentType: type, variant: candidate !== url });
         if (isHtml) {
-          const converted = htmlToMarkdown(text, finalUrl.href);
+          const converted = (await loadHtmlToMarkdown())(text, finalUrl.href);
           return this.checked({
             url: url.href,
             finalUrl: finalUrl.href,
@@ -169,7 +185,13 @@ export class PageReader {
         if (type && !MARKDOWN_TYPES.test(type)) {
           throw new ProContextError('INVALID_CONTENT', `${url.href} is ${type.split(';')[0]}, not documentation.`);
         }
-        return this.checked({ url: url.href, finalUrl: finalUrl.href, title: titleOf(text, finalUrl), markdown: text, fetchedAt: new Date().toISOString() });
+        return this.checked({
+          url: url.href,
+          finalUrl: finalUrl.href,
+          title: titleOf(text, finalUrl),
+          markdown: text,
+          fetchedAt: new Date().toISOString(),
+        });
       }
       if (notFound > 0) throw new ProContextError('PAGE_NOT_FOUND', `${url.href} does not exist (404).`);
       throw new ProContextError('INVALID_CONTENT', `${url.href} has no markdown or HTML documentation.`);

@@ -6,3 +6,4 @@ export type { ContentKind, ContentVerdict, NotDocumentationReason } from './cont
 export { classifyContent, looksLikeDocumentation } from './content-check.js';
 export type { HtmlToMarkdownResult } from './html-to-markdown.js';
 export { htmlToMarkdown } from './html-to-markdown.js';
+export { loadHtmlToMarkdown } from './lazy.js';

@@ -1,0 +1,274 @@
+/**
+ * `pnpm bench`: retrieval quality beside three baselines over the same chunks, latency and memory of the real
+ * stdio server, indexing throughput and scale. Prints tables (stdout; progress on stderr) and writes
+ * bench/results/bench.json. Benchmarks, not tests: it never fails on its numbers.
+ *
+ * Flags: `--sections=quality,stdio,scale` (default: all), `--copies=N` (synthetic corpus size, default 10),
+ * `--calls=N` (timed get-docs and search-docs calls, default 200).
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { compareQuality, QUALITY_BUDGETS, type QualityReport, type QualityRow } from './lib/compare.js';
+import { startInProcess } from './lib/inprocess.js';
+import { measureScale, queriesFor, type ScaleReport } from './lib/scale.js';
+import { corpusLibraries, loadEvalRows, makeProject, pct, spawnServer, startWeb, table } from './lib/setup.js';
+import { measureStdio, type StdioReport } from './lib/stdio-bench.js';
+import { evaluateTargets, type TargetResult } from './lib/targets.js';
+
+const arg = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+const sections = new Set((arg('sections') ?? 'quality,stdio,scale').split(','));
+const copies = Number(arg('copies') ?? 10);
+const calls = Number(arg('calls') ?? 200);
+const log = (line: string) => process.stderr.write(`${line}\n`);
+const ms = (x: number | undefined, digits = 1) =>
+  x === undefined || Number.isNaN(x) ? 'n/a' : `${x.toFixed(digits)} ms`;
+
+function qualityTable(rows: QualityRow[]): string {
+  const rate = (x: number | null) => (x === null ? '—' : pct(x));
+  return table(
+    [
+      'system',
+      'n',
+      ...QUALITY_BUDGETS.map((b) => `ans@${b}`),
+      'hit@1',
+      'hit@5',
+      'MRR',
+      ...QUALITY_BUDGETS.flatMap((b) => [`tok/ans@${b}`, `tok med@${b}`]),
+    ],
+    rows.map((r) => [
+      r.system,
+      r.questions,
+      ...QUALITY_BUDGETS.map((b) => pct(r.answerBearing[b] ?? 0)),
+      rate(r.hitAt1),
+      rate(r.hitAt5),
+      r.mrr === null ? '—' : r.mrr.toFixed(3),
+      ...QUALITY_BUDGETS.flatMap((b) => [r.tokensPerAnswer[b] ?? 0, r.tokensMedian[b] ?? 0]),
+    ]),
+  );
+}
+
+function printQuality(q: QualityReport): void {
+  console.log(
+    `\n## Quality: ${q.rows[0]?.questions ?? 0} questions (../shared/eval), the same chunks for every system (${Object.entries(
+      q.chunks,
+    )
+      .map(([id, n]) => `${id} ${n}`)
+      .join(', ')} chunks)\n`,
+  );
+  console.log(qualityTable(q.rows));
+  for (const [id, rows] of Object.entries(q.byLibrary)) {
+    console.log(`\n${id}:`);
+    console.log(qualityTable(rows));
+  }
+  console.log(
+    `\nnot answer-bearing at ${QUALITY_BUDGETS[0]}: ${Object.entries(q.misses)
+      .map(([name, ids]) => `${name} [${ids.join(' ')}]`)
+      .join('; ')}`,
+  );
+  console.log(
+    '\nans@B: get-docs answers at maxTokens B holding must_contain. hit@k/MRR: search top 10, hit = file and heading of the question.' +
+      '\ntok/ans@B: all tokens returned ÷ answer-bearing answers; tok med: median tokens of one answer. Navigation: llms.txt + the whole page.',
+  );
+}
+
+function printStdio(s: StdioReport): void {
+  console.log(
+    `\n## Latency and memory over stdio (dist/cli.js spawned with the MCP SDK client; load average ${os
+      .loadavg()
+      .map((x) => x.toFixed(1))
+      .join(' ')})\n`,
+  );
+  console.log(
+    table(
+      ['measure', 'p50 / median', 'p99', 'server CPU', 'runs'],
+      [
+        ['spawn → initialize answered', ms(s.startupMedian.initializeMs, 0), '', '', s.startup.length],
+        [
+          'spawn → first tools/list answer',
+          ms(s.startupMedian.toolsListMs, 0),
+          '',
+          ms(s.startupMedian.cpuMs, 0),
+          s.startup.length,
+        ],
+        [
+          'get-docs, cached (eval questions, 5000/2000)',
+          ms(s.getDocs.p50, 2),
+          ms(s.getDocs.p99, 2),
+          '',
+          s.getDocs.count,
+        ],
+        [
+          `search-docs, ${s.indexedLibraries} corpora indexed`,
+          ms(s.search.p50, 2),
+          ms(s.search.p99, 2),
+          '',
+          s.search.count,
+        ],
+        [
+          'pydantic llms-full.txt: first get-docs (fetch+index+answer)',
+          ms(s.fullTxtMedianMs, 0),
+          '',
+          '',
+          s.fullTxt.length,
+        ],
+        [
+          'warm restart: spawn → first cached answer',
+          ms(s.restartMedianMs, 0),
+          '',
+          ms(s.restartMedianCpuMs, 0),
+          s.restart.length,
+        ],
+        [
+          '  requests to the web during warm restarts',
+          String(s.restart.reduce((n, r) => n + r.requests, 0)),
+          '',
+          '',
+          s.restart.length,
+        ],
+        ['peak RSS (VmHWM), all corpora indexed', s.memory ? `${s.memory.peakRssMb.toFixed(0)} MB` : 'n/a', '', '', 1],
+        ['RSS (VmRSS) after the timed calls', s.memory ? `${s.memory.rssMb.toFixed(0)} MB` : 'n/a', '', '', 1],
+      ],
+    ),
+  );
+  const full = s.fullTxt[0];
+  if (full) {
+    const spans = s.fullTxt.map((r) => r.spans);
+    const med = (k: string) => {
+      const v = spans
+        .map((x) => x[k])
+        .filter((x): x is number => x !== undefined)
+        .sort((a, b) => a - b);
+      return v.length ? (v[Math.floor(v.length / 2)] as number) : undefined;
+    };
+    console.log(
+      `\npydantic llms-full.txt breakdown (server spans, median of ${s.fullTxt.length}; ${full.pages ?? '?'} pages, ${full.chunks ?? '?'} chunks):` +
+        ` get-docs ${ms(med('get-docs'), 0)} = engine.index ${ms(med('engine.index'), 0)} [fetch+parse ${ms(med('engine.index.fetchMs'), 0)},` +
+        ` chunk ${ms(med('engine.index.chunkMs'), 0)}, search index ${ms(med('engine.index.indexMs'), 0)}] + ranking and answer;` +
+        ` the rest of the round trip is transport and process`,
+    );
+  }
+  console.log(
+    `first index through the server (get-docs round trip): ${Object.entries(s.firstIndexMs)
+      .map(([id, v]) => `${id} ${v.toFixed(0)} ms`)
+      .join(', ')}`,
+  );
+}
+
+function printScale(s: ScaleReport): void {
+  console.log('\n## Throughput (in-process)\n');
+  console.log(
+    table(
+      ['what', 'MB', 'seconds', 'MB/s'],
+      [
+        ...s.throughput.map((t) => [t.system, t.mb.toFixed(2), t.seconds.toFixed(2), t.mbPerSecond.toFixed(2)]),
+        ['HTTP host requests/s', 'n/a (no HTTP host yet)', '', ''],
+      ],
+    ),
+  );
+  console.log('\n## Scale (pro-context search backend, in-process, fresh instance)\n');
+  console.log(
+    table(
+      [
+        'corpus',
+        'indexes',
+        'chunks',
+        'MB',
+        'index s',
+        'MB/s',
+        'search p50',
+        'search p99',
+        'heap+ext growth',
+        'process RSS',
+      ],
+      s.scale.map((r) => [
+        r.corpus,
+        r.indexes,
+        r.chunks,
+        r.markdownMb.toFixed(1),
+        r.indexSeconds.toFixed(2),
+        r.mbPerSecond.toFixed(2),
+        ms(r.search.p50, 2),
+        ms(r.search.p99, 2),
+        `${r.heapGrowthMb.toFixed(0)} MB`,
+        `${r.rssMb.toFixed(0)} MB`,
+      ]),
+    ),
+  );
+}
+
+function printTargets(targets: TargetResult[]): void {
+  console.log('\n## Targets (2-core machine)\n');
+  console.log(
+    table(
+      ['target', 'measured', 'verdict'],
+      targets.map((t) => [t.target, t.measured, t.verdict]),
+    ),
+  );
+}
+
+async function main() {
+  const started = performance.now();
+  const rows = loadEvalRows();
+  const web = await startWeb();
+  const inProcess = await startInProcess(web);
+  const evalQuestions: Record<string, string[]> = {};
+  for (const r of rows) evalQuestions[r.library] = [...(evalQuestions[r.library] ?? []), r.question];
+  let quality: QualityReport | undefined;
+  let stdio: StdioReport | undefined;
+  let scale: ScaleReport | undefined;
+  try {
+    if (sections.has('quality')) {
+      log('quality: pro-context over stdio, FTS5, MiniSearch and navigation on the same chunks…');
+      const project = makeProject(web);
+      const server = await spawnServer(project.configFile);
+      try {
+        quality = await compareQuality(server, inProcess, web, rows);
+      } finally {
+        await server.close();
+        project.cleanup();
+      }
+      printQuality(quality);
+    }
+    if (sections.has('stdio')) {
+      log('stdio: start-up, cached get-docs, search-docs, memory, warm restart, llms-full.txt…');
+      const queries: Record<string, string[]> = {};
+      for (const { id } of corpusLibraries)
+        queries[id] = queriesFor(await inProcess.chunks(id), evalQuestions[id] ?? [], 40);
+      stdio = await measureStdio(web, rows, queries, { startups: 5, calls, fullTxtRuns: 3, restarts: 3, log });
+      printStdio(stdio);
+    }
+    if (sections.has('scale')) {
+      log(`scale: one corpus, all ${corpusLibraries.length}, synthetic ${copies}x…`);
+      scale = await measureScale(
+        inProcess,
+        corpusLibraries.map((l) => l.id),
+        evalQuestions,
+        { copies, queriesPerLibrary: 40, log },
+      );
+      printScale(scale);
+    }
+  } finally {
+    await inProcess.stop();
+    await web.close();
+  }
+  const targets = evaluateTargets({ quality, stdio });
+  printTargets(targets);
+  const out = join(dirname(fileURLToPath(import.meta.url)), '..', 'results', 'bench.json');
+  mkdirSync(dirname(out), { recursive: true });
+  const machine = {
+    cpus: os.cpus().length,
+    cpuModel: os.cpus()[0]?.model,
+    memoryGb: Math.round(os.totalmem() / 2 ** 30),
+    node: process.version,
+    loadAverage: os.loadavg(),
+  };
+  writeFileSync(
+    out,
+    `${JSON.stringify({ date: new Date().toISOString(), machine, seconds: (performance.now() - started) / 1000, quality, stdio, scale, targets }, null, 2)}\n`,
+  );
+  console.log(`\nwritten: ${out} (${((performance.now() - started) / 1000).toFixed(0)} s)`);
+}
+
+await main();
