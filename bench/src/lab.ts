@@ -8,7 +8,8 @@
  *
  * Usage: node dist/lab.js [--variants=a,b] [--cfg='{"bm25Share":0.4}' [--cfg2='{...}']]
  *          [--grid='{"ownCover":[0,0.1],"bm25Share":[0.3,0.5]}'] [--fill='{"dedupe":true,"propagate":true,"siblingShare":0.95}']
- *          [--show=<variant> [--ab]] [--diff=a,b] [--explain=<id,id> [--variant=<name>]] [--dump=file.json] [--backend]
+ *          [--show=<variant> [--ab]] [--diff=a,b] [--explain=<id,id> [--variant=<name>]] [--dump=file.json]
+ *          [--backend] [--engine]   (--engine: the engine's own get-docs/search-docs, i.e. the eval, with halves)
  */
 import { docsEngineToken, type StoredChunk } from '@pro-context/engine';
 import { charsForTokens, createSilentLogger, estimateTokens, searchBackendToken } from '@pro-context/kernel';
@@ -194,6 +195,8 @@ export interface Params {
   pageIdf: number;
   /** Weight multiplier of code-like query words. */
   codeWeight: number;
+  /** BM25F (one saturation over the field-weighted term frequency) instead of a sum of per-field BM25. */
+  bm25f: boolean;
 }
 
 const BASE: Params = {
@@ -226,6 +229,7 @@ const BASE: Params = {
   sectionUnion: 0,
   pageIdf: 0,
   codeWeight: 1,
+  bm25f: false,
 };
 
 const variants: Record<string, Partial<Params>> = {
@@ -468,17 +472,22 @@ function search(lib: Lib, query: string, p: Params, limit: number, libNames: str
       for (const i of lib.postings.get(m.term) ?? []) {
         const doc = lib.docs[i]!;
         touched.add(i);
+        let pseudoTf = 0;
         for (const field of FIELDS) {
           const tf = doc.f[field].tf.get(m.term);
           if (!tf) continue;
           const avg = lib.avgLen[field];
-          scores[i]! +=
-            (fidf[field] * p.boost[field] * m.w * (p.d + tf * (p.k + 1))) /
-            (tf + p.k * (1 - p.b + (p.b * doc.f[field].len) / avg));
+          if (p.bm25f) pseudoTf += (p.boost[field] * tf) / (1 - p.b + (p.b * doc.f[field].len) / avg);
+          else
+            scores[i]! +=
+              (fidf[field] * p.boost[field] * m.w * (p.d + tf * (p.k + 1))) /
+              (tf + p.k * (1 - p.b + (p.b * doc.f[field].len) / avg));
           const c = m.w * p.cover[field] * (field === 'body' && !doc.proseTerms.has(m.term) ? p.codeShare : 1);
           if ((pres.get(i) ?? 0) < c) pres.set(i, c);
           if (field === 'section' && (ownPres.get(i) ?? 0) < m.w) ownPres.set(i, m.w);
         }
+        if (p.bm25f && pseudoTf > 0)
+          scores[i]! += (idfOf(lib.df.get(m.term) ?? 0) * m.w * (pseudoTf * (p.k + 1))) / (pseudoTf + p.k);
       }
     }
   }
@@ -690,6 +699,8 @@ export interface FillOptions {
   siblingShare: number;
   parentShare: number;
   parentAdd: boolean;
+  /** Only the parents of the first this many ranked chunks. */
+  parentTop: number;
 }
 function propagate(scored: { chunk: StoredChunk; score: number }[], st: Structure, o: FillOptions): StoredChunk[] {
   const best = new Map<StoredChunk, number>();
@@ -698,10 +709,10 @@ function propagate(scored: { chunk: StoredChunk; score: number }[], st: Structur
   const put = (c: StoredChunk, v: number) => {
     if ((best.get(c) ?? -Infinity) < v) best.set(c, v);
   };
-  for (const { chunk, score } of scored) {
+  for (const [rank, { chunk, score }] of scored.entries()) {
     put(chunk, score);
     if (o.siblingShare > 0) for (const s of st.parts.get(sectionKey(chunk)) ?? []) put(s, score * o.siblingShare);
-    if (o.parentShare > 0 && chunk.headings.length > 1) {
+    if (o.parentShare > 0 && chunk.headings.length > 1 && rank < o.parentTop) {
       const intro = st.firstOf.get(`${chunk.url}\u0000${chunk.headings.slice(0, -1).join('\u0001')}`);
       if (intro && intro.tokens <= o.parent) {
         if (o.parentAdd) bonus.set(intro, Math.max(bonus.get(intro) ?? 0, score * o.parentShare));
@@ -933,6 +944,25 @@ async function main() {
         }
       });
     }
+  }
+  if (process.argv.includes('--engine')) {
+    // The engine's own get-docs and search-docs, in process: what the eval measures over stdio.
+    const outs: Outcome[] = [];
+    for (const row of rows) {
+      const ab: Record<number, boolean> = {};
+      for (const b of BUDGETS) {
+        const answer = await engine.getDocs(row.library, row.question, undefined, b).catch(() => undefined);
+        ab[b] = answer !== undefined && findPhrase(answer.content, row.must_contain) >= 0;
+      }
+      const found = await engine.search(row.library, row.question, undefined, 10);
+      const rank =
+        found.results.findIndex((r) => isHit(row, { file: web.fileForUrl(r.url), headings: r.section.split(' › ') })) +
+        1;
+      outs.push({ row, rank, ab });
+    }
+    const odd = outs.filter((o) => Number(o.row.id.split('-').pop()) % 2 === 1);
+    const even = outs.filter((o) => Number(o.row.id.split('-').pop()) % 2 === 0);
+    console.log(`${'engine'.padEnd(14)} ALL ${summarize(outs)} | ODD ${summarize(odd)} | EVEN ${summarize(even)}`);
   }
   if (process.argv.includes('--backend')) {
     await evaluate('backend', async (row) => {
