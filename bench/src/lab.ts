@@ -197,6 +197,8 @@ export interface Params {
   codeWeight: number;
   /** BM25F (one saturation over the field-weighted term frequency) instead of a sum of per-field BM25. */
   bm25f: boolean;
+  /** The window is the start of the body only. */
+  windowLead: boolean;
 }
 
 const BASE: Params = {
@@ -230,6 +232,7 @@ const BASE: Params = {
   pageIdf: 0,
   codeWeight: 1,
   bm25f: false,
+  windowLead: false,
 };
 
 const variants: Record<string, Partial<Params>> = {
@@ -609,7 +612,7 @@ function search(lib: Lib, query: string, p: Params, limit: number, libNames: str
             if (c === 0) winSum -= weightOf(u);
           }
         }
-        bestWin = Math.max(bestWin, winSum);
+        if (!p.windowLead || x < p.windowSize) bestWin = Math.max(bestWin, winSum);
       }
       let totalQ = 0;
       for (const v of termIdf.values()) totalQ += v;
