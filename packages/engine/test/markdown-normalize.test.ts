@@ -352,3 +352,22 @@ describe('normalizeMarkdown: links, headings and code', () => {
     expect(normalizeMarkdown(md('a', '', '', '', 'b'))).toBe(md('a', '', 'b'));
   });
 });
+
+describe('normalizeMarkdown: terminal transcripts', () => {
+  it('drops the HTML colour markup of console blocks and leaves other code alone', () => {
+    const md = [
+      '```console',
+      '$ <font color="#4E9A06">fastapi</font> run --workers 4 <u style="x">main.py</u>',
+      '  <span style="background-color:#009485"><font color="#D3D7CF"> FastAPI </font></span>  Starting',
+      '```',
+      '',
+      '```html',
+      '<span class="x">kept</span>',
+      '```',
+    ].join('\n');
+    const out = normalizeMarkdown(md);
+    expect(out).toContain('$ fastapi run --workers 4 main.py');
+    expect(out).toContain('   FastAPI   Starting');
+    expect(out).toContain('<span class="x">kept</span>');
+  });
+});

@@ -55,8 +55,8 @@ export interface ChunkOptions extends NormalizeOptions {
  */
 export const DEFAULT_MAX_CHUNK_TOKENS = 800;
 
-/** Default {@link ChunkOptions.minTokens}: about two sentences. */
-export const DEFAULT_MIN_CHUNK_TOKENS = 50;
+/** Default {@link ChunkOptions.minTokens}: about a paragraph (an intro shorter than that introduces its first subsection). */
+export const DEFAULT_MIN_CHUNK_TOKENS = 150;
 
 interface Section {
   level: number;

@@ -104,6 +104,15 @@ const CALLOUT_TYPES: Record<string, string> = {
 
 const CALLOUT_COMPONENTS = new Set(['Callout', 'Admonition', 'Aside', 'Note', 'Tip', 'Warning', 'Info', 'Danger']);
 
+// Console transcripts in docs often carry terminal colours as HTML (`<font color="#4E9A06">`, `<span style=…>`):
+// the markup is noise for search and for the agent reading the output.
+const TERMINAL_BLOCK = /^(console|shell|shell-session|sh|bash|zsh|text|terminal)\b/i;
+const TERMINAL_MARKUP = /<\/?(?:font|span|b|i|u|strong|em)(?:\s[^<>]*)?>/gi;
+
+function stripTerminalMarkup(line: string): string {
+  return line.includes('<') ? line.replace(TERMINAL_MARKUP, '') : line;
+}
+
 function transform(lines: string[], state: State): string[] {
   const out: string[] = [];
   let fence: Fence | null = null;
@@ -143,7 +152,7 @@ function transform(lines: string[], state: State): string[] {
       } else {
         const included = includeInCode(line, state);
         if (included) for (const l of included) emit(l);
-        else emit(line);
+        else emit(TERMINAL_BLOCK.test(fence.info) ? stripTerminalMarkup(line) : line);
       }
       continue;
     }
