@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { docsEngineToken } from '@pro-context/engine';
 import { serveStdio } from '@pro-context/host-stdio';
 import {
   type ErrorPayload,
@@ -11,7 +11,7 @@ import {
   toolPluginToken,
   toProContextError,
 } from '@pro-context/kernel';
-import { docsEngineToken } from '@pro-context/engine';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import { PRESET_VERSION, presetConfigJsonSchema, SERVER_INSTRUCTIONS, startProContext } from './preset.js';
 
 interface GlobalOptions {
@@ -49,7 +49,12 @@ function printError(error: unknown): void {
 }
 
 /** Runs one tool the way an agent would, printing its markdown (or, with --json, its structured result). */
-async function runTool(program: Command, name: string, args: Record<string, unknown>, prepare?: (kernel: StartedKernel, args: Record<string, unknown>) => Promise<void>): Promise<void> {
+async function runTool(
+  program: Command,
+  name: string,
+  args: Record<string, unknown>,
+  prepare?: (kernel: StartedKernel, args: Record<string, unknown>) => Promise<void>,
+): Promise<void> {
   const options = program.opts<GlobalOptions>();
   let kernel: StartedKernel | undefined;
   try {
@@ -74,7 +79,10 @@ async function runTool(program: Command, name: string, args: Record<string, unkn
       signal: controller.signal,
       logger: kernel.logger,
       async progress(update) {
-        if (showProgress) process.stderr.write(`\r${update.message ?? ''} ${update.progress}${update.total ? `/${update.total}` : ''}   `);
+        if (showProgress)
+          process.stderr.write(
+            `\r${update.message ?? ''} ${update.progress}${update.total ? `/${update.total}` : ''}   `,
+          );
       },
     };
     const result = await tool.handler(parsed.data, context);
@@ -106,7 +114,10 @@ export function buildProgram(): Command {
       'Version-specific library documentation for AI coding agents, over MCP.\nWith no command, serves MCP over stdio (what an agent connects to). The other commands answer the same tools in a terminal.',
     )
     .version(PRESET_VERSION, '-v, --version', 'print the version')
-    .option('-c, --config <file>', 'configuration file (default: ./pro-context.config.yaml, then ~/.pro-context/config.yaml)')
+    .option(
+      '-c, --config <file>',
+      'configuration file (default: ./pro-context.config.yaml, then ~/.pro-context/config.yaml)',
+    )
     .option('--json', 'print the structured result as JSON instead of markdown')
     .option('--cache-dir <dir>', 'cache directory (default ~/.pro-context/cache; env PRO_CONTEXT_CACHE_DIR)')
     .addOption(new Option('--log-level <level>', 'log level on stderr').choices([...logLevels]))
@@ -149,7 +160,12 @@ export function buildProgram(): Command {
       runTool(
         program,
         'get-docs',
-        { libraryId: library, topic, maxTokens: opts.maxTokens, ...(opts.libVersion ? { version: opts.libVersion } : {}) },
+        {
+          libraryId: library,
+          topic,
+          maxTokens: opts.maxTokens,
+          ...(opts.libVersion ? { version: opts.libVersion } : {}),
+        },
         resolveLibraryArg,
       ),
     );
@@ -162,7 +178,12 @@ export function buildProgram(): Command {
     .option('-V, --lib-version <version>', 'library version (default: latest stable)')
     .option('-n, --max-results <n>', 'results (1-20)', positiveInt, 5)
     .action(async (library: string, query: string, opts: { libVersion?: string; maxResults: number }) => {
-      const args = { libraryId: library, query, maxResults: opts.maxResults, ...(opts.libVersion ? { version: opts.libVersion } : {}) };
+      const args = {
+        libraryId: library,
+        query,
+        maxResults: opts.maxResults,
+        ...(opts.libVersion ? { version: opts.libVersion } : {}),
+      };
       await runTool(program, 'search-docs', args, async (kernel, a) => {
         await resolveLibraryArg(kernel, a);
         // a terminal user waits for the first index instead of being told to retry
@@ -211,7 +232,10 @@ export function buildProgram(): Command {
     .action(async () => {
       const options = program.opts<GlobalOptions>();
       try {
-        const kernel = await startProContext({ ...(options.config ? { configFile: options.config } : {}), overrides: overridesFrom(options, true) });
+        const kernel = await startProContext({
+          ...(options.config ? { configFile: options.config } : {}),
+          overrides: overridesFrom(options, true),
+        });
         process.stdout.write(
           `configuration OK${kernel.config.sourceFile ? ` (${kernel.config.sourceFile})` : ' (no file: defaults and environment)'}\n${kernel.warnings.map((w) => `warning: ${w}\n`).join('')}`,
         );

@@ -3,4 +3,10 @@
  * llms.txt source, docs engine) from `pro-context.config.yaml` and the environment.
  */
 export type { StartOptions } from './preset.js';
-export { defaultPlugins, PRESET_VERSION, presetConfigJsonSchema, SERVER_INSTRUCTIONS, startProContext } from './preset.js';
+export {
+  defaultPlugins,
+  PRESET_VERSION,
+  presetConfigJsonSchema,
+  SERVER_INSTRUCTIONS,
+  startProContext,
+} from './preset.js';

@@ -11,11 +11,12 @@ import {
   type StartedKernel,
 } from '@pro-context/kernel';
 import { llmsTxtPlugin } from '@pro-context/plugin-llms-txt';
-import { oramaSearchPlugin } from '@pro-context/plugin-orama-search';
+import { oramaSearchPlugin } from '@pro-context/plugin-orama-search/plugin';
 import { sqliteCachePlugin } from '@pro-context/plugin-sqlite-cache';
 
 /** This preset's version. */
-export const PRESET_VERSION: string = (createRequire(import.meta.url)('../package.json') as { version: string }).version;
+export const PRESET_VERSION: string = (createRequire(import.meta.url)('../package.json') as { version: string })
+  .version;
 
 /** The embedded defaults: SQLite cache, Orama search, the llms.txt source and the docs engine. */
 export function defaultPlugins(): AnyPlugin[] {

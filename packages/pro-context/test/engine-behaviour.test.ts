@@ -19,103 +19,114 @@ async function codeOf(promise: Promise<unknown>) {
   throw new Error('expected a catalog error');
 }
 
-describe.skipIf(!corpora)(`the engine in-process, against the fake web${corpora ? '' : ' (skipped: ../shared/corpora is absent)'}`, () => {
-  let web: FakeWeb;
-  const dirs: string[] = [];
-  const kernels: StartedKernel[] = [];
+describe.skipIf(!corpora)(
+  `the engine in-process, against the fake web${corpora ? '' : ' (skipped: ../shared/corpora is absent)'}`,
+  () => {
+    let web: FakeWeb;
+    const dirs: string[] = [];
+    const kernels: StartedKernel[] = [];
 
-  beforeAll(async () => {
-    web = await startFakeWeb({ sites: corpusSites(corpora as string) });
-  });
-  afterEach(async () => {
-    web.clearFaults();
-    await Promise.all(kernels.splice(0).map((k) => k.stop()));
-  });
-  afterAll(async () => {
-    await web.close();
-    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-  });
-
-  async function start(extra: Record<string, unknown> = {}, libraryExtra: Record<string, unknown> = {}) {
-    const dir = mkdtempSync(join(tmpdir(), 'pc-engine-'));
-    dirs.push(dir);
-    const kernel = await startProContext({
-      config: {
-        security: { allowPrivateNetwork: true },
-        http: { retryDelaysMs: [10, 20], timeoutMs: 5000 },
-        cache: { directory: join(dir, 'cache') },
-        libraries: [
-          { id: 'httpx', name: 'HTTPX', language: 'python', llmsTxtUrl: web.llmsTxtUrl('httpx'), ...libraryExtra },
-          { id: 'typer', name: 'Typer', language: 'python', llmsTxtUrl: web.llmsTxtUrl('typer'), versions: ['0.16.0', '0.15.4'] },
-        ],
-        ...extra,
-      },
-      logger: createSilentLogger(),
+    beforeAll(async () => {
+      web = await startFakeWeb({ sites: corpusSites(corpora as string) });
     });
-    kernels.push(kernel);
-    return { kernel, engine: kernel.resolve(docsEngineToken), dir };
-  }
+    afterEach(async () => {
+      web.clearFaults();
+      await Promise.all(kernels.splice(0).map((k) => k.stop()));
+    });
+    afterAll(async () => {
+      await web.close();
+      for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+    });
 
-  it('answers INDEXING_IN_PROGRESS with retryAfter while a first index builds, then searches', async () => {
-    const { engine } = await start({ engine: { searchWaitMs: 0 } });
-    web.setFault({ site: 'httpx', path: /\.md$/ }, { delayMs: 200 });
-    const error = await codeOf(engine.search('httpx', 'async client', undefined, 5));
-    expect(error.code).toBe('INDEXING_IN_PROGRESS');
-    expect(error.retryAfter).toBeGreaterThanOrEqual(2);
-    web.clearFaults();
-    await engine.store.load(engine.catalog.require('httpx'), 'latest');
-    const answer = await engine.search('httpx', 'async client', undefined, 5);
-    expect(answer.results[0]?.url).toMatch(/async/);
-  });
+    async function start(extra: Record<string, unknown> = {}, libraryExtra: Record<string, unknown> = {}) {
+      const dir = mkdtempSync(join(tmpdir(), 'pc-engine-'));
+      dirs.push(dir);
+      const kernel = await startProContext({
+        config: {
+          security: { allowPrivateNetwork: true },
+          http: { retryDelaysMs: [10, 20], timeoutMs: 5000 },
+          cache: { directory: join(dir, 'cache') },
+          libraries: [
+            { id: 'httpx', name: 'HTTPX', language: 'python', llmsTxtUrl: web.llmsTxtUrl('httpx'), ...libraryExtra },
+            {
+              id: 'typer',
+              name: 'Typer',
+              language: 'python',
+              llmsTxtUrl: web.llmsTxtUrl('typer'),
+              versions: ['0.16.0', '0.15.4'],
+            },
+          ],
+          ...extra,
+        },
+        logger: createSilentLogger(),
+      });
+      kernels.push(kernel);
+      return { kernel, engine: kernel.resolve(docsEngineToken), dir };
+    }
 
-  it('shares one fetch between concurrent first requests', async () => {
-    const { engine } = await start();
-    web.clearRequests();
-    const [a, b] = await Promise.all([
-      engine.getDocs('httpx', 'timeouts', undefined, 2000),
-      engine.getDocs('httpx', 'proxies', undefined, 2000),
-    ]);
-    // both waited for the same build: neither answer came from an earlier cache
-    expect([a.cached, b.cached]).toEqual([false, false]);
-    expect(web.requestsTo(new URL(web.llmsTxtUrl('httpx')).pathname)).toHaveLength(1);
-  });
+    it('answers INDEXING_IN_PROGRESS with retryAfter while a first index builds, then searches', async () => {
+      const { engine } = await start({ engine: { searchWaitMs: 0 } });
+      web.setFault({ site: 'httpx', path: /\.md$/ }, { delayMs: 200 });
+      const error = await codeOf(engine.search('httpx', 'async client', undefined, 5));
+      expect(error.code).toBe('INDEXING_IN_PROGRESS');
+      expect(error.retryAfter).toBeGreaterThanOrEqual(2);
+      web.clearFaults();
+      await engine.store.load(engine.catalog.require('httpx'), 'latest');
+      const answer = await engine.search('httpx', 'async client', undefined, 5);
+      expect(answer.results[0]?.url).toMatch(/async/);
+    });
 
-  it('serves stale docs with stale: true when the source is down after the TTL, and SOURCE_UNAVAILABLE with no cache', async () => {
-    const { engine } = await start({}, { ttlHours: 0.0002 }); // under a second
-    const fresh = await engine.getDocs('httpx', 'timeouts', undefined, 2000);
-    expect(fresh).toMatchObject({ cached: false, stale: false });
-    await engine.idle();
-    await new Promise((r) => setTimeout(r, 900));
-    web.setFault({ site: 'httpx' }, { status: 503 });
-    const stale = await engine.getDocs('httpx', 'timeouts', undefined, 2000);
-    expect(stale).toMatchObject({ cached: true, stale: true });
-    expect(stale.content).toBe(fresh.content);
-    await engine.idle(); // the background refresh fails and keeps the stale docs
-    expect((await engine.getDocs('httpx', 'timeouts', undefined, 2000)).content).toBe(fresh.content);
+    it('shares one fetch between concurrent first requests', async () => {
+      const { engine } = await start();
+      web.clearRequests();
+      const [a, b] = await Promise.all([
+        engine.getDocs('httpx', 'timeouts', undefined, 2000),
+        engine.getDocs('httpx', 'proxies', undefined, 2000),
+      ]);
+      // both waited for the same build: neither answer came from an earlier cache
+      expect([a.cached, b.cached]).toEqual([false, false]);
+      expect(web.requestsTo(new URL(web.llmsTxtUrl('httpx')).pathname)).toHaveLength(1);
+    });
 
-    const down = await start();
-    const error = await codeOf(down.engine.getDocs('httpx', 'timeouts', undefined, 2000));
-    expect(error.code).toBe('SOURCE_UNAVAILABLE');
-  });
+    it('serves stale docs with stale: true when the source is down after the TTL, and SOURCE_UNAVAILABLE with no cache', async () => {
+      const { engine } = await start({}, { ttlHours: 0.0002 }); // under a second
+      const fresh = await engine.getDocs('httpx', 'timeouts', undefined, 2000);
+      expect(fresh).toMatchObject({ cached: false, stale: false });
+      await engine.idle();
+      await new Promise((r) => setTimeout(r, 900));
+      web.setFault({ site: 'httpx' }, { status: 503 });
+      const stale = await engine.getDocs('httpx', 'timeouts', undefined, 2000);
+      expect(stale).toMatchObject({ cached: true, stale: true });
+      expect(stale.content).toBe(fresh.content);
+      await engine.idle(); // the background refresh fails and keeps the stale docs
+      expect((await engine.getDocs('httpx', 'timeouts', undefined, 2000)).content).toBe(fresh.content);
 
-  it('never substitutes a version: unknown versions list the available ones, ranges resolve', async () => {
-    const { engine } = await start();
-    const error = await codeOf(engine.getDocs('typer', 'options', '9.9.9', 2000));
-    expect(error.code).toBe('VERSION_NOT_FOUND');
-    expect(error.suggestion).toBe('Available versions: 0.16.0, 0.15.4');
-    const resolved = await engine.resolve('typer 0.15');
-    expect(resolved.defaultVersion).toBe('0.15.4');
-    expect((await engine.getDocs('typer', 'options', '0.16.0', 2000)).version).toBe('0.16.0');
-  });
+      const down = await start();
+      const error = await codeOf(down.engine.getDocs('httpx', 'timeouts', undefined, 2000));
+      expect(error.code).toBe('SOURCE_UNAVAILABLE');
+    });
 
-  it('reports progress while it fetches a library for the first time', async () => {
-    const { engine } = await start();
-    const progress: [number, number][] = [];
-    await engine.getDocs('typer', 'options', undefined, 1000, { progress: (done, total) => progress.push([done, total]) });
-    expect(progress.length).toBeGreaterThan(5);
-    expect(progress.map(([, total]) => total).every((t) => t === 100)).toBe(true);
-    const done = progress.map(([d]) => d);
-    expect(done).toEqual([...done].sort((x, y) => x - y)); // never goes backwards
-    expect(progress.at(-1)).toEqual([100, 100]);
-  });
-});
+    it('never substitutes a version: unknown versions list the available ones, ranges resolve', async () => {
+      const { engine } = await start();
+      const error = await codeOf(engine.getDocs('typer', 'options', '9.9.9', 2000));
+      expect(error.code).toBe('VERSION_NOT_FOUND');
+      expect(error.suggestion).toBe('Available versions: 0.16.0, 0.15.4');
+      const resolved = await engine.resolve('typer 0.15');
+      expect(resolved.defaultVersion).toBe('0.15.4');
+      expect((await engine.getDocs('typer', 'options', '0.16.0', 2000)).version).toBe('0.16.0');
+    });
+
+    it('reports progress while it fetches a library for the first time', async () => {
+      const { engine } = await start();
+      const progress: [number, number][] = [];
+      await engine.getDocs('typer', 'options', undefined, 1000, {
+        progress: (done, total) => progress.push([done, total]),
+      });
+      expect(progress.length).toBeGreaterThan(5);
+      expect(progress.map(([, total]) => total).every((t) => t === 100)).toBe(true);
+      const done = progress.map(([d]) => d);
+      expect(done).toEqual([...done].sort((x, y) => x - y)); // never goes backwards
+      expect(progress.at(-1)).toEqual([100, 100]);
+    });
+  },
+);

@@ -218,7 +218,7 @@ describe.skipIf(skipReason)(
         name: 'explain-api',
         arguments: { libraryId: 'pydantic', apiName: 'BaseModel' },
       });
-      const text = (prompt.messages[0]?.content as { text: string }).text;
+      const text = (prompt.messages[0]?.content as { text: string } | undefined)?.text ?? '';
       expect(text).toMatch(/^Explain the BaseModel API from pydantic\./);
       expect(text).not.toContain('{#if');
       expect(text).not.toContain('(version');

@@ -1,6 +1,6 @@
 import type { LookupFunction } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Agent, type Dispatcher, ProxyAgent } from 'undici';
+import type { Agent, Dispatcher, ProxyAgent } from 'undici';
 import { isProContextError, ProContextError } from '../errors/pro-context-error.js';
 import { createSilentLogger, type Logger } from '../logging/logger.js';
 import {
@@ -109,8 +109,16 @@ interface RawResponse {
   body: Uint8Array;
 }
 
+type Undici = typeof import('undici');
+let undiciModule: Promise<Undici> | undefined;
+/** undici is loaded on the first request, not at start-up: a server answers `tools/list` without it. */
+const loadUndici = (): Promise<Undici> => {
+  undiciModule ??= import('undici');
+  return undiciModule;
+};
+
 class GuardedHttpClient implements HttpClient {
-  private readonly direct: Agent;
+  private direct: Promise<Agent> | undefined;
   private readonly proxies = new Map<string, ProxyAgent>();
   private readonly selectProxy: ProxySelector;
 
@@ -122,12 +130,19 @@ class GuardedHttpClient implements HttpClient {
     private readonly logger: Logger,
   ) {
     this.selectProxy = createProxySelector(proxy);
-    this.direct = new Agent({
-      connect: createGuardedConnector(policy, lookup, settings.connectTimeoutMs),
-      headersTimeout: settings.headersTimeoutMs,
-      bodyTimeout: settings.bodyTimeoutMs,
-      connections: 16,
-    });
+  }
+
+  private directAgent(): Promise<Agent> {
+    this.direct ??= loadUndici().then(
+      ({ Agent, buildConnector }) =>
+        new Agent({
+          connect: createGuardedConnector(buildConnector, this.policy, this.lookup, this.settings.connectTimeoutMs),
+          headersTimeout: this.settings.headersTimeoutMs,
+          bodyTimeout: this.settings.bodyTimeoutMs,
+          connections: 16,
+        }),
+    );
+    return this.direct;
   }
 
   get(url: string | URL, options: Omit<HttpRequestOptions, 'method' | 'body'> = {}): Promise<HttpResponse> {
@@ -135,7 +150,8 @@ class GuardedHttpClient implements HttpClient {
   }
 
   async close(): Promise<void> {
-    await Promise.all([this.direct.close(), ...[...this.proxies.values()].map((agent) => agent.close())]);
+    const direct = this.direct ? [this.direct.then((agent) => agent.close())] : [];
+    await Promise.all([...direct, ...[...this.proxies.values()].map((agent) => agent.close())]);
   }
 
   async request(input: string | URL, options: HttpRequestOptions = {}): Promise<HttpResponse> {
@@ -285,10 +301,11 @@ class GuardedHttpClient implements HttpClient {
     if (refused) throw refused;
   }
 
-  private dispatcherFor(proxy: URL | undefined): Dispatcher {
-    if (!proxy) return this.direct;
+  private async dispatcherFor(proxy: URL | undefined): Promise<Dispatcher> {
+    if (!proxy) return this.directAgent();
     let agent = this.proxies.get(proxy.href);
     if (!agent) {
+      const { ProxyAgent } = await loadUndici();
       const tls = { timeout: this.settings.connectTimeoutMs };
       agent = new ProxyAgent({
         uri: proxy.href,
@@ -313,7 +330,7 @@ class GuardedHttpClient implements HttpClient {
     exchange: Exchange,
   ): Promise<RawResponse> {
     const maxRetries = idempotentMethods.has(exchange.method) ? exchange.retries : 0;
-    const dispatcher = this.dispatcherFor(proxy);
+    const dispatcher = await this.dispatcherFor(proxy);
     const fits = (delay: number) => performance.now() + delay < exchange.deadlineAt;
     for (let attempt = 0; ; attempt++) {
       const backoff = this.settings.retryDelaysMs[Math.min(attempt, this.settings.retryDelaysMs.length - 1)] ?? 0;

@@ -1,6 +1,6 @@
 import dns from 'node:dns';
 import net from 'node:net';
-import { buildConnector } from 'undici';
+import type { buildConnector } from 'undici';
 import { ProContextError } from '../errors/pro-context-error.js';
 import { addressRefusal, isLocalhostName } from './address-policy.js';
 
@@ -121,11 +121,12 @@ function guardedLookup(inner: net.LookupFunction, policy: AddressPolicy): net.Lo
  * address is checked again. What is checked is what is connected to, so there is no check-then-use gap.
  */
 export function createGuardedConnector(
+  build: typeof buildConnector,
   policy: AddressPolicy,
   lookup: net.LookupFunction,
   connectTimeoutMs: number,
 ): buildConnector.connector {
-  const base = buildConnector({ timeout: connectTimeoutMs, lookup: guardedLookup(lookup, policy) });
+  const base = build({ timeout: connectTimeoutMs, lookup: guardedLookup(lookup, policy) });
   return (options, callback) => {
     const refused = literalRefusal(options.hostname, policy);
     if (refused) {
