@@ -1,5 +1,5 @@
-import { distance } from 'fastest-levenshtein';
 import { type LibraryDescriptor, ProContextError, type ResolvedConfig } from '@pro-context/kernel';
+import { distance } from 'fastest-levenshtein';
 
 /** A catalog match: the library, and how the query reached it. */
 export interface CatalogMatch {
@@ -45,7 +45,8 @@ export class LibraryCatalog {
     }
     for (const [name, override] of Object.entries(config.project.libraryOverrides)) {
       const target = this.find(name);
-      if (target) this.libraries.set(target.id, { ...target, ...override, id: target.id, name: override.name ?? target.name });
+      if (target)
+        this.libraries.set(target.id, { ...target, ...override, id: target.id, name: override.name ?? target.name });
       else if (override.docsUrl || override.llmsTxtUrl || override.repository || override.localPath) {
         this.libraries.set(slug(name), { ...override, id: slug(name), name: override.name ?? name });
       }
@@ -86,7 +87,9 @@ export class LibraryCatalog {
         .filter((n): n is string => Boolean(n))
         .map((n) => ({ raw: n, norm: normalizeQuery(n) || n.toLowerCase() }));
       const tail = (n: string) => n.slice(n.lastIndexOf('/') + 1);
-      const exact = names.find((n) => n.norm === wanted || tail(n.norm) === wanted || n.raw.toLowerCase() === query.trim().toLowerCase());
+      const exact = names.find(
+        (n) => n.norm === wanted || tail(n.norm) === wanted || n.raw.toLowerCase() === query.trim().toLowerCase(),
+      );
       if (exact) {
         out.push({
           library,

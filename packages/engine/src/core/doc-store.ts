@@ -270,6 +270,9 @@ export class DocStore {
       // persisting (chunks + index snapshot) happens after the answer, not before it
       this.track(
         (async () => {
+          // answers computed from an earlier revision of these docs go
+          const answerPrefix = `${versionKey(library.id, version)}|`;
+          for (const key of await this.cache.keys(ns.answers, answerPrefix)) await this.cache.delete(ns.answers, key);
           await this.cache.set(ns.docs, versionKey(library.id, version), record, ttlMs ? { ttlMs } : {});
           const stored = await this.cache.get<DocsRecord>(ns.docs, versionKey(library.id, version));
           if (stored) docs.expiresAt = stored.expiresAt;

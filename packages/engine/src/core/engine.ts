@@ -16,8 +16,8 @@ import {
 import type { EngineOptions } from '../options.js';
 import { type CatalogMatch, LibraryCatalog, versionHint } from './catalog.js';
 import { DocStore, type LoadResult, type StoredChunk } from './doc-store.js';
-import { versionKey } from './keys.js';
-import { type PageSlice, PageReader } from './pages.js';
+import { ns, versionKey } from './keys.js';
+import { PageReader, type PageSlice } from './pages.js';
 import {
   chunkUrl,
   confidenceOf,
@@ -128,7 +128,11 @@ export class DocsEngine {
   }
 
   /** resolve-library: fuzzy match, versions, sources and the TOC. */
-  async resolve(query: string, options: { language?: string; libraryId?: string } = {}, context: FetchContext = {}): Promise<ResolveResult> {
+  async resolve(
+    query: string,
+    options: { language?: string; libraryId?: string } = {},
+    context: FetchContext = {},
+  ): Promise<ResolveResult> {
     let matches: CatalogMatch[];
     if (options.libraryId) {
       matches = [{ library: this.catalog.require(options.libraryId), matchedBy: 'id', distance: 0 }];
@@ -136,13 +140,17 @@ export class DocsEngine {
       matches = this.catalog.match(query, options.language);
       if (matches.length === 0) {
         const anyLanguage = options.language ? this.catalog.match(query) : [];
-        throw new ProContextError('LIBRARY_NOT_FOUND', `No library matches '${query}'${options.language ? ` in ${options.language}` : ''}.`, {
-          suggestion:
-            anyLanguage.length > 0
-              ? `Did you mean '${anyLanguage[0]?.library.id}' (${anyLanguage[0]?.library.language ?? 'another language'})?`
-              : 'Check the spelling, or call list-libraries to see the libraries pro-context knows.',
-          details: { suggestions: anyLanguage.slice(0, 5).map((m) => m.library.id) },
-        });
+        throw new ProContextError(
+          'LIBRARY_NOT_FOUND',
+          `No library matches '${query}'${options.language ? ` in ${options.language}` : ''}.`,
+          {
+            suggestion:
+              anyLanguage.length > 0
+                ? `Did you mean '${anyLanguage[0]?.library.id}' (${anyLanguage[0]?.library.language ?? 'another language'})?`
+                : 'Check the spelling, or call list-libraries to see the libraries pro-context knows.',
+            details: { suggestions: anyLanguage.slice(0, 5).map((m) => m.library.id) },
+          },
+        );
       }
     }
     const best = matches[0] as CatalogMatch;
@@ -178,12 +186,20 @@ export class DocsEngine {
       language: library.language ?? '',
       defaultVersion: versions.version,
       availableVersions: versions.available,
-      sources: [adapterId, ...this.sources.for(library).map((a) => a.id).filter((id) => id !== adapterId)],
+      sources: [
+        adapterId,
+        ...this.sources
+          .for(library)
+          .map((a) => a.id)
+          .filter((id) => id !== adapterId),
+      ],
       toc: prioritiseToc(toc.entries, limit),
       tocTruncated: toc.entries.length > limit,
       tocSize: toc.entries.length,
       matchedBy: best.matchedBy,
-      alternatives: matches.slice(1, 4).map((m) => ({ id: m.library.id, name: m.library.name, description: m.library.description ?? '' })),
+      alternatives: matches
+        .slice(1, 4)
+        .map((m) => ({ id: m.library.id, name: m.library.name, description: m.library.description ?? '' })),
     };
   }
 
@@ -208,20 +224,39 @@ export class DocsEngine {
   }
 
   /** get-docs: the best chunks for a topic within `maxTokens`, with provenance and related pages. */
-  async getDocs(libraryId: string, topic: string, version: string | undefined, maxTokens: number, context: FetchContext = {}): Promise<DocsAnswer> {
-    const { library, versions, loaded } = await this.loadFor(libraryId, version, context);
+  async getDocs(
+    libraryId: string,
+    topic: string,
+    version: string | undefined,
+    maxTokens: number,
+    context: FetchContext = {},
+  ): Promise<DocsAnswer> {
+    const library = this.catalog.require(libraryId);
+    const versions = await this.version(library, version);
+    // seed 001 §5.2: a (library, version, topic) asked before is answered from the cache, without loading
+    // the library's index (what a restarted server does first)
+    const answerKey = `${versionKey(library.id, versions.version)}|${maxTokens}|${topic.trim().toLowerCase().replace(/\s+/g, ' ')}`;
+    if (this.store.state(library.id, versions.version) !== 'ready') {
+      const stored = await this.deps.cache.get<DocsAnswer>(ns.answers, answerKey);
+      if (stored) return { ...stored.value, cached: true, stale: false };
+    }
+    const loaded = await this.store.load(library, versions.version, context);
     const { ranked, terms } = await this.rank(library, loaded, topic, 40);
     const toc = (await this.store.cachedToc(library.id, versions.version))?.toc.entries ?? [];
     // Any hit matched a word of the topic (as written, misspelt, in another spelling or through a synonym):
     // the engine's own substring coverage cannot tell `valdiator` or `serialise` from nothing at all.
     if (ranked.length === 0) {
-      throw new ProContextError('TOPIC_NOT_FOUND', `Nothing in the ${library.name} ${versions.version} documentation matches '${topic}'.`, {
-        details: { relatedPages: this.relatedPages(toc, [], terms, loaded.docs.record.pages) },
-      });
+      throw new ProContextError(
+        'TOPIC_NOT_FOUND',
+        `Nothing in the ${library.name} ${versions.version} documentation matches '${topic}'.`,
+        {
+          details: { relatedPages: this.relatedPages(toc, [], terms, loaded.docs.record.pages) },
+        },
+      );
     }
     const { content, used } = fillBudget(withSectionParts(ranked, loaded.docs.chunks, terms), maxTokens);
     const best = used[0];
-    return {
+    const answer: DocsAnswer = {
       content,
       source: best ? chunkUrl(best.chunk) : loaded.docs.record.sourceUrl,
       version: versions.version,
@@ -231,6 +266,14 @@ export class DocsEngine {
       stale: loaded.stale,
       relatedPages: this.relatedPages(toc, ranked, terms, loaded.docs.record.pages, used),
     };
+    // kept no longer than the docs it came from (a refresh clears it)
+    const remaining = loaded.docs.expiresAt === null ? 0 : loaded.docs.expiresAt - Date.now();
+    if (!loaded.stale && remaining > 1000) {
+      this.deps.cache.set(ns.answers, answerKey, answer, { ttlMs: remaining }).catch((error: unknown) => {
+        this.deps.logger.warn('could not cache an answer', { libraryId: library.id, error });
+      });
+    }
+    return answer;
   }
 
   /** Pages an agent may read next: pages of good hits not already returned, then TOC titles matching the topic. */
@@ -267,7 +310,12 @@ export class DocsEngine {
    * search-docs: ranked snippets. A library not indexed yet starts indexing; if that takes longer than
    * `searchWaitMs`, the answer is `INDEXING_IN_PROGRESS` with a `retryAfter`.
    */
-  async search(libraryId: string, query: string, version: string | undefined, maxResults: number): Promise<SearchAnswer> {
+  async search(
+    libraryId: string,
+    query: string,
+    version: string | undefined,
+    maxResults: number,
+  ): Promise<SearchAnswer> {
     const library = this.catalog.require(libraryId);
     const versions = await this.version(library, version);
     let loaded: LoadResult;
@@ -323,14 +371,19 @@ export class DocsEngine {
     const out: LibrarySummary[] = [];
     for (const library of this.catalog.all()) {
       if (filters.language && library.language !== filters.language) continue;
-      if (filters.category && !(library.categories ?? []).some((c) => c.toLowerCase() === filters.category?.toLowerCase())) continue;
+      if (
+        filters.category &&
+        !(library.categories ?? []).some((c) => c.toLowerCase() === filters.category?.toLowerCase())
+      )
+        continue;
       const cachedVersion = cachedVersions.find((c) => c.libraryId === library.id)?.version;
       out.push({
         id: library.id,
         name: library.name,
         description: library.description ?? '',
         language: library.language ?? '',
-        defaultVersion: this.resolved.get(library.id) ?? cachedVersion ?? library.defaultVersion ?? library.versions?.[0] ?? 'latest',
+        defaultVersion:
+          this.resolved.get(library.id) ?? cachedVersion ?? library.defaultVersion ?? library.versions?.[0] ?? 'latest',
         categories: library.categories ?? [],
         sources: this.sources.for(library).map((a) => a.id),
         projectDetected: false,

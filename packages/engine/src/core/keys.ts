@@ -4,6 +4,7 @@ export const ns = {
   docs: 'docs',
   index: 'index',
   pages: 'pages',
+  answers: 'answers',
 } as const;
 
 /** `libraryId@version`: the key of one library version everywhere in the engine. */

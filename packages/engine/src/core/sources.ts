@@ -45,7 +45,12 @@ export class SourceChain {
       adapterId,
       error === undefined
         ? { ...current, status: 'available', lastSuccess: now }
-        : { ...current, status: 'failing', lastError: error instanceof Error ? error.message : String(error), lastErrorAt: now },
+        : {
+            ...current,
+            status: 'failing',
+            lastError: error instanceof Error ? error.message : String(error),
+            lastErrorAt: now,
+          },
     );
   }
 
@@ -75,7 +80,8 @@ export class SourceChain {
         return { value, adapter };
       } catch (error) {
         // only an origin that cannot be reached makes an adapter 'failing'; bad content is the library's problem
-        if (!isProContextError(error) || (error.code === 'SOURCE_UNAVAILABLE' && error.recoverable)) this.record(adapter.id, error);
+        if (!isProContextError(error) || (error.code === 'SOURCE_UNAVAILABLE' && error.recoverable))
+          this.record(adapter.id, error);
         lastError = error;
         failures.push(`${adapter.id}: ${error instanceof Error ? error.message : String(error)}`);
       }

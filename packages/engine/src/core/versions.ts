@@ -1,9 +1,4 @@
-import {
-  isProContextError,
-  type LibraryDescriptor,
-  ProContextError,
-  type RegistryResolver,
-} from '@pro-context/kernel';
+import { isProContextError, type LibraryDescriptor, ProContextError, type RegistryResolver } from '@pro-context/kernel';
 
 /** A library version as served, and what else exists. */
 export interface VersionInfo {
