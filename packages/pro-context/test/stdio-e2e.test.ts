@@ -242,6 +242,14 @@ describe.skipIf(skipReason)(
       expect((after.structuredContent as { content: string }).content).toBe(
         (before.structuredContent as { content: string }).content,
       );
+      // a topic never asked before: the index is restored from its snapshot, still without a fetch
+      const other = await server.call('get-docs', {
+        libraryId: 'pydantic',
+        topic: 'discriminated unions',
+        maxTokens: 1500,
+      });
+      expect(other.structuredContent).toMatchObject({ cached: true, stale: false });
+      expect((other.structuredContent as { content: string }).content).toContain('discriminator');
       expect(web.requests.filter((r) => r.site === 'pydantic')).toEqual([]);
     });
 
