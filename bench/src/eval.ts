@@ -35,13 +35,21 @@ async function main() {
         }
       }
       const search = await server.call('search-docs', { libraryId: row.library, query: row.question, maxResults: 10 });
-      const results = ((search.structuredContent as { results?: { url: string; section: string }[] } | undefined)?.results ?? []).map((r) => ({
+      const results = (
+        (search.structuredContent as { results?: { url: string; section: string }[] } | undefined)?.results ?? []
+      ).map((r) => ({
         file: web.fileForUrl(r.url),
         headings: r.section.split(' › '),
         url: r.url,
       }));
       const firstHitRank = results.findIndex((r) => isHit(row, r)) + 1;
-      outcomes.push({ row, answerBearing, ...(tokensBefore === undefined ? {} : { tokensBefore }), tokensReturned, firstHitRank });
+      outcomes.push({
+        row,
+        answerBearing,
+        ...(tokensBefore === undefined ? {} : { tokensBefore }),
+        tokensReturned,
+        firstHitRank,
+      });
       if (verbose && (firstHitRank !== 1 || !answerBearing[2000])) {
         console.log(
           `${row.id} [${row.noise ?? '-'}] rank=${firstHitRank} ab=${BUDGETS.map((b) => (answerBearing[b] ? 1 : 0)).join('')} q="${row.question}" want=${row.file}#${row.heading}`,
@@ -55,7 +63,10 @@ async function main() {
     project.cleanup();
   }
   const libraries = [...new Set(outcomes.map((o) => o.row.library))];
-  const groups = [...libraries.map((l) => [l, outcomes.filter((o) => o.row.library === l)] as const), ['overall', outcomes] as const];
+  const groups = [
+    ...libraries.map((l) => [l, outcomes.filter((o) => o.row.library === l)] as const),
+    ['overall', outcomes] as const,
+  ];
   const summaries = groups.map(([name, group]) => ({ name, ...summarize(group, BUDGETS) }));
   console.log(
     `\npro-context retrieval eval (${outcomes.length} questions, get-docs at ${BUDGETS.join('/')} tokens, search-docs top 10)\n`,

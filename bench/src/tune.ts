@@ -28,7 +28,14 @@ function chunkTerms(c: StoredChunk, part: 'all' | 'head' | 'own' | 'title'): Set
   const key = `${c.id}|${part}`;
   let t = termCache.get(key);
   if (!t) {
-    const text = part === 'all' ? `${c.headings.join(' ')} ${c.body}` : part === 'head' ? c.headings.join(' ') : part === 'title' ? c.pageTitle : ownHeading(c);
+    const text =
+      part === 'all'
+        ? `${c.headings.join(' ')} ${c.body}`
+        : part === 'head'
+          ? c.headings.join(' ')
+          : part === 'title'
+            ? c.pageTitle
+            : ownHeading(c);
     t = termsOf(text);
     termCache.set(key, t);
   }
@@ -82,12 +89,30 @@ function headPrecision(q: Set<string>, terms: Set<string>): number {
 const sum3: Scorer = (q, c, max) => idfCover(q, chunkTerms(c.chunk, 'all')) + 0.3 * (c.bm25 / max);
 const isNotes = (c: StoredChunk) => /release notes|changelog/i.test(c.pageTitle);
 const sum3own: Scorer = (q, c, max) =>
-  idfCover(q, chunkTerms(c.chunk, 'all')) + 0.3 * (c.bm25 / max) + 0.15 * idfCover(q, chunkTerms(c.chunk, 'own')) - (isNotes(c.chunk) ? 0.3 : 0);
+  idfCover(q, chunkTerms(c.chunk, 'all')) +
+  0.3 * (c.bm25 / max) +
+  0.15 * idfCover(q, chunkTerms(c.chunk, 'own')) -
+  (isNotes(c.chunk) ? 0.3 : 0);
+const words = (c: StoredChunk) =>
+  (
+    c.body
+      .replace(/```[\s\S]*?```/g, ' ')
+      .replace(/^#.*$/gm, ' ')
+      .match(/[A-Za-z]{2,}/g) ?? []
+  ).length;
 const scorers: Record<string, Scorer> = {
+  thin20a: (_q, c) => c.bm25 - (words(c.chunk) < 20 ? 0.2 : 0),
+  thin20b: (_q, c) => c.bm25 - (words(c.chunk) < 20 ? 0.4 : 0),
+  thin40a: (_q, c) => c.bm25 - (words(c.chunk) < 40 ? 0.2 : 0),
+  thin40b: (_q, c) => c.bm25 - (words(c.chunk) < 40 ? 0.4 : 0),
+  thinLog: (_q, c) => c.bm25 * Math.min(1, 0.6 + 0.1 * Math.log2(1 + words(c.chunk))),
   hp2: (q, c, max) => sum3(q, c, max) + 0.2 * headPrecision(q, chunkTerms(c.chunk, 'own')),
   hp3: (q, c, max) => sum3(q, c, max) + 0.3 * headPrecision(q, chunkTerms(c.chunk, 'own')),
   hp5: (q, c, max) => sum3(q, c, max) + 0.5 * headPrecision(q, chunkTerms(c.chunk, 'own')),
-  hpp3: (q, c, max) => sum3(q, c, max) + 0.3 * headPrecision(q, chunkTerms(c.chunk, 'own')) + 0.15 * headPrecision(q, chunkTerms(c.chunk, 'title')),
+  hpp3: (q, c, max) =>
+    sum3(q, c, max) +
+    0.3 * headPrecision(q, chunkTerms(c.chunk, 'own')) +
+    0.15 * headPrecision(q, chunkTerms(c.chunk, 'title')),
   hph3: (q, c, max) => sum3(q, c, max) + 0.3 * headPrecision(q, chunkTerms(c.chunk, 'head')),
   sum3own,
   sum3n: (q, c, max) => idfCover(q, chunkTerms(c.chunk, 'all')) + 0.3 * (c.bm25 / max) - (isNotes(c.chunk) ? 0.3 : 0),
@@ -100,9 +125,15 @@ const scorers: Record<string, Scorer> = {
   sum3: (q, c, max) => idfCover(q, chunkTerms(c.chunk, 'all')) + 0.3 * (c.bm25 / max),
   sum5: (q, c, max) => idfCover(q, chunkTerms(c.chunk, 'all')) + 0.5 * (c.bm25 / max),
   idfc: (q, c, max) => idfCover(q, chunkTerms(c.chunk, 'all')) + 0.01 * (c.bm25 / max),
-  idfch: (q, c, max) => idfCover(q, chunkTerms(c.chunk, 'all')) + 0.3 * idfCover(q, chunkTerms(c.chunk, 'head')) + 0.01 * (c.bm25 / max),
-  idfch2: (q, c, max) => idfCover(q, chunkTerms(c.chunk, 'all')) + 0.2 * idfCover(q, chunkTerms(c.chunk, 'head')) + 0.2 * idfCover(q, chunkTerms(c.chunk, 'own')) + 0.05 * (c.bm25 / max),
-  idfch3: (q, c, max) => idfCover(q, chunkTerms(c.chunk, 'all')) + 0.3 * idfCover(q, chunkTerms(c.chunk, 'head')) + 0.15 * (c.bm25 / max),
+  idfch: (q, c, max) =>
+    idfCover(q, chunkTerms(c.chunk, 'all')) + 0.3 * idfCover(q, chunkTerms(c.chunk, 'head')) + 0.01 * (c.bm25 / max),
+  idfch2: (q, c, max) =>
+    idfCover(q, chunkTerms(c.chunk, 'all')) +
+    0.2 * idfCover(q, chunkTerms(c.chunk, 'head')) +
+    0.2 * idfCover(q, chunkTerms(c.chunk, 'own')) +
+    0.05 * (c.bm25 / max),
+  idfch3: (q, c, max) =>
+    idfCover(q, chunkTerms(c.chunk, 'all')) + 0.3 * idfCover(q, chunkTerms(c.chunk, 'head')) + 0.15 * (c.bm25 / max),
   bm25: (_q, c) => c.bm25,
   cover: (q, c, max) => coverage(q, `${c.chunk.headings.join(' ')} ${c.chunk.body}`) + 0.01 * (c.bm25 / max),
   mix1: (q, c, max) =>
@@ -125,21 +156,29 @@ const scorers: Record<string, Scorer> = {
 async function main() {
   const rows = loadEvalRows();
   const web = await startWeb();
-  const project = makeProject(web, process.env.SEARCH ? { search: JSON.parse(process.env.SEARCH) } : {});
+  const project = makeProject(web, {
+    ...(process.env.SEARCH ? { search: JSON.parse(process.env.SEARCH) } : {}),
+    ...(process.env.ENGINE ? { engine: JSON.parse(process.env.ENGINE) } : {}),
+  });
   const kernel = await startProContext({ configFile: project.configFile, logger: createSilentLogger(), env: {} });
   const engine = kernel.resolve(docsEngineToken);
   const backend = kernel.resolve(searchBackendToken);
-  const stats = Object.fromEntries(Object.keys(scorers).map((k) => [k, { h1: 0, h5: 0, mrr: 0, h1lib: {} as Record<string, number> }]));
+  const stats = Object.fromEntries(
+    Object.keys(scorers).map((k) => [k, { h1: 0, h5: 0, mrr: 0, h1lib: {} as Record<string, number> }]),
+  );
   for (const row of rows) {
     const library = engine.catalog.require(row.library);
     const loaded = await engine.store.load(library, 'latest');
     if ((df as unknown as { lib?: string }).lib !== row.library) {
       df = new Map();
       docCount = loaded.docs.chunks.size;
-      for (const c of loaded.docs.chunks.values()) for (const t of chunkTerms(c, 'all')) df.set(t, (df.get(t) ?? 0) + 1);
+      for (const c of loaded.docs.chunks.values())
+        for (const t of chunkTerms(c, 'all')) df.set(t, (df.get(t) ?? 0) + 1);
       (df as unknown as { lib?: string }).lib = row.library;
     }
-    const { hits } = await backend.search(loaded.docs.key, row.question, { limit: Number(process.env.CANDIDATES ?? 60) });
+    const { hits } = await backend.search(loaded.docs.key, row.question, {
+      limit: Number(process.env.CANDIDATES ?? 60),
+    });
     const candidates: Candidate[] = hits
       .map((h, i) => ({ chunk: loaded.docs.chunks.get(h.id) as StoredChunk, bm25: h.score, rank: i }))
       .filter((c) => c.chunk);
@@ -151,7 +190,15 @@ async function main() {
         const base = new Map(candidates.map((c) => [c, score0(q, c, max)]));
         const page = new Map<string, number[]>();
         for (const [c, v] of base) page.set(c.chunk.url, [...(page.get(c.chunk.url) ?? []), v]);
-        const pageScore = new Map([...page].map(([u, vs]) => [u, vs.sort((a, b) => b - a).slice(0, 3).reduce((x, y) => x + y, 0)]));
+        const pageScore = new Map(
+          [...page].map(([u, vs]) => [
+            u,
+            vs
+              .sort((a, b) => b - a)
+              .slice(0, 3)
+              .reduce((x, y) => x + y, 0),
+          ]),
+        );
         const maxPage = Math.max(...pageScore.values(), 1e-9);
         const lambda = Number(name.slice(2, 4)) / 10;
         score = (_q, c) => (base.get(c) ?? 0) + lambda * ((pageScore.get(c.chunk.url) ?? 0) / maxPage);
@@ -160,9 +207,12 @@ async function main() {
       const seen = new Set<string>();
       const dedup = ordered.filter((c) => {
         const k = `${c.chunk.url}#${c.chunk.anchor}`;
-        return seen.has(k) ? false : (seen.add(k), true);
+        if (seen.has(k)) return false;
+        seen.add(k);
+        return true;
       });
-      const rank = dedup.findIndex((c) => isHit(row, { file: web.fileForUrl(c.chunk.url), headings: c.chunk.headings })) + 1;
+      const rank =
+        dedup.findIndex((c) => isHit(row, { file: web.fileForUrl(c.chunk.url), headings: c.chunk.headings })) + 1;
       const s = stats[name]!;
       if (rank === 1) {
         s.h1 += 1;
@@ -172,7 +222,10 @@ async function main() {
       if (rank > 0) s.mrr += 1 / rank;
       if (process.argv.includes(`--show=${name}`) && rank !== 1) {
         console.log(`${row.id} rank=${rank} q=${row.question} want=${row.heading}`);
-        for (const c of dedup.slice(0, 3)) console.log(`   ${score(q, c, max).toFixed(3)} ${c.chunk.headings.join(' › ')} [${web.fileForUrl(c.chunk.url)}]`);
+        for (const c of dedup.slice(0, 3))
+          console.log(
+            `   ${score(q, c, max).toFixed(3)} ${c.chunk.headings.join(' › ')} [${web.fileForUrl(c.chunk.url)}]`,
+          );
       }
     }
   }

@@ -3,12 +3,12 @@ import { median, normalizeHeading } from './setup.js';
 
 /** Where a phrase starts in a text, ignoring whitespace and inline markup differences; -1 if absent. */
 export function findPhrase(text: string, phrase: string): number {
-  const escape = (c: string) => c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const escapeRegExp = (c: string) => c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   const words = phrase
     .replace(/[`*_]/g, '')
     .split(/\s+/)
     .filter(Boolean)
-    .map((w) => [...w].map(escape).join('[`*_]*'));
+    .map((w) => [...w].map(escapeRegExp).join('[`*_]*'));
   const pattern = new RegExp(words.join('[\\s`*_>]+'), 'i');
   return pattern.exec(text)?.index ?? -1;
 }
@@ -48,7 +48,9 @@ export function summarize(outcomes: QuestionOutcome[], budgets: number[]) {
   return {
     questions: outcomes.length,
     answerBearing: answer as Record<number, number>,
-    tokensBeforeAnswerMedian: median(outcomes.filter((o) => o.tokensBefore !== undefined).map((o) => o.tokensBefore as number)),
+    tokensBeforeAnswerMedian: median(
+      outcomes.filter((o) => o.tokensBefore !== undefined).map((o) => o.tokensBefore as number),
+    ),
     hitAt1: outcomes.filter((o) => o.firstHitRank === 1).length / n,
     hitAt5: outcomes.filter((o) => o.firstHitRank >= 1 && o.firstHitRank <= 5).length / n,
     mrr: outcomes.reduce((s, o) => s + (o.firstHitRank > 0 ? 1 / o.firstHitRank : 0), 0) / n,

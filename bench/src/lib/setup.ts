@@ -16,7 +16,9 @@ export const cliPath = join(dirname(require.resolve('pro-context/package.json'))
 export function sharedDir(): string {
   const corpora = findCorpusRoot();
   if (!corpora) {
-    throw new Error('../shared/corpora is missing: the eval and the benchmark read the real corpora from ../shared beside the repository.');
+    throw new Error(
+      '../shared/corpora is missing: the eval and the benchmark read the real corpora from ../shared beside the repository.',
+    );
   }
   return resolve(corpora, '..');
 }
@@ -48,7 +50,12 @@ export function makeProject(web: FakeWeb, extra: Record<string, unknown> = {}) {
     http: { retryDelaysMs: [50, 100] },
     cache: { directory: cacheDir },
     logging: { level: 'warn' },
-    libraries: corpusLibraries.map((l) => ({ id: l.id, name: l.name, language: l.language, llmsTxtUrl: web.llmsTxtUrl(l.site) })),
+    libraries: corpusLibraries.map((l) => ({
+      id: l.id,
+      name: l.name,
+      language: l.language,
+      llmsTxtUrl: web.llmsTxtUrl(l.site),
+    })),
     ...extra,
   };
   const configFile = join(dir, 'pro-context.config.yaml');
@@ -80,7 +87,9 @@ export async function spawnServer(configFile: string, env: Record<string, string
     pid: transport.pid ?? undefined,
     async call(name, args) {
       for (;;) {
-        const result = (await client.callTool({ name, arguments: args }, CallToolResultSchema, { timeout: 120_000 })) as CallToolResult;
+        const result = (await client.callTool({ name, arguments: args }, CallToolResultSchema, {
+          timeout: 120_000,
+        })) as CallToolResult;
         const error = errorCode(result);
         if (error?.code === 'INDEXING_IN_PROGRESS') {
           await new Promise((r) => setTimeout(r, 250));
@@ -128,10 +137,7 @@ export function loadEvalRows(): EvalRow[] {
 
 /** Whitespace- and markup-insensitive text for "does the answer contain the phrase". */
 export function normalizeText(text: string): string {
-  return text
-    .replace(/[`*_]/g, '')
-    .replace(/\s+/g, ' ')
-    .toLowerCase();
+  return text.replace(/[`*_]/g, '').replace(/\s+/g, ' ').toLowerCase();
 }
 
 /** Heading text without markdown, for comparing sections. */
@@ -162,7 +168,9 @@ export function table(headers: string[], rows: (string | number)[][]): string {
   const cells = [headers, ...rows.map((r) => r.map(String))];
   const widths = headers.map((_, i) => Math.max(...cells.map((r) => (r[i] ?? '').length)));
   const line = (r: string[]) => r.map((c, i) => c.padEnd(widths[i] as number)).join('  ');
-  return [line(cells[0] as string[]), widths.map((w) => '-'.repeat(w)).join('  '), ...cells.slice(1).map(line)].join('\n');
+  return [line(cells[0] as string[]), widths.map((w) => '-'.repeat(w)).join('  '), ...cells.slice(1).map(line)].join(
+    '\n',
+  );
 }
 
 export const pct = (x: number) => `${(x * 100).toFixed(1)}%`;

@@ -11,7 +11,13 @@ export const engineOptionsSchema = z.strictObject({
     .describe(
       'How long search-docs waits for a first index build before answering INDEXING_IN_PROGRESS (the build goes on).',
     ),
-  maxChunkTokens: z.number().int().min(100).max(4000).default(800).describe('Largest chunk indexed, in estimated tokens.'),
+  maxChunkTokens: z
+    .number()
+    .int()
+    .min(100)
+    .max(4000)
+    .default(800)
+    .describe('Largest chunk indexed, in estimated tokens.'),
   relatedPages: z.number().int().min(0).max(20).default(5).describe('How many relatedPages get-docs returns.'),
   tocLimit: z
     .number()

@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import {
   cacheStoreToken,
   createToken,
@@ -9,7 +10,6 @@ import {
   type ToolPlugin,
   toolPluginToken,
 } from '@pro-context/kernel';
-import { createRequire } from 'node:module';
 import { DocsEngine } from './core/engine.js';
 import { type EngineOptions, engineOptionsSchema } from './options.js';
 import { enginePrompts } from './prompts.js';

@@ -39,13 +39,16 @@ export function engineResources(engine: DocsEngine, cache: CacheStore, version: 
       name: 'libraries',
       uri: 'pro-context://libraries',
       title: 'Project libraries',
-      description: "Libraries detected in the current project, with the versions it uses.",
+      description: 'Libraries detected in the current project, with the versions it uses.',
       mimeType: 'application/json',
       async read() {
         const libraries = (await engine.listLibraries()).filter((l) => l.projectDetected);
         return {
           text: JSON.stringify(
-            { libraries: libraries.map((l) => ({ id: l.id, name: l.name, version: l.defaultVersion })), detectedFrom: [] },
+            {
+              libraries: libraries.map((l) => ({ id: l.id, name: l.name, version: l.defaultVersion })),
+              detectedFrom: [],
+            },
             null,
             2,
           ),

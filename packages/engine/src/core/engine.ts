@@ -203,13 +203,6 @@ export class DocsEngine {
     };
   }
 
-  private async loadFor(libraryId: string, version: string | undefined, context: FetchContext) {
-    const library = this.catalog.require(libraryId);
-    const versions = await this.version(library, version);
-    const loaded = await this.store.load(library, versions.version, context);
-    return { library, versions, loaded };
-  }
-
   private async rank(
     library: LibraryDescriptor,
     loaded: LoadResult,

@@ -14,12 +14,12 @@ export interface VersionInfo {
   from: string;
 }
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Whether `version` matches a `2.10.x` / `2.*` / `2` style spec. */
 function matchesWildcard(spec: string, version: string): boolean {
   const parts = spec.replace(/(\.(x|\*))+$/i, '').split('.');
-  return new RegExp(`^${parts.map(escape).join('\\.')}(\\.|$)`).test(version);
+  return new RegExp(`^${parts.map(escapeRegExp).join('\\.')}(\\.|$)`).test(version);
 }
 
 /**

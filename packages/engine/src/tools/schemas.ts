@@ -40,11 +40,17 @@ export const resolveLibraryOutput = z.object({
   language: z.string().describe('Programming language'),
   defaultVersion: z.string().describe('Latest stable version'),
   availableVersions: z.array(z.string()).describe('Recent available versions (most recent first, max 10)'),
-  sources: z.array(z.string()).describe("Available documentation sources (e.g., ['llms-txt', 'github']), the one used first"),
+  sources: z
+    .array(z.string())
+    .describe("Available documentation sources (e.g., ['llms-txt', 'github']), the one used first"),
   toc: z
     .array(tocEntrySchema)
-    .describe('Table of contents — documentation pages available for this library. Use read-page to fetch any of these URLs.'),
-  tocTruncated: z.boolean().describe('True when the TOC has more entries than shown; read library://{libraryId}/toc for all.'),
+    .describe(
+      'Table of contents — documentation pages available for this library. Use read-page to fetch any of these URLs.',
+    ),
+  tocTruncated: z
+    .boolean()
+    .describe('True when the TOC has more entries than shown; read library://{libraryId}/toc for all.'),
   alternatives: z
     .array(z.object({ id: z.string(), name: z.string(), description: z.string() }))
     .describe('Other libraries that also matched the query'),
@@ -78,7 +84,9 @@ export const getDocsOutput = z.object({
   stale: z.boolean().describe('Whether the cached content may be outdated'),
   relatedPages: z
     .array(z.object({ title: z.string(), url: z.string(), description: z.string() }))
-    .describe('Other documentation pages that may be relevant. Use read-page to fetch them if the above content is insufficient.'),
+    .describe(
+      'Other documentation pages that may be relevant. Use read-page to fetch them if the above content is insufficient.',
+    ),
 });
 
 /** search-docs (seed 001 §5.3). */
@@ -149,12 +157,7 @@ export const readPageOutput = z.object({
 /** list-libraries (seed 001 §5.5). */
 export const listLibrariesInput = z.object({
   language: languageSchema.optional().describe('Filter by programming language.'),
-  category: z
-    .string()
-    .min(1)
-    .max(40)
-    .optional()
-    .describe("Filter by category (e.g., 'ai', 'web', 'data', 'testing')"),
+  category: z.string().min(1).max(40).optional().describe("Filter by category (e.g., 'ai', 'web', 'data', 'testing')"),
 });
 
 export const listLibrariesOutput = z.object({

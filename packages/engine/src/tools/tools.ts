@@ -34,11 +34,19 @@ export function docsTools(engine: DocsEngine): ToolDefinition[] {
     outputSchema: resolveLibraryOutput,
     annotations: readOnly,
     async handler(args, context) {
-      const result = await context.logger.span('resolve-library', { query: args.query, language: args.language }, async (span) => {
-        const r = await engine.resolve(args.query, { language: args.language, libraryId: args.libraryId }, fetchContext(context));
-        span.set({ libraryId: r.libraryId, version: r.defaultVersion, tocEntries: r.tocSize });
-        return r;
-      });
+      const result = await context.logger.span(
+        'resolve-library',
+        { query: args.query, language: args.language },
+        async (span) => {
+          const r = await engine.resolve(
+            args.query,
+            { language: args.language, libraryId: args.libraryId },
+            fetchContext(context),
+          );
+          span.set({ libraryId: r.libraryId, version: r.defaultVersion, tocEntries: r.tocSize });
+          return r;
+        },
+      );
       const { tocSize, matchedBy, ...structured } = result;
       const lines = [
         `# ${result.name} (${result.libraryId})`,
@@ -73,7 +81,13 @@ export function docsTools(engine: DocsEngine): ToolDefinition[] {
         'get-docs',
         { libraryId: args.libraryId, topic: args.topic, version: args.version, maxTokens: args.maxTokens },
         async (span) => {
-          const a = await engine.getDocs(args.libraryId, args.topic, args.version, args.maxTokens, fetchContext(context));
+          const a = await engine.getDocs(
+            args.libraryId,
+            args.topic,
+            args.version,
+            args.maxTokens,
+            fetchContext(context),
+          );
           span.set({ resultLen: a.content.length, confidence: a.confidence, cached: a.cached, stale: a.stale });
           return a;
         },
@@ -129,11 +143,15 @@ export function docsTools(engine: DocsEngine): ToolDefinition[] {
     outputSchema: readPageOutput,
     annotations: readOnly,
     async handler(args, context) {
-      const page = await context.logger.span('read-page', { url: args.url, maxTokens: args.maxTokens, offset: args.offset }, async (span) => {
-        const p = await engine.readPage(args.url, args.maxTokens, args.offset, context.signal);
-        span.set({ resultLen: p.content.length, truncated: p.truncated, cached: p.cached });
-        return p;
-      });
+      const page = await context.logger.span(
+        'read-page',
+        { url: args.url, maxTokens: args.maxTokens, offset: args.offset },
+        async (span) => {
+          const p = await engine.readPage(args.url, args.maxTokens, args.offset, context.signal);
+          span.set({ resultLen: p.content.length, truncated: p.truncated, cached: p.cached });
+          return p;
+        },
+      );
       return { structured: page, text: page.content };
     },
   });
@@ -141,7 +159,8 @@ export function docsTools(engine: DocsEngine): ToolDefinition[] {
   const listLibraries = defineTool({
     name: 'list-libraries',
     title: 'List libraries',
-    description: 'List the libraries pro-context can serve (configured, cached and project-detected), optionally filtered by language or category.',
+    description:
+      'List the libraries pro-context can serve (configured, cached and project-detected), optionally filtered by language or category.',
     inputSchema: listLibrariesInput,
     outputSchema: listLibrariesOutput,
     annotations: { ...readOnly, openWorldHint: false },
