@@ -47,7 +47,7 @@ writeFileSync(
 );
 console.error(`demo: ../shared/corpora served as documentation sites on ${web.url} (config ${config})\n`);
 
-const cli = join(root, 'packages/pro-context/dist/cli.js');
+const cli = join(root, 'packages/pro-context/dist/bin/pro-context.js');
 const run = (args) =>
   new Promise((resolve) => {
     console.error(`$ pro-context ${args.map((a) => (/\s/.test(a) ? `"${a}"` : a)).join(' ')}`);

@@ -119,7 +119,7 @@ switch (command) {
   case 'start': {
     setup();
     build('pro-context...');
-    const cli = join(root, 'packages', 'pro-context', 'dist', 'cli.js');
+    const cli = join(root, 'packages', 'pro-context', 'dist', 'bin', 'pro-context.js');
     const r = spawnSync(process.execPath, [cli, ...rest], { cwd: process.env.INIT_CWD ?? root, env, stdio: 'inherit' });
     process.exit(r.status ?? 1);
     break;

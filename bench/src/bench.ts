@@ -75,7 +75,7 @@ function printQuality(q: QualityReport): void {
 
 function printStdio(s: StdioReport): void {
   console.log(
-    `\n## Latency and memory over stdio (dist/cli.js spawned with the MCP SDK client; load average ${os
+    `\n## Latency and memory over stdio (dist/bin/pro-context.js spawned with the MCP SDK client; load average ${os
       .loadavg()
       .map((x) => x.toFixed(1))
       .join(' ')})\n`,

@@ -10,7 +10,7 @@ import { corpusSites, type FakeWeb, findCorpusRoot, startFakeWeb } from '@pro-co
 const require = createRequire(import.meta.url);
 
 /** The built `pro-context` CLI. */
-export const cliPath = join(dirname(require.resolve('pro-context/package.json')), 'dist', 'cli.js');
+export const cliPath = join(dirname(require.resolve('pro-context/package.json')), 'dist', 'bin', 'pro-context.js');
 
 /** `../shared` beside the repository (or `PRO_CONTEXT_SHARED_DIR`). */
 export function sharedDir(): string {

@@ -7,14 +7,14 @@ import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotoc
 import { type CallToolResult, CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { corpusSites, type FakeWeb, findCorpusRoot, startFakeWeb } from '@pro-context/testing/fake-web';
 
-/** The built CLI the end-to-end tests spawn (npm test builds it first). */
-export const cliPath = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
+/** The built (bundled) CLI the end-to-end tests spawn, as installed users run it (npm test builds it first). */
+export const cliPath = fileURLToPath(new URL('../dist/bin/pro-context.js', import.meta.url));
 
 export const corpusRoot = findCorpusRoot();
 export const skipReason = !corpusRoot
   ? 'the corpora in ../shared/corpora are absent'
   : !existsSync(cliPath)
-    ? 'packages/pro-context/dist/cli.js is not built (run npm test, which builds first)'
+    ? 'packages/pro-context/dist/bin/pro-context.js is not built (run npm test, which builds first)'
     : undefined;
 
 /** Starts the fake web on the real corpora. */

@@ -1,17 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
-import type * as Yaml from 'yaml';
+import { isMap, isSeq, LineCounter, parseDocument } from 'yaml';
 import { ProContextError } from '../errors/pro-context-error.js';
-
-// yaml is loaded only when there is a config file to read (start-up time matters for stdio servers)
-const requireModule = createRequire(import.meta.url);
-let yamlModule: typeof Yaml | undefined;
-const yaml = (): typeof Yaml => {
-  yamlModule ??= requireModule('yaml') as typeof Yaml;
-  return yamlModule;
-};
 
 /** Names the config file may have, looked up in the working directory, then in `~/.pro-context/`. */
 export const configFileNames = ['pro-context.config.yaml', 'pro-context.config.yml'] as const;
@@ -115,8 +106,7 @@ export function findConfigFile(options: LoadConfigOptions = {}): string | undefi
   return existsSync(home) ? home : undefined;
 }
 
-function collectLines(node: unknown, prefix: string, counter: Yaml.LineCounter, lines: Map<string, number>): void {
-  const { isMap, isSeq } = yaml();
+function collectLines(node: unknown, prefix: string, counter: LineCounter, lines: Map<string, number>): void {
   if (isMap(node)) {
     for (const pair of node.items) {
       const keyNode = pair.key as { value?: unknown; range?: [number, number, number] } | null;
@@ -146,7 +136,6 @@ export function loadConfig(options: LoadConfigOptions = {}): ConfigSource {
   const lines = new Map<string, number>();
   let values: Record<string, unknown> = { ...(options.defaults ?? {}) };
   if (file) {
-    const { LineCounter, parseDocument } = yaml();
     const counter = new LineCounter();
     const doc = parseDocument(readFileSync(file, 'utf8'), {
       lineCounter: counter,

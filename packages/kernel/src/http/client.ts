@@ -113,7 +113,10 @@ type Undici = typeof import('undici');
 let undiciModule: Promise<Undici> | undefined;
 /** undici is loaded on the first request, not at start-up: a server answers `tools/list` without it. */
 const loadUndici = (): Promise<Undici> => {
-  undiciModule ??= import('undici');
+  // a bundler may hand back CommonJS exports under `default` only
+  undiciModule ??= import('undici').then((m) =>
+    typeof m.buildConnector === 'function' ? m : ((m as unknown as { default: Undici }).default ?? m),
+  );
   return undiciModule;
 };
 

@@ -1,0 +1,63 @@
+#!/usr/bin/env node
+// Bundles the two CLIs into dist/bin/ (ESM, code-split), so that starting `pro-context` reads a few files
+// instead of resolving and loading several hundred modules: start-up to the first `tools/list` answer is
+// about half as long. Lazily imported parts (the HTTP client's undici, Orama, the HTML converters) become
+// their own chunks and still load on first use. better-sqlite3 (a native addon) stays external.
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+/**
+ * Packages read their own version with `createRequire(import.meta.url)('../package.json')` (and Orama's
+ * with `…('@orama/orama/package.json')`). Inside a bundle `import.meta.url` is the bundle's, so each such
+ * call is replaced by the JSON it would have read, resolved from the original file.
+ */
+const inlinePackageJson = {
+  name: 'inline-package-json',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]dist[\\/].*\.js$/ }, (args) => {
+      const source = readFileSync(args.path, 'utf8');
+      if (!source.includes('package.json')) return undefined;
+      const require = createRequire(args.path);
+      const contents = source.replace(
+        /createRequire\(import\.meta\.url\)\((['"])([^'"]*package\.json)\1\)/g,
+        (_match, _quote, spec) => {
+          const file = spec.startsWith('.') ? resolve(dirname(args.path), spec) : require.resolve(spec);
+          const { name, version } = JSON.parse(readFileSync(file, 'utf8'));
+          return `(${JSON.stringify({ name, version })})`;
+        },
+      );
+      return { contents, loader: 'js' };
+    });
+  },
+};
+
+const entries = {
+  'pro-context': join(root, 'dist', 'cli.js'),
+  'pro-context-admin': join(root, 'dist', 'admin.js'),
+};
+for (const file of Object.values(entries)) {
+  if (!existsSync(file)) throw new Error(`${file} is missing: run tsc first`);
+}
+
+await build({
+  entryPoints: entries,
+  outdir: join(root, 'dist', 'bin'),
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  external: ['better-sqlite3'],
+  sourcemap: 'linked',
+  logLevel: 'warning',
+  // some CommonJS dependencies call require(): give the ESM bundle one
+  banner: {
+    js: "import { createRequire as __proContextRequire } from 'node:module'; const require = __proContextRequire(import.meta.url);",
+  },
+  plugins: [inlinePackageJson],
+});
