@@ -28,6 +28,11 @@ export const sqliteCachePluginOptionsSchema = z.strictObject({
     .describe('Directory of cache.db (created if missing; "~" is your home). ":memory:" keeps nothing on disk.'),
   maxMemoryMB: z.number().positive().default(100).describe('Memory tier budget, MB of encoded values.'),
   maxMemoryEntries: z.number().int().positive().default(500).describe('Memory tier entry limit.'),
+  maxMemoryEntryKB: z
+    .number()
+    .positive()
+    .default(512)
+    .describe('Largest value kept in the memory tier, KB; bigger ones are read from SQLite each time.'),
   maxSizeMB: z
     .number()
     .positive()

@@ -148,6 +148,9 @@ export class SqliteCacheStore implements CacheStore {
     this.memory = new LRUCache<string, StoredEntry>({
       max: this.options.maxMemoryEntries,
       maxSize: Math.max(1, Math.floor(this.options.maxMemoryMB * MB)),
+      // big values (a library's chunks, an index snapshot) are read once, when their owner loads them:
+      // keeping a second copy in memory only costs RSS
+      maxEntrySize: Math.max(1, Math.floor(this.options.maxMemoryEntryKB * 1024)),
       sizeCalculation: (entry) => Math.max(1, entry.sizeBytes),
     });
   }

@@ -344,3 +344,15 @@ describe('SqliteCacheStore: the database file', () => {
     expect(isProContextError(error) && error.code).toBe('KERNEL_STATE');
   });
 });
+
+describe('memory tier and big values', () => {
+  it('keeps values over maxMemoryEntryKB out of memory, and still serves them from SQLite', async () => {
+    const store = openStore({ maxMemoryEntryKB: 1 });
+    const big = 'x'.repeat(4096);
+    await store.set('docs', 'lib@1', { chunks: [big] });
+    await store.set('toc', 'lib@1', { entries: ['small'] });
+    expect((await store.stats()).memoryEntries).toBe(1);
+    expect((await store.get<{ chunks: string[] }>('docs', 'lib@1'))?.value.chunks[0]).toBe(big);
+    expect((await store.stats()).memoryEntries).toBe(1);
+  });
+});
