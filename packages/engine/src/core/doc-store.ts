@@ -177,7 +177,6 @@ export class DocStore {
       expiresAt,
     };
     const key = versionKey(record.libraryId, record.version);
-    this.loaded.set(key, docs);
     this.touch(key, docs);
     while (this.loaded.size > this.options.maxLoadedLibraries) {
       const oldest = this.loaded.keys().next().value as string;

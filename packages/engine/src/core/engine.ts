@@ -1,6 +1,5 @@
 import {
   type CacheStore,
-  estimateTokens,
   type FetchContext,
   type HttpClient,
   type LibraryDescriptor,
@@ -409,19 +408,9 @@ export class DocsEngine {
     return this.store.idle();
   }
 
-  /** Estimated tokens of a text (exposed for renderers). */
-  tokens(text: string): number {
-    return estimateTokens(text);
-  }
-
   /** Status for health. */
   loadedVersions(): string[] {
     return this.store.loadedKeys();
-  }
-
-  /** Key helper exposed for resources. */
-  key(libraryId: string, version: string): string {
-    return versionKey(libraryId, version);
   }
 }
 
