@@ -11,9 +11,9 @@
  *          [--show=<variant> [--ab]] [--diff=a,b] [--explain=<id,id> [--variant=<name>]] [--dump=file.json]
  *          [--backend] [--engine]   (--engine: the engine's own get-docs/search-docs, i.e. the eval, with halves)
  */
-import { docsEngineToken, type StoredChunk } from '@pro-context/engine';
+import { chunkUrl, docsEngineToken, type StoredChunk, sectionPath } from '@pro-context/engine';
 import { charsForTokens, createSilentLogger, estimateTokens, searchBackendToken } from '@pro-context/kernel';
-import { createCodeTokenizer } from '@pro-context/plugin-orama-search';
+import { createCodeTokenizer, englishSynonymGroups } from '@pro-context/plugin-orama-search';
 import { startProContext } from 'pro-context';
 import { findPhrase, isHit } from './lib/quality.js';
 import { type EvalRow, loadEvalRows, makeProject, startWeb } from './lib/setup.js';
@@ -292,67 +292,8 @@ const WEAK = new Set(
     ' ',
   ),
 );
-/** Groups of interchangeable words in programming documentation (abbreviations and a few synonyms). */
-const SYNONYM_GROUPS: string[][] = [
-  ['env', 'environment'],
-  ['envs', 'environments'],
-  ['var', 'variable'],
-  ['vars', 'variables'],
-  ['config', 'configuration', 'cfg', 'conf'],
-  ['param', 'parameter'],
-  ['params', 'parameters'],
-  ['arg', 'argument'],
-  ['args', 'arguments'],
-  ['db', 'database'],
-  ['auth', 'authentication'],
-  ['async', 'asynchronous'],
-  ['sync', 'synchronous'],
-  ['dep', 'dependency'],
-  ['deps', 'dependencies'],
-  ['dir', 'directory', 'folder'],
-  ['dirs', 'directories', 'folders'],
-  ['repo', 'repository'],
-  ['app', 'application'],
-  ['func', 'function', 'fn'],
-  ['impl', 'implementation'],
-  ['init', 'initialize', 'initialization'],
-  ['msg', 'message'],
-  ['req', 'request'],
-  ['resp', 'response'],
-  ['err', 'error'],
-  ['ctx', 'context'],
-  ['info', 'information'],
-  ['spec', 'specification'],
-  ['lib', 'library'],
-  ['pkg', 'package'],
-  ['util', 'utility'],
-  ['str', 'string'],
-  ['int', 'integer'],
-  ['bool', 'boolean'],
-  ['dict', 'dictionary'],
-  ['obj', 'object'],
-  ['attr', 'attribute'],
-  ['attrs', 'attributes'],
-  ['prop', 'property'],
-  ['props', 'properties'],
-  ['regex', 'regexp'],
-  ['tmp', 'temp', 'temporary'],
-  ['max', 'maximum'],
-  ['min', 'minimum'],
-  ['perf', 'performance'],
-  ['dev', 'development'],
-  ['prod', 'production'],
-  ['admin', 'administrator'],
-  ['k8s', 'kubernetes'],
-  ['js', 'javascript'],
-  ['ts', 'typescript'],
-  ['py', 'python'],
-  ['enum', 'enumeration'],
-  ['several', 'multiple'],
-  ['immutable', 'frozen'],
-  ['interceptor', 'middleware'],
-  ['delete', 'remove'],
-];
+/** The backend's own groups of interchangeable words (abbreviations and a few synonyms). */
+const SYNONYM_GROUPS = englishSynonymGroups;
 const SYN = new Map<string, Set<string>>();
 for (const group of SYNONYM_GROUPS) {
   const terms = group.map((w) => tokenizer.queryTerms(w)[0]?.term).filter((t): t is string => t !== undefined);
@@ -624,12 +565,7 @@ function search(lib: Lib, query: string, p: Params, limit: number, libNames: str
   return out.slice(0, limit);
 }
 
-// ---- get-docs simulation (a copy of ranking.ts's fillBudget) ----
-function sectionPath(chunk: StoredChunk): string {
-  const path = chunk.headings[0] === chunk.pageTitle ? chunk.headings.slice(1) : chunk.headings;
-  return [chunk.pageTitle, ...path].join(' › ');
-}
-const chunkUrl = (c: StoredChunk) => (c.anchor ? `${c.url}#${c.anchor}` : c.url);
+// ---- get-docs simulation: variants of ranking.ts's fillBudget, to compare fill strategies ----
 function cutAtBoundary(markdown: string, tokens: number): string {
   const limit = charsForTokens(tokens);
   if (markdown.length <= limit) return markdown;

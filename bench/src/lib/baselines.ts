@@ -1,10 +1,9 @@
 /**
  * The retrieval baselines the benchmark sets beside pro-context, built over the very chunks pro-context
  * indexed: SQLite FTS5 BM25 (`porter unicode61`), MiniSearch with its usual options, and the budget rule
- * pro-context's get-docs uses, mirrored so that a baseline's "get-docs" is the same packing of its own ranking.
+ * pro-context's get-docs uses (the engine's own `fillBudget`), so that a baseline's "get-docs" is the same packing of its own ranking.
  */
-import type { StoredChunk } from '@pro-context/engine';
-import { charsForTokens, estimateTokens } from '@pro-context/kernel';
+import { chunkUrl, fillBudget as engineFillBudget, type StoredChunk } from '@pro-context/engine';
 import Database from 'better-sqlite3';
 import MiniSearch from 'minisearch';
 
@@ -66,59 +65,12 @@ export function miniSearchRetriever(chunks: readonly StoredChunk[]): Retriever &
   };
 }
 
-/** The chunk's URL with its heading anchor (as pro-context's answers cite it). */
-export function chunkUrl(chunk: StoredChunk): string {
-  return chunk.anchor ? `${chunk.url}#${chunk.anchor}` : chunk.url;
-}
-
-/** The section path pro-context shows: the page title, then the headings below it. */
-export function sectionPath(chunk: StoredChunk): string {
-  const path = chunk.headings[0] === chunk.pageTitle ? chunk.headings.slice(1) : chunk.headings;
-  return [chunk.pageTitle, ...path].join(' › ');
-}
-
-function cutAtBoundary(markdown: string, tokens: number): string {
-  const limit = charsForTokens(tokens);
-  if (markdown.length <= limit) return markdown;
-  let out = '';
-  let inFence = false;
-  let lastSafe = 0;
-  for (const line of markdown.split('\n')) {
-    if (out.length + line.length + 1 > limit) break;
-    out += `${line}\n`;
-    if (/^\s*(```|~~~)/.test(line)) inFence = !inFence;
-    if (!inFence && (line.trim() === '' || /^#{1,6}\s/.test(line))) lastSafe = out.length;
-  }
-  if (lastSafe > 0) return out.slice(0, lastSafe).trimEnd();
-  return inFence ? `${out.trimEnd()}\n\`\`\`` : out.trimEnd();
-}
-
-/**
- * get-docs' budget rule (packages/engine/src/core/ranking.ts `fillBudget`, which the engine does not export):
- * chunks in rank order, each with its section/URL label, while they fit; the first one cut at a paragraph
- * boundary when even it does not fit; stop when less than 60 tokens are left.
- */
+/** get-docs' budget rule, the engine's own: chunks in rank order while they fit, the first one cut if needed. */
 export function fillBudget(ranked: readonly StoredChunk[], maxTokens: number): string {
-  const parts: string[] = [];
-  let spent = 0;
-  for (const chunk of ranked) {
-    const label = `<!-- ${sectionPath(chunk)} — ${chunkUrl(chunk)} -->\n`;
-    const cost = estimateTokens(label) + chunk.tokens + 1;
-    if (spent + cost <= maxTokens) {
-      parts.push(`${label}${chunk.body.trim()}`);
-      spent += cost;
-    } else if (parts.length === 0) {
-      const cut = cutAtBoundary(chunk.body, maxTokens - estimateTokens(label) - 20);
-      if (cut) {
-        parts.push(
-          `${label}${cut}\n\n[Section truncated to fit maxTokens. Use read-page on ${chunkUrl(chunk)} for all of it.]`,
-        );
-        spent = maxTokens;
-      }
-    }
-    if (maxTokens - spent < 60) break;
-  }
-  return parts.join('\n\n---\n\n');
+  return engineFillBudget(
+    ranked.map((chunk) => ({ chunk, score: 0, coverage: 0 })),
+    maxTokens,
+  ).content;
 }
 
 /** Ranked chunks with one entry per `url#anchor`, as search-docs lists them. */

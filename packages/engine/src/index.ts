@@ -8,7 +8,8 @@ export type { DocsAnswer, DocsEngineDeps, LibrarySummary, ResolveResult, SearchA
 export { DocsEngine } from './core/engine.js';
 export type { PageSlice } from './core/pages.js';
 export { markdownVariants, truncationNote } from './core/pages.js';
-export { queryTerms } from './core/ranking.js';
+export type { RankedChunk } from './core/ranking.js';
+export { chunkUrl, fillBudget, queryTerms, sectionPath } from './core/ranking.js';
 export type { VersionInfo } from './core/versions.js';
 export { resolveLibraryVersion } from './core/versions.js';
 export type { Chunk, ChunkablePage, ChunkOptions } from './markdown/index.js';

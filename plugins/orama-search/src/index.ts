@@ -10,5 +10,6 @@ export type { ChunkField } from './chunk-db.js';
 export type { OramaSearchPluginInput, OramaSearchPluginOptions } from './options.js';
 export { oramaSearchPluginOptionsSchema } from './options.js';
 export { default, oramaSearchPlugin } from './plugin.js';
+export { englishSynonymGroups } from './synonyms.js';
 export type { CodeTokenizer, QueryTerm, SearchLanguage } from './tokenizer.js';
 export { createCodeTokenizer } from './tokenizer.js';
