@@ -116,6 +116,30 @@ describe.skipIf(!corpora)(
       expect((await engine.getDocs('typer', 'options', '0.16.0', 2000)).version).toBe('0.16.0');
     });
 
+    it('still reads pages of a TOC fetched before a restart (the allowlist is rebuilt from cached TOCs)', async () => {
+      const first = await start();
+      const resolved = await first.engine.resolve('httpx');
+      const page = resolved.toc.find((e) => /quickstart/.test(e.url))?.url as string;
+      await first.kernel.stop();
+      // the same cache, but the library now configured through another host name: the TOC's host is not
+      // allowed by configuration, only by the cached TOC listing the page
+      const again = await startProContext({
+        config: {
+          security: { allowPrivateNetwork: true },
+          cache: { directory: join(first.dir, 'cache') },
+          libraries: [
+            { id: 'httpx', name: 'HTTPX', llmsTxtUrl: web.llmsTxtUrl('httpx').replace('127.0.0.1', 'localhost') },
+          ],
+        },
+        logger: createSilentLogger(),
+      });
+      kernels.push(again);
+      const engine = again.resolve(docsEngineToken);
+      expect((await engine.readPage(page, 2000, 0)).content).toMatch(/QuickStart/i);
+      const outside = await codeOf(engine.readPage('http://127.0.0.2:1/elsewhere.md', 2000, 0));
+      expect(outside.code).toBe('URL_NOT_ALLOWED');
+    });
+
     it('reports progress while it fetches a library for the first time', async () => {
       const { engine } = await start();
       const progress: [number, number][] = [];

@@ -2,6 +2,7 @@ import {
   type CacheStore,
   type FetchContext,
   type HttpClient,
+  isProContextError,
   type LibraryDescriptor,
   type Logger,
   ProContextError,
@@ -353,8 +354,39 @@ export class DocsEngine {
   }
 
   /** read-page. */
-  readPage(url: string, maxTokens: number, offset: number, signal?: AbortSignal): Promise<PageSlice> {
-    return this.pages.read(url, maxTokens, offset, signal);
+  async readPage(url: string, maxTokens: number, offset: number, signal?: AbortSignal): Promise<PageSlice> {
+    try {
+      return await this.pages.read(url, maxTokens, offset, signal);
+    } catch (error) {
+      // A page listed in a TOC fetched before a restart is still allowed: the allowlist lives in memory,
+      // the TOCs in the cache.
+      if (!(isProContextError(error) && error.code === 'URL_NOT_ALLOWED') || !(await this.listedInCachedToc(url))) {
+        throw error;
+      }
+      return this.pages.read(url, maxTokens, offset, signal);
+    }
+  }
+
+  /** Whether `url` is a page of a cached TOC; if so its TOC's hosts join the allowlist again. */
+  private async listedInCachedToc(raw: string): Promise<boolean> {
+    let wanted: string;
+    try {
+      const url = new URL(raw);
+      url.hash = '';
+      wanted = url.href;
+    } catch {
+      return false;
+    }
+    for (const { libraryId, version } of await this.store.cachedVersions()) {
+      const toc = (await this.store.cachedToc(libraryId, version))?.toc;
+      if (!toc?.entries.some((e) => e.url.split('#')[0] === wanted)) continue;
+      this.deps.allowlist.allowHostsOf(
+        toc.entries.map((e) => e.url),
+        `cached toc ${libraryId}`,
+      );
+      return true;
+    }
+    return false;
   }
 
   /** list-libraries: known, cached and resolved libraries, filtered. */
