@@ -141,6 +141,22 @@ function transform(lines: string[], state: State): string[] {
   const emitBlock = (block: string[], indent: string): void => {
     for (const l of block) emit(l ? indent + l : '');
   };
+  // An admonition or a content tab: a label, then the block indented under line `at`, dedented and cleaned
+  // in turn. Returns the index of the block's last line.
+  const emitLabelledBlock = (at: number, indent: string, label: string | null): number => {
+    const width = indentWidth(lines[at] as string) + 4;
+    const { body, next } = collectIndented(lines, at + 1, width);
+    emitLabel(indent, label);
+    emitBlock(
+      transform(
+        body.map((l) => dedent(l, width)),
+        state,
+      ),
+      indent,
+    );
+    emit('');
+    return next - 1;
+  };
 
   for (let i = 0; i < lines.length; i += 1) {
     const line = lines[i] as string;
@@ -208,37 +224,14 @@ function transform(lines: string[], state: State): string[] {
       const indent = m[1] as string;
       const { type, title } = parseAdmonitionHeader(m[2] as string);
       if (type) {
-        const width = indentWidth(line) + 4;
-        const { body, next } = collectIndented(lines, i + 1, width);
-        emitLabel(indent, admonitionLabel(type, title));
-        emitBlock(
-          transform(
-            body.map((l) => dedent(l, width)),
-            state,
-          ),
-          indent,
-        );
-        emit('');
-        i = next - 1;
+        i = emitLabelledBlock(i, indent, admonitionLabel(type, title));
         continue;
       }
     }
 
     m = CONTENT_TAB.exec(line);
     if (m) {
-      const indent = m[1] as string;
-      const width = indentWidth(line) + 4;
-      const { body, next } = collectIndented(lines, i + 1, width);
-      emitLabel(indent, m[2] ? `**${m[2]}**` : null);
-      emitBlock(
-        transform(
-          body.map((l) => dedent(l, width)),
-          state,
-        ),
-        indent,
-      );
-      emit('');
-      i = next - 1;
+      i = emitLabelledBlock(i, m[1] as string, m[2] ? `**${m[2]}**` : null);
       continue;
     }
 
