@@ -11,8 +11,8 @@
  *          [--show=<variant> [--ab]] [--diff=a,b] [--explain=<id,id> [--variant=<name>]] [--dump=file.json]
  *          [--backend] [--engine]   (--engine: the engine's own get-docs/search-docs, i.e. the eval, with halves)
  */
-import { chunkUrl, docsEngineToken, type StoredChunk, sectionPath } from '@pro-context/engine';
-import { charsForTokens, createSilentLogger, estimateTokens, searchBackendToken } from '@pro-context/kernel';
+import { chunkUrl, cutAtBoundary, docsEngineToken, type StoredChunk, sectionPath } from '@pro-context/engine';
+import { createSilentLogger, estimateTokens, searchBackendToken } from '@pro-context/kernel';
 import { createCodeTokenizer, englishSynonymGroups } from '@pro-context/plugin-orama-search';
 import { startProContext } from 'pro-context';
 import { findPhrase, isHit } from './lib/quality.js';
@@ -566,21 +566,6 @@ function search(lib: Lib, query: string, p: Params, limit: number, libNames: str
 }
 
 // ---- get-docs simulation: variants of ranking.ts's fillBudget, to compare fill strategies ----
-function cutAtBoundary(markdown: string, tokens: number): string {
-  const limit = charsForTokens(tokens);
-  if (markdown.length <= limit) return markdown;
-  let out = '';
-  let inFence = false;
-  let lastSafe = 0;
-  for (const line of markdown.split('\n')) {
-    if (out.length + line.length + 1 > limit) break;
-    out += `${line}\n`;
-    if (/^\s*(```|~~~)/.test(line)) inFence = !inFence;
-    if (!inFence && (line.trim() === '' || /^#{1,6}\s/.test(line))) lastSafe = out.length;
-  }
-  if (lastSafe > 0) return out.slice(0, lastSafe).trimEnd();
-  return inFence ? `${out.trimEnd()}\n\`\`\`` : out.trimEnd();
-}
 export function fillBudget(ranked: readonly StoredChunk[], maxTokens: number): string {
   const parts: string[] = [];
   let used = 0;

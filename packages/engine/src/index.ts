@@ -9,7 +9,7 @@ export { DocsEngine } from './core/engine.js';
 export type { PageSlice } from './core/pages.js';
 export { markdownVariants, truncationNote } from './core/pages.js';
 export type { RankedChunk } from './core/ranking.js';
-export { chunkUrl, fillBudget, queryTerms, sectionPath } from './core/ranking.js';
+export { chunkUrl, cutAtBoundary, fillBudget, queryTerms, sectionPath } from './core/ranking.js';
 export type { VersionInfo } from './core/versions.js';
 export { resolveLibraryVersion } from './core/versions.js';
 export type { Chunk, ChunkablePage, ChunkOptions } from './markdown/index.js';
