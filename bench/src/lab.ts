@@ -837,6 +837,30 @@ async function main() {
       `${name.padEnd(grid ? 40 : 14)} ALL ${summarize(outs)} | ODD ${summarize(odd)} | EVEN ${summarize(even)}`,
     );
   };
+  const candidates = arg('candidates');
+  if (candidates) {
+    // Top-20 lexical candidates per question with their text, for rerankers tried outside this file.
+    const v0 = variants[arg('variant') ?? 'base'] ?? {};
+    const p: Params = { ...BASE, ...v0, boost: { ...BASE.boost, ...v0.boost }, cover: { ...BASE.cover, ...v0.cover } };
+    const out = rows.map((row) => {
+      const lib = libs.get(row.library)!.lib;
+      const seen = new Set<string>();
+      const top = search(lib, row.question, p, 100000, [row.library])
+        .filter((s) => !seen.has(chunkUrl(s.doc.chunk)) && (seen.add(chunkUrl(s.doc.chunk)), true))
+        .slice(0, 20);
+      return {
+        id: row.id,
+        question: row.question,
+        candidates: top.map((s) => ({
+          section: sectionPath(s.doc.chunk),
+          body: s.doc.chunk.body,
+          score: s.score,
+          hit: isHit(row, { file: web.fileForUrl(s.doc.chunk.url), headings: sectionPath(s.doc.chunk).split(' › ') }),
+        })),
+      };
+    });
+    (await import('node:fs')).writeFileSync(candidates, JSON.stringify(out));
+  }
   const explain = arg('explain');
   if (explain) {
     const v0 = variants[arg('variant') ?? 'base'] ?? {};

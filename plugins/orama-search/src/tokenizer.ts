@@ -36,7 +36,7 @@ export interface CodeTokenizer extends Tokenizer {
 }
 
 /** Bump when the analysis changes, so old snapshots are rebuilt instead of silently mismatching. */
-const ANALYSIS_VERSION = 2;
+const ANALYSIS_VERSION = 3;
 const MIN_TERM_LENGTH = 2;
 // Longer runs are hashes, base64 or minified code: no one searches for them.
 const MAX_TERM_LENGTH = 64;

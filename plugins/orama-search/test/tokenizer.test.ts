@@ -33,6 +33,13 @@ describe('code-aware tokenizer', () => {
     expect(queryTerms('not None if all')).toEqual(['not', 'none', 'if', 'all']);
   });
 
+  it('does not take the abbreviations e.g., i.e. and etc. for search terms', () => {
+    expect(queryTerms('apply a dependency (e.g. an API key check), i.e. everywhere, etc.')).toEqual(
+      queryTerms('apply a dependency (an API key check), everywhere'),
+    );
+    expect(indexTerms('e.g. i.e. etc.')).toEqual([]);
+  });
+
   it('ignores link targets, bare URLs and MkDocs attribute lists', () => {
     expect(queryTerms('See [the guide](../concepts/serialization.md) or https://example.com/settings')).toEqual([
       'see',
