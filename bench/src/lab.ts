@@ -846,7 +846,12 @@ async function main() {
       const lib = libs.get(row.library)!.lib;
       const seen = new Set<string>();
       const top = search(lib, row.question, p, 100000, [row.library])
-        .filter((s) => !seen.has(chunkUrl(s.doc.chunk)) && (seen.add(chunkUrl(s.doc.chunk)), true))
+        .filter((s) => {
+          const url = chunkUrl(s.doc.chunk);
+          if (seen.has(url)) return false;
+          seen.add(url);
+          return true;
+        })
         .slice(0, 20);
       return {
         id: row.id,
