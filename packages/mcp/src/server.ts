@@ -248,9 +248,16 @@ export function createMcpServer(kernel: StartedKernel, options: McpServerOptions
   disposers.push(kernel.events.on('resources.changed', () => void server.sendResourceListChanged()));
   disposers.push(kernel.events.on('tools.changed', () => void server.sendToolListChanged()));
   if (options.forwardLogs ?? true) {
+    // MCP: nothing but the initialize response may reach the client before it says `initialized`.
+    let initialized = false;
+    const previous = server.server.oninitialized;
+    server.server.oninitialized = () => {
+      initialized = true;
+      previous?.();
+    };
     disposers.push(
       kernel.logger.addSink((record) => {
-        if (!server.isConnected()) return;
+        if (!initialized || !server.isConnected()) return;
         const { level, msg, time: _time, ...data } = record;
         void server
           .sendLoggingMessage({ level: mcpLevel[level], logger: 'pro-context', data: { msg, ...data } })

@@ -3,8 +3,10 @@ import { docsEngineToken } from '@pro-context/engine';
 import { serveStdio } from '@pro-context/host-stdio';
 import {
   type ErrorPayload,
+  environmentOverrides,
   isProContextError,
   logLevels,
+  ProContextError,
   type StartedKernel,
   type ToolContext,
   type ToolDefinition,
@@ -48,6 +50,18 @@ function printError(error: unknown): void {
   if (!isProContextError(error) && process.env.PRO_CONTEXT_DEBUG) console.error(error);
 }
 
+/** `server.transport: http` is valid configuration, but this preset has no HTTP host yet: say so instead of serving stdio. */
+function httpTransportUnavailable(): ProContextError {
+  return new ProContextError(
+    'CONFIG_INVALID',
+    "server.transport is 'http' (from the configuration file or PRO_CONTEXT_TRANSPORT), but this build of pro-context has no HTTP host yet: it serves MCP over stdio only.",
+    {
+      suggestion:
+        'Remove server.transport (or unset PRO_CONTEXT_TRANSPORT) to serve over stdio; the HTTP host for shared team servers is planned.',
+    },
+  );
+}
+
 /** Runs one tool the way an agent would, printing its markdown (or, with --json, its structured result). */
 async function runTool(
   program: Command,
@@ -71,7 +85,8 @@ async function runTool(
     const parsed = tool.inputSchema.safeParse(args);
     if (!parsed.success) {
       const issues = parsed.error.issues.map((i) => `${i.path.join('.') || 'arguments'}: ${i.message}`).join('; ');
-      throw toProContextError(Object.assign(new Error(issues), { name: 'ProContextError', code: 'INVALID_INPUT' }));
+      // the same words the MCP binding answers an agent with
+      throw new ProContextError('INVALID_INPUT', `Invalid arguments for ${name}: ${issues}.`);
     }
     const controller = new AbortController();
     const showProgress = process.stderr.isTTY && !options.json;
@@ -131,6 +146,10 @@ export function buildProgram(): Command {
         ...(options.config ? { configFile: options.config } : {}),
         overrides: overridesFrom(options, false),
       });
+      if (kernel.config.server.transport !== 'stdio') {
+        await kernel.stop();
+        throw httpTransportUnavailable();
+      }
       await serveStdio(kernel, { name: 'pro-context', version: PRESET_VERSION, instructions: SERVER_INSTRUCTIONS });
     } catch (error) {
       printError(error);
@@ -203,7 +222,9 @@ export function buildProgram(): Command {
       runTool(program, 'read-page', { url, maxTokens: opts.maxTokens, offset: opts.offset }, async (kernel) => {
         // the terminal user names the URL deliberately: resolve configured libraries so their TOC domains are allowed
         const engine = kernel.resolve(docsEngineToken);
-        const host = new URL(url).host;
+        // a malformed URL is left to read-page, which answers INVALID_INPUT like it does for an agent
+        const host = URL.canParse(url) ? new URL(url).host : undefined;
+        if (host === undefined) return;
         for (const lib of engine.catalog.all()) {
           if ([lib.docsUrl, lib.llmsTxtUrl].some((u) => u && new URL(u).host === host)) {
             await engine.resolve(lib.id, { libraryId: lib.id }).catch(() => undefined);
@@ -232,12 +253,24 @@ export function buildProgram(): Command {
     .action(async () => {
       const options = program.opts<GlobalOptions>();
       try {
+        const overrides = overridesFrom(options, true);
+        // the warnings are printed below; the logger repeating them on stderr would say everything twice
+        if (!options.logLevel && !process.env.PRO_CONTEXT_LOG_LEVEL && !process.env.PRO_CONTEXT_DEBUG)
+          overrides.logging = { ...(overrides.logging as object), level: 'error' };
         const kernel = await startProContext({
           ...(options.config ? { configFile: options.config } : {}),
-          overrides: overridesFrom(options, true),
+          overrides,
         });
+        if (kernel.config.server.transport !== 'stdio') {
+          await kernel.stop();
+          throw httpTransportUnavailable();
+        }
+        const fromEnvironment = environmentOverrides
+          .filter(({ variable }) => process.env[variable] !== undefined && process.env[variable] !== '')
+          .map(({ variable, key }) => `  ${key} from ${variable}\n`);
+        if (process.env.PRO_CONTEXT_DEBUG) fromEnvironment.push('  logging.level from PRO_CONTEXT_DEBUG\n');
         process.stdout.write(
-          `configuration OK${kernel.config.sourceFile ? ` (${kernel.config.sourceFile})` : ' (no file: defaults and environment)'}\n${kernel.warnings.map((w) => `warning: ${w}\n`).join('')}`,
+          `configuration OK${kernel.config.sourceFile ? ` (${kernel.config.sourceFile})` : ' (no file: defaults and environment)'}\n${fromEnvironment.length > 0 ? `set by the environment:\n${fromEnvironment.join('')}` : ''}${kernel.warnings.map((w) => `warning: ${w}\n`).join('')}`,
         );
         await kernel.stop();
       } catch (error) {

@@ -28,12 +28,20 @@ describe.skipIf(skipReason)(
         stderr += d.toString();
       });
       const send = (message: unknown) => child.stdin.write(`${JSON.stringify(message)}\n`);
+      // before the client's initialize, the server says nothing on stdout (its start-up logs go to stderr only)
+      const ready = Date.now() + 10_000;
+      while (!/stdio server ready/.test(stderr) && Date.now() < ready) await new Promise((r) => setTimeout(r, 20));
+      await new Promise((r) => setTimeout(r, 100));
+      const beforeInitialize = stdout;
       send({
         jsonrpc: '2.0',
         id: 1,
         method: 'initialize',
         params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } },
       });
+      // as a client does: the rest only once initialize is answered
+      const answered = Date.now() + 10_000;
+      while (!/"id":1/.test(stdout) && Date.now() < answered) await new Promise((r) => setTimeout(r, 20));
       send({ jsonrpc: '2.0', method: 'notifications/initialized' });
       send({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
       send({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'list-libraries', arguments: {} } });
@@ -49,7 +57,11 @@ describe.skipIf(skipReason)(
       await new Promise((r) => child.on('exit', r));
       rmSync(dir, { recursive: true, force: true });
 
+      expect(stderr).toMatch(/stdio server ready/);
+      expect(beforeInitialize).toBe('');
       const lines = stdout.split('\n').filter((l) => l.trim() !== '');
+      // and the first message it sends is the answer to initialize
+      expect(JSON.parse(lines[0] ?? '{}')).toMatchObject({ id: 1, result: { serverInfo: { name: 'pro-context' } } });
       expect(lines.length).toBeGreaterThanOrEqual(4);
       for (const line of lines) expect(JSON.parse(line)).toMatchObject({ jsonrpc: '2.0' });
       const byId = new Map(

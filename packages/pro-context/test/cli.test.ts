@@ -1,0 +1,94 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import type { FakeWeb } from '@pro-context/testing/fake-web';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cliPath, skipReason, startCorpusWeb, writeProject } from './helpers.js';
+
+const run = promisify(execFile);
+
+/** Runs the built CLI the way a person does in a terminal; never throws, returns what they would see. */
+async function cli(args: string[], env: Record<string, string> = {}) {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [cliPath, ...args], {
+      env: { PATH: process.env.PATH ?? '', ...env },
+      timeout: 60_000,
+    });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code?: number; stdout?: string; stderr?: string };
+    return { code: e.code ?? -1, stdout: e.stdout ?? '', stderr: e.stderr ?? '' };
+  }
+}
+
+describe.skipIf(skipReason)(`the pro-context CLI in a terminal${skipReason ? ` (skipped: ${skipReason})` : ''}`, () => {
+  let web: FakeWeb;
+  let project: ReturnType<typeof writeProject>;
+  let env: Record<string, string>;
+
+  beforeAll(async () => {
+    web = await startCorpusWeb();
+    project = writeProject(web);
+    env = { HOME: project.dir };
+  });
+  afterAll(async () => {
+    project.cleanup();
+    await web.close();
+  });
+
+  it('answers docs and resolve like the tools: markdown by default, the structured result with --json', async () => {
+    const docs = await cli(['-c', project.configFile, 'docs', 'pydantic', 'field validators', '-t', '1500'], env);
+    expect(docs.code).toBe(0);
+    expect(docs.stdout).toMatch(/validator/i);
+    const json = await cli(['-c', project.configFile, '--json', 'resolve', 'pydantc'], env);
+    expect(json.code).toBe(0);
+    const resolved = JSON.parse(json.stdout) as { libraryId: string; toc: unknown[] };
+    expect(resolved.libraryId).toBe('pydantic');
+    expect(resolved.toc.length).toBeGreaterThan(10);
+  });
+
+  it('answers out-of-range arguments with the same coded error as the MCP tools, not a stack trace', async () => {
+    for (const args of [
+      ['docs', 'pydantic', 'x', '--max-tokens', '100'],
+      ['search', 'fastapi', 'x', '-n', '0'],
+      ['resolve', 'x', '-l', 'rust'],
+    ]) {
+      const result = await cli(['-c', project.configFile, ...args], env);
+      expect(result.code, args.join(' ')).toBe(1);
+      expect(result.stderr).toMatch(/^error INVALID_INPUT: Invalid arguments for [a-z-]+: /m);
+      expect(result.stderr).not.toMatch(/TypeError|at .*\.js:\d+/);
+      expect(result.stdout).toBe('');
+    }
+  });
+
+  it('says a malformed URL is invalid instead of an internal error', async () => {
+    const result = await cli(['-c', project.configFile, 'read', 'not a url'], env);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/error INVALID_INPUT: 'not a url' is not a valid URL/);
+  });
+
+  it('refuses server.transport http, which this build cannot serve, instead of silently serving stdio', async () => {
+    const serve = await cli(['-c', project.configFile], { ...env, PRO_CONTEXT_TRANSPORT: 'http' });
+    expect(serve.code).toBe(1);
+    expect(serve.stderr).toMatch(/error CONFIG_INVALID: server\.transport is 'http'/);
+    expect(serve.stdout).toBe('');
+    const check = await cli(['-c', project.configFile, 'config', 'check'], { ...env, PRO_CONTEXT_TRANSPORT: 'http' });
+    expect(check.code).toBe(1);
+    expect(check.stderr).toMatch(/CONFIG_INVALID/);
+  });
+
+  it('config check names the keys the environment set, and prints each warning once', async () => {
+    const result = await cli(['-c', project.configFile, 'config', 'check'], {
+      ...env,
+      PRO_CONTEXT_CACHE_DIR: project.cacheDir,
+      PRO_CONTEXT_GITHUB_TOKEN: 'ghp_not_a_real_token_0000000000000000',
+    });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^configuration OK \(.*pro-context\.config\.yaml\)$/m);
+    expect(result.stdout).toMatch(/cache\.directory from PRO_CONTEXT_CACHE_DIR/);
+    expect(result.stdout).toMatch(/sources\.github\.token from PRO_CONTEXT_GITHUB_TOKEN/);
+    expect(result.stdout).not.toContain('ghp_not_a_real_token');
+    const warnings = result.stdout.split('\n').filter((l) => l.startsWith('warning: '));
+    expect(warnings.length).toBeGreaterThan(0);
+    expect(result.stderr).toBe('');
+  });
+});
