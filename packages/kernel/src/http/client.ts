@@ -91,6 +91,20 @@ function flattenHeaders(headers: Record<string, string | string[] | undefined>):
   return flat;
 }
 
+/** Runs the caller's hop check on a redirect target; a non-catalog error becomes `URL_NOT_ALLOWED`. */
+function checkHop(allowUrl: (url: URL) => void, next: URL, from: URL): void {
+  try {
+    allowUrl(next);
+  } catch (error) {
+    if (isProContextError(error)) throw error;
+    const reason = error instanceof Error && error.message ? `: ${error.message.replace(/\.$/, '')}` : '';
+    throw new ProContextError('URL_NOT_ALLOWED', `Refused the redirect from ${from.host} to ${next.host}${reason}.`, {
+      details: { from: from.href, to: next.href },
+      cause: error,
+    });
+  }
+}
+
 /** One request's mutable state across hops and attempts. */
 interface Exchange {
   method: Method;
@@ -265,6 +279,7 @@ class GuardedHttpClient implements HttpClient {
       } catch {
         throw new ProContextError('SOURCE_UNAVAILABLE', `${url.host} sent an invalid redirect location.`);
       }
+      if (options.allowUrl) checkHop(options.allowUrl, next, url);
       if (next.origin !== url.origin) {
         // Credentials meant for one origin never travel to another.
         delete headers.authorization;

@@ -19,6 +19,13 @@ export interface HttpRequestOptions {
   /** Sends `If-Modified-Since`. */
   lastModified?: string;
   signal?: AbortSignal;
+  /**
+   * Called with every redirect target before it is fetched (not with the first URL, which the caller
+   * checks itself); throwing refuses the hop and fails the request. A catalog error is passed through as
+   * is; any other error becomes `URL_NOT_ALLOWED` naming the redirect. Lets a caller hold every hop to
+   * its own policy (`read-page`'s allowlist) on top of the client's network-address guard.
+   */
+  allowUrl?: (url: URL) => void;
 }
 
 /** A response whose body was read completely (within the size cap). */
