@@ -2,8 +2,10 @@ import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mc
 import {
   CallToolRequestSchema,
   type CallToolResult,
+  ErrorCode,
   ListToolsRequestSchema,
   type LoggingLevel,
+  McpError,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import {
@@ -17,6 +19,9 @@ import {
   toProContextError,
 } from '@pro-context/kernel';
 import * as z from 'zod';
+
+/** MCP's JSON-RPC error code for a resource that does not exist (the SDK has no constant for it). */
+const RESOURCE_NOT_FOUND = -32002;
 
 /** Options of {@link createMcpServer}. */
 export interface McpServerOptions {
@@ -222,7 +227,13 @@ export function createMcpServer(kernel: StartedKernel, options: McpServerOptions
             };
           } catch (error) {
             const payload = toProContextError(error).toPayload();
-            throw new Error(`${payload.code}: ${payload.message} ${payload.suggestion}`);
+            // MCP's "resource not found" (-32002) when the URI names nothing we have; the catalog payload rides along
+            const notFound = payload.code === 'LIBRARY_NOT_FOUND' || payload.code === 'PAGE_NOT_FOUND';
+            throw new McpError(
+              notFound ? RESOURCE_NOT_FOUND : ErrorCode.InternalError,
+              `${payload.code}: ${payload.message} ${payload.suggestion}`,
+              payload,
+            );
           }
         },
       );

@@ -163,6 +163,11 @@ describe('createMcpServer', () => {
     await expect(client.readResource({ uri: 'thing://missing/page' })).rejects.toThrow(
       /LIBRARY_NOT_FOUND: No thing missing\./,
     );
+    // MCP's resource-not-found code, with the catalog payload as data
+    await expect(client.readResource({ uri: 'thing://missing/page' })).rejects.toMatchObject({
+      code: -32002,
+      data: { code: 'LIBRARY_NOT_FOUND', message: 'No thing missing.' },
+    });
     bound.dispose();
     kernel.events.emit('resources.changed', { reason: 'after dispose' });
     await new Promise((r) => setTimeout(r, 20));
