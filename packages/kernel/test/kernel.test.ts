@@ -297,6 +297,21 @@ describe('configuration', () => {
     expect(() => loadConfig({ cwd: dir, env: {} })).toThrow(/is not valid YAML \(line \d+, column \d+\)/);
   });
 
+  it('says what to do about a key written twice (the seed example repeats `project:`)', () => {
+    const dir = writeConfig('project:\n  autoDetect: true\ncache:\n  maxMemoryMB: 50\nproject:\n  workingDirectory: .\n');
+    const error = (() => {
+      try {
+        loadConfig({ cwd: dir, env: {} });
+      } catch (e) {
+        return e as ProContextError;
+      }
+      throw new Error('expected a CONFIG_INVALID error');
+    })();
+    expect(error.code).toBe('CONFIG_INVALID');
+    expect(error.message).toMatch(/line 5/);
+    expect(error.suggestion).toMatch(/appears twice.*merge/);
+  });
+
   it('warns (does not fail) for sections of plugins that are not installed', async () => {
     const kernel = await createKernel({ ...silent, config: { sources: { github: { token: 'x' } } } }).start();
     expect(kernel.warnings).toEqual(['sources.github is set but no installed plugin reads it.']);

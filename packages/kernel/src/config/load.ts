@@ -150,7 +150,12 @@ export function loadConfig(options: LoadConfigOptions = {}): ConfigSource {
       throw new ProContextError(
         'CONFIG_INVALID',
         `${file} is not valid YAML (${where}): ${first?.message.split('\n')[0] ?? 'parse error'}`,
-        { details: { file } },
+        {
+          details: { file },
+          suggestion: /unique/i.test(first?.message ?? '')
+            ? 'A key appears twice at the same level: merge the two blocks into one, then start again.'
+            : 'Fix the YAML at the named line (indentation, a missing colon or quote), then start again.',
+        },
       );
     }
     const parsed = doc.toJS({ maxAliasCount: 100 }) as unknown;
