@@ -22,17 +22,42 @@ import {
 import { type LlmsTxtPluginOptions, llmsTxtOptionsToken } from './options.js';
 import { splitLlmsFull } from './parse/llms-full.js';
 import { llmsTxtPages, type ParsedLlmsTxt, parseLlmsTxt } from './parse/llms-txt.js';
-import { cleanTitle, looksLikeHtml, parseHeading, sniffNonMarkdown } from './parse/markdown.js';
+import {
+  cleanTitle,
+  firstSentence,
+  looksLikeHtml,
+  parseHeading,
+  scanLines,
+  sniffNonMarkdown,
+} from './parse/markdown.js';
 import { llmsFullTxtUrlOf, llmsTxtUrlOf, pageCandidates, withoutHash } from './urls.js';
 
 /** An llms.txt as read: where from, its text, how it parsed, and the TOC made of it. */
 interface LoadedLlmsTxt {
+  kind: 'llms-txt';
   url: string;
   finalUrl: string;
   text: string;
   parsed: ParsedLlmsTxt;
   toc: TocResult;
 }
+
+/**
+ * A site without an llms.txt, read from its llms-full.txt instead (seed 001 §8.1 checks both): the pages the
+ * file was split into, and the TOC made of them.
+ */
+interface LoadedFullTxt {
+  kind: 'llms-full';
+  /** The llms.txt URL that answered 404. */
+  url: string;
+  /** Where the llms-full.txt was read from. */
+  finalUrl: string;
+  pages: DocPage[];
+  toc: TocResult;
+}
+
+/** What a library's TOC was read from. */
+type LoadedToc = LoadedLlmsTxt | LoadedFullTxt;
 
 /** A file whose pages are cut out of it (`<file>#<slug>`): an llms-full.txt or a self-contained llms.txt. */
 interface Bundle {
@@ -49,6 +74,9 @@ interface FetchedBody {
   freshness: Freshness;
 }
 
+/** What to do when a site has no llms.txt: only the library's configuration can point elsewhere. */
+const NOT_FOUND_SUGGESTION =
+  "Check the library's docsUrl, or set llmsTxtUrl / llmsFullTxtUrl if the site publishes these files elsewhere.";
 const ACCEPT_LLMS_TXT = 'text/plain, text/markdown;q=0.9, */*;q=0.5';
 const ACCEPT_PAGE = 'text/markdown, text/plain;q=0.9, text/html;q=0.5, */*;q=0.1';
 /** Bytes per estimated token allowed when downloading an llms-full.txt within `maxFullTxtTokens` (UTF-8 slack). */
@@ -117,6 +145,11 @@ export class LlmsTxtSourceAdapter implements SourceAdapter {
   private readonly owned = new Map<string, string>();
   /** Files (without fragment) whose pages are cut out of them. */
   private readonly bundles = new Map<string, Bundle>();
+  /**
+   * TOCs read lately, for reuse within `reuseTocSeconds` (seed 001 §8.2 "cache the parsed TOC"): the engine
+   * calls fetchToc for resolve-library and fetchDocs for the first get-docs, and both start from the TOC.
+   */
+  private readonly recent = new Map<string, { loaded: LoadedToc; at: number }>();
 
   constructor(
     @inject(llmsTxtOptionsToken) private readonly options: LlmsTxtPluginOptions,
@@ -135,16 +168,32 @@ export class LlmsTxtSourceAdapter implements SourceAdapter {
 
   fetchToc(library: LibraryDescriptor, version: string, context: FetchContext = {}): Promise<TocResult> {
     return this.logger.span('llms-txt.fetchToc', { library: library.id, version }, async (span) => {
-      const loaded = await this.loadLlmsTxt(library, version, context);
-      span.set({ url: loaded.finalUrl, format: loaded.parsed.format, entries: loaded.toc.entries.length });
+      const loaded = await this.loadToc(library, version, context);
+      span.set({
+        url: loaded.finalUrl,
+        format: loaded.kind === 'llms-txt' ? loaded.parsed.format : 'llms-full',
+        entries: loaded.toc.entries.length,
+      });
       return loaded.toc;
     });
   }
 
   fetchDocs(library: LibraryDescriptor, version: string, context: FetchContext = {}): Promise<DocsResult> {
     return this.logger.span('llms-txt.fetchDocs', { library: library.id, version }, async (span) => {
-      const loaded = await this.loadLlmsTxt(library, version, context);
+      const loaded = await this.loadToc(library, version, context);
       const { toc } = loaded;
+      if (loaded.kind === 'llms-full') {
+        // No llms.txt: the llms-full.txt the TOC came from is the only content, whatever its size.
+        span.set({ via: 'llms-full.txt (no llms.txt)', url: loaded.finalUrl, pages: loaded.pages.length });
+        return {
+          pages: [...loaded.pages],
+          sourceUrl: loaded.finalUrl,
+          fetchedAt: toc.fetchedAt,
+          freshness: toc.freshness,
+          toc,
+          skipped: [],
+        };
+      }
       const full = await this.tryFullTxt(library, version, loaded, context);
       if ('pages' in full) {
         span.set({ via: 'llms-full.txt', url: full.url, pages: full.pages.length });
@@ -184,8 +233,7 @@ export class LlmsTxtSourceAdapter implements SourceAdapter {
           'SOURCE_UNAVAILABLE',
           `None of the pages listed in ${loaded.finalUrl} could be read.`,
           {
-            suggestion:
-              'Pages served only as HTML can still be read one by one with read-page; other sources (GitHub) are tried for indexing.',
+            suggestion: 'details.skipped says why each page failed; if the site was failing, try again later.',
             details: { url: loaded.finalUrl, skipped: skipped.slice(0, 10), skippedCount: skipped.length },
           },
         );
@@ -212,8 +260,10 @@ export class LlmsTxtSourceAdapter implements SourceAdapter {
         span.set({ from: bundle.kind });
         return page;
       }
-      const body = await this.fetchBody(url.href, context);
-      span.set({ finalUrl: body.finalUrl, contentType: body.contentType });
+      // Seed 001 §8.2: the markdown twin is tried for pages of a TOC; any other URL is fetched as it is.
+      const listed = this.owned.has(url.href) || this.owned.has(bare);
+      const body = await this.fetchBody(url.href, context, listed);
+      span.set({ finalUrl: body.finalUrl, contentType: body.contentType, listed });
       const title =
         this.owned.get(url.href) ??
         this.owned.get(bare) ??
@@ -240,35 +290,53 @@ export class LlmsTxtSourceAdapter implements SourceAdapter {
     return this.logger.span('llms-txt.checkFreshness', { library: library.id, version }, async (span) => {
       const url = llmsTxtUrlOf(library, version);
       if (!url) return 'unknown';
-      let response: HttpResponse;
-      try {
-        response = await this.http.get(url, {
-          headers: { accept: ACCEPT_LLMS_TXT },
-          ...(cached.etag ? { etag: cached.etag } : {}),
-          ...(cached.lastModified ? { lastModified: cached.lastModified } : {}),
-          ...(context.signal ? { signal: context.signal } : {}),
-        });
-      } catch (error) {
-        if (context.signal?.aborted) throw error;
-        span.set('error', message(error));
-        return 'unknown';
+      const fullUrl = llmsFullTxtUrlOf(library, version, url);
+      let verdict = await this.compareWith(url, cached, context, (status) => span.set('status', status));
+      // A site without llms.txt was read from its llms-full.txt, whose freshness is the cached one.
+      if (verdict === 'missing' && withoutHash(fullUrl) !== withoutHash(url)) {
+        verdict = await this.compareWith(fullUrl, cached, context, (status) => span.set('fullTxtStatus', status));
       }
-      span.set('status', response.status);
-      if (response.notModified || response.status === 304) return 'fresh';
-      if (response.status === 404 || response.status === 410) return 'changed';
-      if (!ok(response.status)) return 'unknown';
-      if (cached.contentHash) return sha256(response.body) === cached.contentHash ? 'fresh' : 'changed';
-      if (cached.etag && response.headers.etag) return cached.etag === response.headers.etag ? 'fresh' : 'changed';
-      return 'unknown';
+      const result = verdict === 'missing' ? 'changed' : verdict;
+      // Whatever is not known to be fresh must be read again by the next fetch.
+      if (result !== 'fresh') this.recent.delete(memoKey(url, fullUrl));
+      return result;
     });
   }
 
-  /** GETs and parses the library's llms.txt, and records what it lists (ownership, allowlist). */
-  private async loadLlmsTxt(
-    library: LibraryDescriptor,
-    version: string,
+  /** A conditional GET of `url` compared with `cached`; `missing` when it answers 404 or 410. */
+  private async compareWith(
+    url: string,
+    cached: Freshness,
     context: FetchContext,
-  ): Promise<LoadedLlmsTxt> {
+    status: (status: number | string) => void,
+  ): Promise<'fresh' | 'changed' | 'unknown' | 'missing'> {
+    let response: HttpResponse;
+    try {
+      response = await this.http.get(url, {
+        headers: { accept: ACCEPT_LLMS_TXT },
+        ...(cached.etag ? { etag: cached.etag } : {}),
+        ...(cached.lastModified ? { lastModified: cached.lastModified } : {}),
+        ...(context.signal ? { signal: context.signal } : {}),
+      });
+    } catch (error) {
+      if (context.signal?.aborted) throw error;
+      status(message(error));
+      return 'unknown';
+    }
+    status(response.status);
+    if (response.notModified || response.status === 304) return 'fresh';
+    if (response.status === 404 || response.status === 410) return 'missing';
+    if (!ok(response.status)) return 'unknown';
+    if (cached.contentHash) return sha256(response.body) === cached.contentHash ? 'fresh' : 'changed';
+    if (cached.etag && response.headers.etag) return cached.etag === response.headers.etag ? 'fresh' : 'changed';
+    return 'unknown';
+  }
+
+  /**
+   * The library's TOC: read lately (within `reuseTocSeconds`, capped by the library's `ttlHours`), else
+   * fetched. So the first get-docs after resolve-library does not download the llms.txt again.
+   */
+  private async loadToc(library: LibraryDescriptor, version: string, context: FetchContext): Promise<LoadedToc> {
     const url = llmsTxtUrlOf(library, version);
     if (!url) {
       throw new ProContextError(
@@ -281,10 +349,40 @@ export class LlmsTxtSourceAdapter implements SourceAdapter {
         },
       );
     }
+    const key = memoKey(url, llmsFullTxtUrlOf(library, version, url));
+    const reuseMs = Math.min(
+      this.options.reuseTocSeconds * 1000,
+      library.ttlHours ? library.ttlHours * 3_600_000 : Number.POSITIVE_INFINITY,
+    );
+    const now = Date.now();
+    for (const [k, v] of this.recent) if (now - v.at >= this.options.reuseTocSeconds * 1000) this.recent.delete(k);
+    const hit = this.recent.get(key);
+    if (hit && now - hit.at < reuseMs) {
+      this.logger.debug('TOC reused', { url: hit.loaded.finalUrl, ageMs: now - hit.at });
+      return hit.loaded;
+    }
+    const loaded = await this.loadLlmsTxt(library, version, url, context);
+    if (reuseMs > 0) this.recent.set(key, { loaded, at: Date.now() });
+    return loaded;
+  }
+
+  /**
+   * GETs and parses the library's llms.txt at `url`, and records what it lists (ownership, allowlist). A site
+   * without one (404, 410) is read from its llms-full.txt instead.
+   */
+  private async loadLlmsTxt(
+    library: LibraryDescriptor,
+    version: string,
+    url: string,
+    context: FetchContext,
+  ): Promise<LoadedToc> {
     const response = await this.http.get(url, {
       headers: { accept: ACCEPT_LLMS_TXT },
       ...(context.signal ? { signal: context.signal } : {}),
     });
+    if (response.status === 404 || response.status === 410) {
+      return this.loadFullTxtOnly(library, version, url, response, context);
+    }
     if (!ok(response.status)) throw statusError(response, url, 'llms.txt');
     const text = response.text();
     const finalUrl = response.url || url;
@@ -326,7 +424,73 @@ export class LlmsTxtSourceAdapter implements SourceAdapter {
       fetchedAt: new Date().toISOString(),
       freshness: freshnessOf(response),
     };
-    return { url, finalUrl, text, parsed, toc };
+    return { kind: 'llms-txt', url, finalUrl, text, parsed, toc };
+  }
+
+  /**
+   * A site whose llms.txt is missing, read from its llms-full.txt: the TOC lists the pages the file splits
+   * into (their own URLs when the file names them, `llms-full.txt#<slug>` otherwise), and those pages are
+   * the documentation. Fails with the llms.txt's 404 when there is no usable llms-full.txt either.
+   */
+  private async loadFullTxtOnly(
+    library: LibraryDescriptor,
+    version: string,
+    url: string,
+    missing: HttpResponse,
+    context: FetchContext,
+  ): Promise<LoadedFullTxt> {
+    const fullUrl = llmsFullTxtUrlOf(library, version, url);
+    if (withoutHash(fullUrl) === withoutHash(url)) throw statusError(missing, url, 'llms.txt');
+    const notFound = (why: string, details: Record<string, unknown> = {}) =>
+      new ProContextError('SOURCE_UNAVAILABLE', `No llms.txt at ${url} (HTTP ${missing.status}), ${why}.`, {
+        recoverable: false,
+        suggestion: NOT_FOUND_SUGGESTION,
+        details: { url, status: missing.status, fullUrl, ...details },
+      });
+    const response = await this.http.get(fullUrl, {
+      headers: { accept: ACCEPT_LLMS_TXT },
+      ...(context.signal ? { signal: context.signal } : {}),
+    });
+    if (response.status === 404 || response.status === 410) {
+      throw notFound(`nor llms-full.txt at ${fullUrl} (HTTP ${response.status})`, { fullStatus: response.status });
+    }
+    if (!ok(response.status)) throw statusError(response, fullUrl, 'llms-full.txt');
+    const text = response.text();
+    const finalUrl = response.url || fullUrl;
+    const notText = looksLikeHtml(text) ? 'the file is an HTML page' : sniffNonMarkdown(text);
+    if (notText)
+      throw notFound(`and ${fullUrl} is not an llms-full.txt file: ${notText.replace(/^the file is /, 'it is ')}`);
+    const split = splitLlmsFull(text, finalUrl);
+    if (split.pages.length === 0) throw notFound(`and ${fullUrl} has no pages`, { warnings: split.warnings });
+
+    // Split again without a TOC when read-page asks for a section, so the anchors come out the same.
+    const bundle: Bundle = { kind: 'llms-full', toc: [] };
+    this.bundles.set(withoutHash(finalUrl), bundle);
+    this.bundles.set(withoutHash(fullUrl), bundle);
+    for (const page of split.pages) if (!this.owned.has(page.url)) this.owned.set(page.url, page.title);
+    this.allowlist.allowHostsOf([finalUrl, ...split.pages.map((p) => p.url)], `llms-full.txt ${finalUrl}`);
+
+    const toc: TocResult = {
+      ...fileHeader(text),
+      entries: split.pages.map((page) => {
+        const description = firstSentence(scanLines(page.markdown));
+        return {
+          title: page.title,
+          url: page.url,
+          ...(description ? { description } : {}),
+          ...(page.section ? { section: page.section } : {}),
+        };
+      }),
+      sourceUrl: finalUrl,
+      fetchedAt: new Date().toISOString(),
+      freshness: freshnessOf(response),
+    };
+    this.logger.debug('no llms.txt; TOC read from llms-full.txt', {
+      url: finalUrl,
+      style: split.style,
+      entries: toc.entries.length,
+    });
+    return { kind: 'llms-full', url, finalUrl, pages: split.pages, toc };
   }
 
   /** The llms-full.txt's pages when it exists and may be used, else why not. */
@@ -477,11 +641,11 @@ export class LlmsTxtSourceAdapter implements SourceAdapter {
   }
 
   /**
-   * One page's body: its markdown twin first (when preferred), then the URL itself. A twin that answers
+   * One page's body: its markdown twin first (when preferred and `twinFirst`), then the URL itself. A twin that answers
    * with HTML is an SPA's catch-all, not a twin, so the next candidate is tried.
    */
-  private async fetchBody(pageUrl: string, context: FetchContext): Promise<FetchedBody> {
-    const candidates = pageCandidates(pageUrl, this.options.preferMarkdownVariant);
+  private async fetchBody(pageUrl: string, context: FetchContext, twinFirst = true): Promise<FetchedBody> {
+    const candidates = pageCandidates(pageUrl, twinFirst && this.options.preferMarkdownVariant);
     for (let i = 0; i < candidates.length; i++) {
       const candidate = candidates[i]!;
       const isTwin = i < candidates.length - 1;
@@ -555,6 +719,24 @@ export class LlmsTxtSourceAdapter implements SourceAdapter {
   }
 }
 
+/** The reuse key of a TOC: both files it may come from (two libraries may share an llms.txt URL). */
+function memoKey(llmsTxtUrl: string, llmsFullTxtUrl: string): string {
+  return `${llmsTxtUrl}\n${llmsFullTxtUrl}`;
+}
+
+/** The `# Title` and `> summary` an llms-full.txt opens with, as the llms.txt proposal writes them. */
+function fileHeader(text: string): { title?: string; summary?: string } {
+  const lines = text
+    .replace(/^\uFEFF/, '')
+    .split(/\r?\n/, 40)
+    .map((l) => l.trim())
+    .filter(Boolean);
+  const title = /^#\s+(.+?)\s*#*$/.exec(lines[0] ?? '')?.[1];
+  const summary = /^>\s*(.+)$/.exec(lines[1] ?? '')?.[1];
+  // A heading without a summary under it is the first page's, not the site's.
+  return title && summary ? { title: cleanTitle(title), summary: summary.trim() } : {};
+}
+
 /** The catalog error for a non-2xx answer. */
 function statusError(response: HttpResponse, url: string, what: string): ProContextError {
   const { status } = response;
@@ -563,7 +745,7 @@ function statusError(response: HttpResponse, url: string, what: string): ProCont
       ? new ProContextError('PAGE_NOT_FOUND', `No page at ${url} (HTTP ${status}).`, { details: { url, status } })
       : new ProContextError('SOURCE_UNAVAILABLE', `No ${what} at ${url} (HTTP ${status}).`, {
           recoverable: false,
-          suggestion: 'The next documentation source (GitHub) is tried; set llmsTxtUrl if the file lives elsewhere.',
+          suggestion: NOT_FOUND_SUGGESTION,
           details: { url, status },
         });
   }

@@ -38,11 +38,20 @@ export const llmsTxtPluginOptionsSchema = z.strictObject({
     .describe(
       "Also index the site's pages that its llms.txt does not list, found in the sitemap.xml beside it (within maxPages, after the listed ones).",
     ),
+  reuseTocSeconds: z
+    .number()
+    .int()
+    .min(0)
+    .max(86_400)
+    .default(600)
+    .describe(
+      "Seconds a fetched llms.txt (or, on a site without one, llms-full.txt) is reused for the same library version, so get-docs right after resolve-library does not download it again. A library's ttlHours caps it, a freshness check that finds it changed ends it, and 0 turns reuse off.",
+    ),
   preferMarkdownVariant: z
     .boolean()
     .default(true)
     .describe(
-      "Try a page's markdown twin first ({url}.md, or index.md for a folder URL, as Mintlify and the llms.txt proposal publish them), then the URL itself.",
+      'Try the markdown twin of a page listed in a TOC first ({url}.md, or index.md for a folder URL, as Mintlify and the llms.txt proposal publish them), then the URL itself.',
     ),
 });
 

@@ -91,7 +91,7 @@ describe('LlmsTxtSourceAdapter on a loopback site', () => {
   beforeAll(async () => {
     web = await startFakeWeb({ sites: [] });
     base = web.url;
-    ({ kernel, adapter } = await kernelWith({ concurrency: 4 }));
+    ({ kernel, adapter } = await kernelWith({ concurrency: 4, reuseTocSeconds: 0 }));
   });
   afterEach(() => {
     web.clearFaults();
@@ -140,11 +140,119 @@ describe('LlmsTxtSourceAdapter on a loopback site', () => {
     expect(kernel.allowlist.isAllowed('https://never-listed.example/')).toBe(false);
   });
 
-  it('falls through with SOURCE_UNAVAILABLE when the site has no llms.txt', async () => {
+  it('falls through with SOURCE_UNAVAILABLE when the site has neither llms.txt nor llms-full.txt', async () => {
     const error = await failure(adapter.fetchToc(lib(), 'latest'));
     expect(error.code).toBe('SOURCE_UNAVAILABLE');
-    expect(error.message).toBe(`No llms.txt at ${base}/ex/llms.txt (HTTP 404).`);
+    expect(error.message).toBe(
+      `No llms.txt at ${base}/ex/llms.txt (HTTP 404), nor llms-full.txt at ${base}/ex/llms-full.txt (HTTP 404).`,
+    );
     expect(error.recoverable).toBe(false);
+    // It says what the user can do, and promises no other source: whether one is installed is not its to know.
+    expect(error.suggestion).toContain('set llmsTxtUrl');
+    expect(error.suggestion).not.toMatch(/github/i);
+    expect(requested('llms.txt')).toBe(1);
+    expect(requested('llms-full.txt')).toBe(1);
+  });
+
+  it('reads a site without llms.txt from its llms-full.txt: TOC, documentation and read-page', async () => {
+    const fresh = await kernelWith();
+    const full = [
+      '# Example',
+      '',
+      '> An example library.',
+      '',
+      '# Install',
+      `Source: ${base}/ex/install`,
+      '',
+      'Run `pip install example`. It needs Python 3.10.',
+      '',
+      '# Usage',
+      `Source: ${base}/ex/usage`,
+      '',
+      'Call `example.run()` to start.',
+      '',
+    ].join('\n');
+    serve('llms-full.txt', full, { headers: { etag: '"f1"' } });
+    const toc = await fresh.adapter.fetchToc(lib(), 'latest');
+    expect(toc).toMatchObject({
+      title: 'Example',
+      summary: 'An example library.',
+      sourceUrl: `${base}/ex/llms-full.txt`,
+      entries: [
+        { title: 'Install', url: `${base}/ex/install`, description: 'Run `pip install example`.' },
+        { title: 'Usage', url: `${base}/ex/usage`, description: 'Call `example.run()` to start.' },
+      ],
+      freshness: { etag: '"f1"' },
+    });
+    const docs = await fresh.adapter.fetchDocs(lib(), 'latest');
+    expect(docs.sourceUrl).toBe(`${base}/ex/llms-full.txt`);
+    expect(docs.pages.map((p) => [p.url, p.markdown])).toEqual([
+      [`${base}/ex/install`, '# Install\n\nRun `pip install example`. It needs Python 3.10.'],
+      [`${base}/ex/usage`, '# Usage\n\nCall `example.run()` to start.'],
+    ]);
+    // The TOC read for resolve-library is the one indexed: llms-full.txt was downloaded once, not twice.
+    expect(requested('llms-full.txt')).toBe(1);
+    expect(requested('llms.txt')).toBe(1);
+    // Its pages are the library's own: read-page asks the adapter, markdown twin first.
+    expect(fresh.adapter.ownsUrl?.(new URL(`${base}/ex/usage`))).toBe(true);
+    serve('usage.md', '# Usage\n\nThe page itself.');
+    expect((await fresh.adapter.fetchPage!(new URL(`${base}/ex/usage`))).markdown).toBe('# Usage\n\nThe page itself.');
+    // Freshness follows the llms-full.txt the docs came from.
+    expect(await fresh.adapter.checkFreshness(lib(), 'latest', docs.freshness)).toBe('fresh');
+    serve('llms-full.txt', `${full}\n# More\nSource: ${base}/ex/more\n\nNew.\n`);
+    expect(await fresh.adapter.checkFreshness(lib(), 'latest', docs.freshness)).toBe('changed');
+    expect((await fresh.adapter.fetchToc(lib(), 'latest')).entries).toHaveLength(3);
+    await fresh.kernel.stop();
+  });
+
+  it('reads a headings-only llms-full.txt as anchored sections, served back to read-page', async () => {
+    serve('llms-full.txt', '# Guide\n\nIntro text.\n\n# Reference\n\nEvery function.\n');
+    const toc = await adapter.fetchToc(lib(), 'latest');
+    // no `> summary` under the first heading: it is a page's title, not the site's
+    expect(toc.title).toBeUndefined();
+    expect(toc.entries.map((e) => e.url)).toEqual([
+      `${base}/ex/llms-full.txt#guide`,
+      `${base}/ex/llms-full.txt#reference`,
+    ]);
+    const reference = new URL(toc.entries[1]!.url);
+    expect(adapter.ownsUrl?.(reference)).toBe(true);
+    expect((await adapter.fetchPage!(reference)).markdown).toBe('# Reference\n\nEvery function.');
+  });
+
+  it('does not take an HTML page served as llms-full.txt for documentation', async () => {
+    serve('llms-full.txt', '<!doctype html><html><body>app shell</body></html>', { contentType: 'text/html' });
+    const error = await failure(adapter.fetchToc(lib(), 'latest'));
+    expect(error.code).toBe('SOURCE_UNAVAILABLE');
+    expect(error.message).toBe(
+      `No llms.txt at ${base}/ex/llms.txt (HTTP 404), and ${base}/ex/llms-full.txt is not an llms-full.txt file: it is an HTML page.`,
+    );
+  });
+
+  it('reuses the TOC it just read, until reuseTocSeconds, ttlHours or a changed freshness says otherwise', async () => {
+    const reusing = await kernelWith();
+    serve('llms.txt', '# Example\n- [A](a.md)\n');
+    serve('a.md', '# A\ntext');
+    const toc = await reusing.adapter.fetchToc(lib(), 'latest');
+    await reusing.adapter.fetchDocs(lib(), 'latest');
+    expect(requested('llms.txt')).toBe(1);
+    // a changed llms.txt, once a freshness check has seen it, is read again
+    serve('llms.txt', '# Example\n- [A](a.md)\n- [B](b.md)\n');
+    expect(await reusing.adapter.checkFreshness(lib(), 'latest', toc.freshness)).toBe('changed');
+    expect((await reusing.adapter.fetchDocs(lib(), 'latest')).toc?.entries).toHaveLength(2);
+    expect(requested('llms.txt')).toBe(3);
+    // a library whose docs expire sooner than the reuse window caps it
+    const brief = lib({ ttlHours: 0.00001 }); // 36 ms
+    for (let i = 0; i < 2; i++) {
+      await new Promise((r) => setTimeout(r, 60));
+      await reusing.adapter.fetchToc(brief, 'latest');
+    }
+    expect(requested('llms.txt')).toBe(5);
+    await reusing.kernel.stop();
+    // reuseTocSeconds: 0 (this suite's shared adapter) reads it every time
+    web.clearRequests();
+    await adapter.fetchToc(lib(), 'latest');
+    await adapter.fetchToc(lib(), 'latest');
+    expect(requested('llms.txt')).toBe(2);
   });
 
   it.each([
@@ -189,7 +297,9 @@ describe('LlmsTxtSourceAdapter on a loopback site', () => {
     expect((await adapter.fetchToc(versioned, 'latest')).title).toBe('Example latest');
     // A version without its own llms.txt fails instead of silently serving another version.
     const error = await failure(adapter.fetchToc(versioned, '1.0'));
-    expect(error.message).toBe(`No llms.txt at ${base}/ex/1.0/llms.txt (HTTP 404).`);
+    expect(error.message).toBe(
+      `No llms.txt at ${base}/ex/1.0/llms.txt (HTTP 404), nor llms-full.txt at ${base}/ex/1.0/llms-full.txt (HTTP 404).`,
+    );
   });
 
   it('fetches listed pages markdown twin first, skipping failures, Optional pages last', async () => {
@@ -380,8 +490,22 @@ describe('LlmsTxtSourceAdapter on a loopback site', () => {
     expect(gone.code).toBe('PAGE_NOT_FOUND');
   });
 
+  it('fetchPage tries no markdown twin for a URL that no TOC lists', async () => {
+    serve('llms.txt', '# Example\n- [Guide](guide)\n');
+    await adapter.fetchToc(lib(), 'latest');
+    serve('redir', '', { redirectTo: `${base}/ex/target` });
+    serve('target', '# Target\ntext');
+    const page = await adapter.fetchPage!(new URL(`${base}/ex/redir`));
+    expect(page).toMatchObject({ finalUrl: `${base}/ex/target`, title: 'Target' });
+    // one request (and its redirect), where twin-first would have asked for redir.md first
+    expect(requested('redir.md')).toBe(0);
+    expect(requested('redir')).toBe(1);
+  });
+
   it('fetches pages as they are when preferMarkdownVariant is off', async () => {
     const plain = await kernelWith({ preferMarkdownVariant: false });
+    serve('llms.txt', '# Example\n- [Guide](guide)\n');
+    await plain.adapter.fetchToc(lib(), 'latest');
     serve('guide', '# Guide\ntext');
     expect((await plain.adapter.fetchPage!(new URL(`${base}/ex/guide`))).finalUrl).toBe(`${base}/ex/guide`);
     expect(requested('guide.md')).toBe(0);
@@ -405,7 +529,14 @@ describe('LlmsTxtSourceAdapter on a loopback site', () => {
 });
 
 // The corpus sites are started before the suites are collected, as the contract suite needs their URLs.
-const corpusWeb = corpusDir ? await startFakeWeb({ sites: corpusSites(corpusDir) }) : undefined;
+// plus `pydantic-full-only`: pydantic's real llms-full.txt on a site that publishes no llms.txt
+const corpusWeb = corpusDir
+  ? await startFakeWeb({
+      sites: corpusSites(corpusDir).flatMap((s) =>
+        s.name === 'pydantic' ? [s, { ...s, name: 'pydantic-full-only', llmsTxt: false as const }] : [s],
+      ),
+    })
+  : undefined;
 afterAll(async () => {
   await corpusWeb?.close();
 });
@@ -459,6 +590,30 @@ describe.skipIf(!corpusWeb)('LlmsTxtSourceAdapter on the corpus sites', () => {
     const page = await prefer.adapter.fetchPage!(new URL(anchored.url));
     expect(page.markdown).toBe(anchored.markdown);
     await prefer.kernel.stop();
+  });
+
+  it('reads pydantic from its llms-full.txt alone when the site has no llms.txt, downloading it once', async () => {
+    const lib = site('pydantic-full-only');
+    const fullUrl = `${web.siteUrl('pydantic-full-only')}llms-full.txt`;
+    const toc = await adapter.fetchToc(lib, 'latest');
+    expect(toc).toMatchObject({
+      title: 'Pydantic Validation',
+      summary: 'Data validation using Python type hints',
+      sourceUrl: fullUrl,
+    });
+    // its H1s are the sections, the pages under them (titles stripped by mkdocs-llmstxt) are cut at their H2s
+    expect(toc.entries.length).toBeGreaterThan(600);
+    expect(toc.entries.find((e) => e.title === 'Using alias generators')).toMatchObject({
+      url: `${fullUrl}#using-alias-generators`,
+      section: 'Concepts documentation',
+      description: expect.stringMatching(/alias/i),
+    });
+    const docs = await adapter.fetchDocs(lib, 'latest');
+    expect(docs.sourceUrl).toBe(fullUrl);
+    expect(docs.pages.map((p) => p.url)).toEqual(toc.entries.map((e) => e.url));
+    expect(web.requestsTo(new URL(fullUrl).pathname)).toHaveLength(1);
+    const page = docs.pages.find((p) => p.title === 'Using alias generators')!;
+    expect((await adapter.fetchPage!(new URL(page.url))).markdown).toBe(page.markdown);
   });
 
   it('indexes hono from its generated llms-full.txt (Source: lines) with the pages’ own URLs', async () => {
