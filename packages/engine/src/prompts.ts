@@ -2,14 +2,15 @@ import type { PromptDefinition } from '@pro-context/kernel';
 
 /**
  * Renders the seed's template syntax: `{name}` substitutions and `{#if name}…{/if}` blocks that vanish
- * when the argument is empty.
+ * when the argument is empty. Only the template's own whitespace is tidied (the blank lines a vanished
+ * block leaves); argument text goes in exactly as given, since a code snippet's blank lines are its code.
  */
 export function renderTemplate(template: string, args: Record<string, string | undefined>): string {
   return template
     .replace(/\{#if (\w+)\}([\s\S]*?)\{\/if\}/g, (_m, name: string, body: string) => (args[name]?.trim() ? body : ''))
-    .replace(/\{(\w+)\}/g, (m, name: string) => args[name] ?? m)
     .replace(/\n{3,}/g, '\n\n')
-    .trim();
+    .trim()
+    .replace(/\{(\w+)\}/g, (m, name: string) => args[name] ?? m);
 }
 
 const fence = '```';

@@ -2,6 +2,8 @@ import { estimateTokens } from '@pro-context/kernel';
 import { describe, expect, it } from 'vitest';
 import type { StoredChunk } from '../src/core/doc-store.js';
 import {
+  chunkTitle,
+  chunkUrl,
   confidenceOf,
   fillBudget,
   queryTerms,
@@ -10,6 +12,7 @@ import {
   withoutLibraryName,
   withSectionParts,
 } from '../src/core/ranking.js';
+import { chunkMarkdown } from '../src/markdown/index.js';
 
 const page = 'https://docs.example.test/deployment/workers/';
 
@@ -107,6 +110,31 @@ describe('fillBudget', () => {
     expect(content).not.toContain('Handle JWT tokens');
   });
 
+  it('stays within the budget for any budget, labels and separators counted', () => {
+    const many = Array.from({ length: 30 }, (_, i) =>
+      ranked(stored(`p${i}`, ['Security', `Part ${i}`], `## Part ${i}\n\n${'Hash it. '.repeat(5 + i)}`, i), 1),
+    );
+    for (const budget of [60, 100, 137, 250, 500, 1000]) {
+      const { content, used } = fillBudget(many, budget);
+      expect(estimateTokens(content)).toBeLessThanOrEqual(budget);
+      expect(used.length).toBeGreaterThan(0);
+    }
+  });
+
+  it('keeps the truncation note, with a long URL, within the budget', () => {
+    const longUrl = `https://docs.example.test/${'deeply/nested/'.repeat(12)}page/`;
+    const big = stored(
+      'big',
+      ['Security', 'Hash'],
+      `## Hash\n\n${'Hash the passwords first.\n\n'.repeat(80)}`,
+      0,
+      longUrl,
+    );
+    const { content } = fillBudget([ranked(big, 1)], 200);
+    expect(content).toContain('Section truncated');
+    expect(estimateTokens(content)).toBeLessThanOrEqual(200);
+  });
+
   it('stays within the budget, truncating only a first chunk that does not fit', () => {
     const { content, used } = fillBudget([ranked(first, 1), ranked(prose, 0.8)], 100);
     expect(used.map((u) => u.chunk.id)).toEqual(['first']);
@@ -142,5 +170,61 @@ describe('confidenceOf', () => {
   it('is low when the best chunk holds few of the query words', () => {
     const terms = queryTerms('field serializer context pagination');
     expect(confidenceOf(best(terms), terms)).toBeLessThan(0.5);
+  });
+});
+
+describe('chunkUrl', () => {
+  const base = 'https://docs.example.test/instructor/llms.txt';
+
+  it('adds the section anchor to a page URL', () => {
+    expect(chunkUrl({ ...stored('a', ['Retries'], '## Retries\n\nx', 0), anchor: 'retries' })).toBe(`${page}#retries`);
+  });
+
+  it('replaces the fragment of a page URL that has one: never two #', () => {
+    // a section of a single llms.txt file is a page named by its anchor
+    const section = { ...stored('b', ['Key Features', 'Retries'], '## Retries\n\nx', 0, `${base}#key-features`) };
+    expect(chunkUrl({ ...section, anchor: 'retries-and-error-handling' })).toBe(`${base}#retries-and-error-handling`);
+    // a llms-full.txt page whose first section is the page itself
+    const full = 'https://docs.example.test/llms-full.txt';
+    expect(
+      chunkUrl({ ...stored('c', ['Page One'], '# Page One\n\nx', 0, `${full}#page-one`), anchor: 'page-one' }),
+    ).toBe(`${full}#page-one`);
+    // no anchor of its own: the page URL as it is
+    expect(chunkUrl(stored('d', ['Key Features'], 'Intro.', 0, `${base}#key-features`))).toBe(`${base}#key-features`);
+  });
+});
+
+describe('chunkTitle', () => {
+  it('names the section its anchor points at when a short introduction travels with its first subsection', () => {
+    // Hono's CORS page: the H1's one-line intro is joined to `## Import`, under the H1's anchor
+    const [chunk] = chunkMarkdown({
+      url: 'https://docs.example.test/middleware/builtin/cors',
+      markdown:
+        '# CORS Middleware\n\nThere are many use cases of Cloudflare Workers as Web APIs.\n\n## Import\n\n```ts\nimport { cors } from "hono/cors"\n```\n',
+    });
+    expect(chunk?.headings.at(-1)).toBe('Import');
+    expect(chunk?.anchor).toBe('cors-middleware');
+    expect(chunkTitle(chunk as StoredChunk)).toBe('CORS Middleware');
+  });
+
+  it('names the deepest heading for a plain section and for every part of a split one', () => {
+    const chunks = chunkMarkdown(
+      {
+        url: 'https://docs.example.test/guide',
+        markdown: `# Guide\n\n${'Intro text that is long enough to stand alone. '.repeat(30)}\n\n## Context access\n\n${'A paragraph about context access in middleware. '.repeat(20)}\n\n${'Another paragraph about the context object. '.repeat(20)}\n`,
+      },
+      { maxTokens: 200 },
+    );
+    const parts = chunks.filter((c) => c.anchor === 'context-access');
+    expect(parts.length).toBeGreaterThan(1);
+    for (const part of parts) expect(chunkTitle(part as StoredChunk)).toBe('Context access');
+  });
+
+  it('is not fooled by a # comment in a code block before the heading', () => {
+    const chunk = {
+      ...stored('e', ['Guide', 'Setup', 'Install'], '```sh\n# install it\npip install x\n```\n\n## Install\n\nx', 0),
+      anchor: 'install',
+    };
+    expect(chunkTitle(chunk)).toBe('Install');
   });
 });

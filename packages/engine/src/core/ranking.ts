@@ -1,4 +1,5 @@
-import { charsForTokens, estimateTokens, type SearchHit } from '@pro-context/kernel';
+import { CHARS_PER_TOKEN, charsForTokens, type SearchHit } from '@pro-context/kernel';
+import { closesFence, type Fence, openFence } from '../markdown/fences.js';
 import type { StoredChunk } from './doc-store.js';
 
 const STOP_WORDS = new Set(
@@ -142,9 +143,39 @@ export function confidenceOf(best: RankedChunk | undefined, terms: readonly stri
   return Math.round(Math.min(1, coverage * 0.75 + headingCoverage * 0.25) * 100) / 100;
 }
 
-/** The chunk's URL with its heading anchor. */
+/**
+ * The chunk's URL with its heading anchor. A page URL that already has a fragment (a section of a single
+ * llms.txt or llms-full.txt file is a "page" named by its anchor) gets the chunk's anchor in its place: a
+ * URL has one fragment, and the chunk's is the more precise one.
+ */
 export function chunkUrl(chunk: StoredChunk): string {
-  return chunk.anchor ? `${chunk.url}#${chunk.anchor}` : chunk.url;
+  if (!chunk.anchor) return chunk.url;
+  const hash = chunk.url.indexOf('#');
+  return `${hash === -1 ? chunk.url : chunk.url.slice(0, hash)}#${chunk.anchor}`;
+}
+
+/**
+ * The heading of the section {@link chunkUrl}'s anchor names: the first heading of the chunk's body. It is
+ * not always the deepest heading of the chunk's path: a section with a short introduction is served joined
+ * to its first subsection, under the subsection's heading path but with the parent's anchor (where the
+ * body starts). Falls back to the deepest heading, then the page title.
+ */
+export function chunkTitle(chunk: StoredChunk): string {
+  const deepest = chunk.headings[chunk.headings.length - 1] ?? chunk.pageTitle;
+  if (!chunk.anchor) return deepest;
+  let fence: Fence | null = null;
+  for (const line of chunk.body.split('\n')) {
+    if (fence) {
+      if (closesFence(fence, line)) fence = null;
+      continue;
+    }
+    fence = openFence(line);
+    if (fence) continue;
+    const text = /^ {0,3}#{1,6}[ \t]+(.*?)[ \t]*$/.exec(line)?.[1];
+    // the chunker writes heading lines as `#… <text>` with the path's own text, so a match is exact
+    if (text !== undefined) return chunk.headings.includes(text) || text === chunk.pageTitle ? text : deepest;
+  }
+  return deepest;
 }
 
 /** A section path for display: the headings below the page title. */
@@ -236,15 +267,21 @@ const contentKey = (chunk: StoredChunk): string =>
     .replace(/\s+/g, ' ')
     .trim();
 
+/** What separates two chunks in a get-docs answer. */
+const CHUNK_SEPARATOR = '\n\n---\n\n';
+
 /**
  * Fills a token budget with the best chunks, best first, each labelled with its section and URL. A chunk
  * whose text (headings aside) was already given is skipped: documentation repeats a whole example file
  * under each of the sections that discuss a line of it, and the second copy would only cost budget.
+ * `estimateTokens(content)` never exceeds `maxTokens`: labels, separators and a truncation note are counted.
  */
 export function fillBudget(
   ranked: readonly RankedChunk[],
   maxTokens: number,
 ): { content: string; used: RankedChunk[] } {
+  // counted in characters, the unit estimateTokens divides, so rounding cannot add up past the budget
+  const limit = charsForTokens(maxTokens);
   const parts: string[] = [];
   const used: RankedChunk[] = [];
   const given = new Set<string>();
@@ -253,27 +290,28 @@ export function fillBudget(
     const key = contentKey(item.chunk);
     if (given.has(key)) continue;
     const label = `<!-- ${sectionPath(item.chunk)} — ${chunkUrl(item.chunk)} -->\n`;
-    const cost = estimateTokens(label) + item.chunk.tokens + 1;
-    if (spent + cost <= maxTokens) {
-      parts.push(`${label}${item.chunk.body.trim()}`);
+    const body = item.chunk.body.trim();
+    const cost = (parts.length > 0 ? CHUNK_SEPARATOR.length : 0) + label.length + body.length;
+    if (spent + cost <= limit) {
+      parts.push(`${label}${body}`);
       used.push(item);
       given.add(key);
       spent += cost;
     } else if (used.length === 0) {
-      const room = maxTokens - estimateTokens(label) - 20;
-      const cut = cutAtBoundary(item.chunk.body, room);
+      const note = `\n\n[Section truncated to fit maxTokens. Use read-page on ${chunkUrl(item.chunk)} for all of it.]`;
+      // one token spare for the fence cutAtBoundary may close
+      const room = Math.floor((limit - label.length - note.length) / CHARS_PER_TOKEN) - 1;
+      const cut = room > 0 ? cutAtBoundary(body, room) : '';
       if (cut) {
-        parts.push(
-          `${label}${cut}\n\n[Section truncated to fit maxTokens. Use read-page on ${chunkUrl(item.chunk)} for all of it.]`,
-        );
+        parts.push(`${label}${cut}${note}`);
         used.push(item);
         given.add(key);
-        spent = maxTokens;
+        spent = limit;
       }
     }
-    if (maxTokens - spent < 60) break;
+    if (limit - spent < charsForTokens(60)) break;
   }
-  return { content: parts.join('\n\n---\n\n'), used };
+  return { content: parts.join(CHUNK_SEPARATOR), used };
 }
 
 /** A ~100-token excerpt of a chunk around the densest run of query terms. */

@@ -1,5 +1,11 @@
-import { defineTool, type FetchContext, type ToolContext, type ToolDefinition } from '@pro-context/kernel';
-import type { DocsEngine } from '../core/engine.js';
+import {
+  defineTool,
+  estimateTokens,
+  type FetchContext,
+  type ToolContext,
+  type ToolDefinition,
+} from '@pro-context/kernel';
+import type { DocsAnswer, DocsEngine } from '../core/engine.js';
 import {
   getDocsInput,
   getDocsOutput,
@@ -21,6 +27,93 @@ function fetchContext(context: ToolContext): FetchContext {
     signal: context.signal,
     progress: (done, total, message) => void context.progress({ progress: done, total, message }),
   };
+}
+
+/** Tokens of `maxTokens` kept for the source line when content is asked for first. */
+const SOURCE_LINE_RESERVE = 60;
+
+/**
+ * Related pages may take at most this share of `maxTokens` from content; beyond it they fill only the room
+ * content leaves (chunks go in whole, so an answer often stops short of its budget).
+ */
+const RELATED_SHARE = 0.25;
+
+/** A get-docs answer as the agent reads it. */
+export interface RenderedDocsAnswer {
+  /** The answer as returned: related pages only those the text lists, as the text lists them. */
+  structured: DocsAnswer;
+  /** The markdown text: content, source line, related pages. */
+  text: string;
+  /** Estimated tokens of the text besides the content (separator, source line, related pages). */
+  footerTokens: number;
+  /** Estimated tokens by which content plus source line exceed `maxTokens` (0 when they fit). */
+  overflow: number;
+}
+
+/**
+ * Renders a get-docs answer as markdown within `maxTokens` (by the kernel's `estimateTokens`): content,
+ * then the source line, then as many related pages as fit, a page's description dropped before the page
+ * is; with `footerTokens`, the footer too stays within that. The structured answer lists the same related
+ * pages. When content and source line alone exceed `maxTokens`, `overflow` says by how much (the text is
+ * then over budget: ask the engine again for less content).
+ */
+export function renderDocsAnswer(answer: DocsAnswer, maxTokens: number, footerTokens = maxTokens): RenderedDocsAnswer {
+  const source = `Source: ${answer.source} · version ${answer.version} · fetched ${answer.lastUpdated}${answer.stale ? ' · STALE (the source could not be refreshed)' : ''} · confidence ${answer.confidence}`;
+  const footer = (list: readonly string[]) =>
+    `---\n\n${source}${list.length > 0 ? `\n\nRelated pages (read-page):\n${list.join('\n')}` : ''}`;
+  const render = (list: readonly string[]) => (answer.content ? `${answer.content}\n\n${footer(list)}` : footer(list));
+  const footerCost = (list: readonly string[]) => estimateTokens(`\n\n${footer(list)}`);
+  const fits = (list: readonly string[]) =>
+    estimateTokens(render(list)) <= maxTokens && footerCost(list) <= footerTokens;
+  const overflow = Math.max(0, estimateTokens(render([])) - maxTokens);
+  const shown: DocsAnswer['relatedPages'] = [];
+  const lines: string[] = [];
+  if (overflow === 0) {
+    for (const page of answer.relatedPages) {
+      const bare = `- [${page.title}](${page.url})`;
+      const full = page.description ? `${bare} — ${page.description}` : bare;
+      if (fits([...lines, full])) {
+        lines.push(full);
+        shown.push(page);
+      } else if (full !== bare && fits([...lines, bare])) {
+        lines.push(bare);
+        shown.push({ ...page, description: '' });
+      } else {
+        break;
+      }
+    }
+  }
+  return {
+    structured: { ...answer, relatedPages: shown },
+    text: render(lines),
+    footerTokens: footerCost(lines),
+    overflow,
+  };
+}
+
+/**
+ * get-docs within `maxTokens` as the agent reads it. Content is asked for first, leaving room for the
+ * source line; when related pages do not fit in what the content leaves, the footer (source line, related
+ * pages up to {@link RELATED_SHARE} of the budget) is measured and content asked for again within the
+ * rest, unless that would cut the content by more than a quarter (a whole section cut down to make room
+ * for links to other pages). The source and related pages do not depend on the budget (the best chunk
+ * comes first whatever it is), so the footer measured on the first answer is the second's.
+ */
+export async function docsWithinBudget(
+  ask: (contentTokens: number) => Promise<DocsAnswer>,
+  maxTokens: number,
+): Promise<RenderedDocsAnswer> {
+  const raw = await ask(Math.max(1, maxTokens - SOURCE_LINE_RESERVE));
+  const first = renderDocsAnswer(raw, maxTokens);
+  if (first.overflow === 0 && first.structured.relatedPages.length === raw.relatedPages.length) return first;
+  const footer = renderDocsAnswer(
+    { ...raw, content: '' },
+    maxTokens,
+    Math.max(0, Math.floor(maxTokens * RELATED_SHARE)),
+  ).footerTokens;
+  const second = renderDocsAnswer(await ask(Math.max(1, maxTokens - footer)), maxTokens);
+  const kept = estimateTokens(second.structured.content) >= 0.75 * estimateTokens(raw.content);
+  return first.overflow > 0 || (kept && second.overflow === 0) ? second : first;
 }
 
 /** The five tools of seed 001 §5 over a {@link DocsEngine}. */
@@ -81,25 +174,16 @@ export function docsTools(engine: DocsEngine): ToolDefinition[] {
         'get-docs',
         { libraryId: args.libraryId, topic: args.topic, version: args.version, maxTokens: args.maxTokens },
         async (span) => {
-          const a = await engine.getDocs(
-            args.libraryId,
-            args.topic,
-            args.version,
+          const rendered = await docsWithinBudget(
+            (budget) => engine.getDocs(args.libraryId, args.topic, args.version, budget, fetchContext(context)),
             args.maxTokens,
-            fetchContext(context),
           );
+          const a = rendered.structured;
           span.set({ resultLen: a.content.length, confidence: a.confidence, cached: a.cached, stale: a.stale });
-          return a;
+          return rendered;
         },
       );
-      const footer = [
-        `---`,
-        `Source: ${answer.source} · version ${answer.version} · fetched ${answer.lastUpdated}${answer.stale ? ' · STALE (the source could not be refreshed)' : ''} · confidence ${answer.confidence}`,
-        answer.relatedPages.length > 0
-          ? `Related pages (read-page):\n${answer.relatedPages.map((p) => `- [${p.title}](${p.url})${p.description ? ` — ${p.description}` : ''}`).join('\n')}`
-          : '',
-      ];
-      return { structured: answer, text: [answer.content, ...footer].filter(Boolean).join('\n\n') };
+      return { structured: answer.structured, text: answer.text };
     },
   });
 

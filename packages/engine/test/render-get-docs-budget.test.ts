@@ -1,0 +1,131 @@
+import {
+  createSilentLogger,
+  definePlugin,
+  estimateTokens,
+  type StartedKernel,
+  sourceAdapterToken,
+  type ToolContext,
+  type ToolDefinition,
+  toolPluginToken,
+} from '@pro-context/kernel';
+import { createTestKernel, StaticSourceAdapter } from '@pro-context/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DocsAnswer } from '../src/core/engine.js';
+import { enginePlugin } from '../src/plugin.js';
+import { renderDocsAnswer } from '../src/tools/tools.js';
+
+const base = 'https://docs.example.test/streaming';
+
+// Twelve pages on streaming, each with sections of about 150 tokens, under long page titles: get-docs has
+// many chunks to fill a budget with and many related pages to list after them.
+const pages = Array.from({ length: 12 }, (_, p) => ({
+  url: `${base}/page-${p}/`,
+  title: `Streaming guide part ${p}: tokens, events and updates from every node of a long-running graph`,
+  markdown: [
+    `# Streaming guide part ${p}: tokens, events and updates from every node of a long-running graph`,
+    ...Array.from({ length: 6 }, (_, s) =>
+      [
+        `## Stream mode ${p}.${s}`,
+        `Streaming mode ${s} of part ${p} sends updates as the graph runs. `.repeat(10),
+        '```python\nfor chunk in graph.stream(inputs, stream_mode="updates"):\n    print(chunk)\n```',
+      ].join('\n\n'),
+    ),
+  ].join('\n\n'),
+}));
+
+/** get-docs through its MCP tool, as the agent calls it. */
+async function callGetDocs(tool: ToolDefinition, maxTokens: number): Promise<{ text: string; structured: DocsAnswer }> {
+  const result = await tool.handler({ libraryId: 'streamer', topic: 'streaming updates', maxTokens }, context);
+  return { text: result.text, structured: result.structured as unknown as DocsAnswer };
+}
+
+const context: ToolContext = {
+  signal: new AbortController().signal,
+  progress: async () => undefined,
+  logger: createSilentLogger(),
+};
+
+describe('get-docs text within maxTokens', () => {
+  let kernel: StartedKernel;
+  let getDocs: ToolDefinition;
+
+  beforeAll(async () => {
+    const adapter = new StaticSourceAdapter('static', { streamer: { pages } });
+    kernel = await createTestKernel({
+      plugins: [
+        enginePlugin,
+        definePlugin({
+          id: 'static-docs',
+          kernel: '^0.1.0',
+          register: (ctx) => ctx.bindValue(sourceAdapterToken, adapter),
+        }),
+      ],
+      config: {
+        libraries: [{ id: 'streamer', name: 'Streamer', language: 'python', source: 'static', versions: ['1.0.0'] }],
+        engine: { relatedPages: 20 },
+      },
+    });
+    const plugin = kernel.resolveAll(toolPluginToken).find((p) => p.id === 'engine');
+    const tools = (await plugin?.tools()) ?? [];
+    getDocs = tools.find((t) => t.name === 'get-docs') as ToolDefinition;
+  });
+  afterAll(() => kernel.stop());
+
+  for (const maxTokens of [500, 1000, 5000, 10000]) {
+    it(`keeps content, source line and related pages within ${maxTokens} tokens`, async () => {
+      const { text, structured } = await callGetDocs(getDocs, maxTokens);
+      expect(estimateTokens(text)).toBeLessThanOrEqual(maxTokens);
+      // the agent still gets content, its source and (but at the smallest budget) pages to read next
+      expect(structured.content.length).toBeGreaterThan(0);
+      expect(text.startsWith(structured.content)).toBe(true);
+      expect(text).toContain(`Source: ${structured.source}`);
+      if (maxTokens >= 1000) expect(structured.relatedPages.length).toBeGreaterThan(0);
+      // the structured answer lists exactly the related pages the text shows
+      for (const page of structured.relatedPages) expect(text).toContain(`- [${page.title}](${page.url})`);
+      expect(text.match(/^- \[/gm)?.length ?? 0).toBe(structured.relatedPages.length);
+    });
+  }
+
+  it('uses most of a large budget for content', async () => {
+    const { structured } = await callGetDocs(getDocs, 5000);
+    expect(estimateTokens(structured.content)).toBeGreaterThan(5000 * 0.75);
+  });
+});
+
+describe('renderDocsAnswer', () => {
+  const answer: DocsAnswer = {
+    content: 'x'.repeat(1600),
+    source: `${base}/page-0/#stream-mode`,
+    version: '1.0.0',
+    lastUpdated: '2025-01-01T00:00:00.000Z',
+    confidence: 0.9,
+    cached: false,
+    stale: false,
+    relatedPages: [
+      { title: 'One', url: `${base}/one/`, description: 'd'.repeat(200) },
+      { title: 'Two', url: `${base}/two/`, description: 'Short.' },
+    ],
+  };
+
+  it('drops a description before it drops the page, in text and structured answer alike', () => {
+    // content 400 tokens; the footer without descriptions fits in 470, with the long one it does not
+    const out = renderDocsAnswer(answer, 470);
+    expect(estimateTokens(out.text)).toBeLessThanOrEqual(470);
+    expect(out.structured.relatedPages[0]).toEqual({ title: 'One', url: `${base}/one/`, description: '' });
+    expect(out.text).toContain(`- [One](${base}/one/)\n`);
+    expect(out.text).not.toContain('ddd');
+  });
+
+  it('lists every related page when they fit', () => {
+    const out = renderDocsAnswer(answer, 1000);
+    expect(out.structured.relatedPages).toEqual(answer.relatedPages);
+    expect(out.text).toContain(`— ${'d'.repeat(200)}`);
+    expect(out.overflow).toBe(0);
+  });
+
+  it('says by how much content and source line overflow', () => {
+    const out = renderDocsAnswer(answer, 400);
+    expect(out.overflow).toBeGreaterThan(0);
+    expect(out.structured.relatedPages).toEqual([]);
+  });
+});
