@@ -3,11 +3,15 @@ import {
   charsForTokens,
   estimateTokens,
   type HttpClient,
+  type HttpResponse,
+  isProContextError,
   type Logger,
   ProContextError,
   type UrlAllowlist,
 } from '@pro-context/kernel';
 import { loadHtmlToMarkdown } from '../html/lazy.js';
+import { closesFence, type Fence, openFence } from '../markdown/fences.js';
+import { cleanHeading, normalizeMarkdown, splitFrontMatter } from '../markdown/index.js';
 import { ns } from './keys.js';
 import type { SourceChain } from './sources.js';
 
@@ -16,9 +20,21 @@ export interface PageRecord {
   url: string;
   finalUrl: string;
   title: string;
+  /** The page as read-page shows it: normalized (see {@link readableMarkdown}). */
   markdown: string;
   fetchedAt: string;
+  /** {@link PAGE_FORMAT} of the record; records of another format are fetched again. */
+  format?: number;
 }
+
+/**
+ * Version of what a cached {@link PageRecord} holds. 2: markdown normalized for reading, better titles.
+ * Bumped when either changes, so pages cached before are refetched rather than served in the old form.
+ */
+const PAGE_FORMAT = 2;
+
+/** Looks up a page's title in a resolved library's TOC, when the page is listed there. */
+export type TocTitleLookup = (url: URL) => string | undefined | Promise<string | undefined>;
 
 /** What read-page returns. */
 export interface PageSlice {
@@ -42,14 +58,70 @@ const HTML_TYPES = /^(text\/html|application\/xhtml\+xml)\b/i;
 export const truncationNote = (remaining: number) =>
   `[Content truncated. ${remaining} tokens not shown. Call read-page again with a higher maxTokens limit to see more.]`;
 
-/** Title of a markdown page: its first H1, else front matter title, else the URL's last segment. */
-function titleOf(markdown: string, url: URL): string {
-  const h1 = /^#\s+(.+?)\s*#*\s*$/m.exec(markdown)?.[1];
-  if (h1) return h1.replace(/\s*\{#[^}]*\}\s*$/, '').trim();
-  const fm = /^---\n[\s\S]*?^title:\s*["']?(.+?)["']?\s*$/m.exec(markdown)?.[1];
-  if (fm) return fm.trim();
-  const segment = url.pathname.split('/').filter(Boolean).pop() ?? url.hostname;
-  return decodeURIComponent(segment.replace(/(\/index)?\.(md|mdx|html?)$/, ''));
+const ATX_HEADING = /^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$/;
+
+/**
+ * The markdown read-page returns: the same cleanup the chunker applies before indexing (admonitions,
+ * pymdown blocks, content tabs, containers, MDX, front matter…, see `normalizeMarkdown`), plus heading
+ * lines without their `{ #anchor }` / attribute-list suffix and inline HTML. Code blocks are left alone.
+ */
+export function readableMarkdown(markdown: string): string {
+  const lines = normalizeMarkdown(markdown).split('\n');
+  let fence: Fence | null = null;
+  for (let i = 0; i < lines.length; i += 1) {
+    const line = lines[i] as string;
+    if (fence) {
+      if (closesFence(fence, line)) fence = null;
+      continue;
+    }
+    fence = openFence(line);
+    if (fence) continue;
+    const m = ATX_HEADING.exec(line);
+    if (!m?.[2]) continue;
+    const { text } = cleanHeading(m[2]);
+    if (text) lines[i] = `${m[1]} ${text}`;
+  }
+  return lines.join('\n');
+}
+
+/** The first H1 of normalized markdown, outside code blocks, cleaned like a heading. */
+function firstH1(markdown: string): string | undefined {
+  let fence: Fence | null = null;
+  for (const line of markdown.split('\n')) {
+    if (fence) {
+      if (closesFence(fence, line)) fence = null;
+      continue;
+    }
+    fence = openFence(line);
+    if (fence) continue;
+    const m = ATX_HEADING.exec(line);
+    if (m?.[1] === '#' && m[2]) {
+      const { text } = cleanHeading(m[2]);
+      if (text) return text;
+    }
+  }
+  return undefined;
+}
+
+/** A readable title from a URL's path: its last meaningful segment (never `index`), else the host name. */
+function titleFromUrl(url: URL): string {
+  const segments = url.pathname
+    .split('/')
+    .filter(Boolean)
+    .map((segment) => segment.replace(/\.(md|mdx|markdown|txt|html?)$/i, ''));
+  while (segments.length > 0 && /^(index|readme|_index)?$/i.test(segments[segments.length - 1] as string)) {
+    segments.pop();
+  }
+  const last = segments.pop();
+  if (!last) return url.hostname;
+  let text = last;
+  try {
+    text = decodeURIComponent(last);
+  } catch {
+    // a malformed escape: keep the segment as written
+  }
+  text = text.replace(/[-_+]+/g, ' ').trim();
+  return text ? text.charAt(0).toUpperCase() + text.slice(1) : url.hostname;
 }
 
 /** Candidate URLs for a page: the `.md` variant first (Mintlify pattern), then the URL itself. */
@@ -85,6 +157,8 @@ export class PageReader {
     private readonly allowlist: UrlAllowlist,
     private readonly sources: SourceChain,
     private readonly logger: Logger,
+    /** Titles from resolved libraries' TOCs, for pages whose markdown has no H1 or front matter title. */
+    private readonly tocTitle?: TocTitleLookup,
   ) {}
 
   /** Whether read-page may fetch this URL. */
@@ -117,10 +191,41 @@ export class PageReader {
   /** The page (from cache or fetched), sliced from `offset` to at most `maxTokens`. */
   async read(raw: string, maxTokens: number, offset = 0, signal?: AbortSignal): Promise<PageSlice> {
     const url = this.checkUrl(raw);
-    const cached = await this.cache.get<PageRecord>(ns.pages, url.href);
-    const record = cached?.value ?? (await this.fetch(url, signal));
+    const entry = await this.cache.get<PageRecord>(ns.pages, url.href);
+    const cached = entry?.value.format === PAGE_FORMAT ? entry.value : undefined;
+    const record = cached ?? (await this.fetch(url, signal));
     if (!cached) await this.cache.set(ns.pages, url.href, record);
     return slicePage(record, maxTokens, offset, Boolean(cached));
+  }
+
+  /**
+   * Holds a redirect hop to the allowlist like the first URL: an allowlisted page must not be able to
+   * send read-page to a host the agent could not ask for directly.
+   */
+  private checkRedirect(from: URL, hop: URL): void {
+    if (this.isAllowed(hop)) return;
+    throw new ProContextError(
+      'URL_NOT_ALLOWED',
+      `${from.href} redirects to ${hop.href}, and ${hop.host} is not in the read-page allowlist.`,
+      { details: { url: from.href, redirect: hop.href } },
+    );
+  }
+
+  /**
+   * Title of a page (seed 001 §5.4 `title`): its first H1 outside code blocks, else the front matter's
+   * `title`, else the title the library's TOC gives the requested URL, else one made from the final URL's
+   * path. `raw` is the page as fetched, `readable` the same page after {@link readableMarkdown}.
+   */
+  private async titleFor(raw: string, readable: string, requested: URL, final: URL): Promise<string> {
+    const title = firstH1(readable) ?? splitFrontMatter(raw).title;
+    if (title) return title;
+    try {
+      const fromToc = (await this.tocTitle?.(requested))?.trim();
+      if (fromToc) return fromToc;
+    } catch (error) {
+      this.logger.debug('read-page TOC title lookup failed', { url: requested.href, error: String(error) });
+    }
+    return titleFromUrl(final);
   }
 
   private async fetch(url: URL, signal?: AbortSignal): Promise<PageRecord> {
@@ -129,22 +234,43 @@ export class PageReader {
       if (owner?.fetchPage) {
         const page = await owner.fetchPage(url, signal ? { signal } : {});
         span.set('adapter', owner.id);
-        const markdown =
+        // The adapter fetched it (its redirects are its own), but content from a host outside the
+        // allowlist is still not handed out.
+        let final: URL | undefined;
+        try {
+          final = new URL(page.finalUrl);
+        } catch {
+          final = undefined;
+        }
+        if (final && final.href !== url.href) this.checkRedirect(url, final);
+        const raw =
           page.contentType === 'html'
             ? (await loadHtmlToMarkdown())(page.markdown, page.finalUrl).markdown
             : page.markdown;
+        const markdown = readableMarkdown(raw);
         return this.checked({
           url: url.href,
           finalUrl: page.finalUrl,
-          title: page.title,
+          title: page.title || (await this.titleFor(raw, markdown, url, final ?? url)),
           markdown,
           fetchedAt: page.fetchedAt,
+          format: PAGE_FORMAT,
         });
       }
       let notFound = 0;
       const candidates = markdownVariants(url);
       for (const candidate of candidates) {
-        const response = await this.http.get(candidate, signal ? { signal } : {});
+        let response: HttpResponse;
+        try {
+          response = await this.http.get(candidate, {
+            ...(signal ? { signal } : {}),
+            allowUrl: (hop) => this.checkRedirect(candidate, hop),
+          });
+        } catch (error) {
+          // The .md variant is optional: one redirected off the allowlist was not fetched; try the URL itself.
+          if (candidate !== url && isProContextError(error) && error.code === 'URL_NOT_ALLOWED') continue;
+          throw error;
+        }
         if (response.status === 404 || response.status === 410) {
           notFound += 1;
           continue;
@@ -174,23 +300,27 @@ export class PageReader {
         span.set({ status: response.status, contentType: type, variant: candidate !== url });
         if (isHtml) {
           const converted = (await loadHtmlToMarkdown())(text, finalUrl.href);
+          const markdown = readableMarkdown(converted.markdown);
           return this.checked({
             url: url.href,
             finalUrl: finalUrl.href,
-            title: converted.title || titleOf(converted.markdown, finalUrl),
-            markdown: converted.markdown,
+            title: converted.title || (await this.titleFor(converted.markdown, markdown, url, finalUrl)),
+            markdown,
             fetchedAt: new Date().toISOString(),
+            format: PAGE_FORMAT,
           });
         }
         if (type && !MARKDOWN_TYPES.test(type)) {
           throw new ProContextError('INVALID_CONTENT', `${url.href} is ${type.split(';')[0]}, not documentation.`);
         }
+        const markdown = readableMarkdown(text);
         return this.checked({
           url: url.href,
           finalUrl: finalUrl.href,
-          title: titleOf(text, finalUrl),
-          markdown: text,
+          title: await this.titleFor(text, markdown, url, finalUrl),
+          markdown,
           fetchedAt: new Date().toISOString(),
+          format: PAGE_FORMAT,
         });
       }
       if (notFound > 0) throw new ProContextError('PAGE_NOT_FOUND', `${url.href} does not exist (404).`);
@@ -206,12 +336,26 @@ export class PageReader {
   }
 }
 
-/** Cuts a page at a section boundary so the slice fits `maxTokens`, appending the seed's note when truncated. */
+/**
+ * Cuts a page at a section boundary so the slice fits `maxTokens`, appending the seed's note when truncated.
+ * An `offset` at or past the end of the page is `INVALID_INPUT` naming the page's length, rather than an
+ * empty slice an agent could mistake for an empty page.
+ */
 export function slicePage(record: PageRecord, maxTokens: number, offset: number, cached: boolean): PageSlice {
   const total = record.markdown;
-  const start = Math.min(Math.max(0, offset), total.length);
-  const rest = total.slice(start);
   const contentLength = estimateTokens(total);
+  if (offset > 0 && offset >= total.length) {
+    throw new ProContextError(
+      'INVALID_INPUT',
+      `offset ${offset} is past the end of ${record.finalUrl}, which is ${total.length} characters long (about ${contentLength} tokens).`,
+      {
+        suggestion: `Pass an offset below ${total.length} (the nextOffset of an earlier read-page answer), or 0 to read from the start.`,
+        details: { offset, length: total.length },
+      },
+    );
+  }
+  const start = Math.max(0, offset);
+  const rest = total.slice(start);
   const base = { title: record.title, url: record.finalUrl, contentLength, cached, offset: start };
   if (estimateTokens(rest) <= maxTokens) return { ...base, content: rest, truncated: false };
   const budget = charsForTokens(maxTokens - 60); // leave room for the note

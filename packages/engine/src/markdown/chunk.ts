@@ -173,7 +173,7 @@ function parseSections(markdown: string): Section[] {
 }
 
 /** Heading text without its `{ #anchor }` / `{#anchor .class}` suffix and without HTML tags (outside code). */
-function cleanHeading(raw: string): { text: string; explicitAnchor: string | undefined } {
+export function cleanHeading(raw: string): { text: string; explicitAnchor: string | undefined } {
   let text = raw;
   let explicitAnchor: string | undefined;
   const attr = /[ \t]*\{:?[ \t]*([^{}]*)\}[ \t]*$/.exec(text);

@@ -2,7 +2,7 @@
  * Markdown handling for the engine: cleanup of documentation dialects and heading-based chunking.
  */
 export type { Chunk, ChunkablePage, ChunkOptions } from './chunk.js';
-export { chunkMarkdown, DEFAULT_MAX_CHUNK_TOKENS, DEFAULT_MIN_CHUNK_TOKENS } from './chunk.js';
+export { chunkMarkdown, cleanHeading, DEFAULT_MAX_CHUNK_TOKENS, DEFAULT_MIN_CHUNK_TOKENS } from './chunk.js';
 export type { FrontMatterSplit } from './front-matter.js';
 export { splitFrontMatter } from './front-matter.js';
 export type { NormalizeOptions } from './normalize.js';
