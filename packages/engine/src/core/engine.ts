@@ -11,10 +11,11 @@ import {
   type SearchBackend,
   type SourceAdapter,
   type TocEntry,
+  type TocResult,
   type UrlAllowlist,
 } from '@pro-context/kernel';
 import type { EngineOptions } from '../options.js';
-import { type CatalogMatch, LibraryCatalog, versionHint } from './catalog.js';
+import { type CatalogMatch, LibraryCatalog } from './catalog.js';
 import { DocStore, type LoadResult, type StoredChunk } from './doc-store.js';
 import { ns, versionKey } from './keys.js';
 import { PageReader, type PageSlice } from './pages.js';
@@ -32,7 +33,7 @@ import {
   withSectionParts,
 } from './ranking.js';
 import { SourceChain } from './sources.js';
-import { resolveLibraryVersion, type VersionInfo } from './versions.js';
+import { resolveLibraryVersion, resolveReleasedVersion, type VersionInfo } from './versions.js';
 
 /** What the engine's collaborators are. */
 export interface DocsEngineDeps {
@@ -63,6 +64,16 @@ export interface ResolveResult {
   tocSize: number;
   matchedBy: CatalogMatch['matchedBy'];
   alternatives: { id: string; name: string; description: string }[];
+  /**
+   * The version a hint in the query named ("pydantic v2" → `'2.10.6'`), when it exists and has its own
+   * documentation: the TOC is that version's. `defaultVersion` stays the latest stable.
+   */
+  requestedVersion?: string;
+  /**
+   * What the agent must know about this answer, one sentence each: a hinted version that does not exist
+   * or has no documentation of its own, or why no documentation could be indexed (the TOC is empty then).
+   */
+  notes: string[];
 }
 
 /** get-docs' answer. */
@@ -155,52 +166,126 @@ export class DocsEngine {
     }
     const best = matches[0] as CatalogMatch;
     const library = best.library;
-    const hinted = options.libraryId ? undefined : versionHint(query);
-    let versions = await this.version(library);
-    if (hinted) {
-      // an exact version first, else the newest of that series ("pydantic v2" → 2.x, "typer 0.15" → 0.15.x)
-      for (const spec of [hinted, `${hinted}.x`]) {
-        try {
-          versions = { ...(await this.version(library, spec)), available: versions.available };
-          break;
-        } catch {
-          // a number in the query that is not a version of this library (e.g. "oauth2") is just text
-        }
+    const notes: string[] = [];
+    const latest = await this.version(library);
+    const hinted = options.libraryId ? undefined : best.versionHint;
+    const requested = hinted ? await this.hintedVersion(library, hinted, latest, notes) : undefined;
+    const served = requested ?? latest;
+    let toc: TocEntry[] = [];
+    let tocSize = 0;
+    let summary: string | undefined;
+    let adapterId: string | undefined;
+    try {
+      const record = await this.store.toc(library, served.version, context);
+      toc = record.toc.entries;
+      tocSize = toc.length;
+      summary = describeToc(record.toc);
+      adapterId = record.adapterId;
+      if (record.stale)
+        notes.push(`The table of contents is from the cache: ${library.name}'s source could not be refreshed.`);
+    } catch (error) {
+      // seed 001 §5.1: no documentation source → the metadata without a TOC, and a note why
+      if (!isProContextError(error) || context.signal?.aborted) throw error;
+      notes.push(
+        `No documentation could be indexed for ${library.name} ${served.version}: ${error.message}${error.suggestion ? ` ${error.suggestion}` : ''}`,
+      );
+    }
+    this.allowDocsDomains(library);
+    if (adapterId) {
+      this.deps.allowlist.allowHostsOf(
+        toc.map((e) => e.url),
+        `toc ${library.id}`,
+      );
+      if (!this.resolved.has(library.id)) {
+        this.resolved.set(library.id, served.version);
+        this.deps.onLibraryResolved?.(library.id);
       }
     }
-    const { toc, adapterId } = await this.store.toc(library, versions.version, context);
-    this.allowDocsDomains(library);
-    this.deps.allowlist.allowHostsOf(
-      toc.entries.map((e) => e.url),
-      `toc ${library.id}`,
-    );
-    if (!this.resolved.has(library.id)) {
-      this.resolved.set(library.id, versions.version);
-      this.deps.onLibraryResolved?.(library.id);
-    }
     const limit = this.deps.options.tocLimit;
+    const others = this.sources
+      .for(library)
+      .map((a) => a.id)
+      .filter((id) => id !== adapterId);
     return {
       libraryId: library.id,
       name: library.name,
-      description: library.description ?? toc.summary ?? '',
+      description: library.description || summary || '',
       language: library.language ?? '',
-      defaultVersion: versions.version,
-      availableVersions: versions.available,
-      sources: [
-        adapterId,
-        ...this.sources
-          .for(library)
-          .map((a) => a.id)
-          .filter((id) => id !== adapterId),
-      ],
-      toc: prioritiseToc(toc.entries, limit),
-      tocTruncated: toc.entries.length > limit,
-      tocSize: toc.entries.length,
+      defaultVersion: latest.version,
+      availableVersions: latest.available,
+      sources: adapterId ? [adapterId, ...others] : others,
+      toc: prioritiseToc(toc, limit),
+      tocTruncated: tocSize > limit,
+      tocSize,
       matchedBy: best.matchedBy,
-      alternatives: matches
-        .slice(1, 4)
-        .map((m) => ({ id: m.library.id, name: m.library.name, description: m.library.description ?? '' })),
+      alternatives: await Promise.all(
+        matches.slice(1, 4).map(async (m) => ({
+          id: m.library.id,
+          name: m.library.name,
+          description: await this.describe(m.library),
+        })),
+      ),
+      ...(requested ? { requestedVersion: requested.version } : {}),
+      notes,
     };
+  }
+
+  /**
+   * The version a hint in a resolve-library query names, when it was released and has documentation of its
+   * own; otherwise `undefined`, with a note saying why the latest stable is shown instead.
+   */
+  private async hintedVersion(
+    library: LibraryDescriptor,
+    hint: string,
+    latest: VersionInfo,
+    notes: string[],
+  ): Promise<VersionInfo | undefined> {
+    // an exact version first, else the newest of that series ("pydantic v2" → 2.x, "typer 0.15" → 0.15.x)
+    let released: VersionInfo | undefined;
+    for (const spec of /\.[x*]$/i.test(hint) ? [hint] : [hint, `${hint}.x`]) {
+      try {
+        released = await resolveReleasedVersion(library, spec, this.deps.registries);
+        break;
+      } catch (error) {
+        if (!isProContextError(error) || error.code !== 'VERSION_NOT_FOUND') throw error;
+      }
+    }
+    if (!released) {
+      const known = latest.available.filter((v) => v !== 'latest');
+      notes.push(
+        known.length > 0
+          ? `${library.name} has no version '${hint}' (available: ${known.join(', ')}); this is the latest stable, ${latest.version}.`
+          : `pro-context knows no versions of ${library.name}, so '${hint}' could not be checked; this is its current documentation.`,
+      );
+      return undefined;
+    }
+    if (released.version === latest.version) return released;
+    try {
+      return await this.version(library, released.version);
+    } catch (error) {
+      if (!isProContextError(error) || error.code !== 'VERSION_NOT_FOUND') throw error;
+      notes.push(
+        `${library.name} ${released.version} exists, but only the documentation of the latest stable version, ${latest.version}, is available (its documentation URL is not version-specific); this TOC is ${latest.version}'s.`,
+      );
+      return undefined;
+    }
+  }
+
+  /** A library's description: configured, else the summary of its cached TOC (`version`'s, or any version's). */
+  private async describe(library: LibraryDescriptor, version?: string): Promise<string> {
+    if (library.description) return library.description;
+    const cached = await this.store.cachedVersions();
+    const versions = [
+      version,
+      this.resolved.get(library.id),
+      ...cached.filter((c) => c.libraryId === library.id).map((c) => c.version),
+    ];
+    for (const v of new Set(versions)) {
+      const record = v === undefined ? undefined : await this.store.cachedToc(library.id, v);
+      const description = record && describeToc(record.toc);
+      if (description) return description;
+    }
+    return '';
   }
 
   private async rank(
@@ -401,13 +486,14 @@ export class DocsEngine {
       )
         continue;
       const cachedVersion = cachedVersions.find((c) => c.libraryId === library.id)?.version;
+      const defaultVersion =
+        this.resolved.get(library.id) ?? cachedVersion ?? library.defaultVersion ?? library.versions?.[0] ?? 'latest';
       out.push({
         id: library.id,
         name: library.name,
-        description: library.description ?? '',
+        description: await this.describe(library, defaultVersion),
         language: library.language ?? '',
-        defaultVersion:
-          this.resolved.get(library.id) ?? cachedVersion ?? library.defaultVersion ?? library.versions?.[0] ?? 'latest',
+        defaultVersion,
         categories: library.categories ?? [],
         sources: this.sources.for(library).map((a) => a.id),
         projectDetected: false,
@@ -444,6 +530,18 @@ export class DocsEngine {
   loadedVersions(): string[] {
     return this.store.loadedKeys();
   }
+}
+
+/**
+ * A one-sentence description from a TOC: the llms.txt summary (its blockquote), else the description of
+ * the entry for the file's own H1 (a manual-style llms.txt, like instructor's, opens with an intro
+ * paragraph and no blockquote).
+ */
+function describeToc(toc: TocResult): string | undefined {
+  if (toc.summary?.trim()) return toc.summary.trim();
+  const title = toc.title?.trim().toLowerCase();
+  const intro = title ? toc.entries.find((e) => e.title.trim().toLowerCase() === title) : undefined;
+  return intro?.description?.trim() || undefined;
 }
 
 /** The first `limit` TOC entries, keeping the `Optional` section last. */

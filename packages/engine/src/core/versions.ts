@@ -22,13 +22,18 @@ function matchesWildcard(spec: string, version: string): boolean {
   return new RegExp(`^${parts.map(escapeRegExp).join('\\.')}(\\.|$)`).test(version);
 }
 
+/** Whether the library's documentation URL names a version (`{version}` in it), so each version has its own docs. */
+export function hasVersionedDocs(library: LibraryDescriptor): boolean {
+  return [library.versionedDocsUrl, library.llmsTxtUrl, library.llmsFullTxtUrl].some((u) => u?.includes('{version}'));
+}
+
 /**
- * Resolves the version to serve (seed 001 §9.1): exact, range (`0.3.x`), or latest stable when omitted —
+ * The released version a spec names (seed 001 §9.1): exact, range (`0.3.x`), or latest stable when omitted —
  * through the package registry of the library's language when one is installed, else from the library's
- * configured versions. A version that does not exist is `VERSION_NOT_FOUND` listing what does; another
- * version is never silently substituted.
+ * configured versions. A version that does not exist is `VERSION_NOT_FOUND` listing what does. Whether
+ * documentation exists for it is {@link resolveLibraryVersion}'s question.
  */
-export async function resolveLibraryVersion(
+export async function resolveReleasedVersion(
   library: LibraryDescriptor,
   spec: string | undefined,
   registries: readonly RegistryResolver[],
@@ -64,9 +69,41 @@ export async function resolveLibraryVersion(
   if (available.includes(requested)) return result(requested);
   const wildcard = available.find((v) => matchesWildcard(requested, v));
   if (/^[\w.-]+$/.test(requested) && /(\.(x|\*))+$/i.test(requested) && wildcard) return result(wildcard);
-  if (library.versionedDocsUrl && /^v?\d+(\.\d+)*([a-z0-9.-]*)?$/i.test(requested)) return result(requested);
+  // with no list of versions to check against, versioned docs are asked for the version as written
+  if (!library.versions?.length && hasVersionedDocs(library) && /^v?\d+(\.\d+)*([a-z0-9.-]*)?$/i.test(requested)) {
+    return result(requested);
+  }
   throw new ProContextError('VERSION_NOT_FOUND', `${library.name} has no version '${requested}'.`, {
     suggestion: `Available versions: ${available.slice(0, 10).join(', ')}`,
     details: { requested, availableVersions: available.slice(0, 10) },
   });
+}
+
+/**
+ * Resolves the version to serve: {@link resolveReleasedVersion}, and then documentation for it must exist.
+ * Documentation at a URL that names no version describes the latest stable release only, so another
+ * release is `VERSION_NOT_FOUND` saying which version the available docs are (seed 001 §9.1 rule 4, US-6):
+ * the docs of one version are never labelled as another's.
+ */
+export async function resolveLibraryVersion(
+  library: LibraryDescriptor,
+  spec: string | undefined,
+  registries: readonly RegistryResolver[],
+): Promise<VersionInfo> {
+  const info = await resolveReleasedVersion(library, spec, registries);
+  if (info.version === info.latest || hasVersionedDocs(library)) return info;
+  throw new ProContextError(
+    'VERSION_NOT_FOUND',
+    `${library.name} ${info.version} was released, but its documentation is not available: ${library.name}'s documentation URL is not version-specific, and the documentation there describes the latest stable version, ${info.latest}.`,
+    {
+      suggestion: `Call again with version '${info.latest}' (or without a version) to read the ${info.latest} documentation, which may not match ${info.version}; or configure a versionedDocsUrl containing {version} for ${library.id}.`,
+      details: {
+        requested: info.requested ?? info.version,
+        resolved: info.version,
+        documentedVersion: info.latest,
+        availableVersions: [info.latest],
+        releasedVersions: info.available,
+      },
+    },
+  );
 }

@@ -1,0 +1,271 @@
+import {
+  definePlugin,
+  isProContextError,
+  KERNEL_VERSION,
+  type LibraryDescriptor,
+  ProContextError,
+  type StartedKernel,
+  sourceAdapterToken,
+  type TocResult,
+} from '@pro-context/kernel';
+import { createTestKernel, MemoryCacheStore, StaticSourceAdapter } from '@pro-context/testing';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { LibraryCatalog } from '../src/core/catalog.js';
+import { docsEngineToken, enginePlugin } from '../src/plugin.js';
+
+const page = (lib: string, slug: string, title: string, markdown: string) => ({
+  url: `https://docs.${lib}.test/${slug}`,
+  title,
+  markdown: `# ${title}\n\n${markdown}`,
+});
+
+const docs = {
+  langgraph: { pages: [page('langgraph', 'streaming', 'Streaming', 'Stream graph outputs with `stream_mode`.')] },
+  pydantic: { pages: [page('pydantic', 'models', 'Models', 'Define models with `BaseModel`.')] },
+  'pydantic-settings': { pages: [page('pydantic-settings', 'settings', 'Settings', 'Use `BaseSettings`.')] },
+  lib: { pages: [page('lib', 'intro', 'Intro', 'A library called Lib.')] },
+  instructor: { pages: [page('instructor', 'intro', 'Instructor', 'Structured outputs.')] },
+  zod: { pages: [page('zod', 'api', 'Basic usage', 'Define schemas with `z.object`.')] },
+  down: { pages: [page('down', 'intro', 'Intro', 'Never reachable.')] },
+};
+
+/** Adds an llms.txt-like summary, or an instructor-style intro entry (no blockquote), to the static TOCs. */
+class DescribedAdapter extends StaticSourceAdapter {
+  override async fetchToc(library: LibraryDescriptor): Promise<TocResult> {
+    const toc = await super.fetchToc(library);
+    if (library.id === 'pydantic') return { ...toc, summary: 'Data validation using Python type hints' };
+    if (library.id === 'instructor') {
+      const title = 'Instructor: Type-Safe Structured Outputs from LLMs';
+      return {
+        ...toc,
+        title,
+        entries: [
+          {
+            title,
+            url: 'https://docs.instructor.test/llms.txt#instructor',
+            description: 'Instructor is a library for extracting structured outputs from LLMs.',
+          },
+          ...toc.entries,
+        ],
+      };
+    }
+    if (library.id === 'down') {
+      throw new ProContextError('SOURCE_UNAVAILABLE', 'https://docs.down.test/llms.txt answered HTTP 503.');
+    }
+    return toc;
+  }
+
+  override async fetchDocs(library: LibraryDescriptor) {
+    if (library.id === 'down') {
+      throw new ProContextError('SOURCE_UNAVAILABLE', 'https://docs.down.test/llms.txt answered HTTP 503.');
+    }
+    return super.fetchDocs(library);
+  }
+}
+
+const lib = (id: string, name: string, extra: Record<string, unknown> = {}) => ({
+  id,
+  name,
+  language: 'python',
+  llmsTxtUrl: `https://docs.${id}.test/llms.txt`,
+  source: 'static',
+  ...extra,
+});
+
+const libraries = [
+  lib('langgraph', 'LangGraph'),
+  lib('pydantic', 'Pydantic', { versions: ['2.11.0', '2.10.6', '1.10.21'] }),
+  lib('pydantic-settings', 'Pydantic Settings'),
+  lib('lib', 'Lib'),
+  lib('instructor', 'Instructor'),
+  lib('zod', 'Zod', { language: 'javascript', versions: ['4.1.0', '4.0.0', '3.25.0', '3.24.0'] }),
+  lib('down', 'Down Docs'),
+];
+
+const kernels: StartedKernel[] = [];
+afterEach(async () => {
+  await Promise.all(kernels.splice(0).map((k) => k.stop()));
+});
+
+async function start(cache = new MemoryCacheStore(), config: Record<string, unknown> = { libraries }) {
+  const adapter = new DescribedAdapter('static', docs);
+  const kernel = await createTestKernel({
+    plugins: [
+      enginePlugin,
+      definePlugin({
+        id: 'static-docs',
+        kernel: `>=${KERNEL_VERSION}`,
+        register: (ctx) => ctx.bindValue(sourceAdapterToken, adapter),
+      }),
+    ],
+    config,
+    fakeCache: cache,
+  });
+  kernels.push(kernel);
+  return { engine: kernel.resolve(docsEngineToken), adapter, cache };
+}
+
+async function failure(promise: Promise<unknown>): Promise<ProContextError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (isProContextError(error)) return error;
+    throw error;
+  }
+  throw new Error('expected a ProContextError');
+}
+
+describe('resolve-library finds the library a natural-language query names', () => {
+  it('finds a configured library named anywhere in a sentence', async () => {
+    const { engine } = await start();
+    for (const query of [
+      'langgraph streaming',
+      'how do I stream responses with langgraph',
+      "LangGraph's streaming API?",
+      'python langgraph docs',
+    ]) {
+      const result = await engine.resolve(query);
+      expect(result.libraryId, query).toBe('langgraph');
+      expect(result.matchedBy, query).not.toBe('fuzzy');
+    }
+  });
+
+  it('prefers the longer name a query spells out: "pydantic settings" is pydantic-settings, not pydantic', async () => {
+    const { engine } = await start();
+    expect((await engine.resolve('pydantic settings env vars')).libraryId).toBe('pydantic-settings');
+    expect((await engine.resolve('pydantic_settings')).libraryId).toBe('pydantic-settings');
+    const plain = await engine.resolve('pydantic validators');
+    expect(plain.libraryId).toBe('pydantic');
+  });
+
+  it('keeps typo tolerance, for a bare name and for a word in a sentence', async () => {
+    const { engine } = await start();
+    expect((await engine.resolve('langgrap')).libraryId).toBe('langgraph');
+    const inSentence = await engine.resolve('how do I stream with langgrpah');
+    expect(inSentence.libraryId).toBe('langgraph');
+    expect(inSentence.matchedBy).toBe('fuzzy');
+  });
+
+  it('still resolves a library actually called "Lib", but does not take "lib" in a sentence as its name', async () => {
+    const { engine } = await start();
+    expect((await engine.resolve('Lib')).libraryId).toBe('lib');
+    expect((await engine.resolve('lib')).libraryId).toBe('lib');
+    expect((await engine.resolve('the langgraph lib')).libraryId).toBe('langgraph');
+  });
+
+  it('answers LIBRARY_NOT_FOUND for a sentence that names no known library', async () => {
+    const { engine } = await start();
+    const error = await failure(engine.resolve('how do I stream responses'));
+    expect(error.code).toBe('LIBRARY_NOT_FOUND');
+  });
+});
+
+describe('LibraryCatalog.match', () => {
+  it('reads the version written after the name, not a number elsewhere in the sentence', async () => {
+    const { engine } = await start();
+    const catalog: LibraryCatalog = engine.catalog;
+    expect(catalog.match('pydantic v2 validators')[0]?.versionHint).toBe('2');
+    expect(catalog.match('zod version 3.25')[0]?.versionHint).toBe('3.25');
+    expect(catalog.match('langgraph on python 3.12')[0]?.versionHint).toBeUndefined();
+    expect(catalog.match('oauth2 with langgraph')[0]?.versionHint).toBeUndefined();
+  });
+});
+
+describe('resolve-library and versions', () => {
+  it('keeps defaultVersion the latest stable and reports a hinted version that exists as requestedVersion', async () => {
+    const { engine } = await start();
+    const result = await engine.resolve('pydantic v1');
+    expect(result.defaultVersion).toBe('2.11.0');
+    // pydantic's docs here are not version-specific: 1.10.21 exists, but its docs are not available
+    expect(result.requestedVersion).toBeUndefined();
+    expect(result.notes.join(' ')).toMatch(
+      /1\.10\.21 exists, but only the documentation of the latest stable version, 2\.11\.0/,
+    );
+  });
+
+  it('says when a hinted version does not exist instead of silently showing the latest', async () => {
+    const { engine } = await start();
+    const result = await engine.resolve('zod v9');
+    expect(result.defaultVersion).toBe('4.1.0');
+    expect(result.requestedVersion).toBeUndefined();
+    expect(result.notes.join(' ')).toMatch(
+      /Zod has no version '9' \(available: 4\.1\.0, 4\.0\.0, 3\.25\.0, 3\.24\.0\)/,
+    );
+  });
+
+  it('serves the TOC of a hinted version when the docs are version-specific', async () => {
+    const versioned = libraries.map((l) =>
+      l.id === 'zod' ? { ...l, llmsTxtUrl: undefined, versionedDocsUrl: 'https://docs.zod.test/{version}' } : l,
+    );
+    const { engine } = await start(new MemoryCacheStore(), { libraries: versioned });
+    const result = await engine.resolve('zod v3');
+    expect(result.defaultVersion).toBe('4.1.0');
+    expect(result.requestedVersion).toBe('3.25.0');
+    expect(result.notes).toEqual([]);
+    expect(engine.resolved.get('zod')).toBe('3.25.0');
+  });
+
+  it('a hint that is the latest stable is just the latest', async () => {
+    const { engine } = await start();
+    const result = await engine.resolve('zod v4');
+    expect(result.defaultVersion).toBe('4.1.0');
+    expect(result.requestedVersion).toBe('4.1.0');
+    expect(result.notes).toEqual([]);
+  });
+});
+
+describe('resolve-library when no documentation can be fetched (seed 001 §5.1)', () => {
+  it('returns the metadata with an empty TOC and a note why, so the agent still has the id', async () => {
+    const { engine } = await start();
+    const result = await engine.resolve('down docs');
+    expect(result.libraryId).toBe('down');
+    expect(result.name).toBe('Down Docs');
+    expect(result.defaultVersion).toBe('latest');
+    expect(result.sources).toEqual(['static']);
+    expect(result.toc).toEqual([]);
+    expect(result.tocTruncated).toBe(false);
+    expect(result.notes.join(' ')).toMatch(/No documentation could be indexed for Down Docs latest: .*HTTP 503/);
+    // not listed as a resource: there is no TOC to read
+    expect(engine.resolved.has('down')).toBe(false);
+  });
+
+  it('get-docs for it keeps failing with the coded error', async () => {
+    const { engine } = await start();
+    await engine.resolve('down');
+    const error = await failure(engine.getDocs('down', 'intro', undefined, 2000));
+    expect(error.code).toBe('SOURCE_UNAVAILABLE');
+  });
+
+  it('a library no adapter can serve gets the same answer', async () => {
+    const { engine } = await start(new MemoryCacheStore(), {
+      libraries: [...libraries, lib('orphan', 'Orphan', { source: 'github' })],
+    });
+    const result = await engine.resolve('orphan');
+    expect(result.libraryId).toBe('orphan');
+    expect(result.sources).toEqual([]);
+    expect(result.toc).toEqual([]);
+    expect(result.notes.join(' ')).toMatch(/No documentation source can serve Orphan/);
+  });
+});
+
+describe('descriptions', () => {
+  it('uses the llms.txt summary, or the intro of a manual-style llms.txt, when none is configured', async () => {
+    const { engine } = await start();
+    expect((await engine.resolve('pydantic')).description).toBe('Data validation using Python type hints');
+    expect((await engine.resolve('instructor')).description).toBe(
+      'Instructor is a library for extracting structured outputs from LLMs.',
+    );
+    const listed = await engine.listLibraries();
+    expect(listed.find((l) => l.id === 'pydantic')?.description).toBe('Data validation using Python type hints');
+    expect(listed.find((l) => l.id === 'instructor')?.description).toMatch(/^Instructor is a library/);
+    // never resolved, nothing cached: nothing to say
+    expect(listed.find((l) => l.id === 'langgraph')?.description).toBe('');
+  });
+
+  it('a configured description wins', async () => {
+    const { engine } = await start(new MemoryCacheStore(), {
+      libraries: libraries.map((l) => (l.id === 'pydantic' ? { ...l, description: 'Configured.' } : l)),
+    });
+    expect((await engine.resolve('pydantic')).description).toBe('Configured.');
+  });
+});

@@ -1,0 +1,135 @@
+import {
+  definePlugin,
+  isProContextError,
+  KERNEL_VERSION,
+  type LibraryDescriptor,
+  type ProContextError,
+  type StartedKernel,
+  sourceAdapterToken,
+} from '@pro-context/kernel';
+import { createTestKernel, StaticRegistryResolver, StaticSourceAdapter } from '@pro-context/testing';
+import { afterEach, describe, expect, it } from 'vitest';
+import { hasVersionedDocs, resolveLibraryVersion } from '../src/core/versions.js';
+import { docsEngineToken, enginePlugin } from '../src/plugin.js';
+
+const zodDocs = {
+  zod: {
+    pages: [
+      {
+        url: 'https://zod.test/api',
+        title: 'Defining schemas',
+        markdown: '# Defining schemas\n\nZod 4 schemas: `z.object({ name: z.string() })`.',
+      },
+    ],
+  },
+};
+const versions = ['4.1.0', '4.0.0', '3.25.0', '3.24.0'];
+const kernels: StartedKernel[] = [];
+afterEach(async () => {
+  await Promise.all(kernels.splice(0).map((k) => k.stop()));
+});
+
+async function start(zod: Record<string, unknown>) {
+  const kernel = await createTestKernel({
+    plugins: [
+      enginePlugin,
+      definePlugin({
+        id: 'static-docs',
+        kernel: `>=${KERNEL_VERSION}`,
+        register: (ctx) => ctx.bindValue(sourceAdapterToken, new StaticSourceAdapter('static', zodDocs)),
+      }),
+    ],
+    config: { libraries: [{ id: 'zod', name: 'Zod', language: 'javascript', source: 'static', versions, ...zod }] },
+  });
+  kernels.push(kernel);
+  return kernel.resolve(docsEngineToken);
+}
+
+async function failure(promise: Promise<unknown>): Promise<ProContextError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (isProContextError(error)) return error;
+    throw error;
+  }
+  throw new Error('expected a ProContextError');
+}
+
+describe('docs at a URL that names no version describe the latest stable only (US-6)', () => {
+  const plain = { llmsTxtUrl: 'https://zod.test/llms.txt' };
+
+  it('get-docs for an older release is VERSION_NOT_FOUND saying which version the docs are, not v4 docs labelled 3.25.0', async () => {
+    const engine = await start(plain);
+    const error = await failure(engine.getDocs('zod', 'object schemas', '3.25.0', 2000));
+    expect(error.code).toBe('VERSION_NOT_FOUND');
+    expect(error.message).toMatch(/Zod 3\.25\.0 was released, but its documentation is not available/);
+    expect(error.message).toMatch(/latest stable version, 4\.1\.0/);
+    expect(error.suggestion).toMatch(/version '4\.1\.0'/);
+    expect(error.details).toMatchObject({ documentedVersion: '4.1.0', availableVersions: ['4.1.0'] });
+    // a range that lands on an older release is no different
+    expect((await failure(engine.getDocs('zod', 'object schemas', '3.x', 2000))).code).toBe('VERSION_NOT_FOUND');
+    expect((await failure(engine.search('zod', 'object', '4.0.0', 5))).code).toBe('VERSION_NOT_FOUND');
+  });
+
+  it('serves the latest stable, by number, by range or by default, labelled with its version', async () => {
+    const engine = await start(plain);
+    for (const version of ['4.1.0', '4.x', undefined]) {
+      const answer = await engine.getDocs('zod', 'object schemas', version, 2000);
+      expect(answer.version).toBe('4.1.0');
+      expect(answer.content).toMatch(/Zod 4 schemas/);
+    }
+  });
+
+  it('a version that was never released is VERSION_NOT_FOUND listing the releases', async () => {
+    const engine = await start(plain);
+    const error = await failure(engine.getDocs('zod', 'object schemas', '9.0.0', 2000));
+    expect(error.code).toBe('VERSION_NOT_FOUND');
+    expect(error.message).toBe("Zod has no version '9.0.0'.");
+    expect(error.suggestion).toBe('Available versions: 4.1.0, 4.0.0, 3.25.0, 3.24.0');
+  });
+});
+
+describe('version-specific docs ({version} in the URL)', () => {
+  const versioned = { versionedDocsUrl: 'https://zod.test/{version}' };
+
+  it('serves an older release as that release', async () => {
+    const engine = await start(versioned);
+    const answer = await engine.getDocs('zod', 'object schemas', '3.25.0', 2000);
+    expect(answer.version).toBe('3.25.0');
+  });
+
+  it('still refuses a version missing from the configured list', async () => {
+    const engine = await start(versioned);
+    expect((await failure(engine.getDocs('zod', 'object schemas', '9.0.0', 2000))).code).toBe('VERSION_NOT_FOUND');
+  });
+});
+
+describe('resolveLibraryVersion', () => {
+  const library: LibraryDescriptor = { id: 'httpx', name: 'HTTPX', language: 'python', docsUrl: 'https://httpx.test/' };
+  const pypi = new StaticRegistryResolver('pypi', 'python', {
+    httpx: {
+      name: 'httpx',
+      ecosystem: 'python',
+      versions: [
+        { version: '0.28.1', prerelease: false },
+        { version: '0.27.2', prerelease: false },
+      ],
+      latestStable: '0.28.1',
+    },
+  });
+
+  it('applies the same rule to versions a package registry knows', async () => {
+    expect((await resolveLibraryVersion(library, undefined, [pypi])).version).toBe('0.28.1');
+    const error = await failure(resolveLibraryVersion(library, '0.27.2', [pypi]));
+    expect(error.code).toBe('VERSION_NOT_FOUND');
+    expect(error.details).toMatchObject({ documentedVersion: '0.28.1', releasedVersions: ['0.28.1', '0.27.2'] });
+    const versioned = { ...library, versionedDocsUrl: 'https://httpx.test/{version}/' };
+    expect((await resolveLibraryVersion(versioned, '0.27.2', [pypi])).version).toBe('0.27.2');
+  });
+
+  it('knows which URLs are version-specific', () => {
+    expect(hasVersionedDocs(library)).toBe(false);
+    expect(hasVersionedDocs({ ...library, llmsTxtUrl: 'https://httpx.test/{version}/llms.txt' })).toBe(true);
+    expect(hasVersionedDocs({ ...library, versionedDocsUrl: 'https://httpx.test/{version}' })).toBe(true);
+  });
+});
