@@ -90,6 +90,17 @@ describe('withSectionParts', () => {
     expect(out[1]!.score).toBeGreaterThan(0.5);
   });
 
+  it('gives the parts of a section in page order, where its best part ranked, best part still first in used', () => {
+    const parts = withSectionParts([ranked(session, 1), ranked(other, 0.5)], chunks, ['workers']);
+    const { content, used } = fillBudget(parts, 5000);
+    expect(used[0]?.chunk.id).toBe('session');
+    const at = (text: string) => content.indexOf(text);
+    expect(at('Start several workers')).toBeGreaterThanOrEqual(0);
+    expect(at('Start several workers')).toBeLessThan(at('INFO started'));
+    expect(at('INFO started')).toBeLessThan(at('Each worker is a process.'));
+    expect(at('Each worker is a process.')).toBeLessThan(at('One process per container.'));
+  });
+
   it('does not lower a part that ranked better on its own, nor add sections of other pages', () => {
     const out = withSectionParts([ranked(note, 1), ranked(session, 0.99)], chunks, ['workers']);
     expect(out.map((r) => r.chunk.id)).toEqual(['note', 'session', 'intro']);

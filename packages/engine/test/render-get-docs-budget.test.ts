@@ -12,7 +12,7 @@ import { createTestKernel, StaticSourceAdapter } from '@pro-context/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DocsAnswer } from '../src/core/engine.js';
 import { enginePlugin } from '../src/plugin.js';
-import { renderDocsAnswer } from '../src/tools/tools.js';
+import { docsWithinBudget, renderDocsAnswer } from '../src/tools/tools.js';
 
 const base = 'https://docs.example.test/streaming';
 
@@ -127,5 +127,43 @@ describe('renderDocsAnswer', () => {
     const out = renderDocsAnswer(answer, 400);
     expect(out.overflow).toBeGreaterThan(0);
     expect(out.structured.relatedPages).toEqual([]);
+  });
+});
+
+describe('docsWithinBudget', () => {
+  const base2 = 'https://docs.example.test';
+  const answerOf = (contentTokens: number, cached: boolean): DocsAnswer => ({
+    content: 'y'.repeat(contentTokens * 4),
+    source: `${base2}/page/#section`,
+    version: '1.0.0',
+    lastUpdated: '2025-01-01T00:00:00.000Z',
+    confidence: 0.9,
+    cached,
+    stale: false,
+    relatedPages: [{ title: 'One', url: `${base2}/one/`, description: 'About one.' }],
+  });
+
+  it('asks for the whole budget first and never cuts content to make room for related pages', async () => {
+    const asked: number[] = [];
+    const out = await docsWithinBudget(async (tokens) => {
+      asked.push(tokens);
+      return answerOf(tokens - 60, false);
+    }, 1000);
+    expect(asked).toEqual([1000]);
+    expect(estimateTokens(out.text)).toBeLessThanOrEqual(1000);
+    expect(estimateTokens(out.structured.content)).toBe(940);
+  });
+
+  it('asks again within less when content and source line do not fit, and keeps the first call’s cached flag', async () => {
+    const asked: number[] = [];
+    const out = await docsWithinBudget(async (tokens) => {
+      asked.push(tokens);
+      // the first call fetched the docs; the second finds them in the cache
+      return answerOf(tokens, asked.length > 1);
+    }, 1000);
+    expect(asked.length).toBe(2);
+    expect(asked[1]).toBeLessThan(1000);
+    expect(estimateTokens(out.text)).toBeLessThanOrEqual(1000);
+    expect(out.structured.cached).toBe(false);
   });
 });

@@ -298,7 +298,9 @@ describe('configuration', () => {
   });
 
   it('says what to do about a key written twice (the seed example repeats `project:`)', () => {
-    const dir = writeConfig('project:\n  autoDetect: true\ncache:\n  maxMemoryMB: 50\nproject:\n  workingDirectory: .\n');
+    const dir = writeConfig(
+      'project:\n  autoDetect: true\ncache:\n  maxMemoryMB: 50\nproject:\n  workingDirectory: .\n',
+    );
     const error = (() => {
       try {
         loadConfig({ cwd: dir, env: {} });

@@ -106,13 +106,19 @@ describe.skipIf(!corpora)(
       expect(error.code).toBe('SOURCE_UNAVAILABLE');
     });
 
-    it('never substitutes a version: unknown versions list the available ones, ranges resolve', async () => {
+    it('never substitutes a version: unknown versions list the available ones, releases without their own docs are refused', async () => {
       const { engine } = await start();
       const error = await codeOf(engine.getDocs('typer', 'options', '9.9.9', 2000));
       expect(error.code).toBe('VERSION_NOT_FOUND');
       expect(error.suggestion).toBe('Available versions: 0.16.0, 0.15.4');
+      // typer's docs URL is not versioned: 0.15 exists, but only the latest docs (0.16.0) can be served, and it says so
       const resolved = await engine.resolve('typer 0.15');
-      expect(resolved.defaultVersion).toBe('0.15.4');
+      expect(resolved.defaultVersion).toBe('0.16.0');
+      expect(resolved.requestedVersion).toBeUndefined();
+      expect(resolved.notes.join(' ')).toMatch(
+        /0\.15\.4 exists, but only the documentation of the latest stable version, 0\.16\.0/,
+      );
+      expect((await codeOf(engine.getDocs('typer', 'options', '0.15.4', 2000))).code).toBe('VERSION_NOT_FOUND');
       expect((await engine.getDocs('typer', 'options', '0.16.0', 2000)).version).toBe('0.16.0');
     });
 

@@ -20,6 +20,7 @@ import { DocStore, type LoadResult, type StoredChunk } from './doc-store.js';
 import { ns, versionKey } from './keys.js';
 import { PageReader, type PageSlice } from './pages.js';
 import {
+  chunkTitle,
   chunkUrl,
   confidenceOf,
   fillBudget,
@@ -124,7 +125,9 @@ export class DocsEngine {
       maxChunkTokens: deps.options.maxChunkTokens,
       maxLoadedLibraries: deps.options.maxLoadedLibraries,
     });
-    this.pages = new PageReader(deps.http, deps.cache, deps.allowlist, this.sources, deps.logger);
+    this.pages = new PageReader(deps.http, deps.cache, deps.allowlist, this.sources, deps.logger, (url) =>
+      this.tocTitleOf(url),
+    );
     for (const library of this.catalog.all()) this.allowDocsDomains(library);
   }
 
@@ -424,11 +427,14 @@ export class DocsEngine {
     for (const item of ranked) {
       if (results.length >= maxResults) break;
       const url = chunkUrl(item.chunk);
-      if (seen.has(url)) continue;
-      seen.add(url);
+      // one result per section: the parts of a split section share it; two pages' same-named sections do not
+      const key = `${item.chunk.url} ${url}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
       const relative = top > 0 ? item.score / top : 0;
       results.push({
-        title: item.chunk.headings[item.chunk.headings.length - 1] ?? item.chunk.pageTitle,
+        // the heading the URL's anchor points at (a short intro joined to its first subsection starts at the intro)
+        title: chunkTitle(item.chunk),
         snippet: snippetOf(item.chunk, terms),
         relevance: Math.round(Math.min(1, relative * (0.5 + 0.5 * item.coverage)) * 1000) / 1000,
         url,
@@ -450,6 +456,18 @@ export class DocsEngine {
       }
       return this.pages.read(url, maxTokens, offset, signal);
     }
+  }
+
+  /** The title a cached TOC gives the page at `url` (for read-page, when the page itself names none). */
+  private async tocTitleOf(url: URL): Promise<string | undefined> {
+    const wanted = new URL(url.href);
+    wanted.hash = '';
+    for (const { libraryId, version } of await this.store.cachedVersions()) {
+      const toc = (await this.store.cachedToc(libraryId, version))?.toc;
+      const entry = toc?.entries.find((e) => e.url.split('#')[0] === wanted.href);
+      if (entry?.title) return entry.title;
+    }
+    return undefined;
   }
 
   /** Whether `url` is a page of a cached TOC; if so its TOC's hosts join the allowlist again. */

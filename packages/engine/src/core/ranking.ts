@@ -271,7 +271,8 @@ const contentKey = (chunk: StoredChunk): string =>
 const CHUNK_SEPARATOR = '\n\n---\n\n';
 
 /**
- * Fills a token budget with the best chunks, best first, each labelled with its section and URL. A chunk
+ * Fills a token budget with the best chunks, best first (the parts of one section together, in page order),
+ * each labelled with its section and URL. A chunk
  * whose text (headings aside) was already given is skipped: documentation repeats a whole example file
  * under each of the sections that discuss a line of it, and the second copy would only cost budget.
  * `estimateTokens(content)` never exceeds `maxTokens`: labels, separators and a truncation note are counted.
@@ -311,7 +312,17 @@ export function fillBudget(
     }
     if (limit - spent < charsForTokens(60)) break;
   }
-  return { content: parts.join(CHUNK_SEPARATOR), used };
+  // The parts of one section read in page order, together, where its best part ranked (an intro that
+  // matched less than its example still comes before it). Which chunks are given does not change, nor
+  // `used`, best first.
+  const order = new Map<string, number>();
+  const placed = used.map((item, rank) => {
+    const key = sectionKey(item.chunk);
+    if (!order.has(key)) order.set(key, rank);
+    return { text: parts[rank] as string, item, group: order.get(key) as number };
+  });
+  placed.sort((a, b) => a.group - b.group || a.item.chunk.order - b.item.chunk.order);
+  return { content: placed.map((p) => p.text).join(CHUNK_SEPARATOR), used };
 }
 
 /** A ~100-token excerpt of a chunk around the densest run of query terms. */

@@ -54,6 +54,14 @@ export const resolveLibraryOutput = z.object({
   alternatives: z
     .array(z.object({ id: z.string(), name: z.string(), description: z.string() }))
     .describe('Other libraries that also matched the query'),
+  requestedVersion: z
+    .string()
+    .optional()
+    .describe("The version the query asked for (e.g. 'pydantic v1'), when it exists and has its own documentation"),
+  notes: z
+    .array(z.string())
+    .optional()
+    .describe('What the agent should know: no documentation indexed and why, a hinted version that does not exist'),
 });
 
 /** get-docs (seed 001 §5.2). */

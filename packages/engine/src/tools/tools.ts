@@ -29,14 +29,8 @@ function fetchContext(context: ToolContext): FetchContext {
   };
 }
 
-/** Tokens of `maxTokens` kept for the source line when content is asked for first. */
+/** Tokens at least left for the source line when content must be asked for again within less. */
 const SOURCE_LINE_RESERVE = 60;
-
-/**
- * Related pages may take at most this share of `maxTokens` from content; beyond it they fill only the room
- * content leaves (chunks go in whole, so an answer often stops short of its budget).
- */
-const RELATED_SHARE = 0.25;
 
 /** A get-docs answer as the agent reads it. */
 export interface RenderedDocsAnswer {
@@ -92,28 +86,23 @@ export function renderDocsAnswer(answer: DocsAnswer, maxTokens: number, footerTo
 }
 
 /**
- * get-docs within `maxTokens` as the agent reads it. Content is asked for first, leaving room for the
- * source line; when related pages do not fit in what the content leaves, the footer (source line, related
- * pages up to {@link RELATED_SHARE} of the budget) is measured and content asked for again within the
- * rest, unless that would cut the content by more than a quarter (a whole section cut down to make room
- * for links to other pages). The source and related pages do not depend on the budget (the best chunk
- * comes first whatever it is), so the footer measured on the first answer is the second's.
+ * get-docs within `maxTokens` as the agent reads it. Content comes first: it is asked for within
+ * `maxTokens` (and again within `maxTokens` less the source line when the two do not fit), and related pages fill only what the content leaves (chunks go
+ * in whole, so there usually is some), a page's description dropped before the page. Content is never cut
+ * to make room for links to other pages: the answer is what the agent asked for.
  */
 export async function docsWithinBudget(
   ask: (contentTokens: number) => Promise<DocsAnswer>,
   maxTokens: number,
 ): Promise<RenderedDocsAnswer> {
-  const raw = await ask(Math.max(1, maxTokens - SOURCE_LINE_RESERVE));
+  // whole chunks rarely fill a budget exactly: the source line usually fits in what the content leaves
+  const raw = await ask(maxTokens);
   const first = renderDocsAnswer(raw, maxTokens);
-  if (first.overflow === 0 && first.structured.relatedPages.length === raw.relatedPages.length) return first;
-  const footer = renderDocsAnswer(
-    { ...raw, content: '' },
-    maxTokens,
-    Math.max(0, Math.floor(maxTokens * RELATED_SHARE)),
-  ).footerTokens;
-  const second = renderDocsAnswer(await ask(Math.max(1, maxTokens - footer)), maxTokens);
-  const kept = estimateTokens(second.structured.content) >= 0.75 * estimateTokens(raw.content);
-  return first.overflow > 0 || (kept && second.overflow === 0) ? second : first;
+  if (first.overflow === 0) return first;
+  const footer = renderDocsAnswer({ ...raw, content: '', relatedPages: [] }, maxTokens).footerTokens;
+  const second = await ask(Math.max(1, maxTokens - Math.max(footer, SOURCE_LINE_RESERVE)));
+  // the second ask finds the docs the first one fetched: for this call, they were fetched, not cached
+  return renderDocsAnswer({ ...second, cached: raw.cached }, maxTokens);
 }
 
 /** The five tools of seed 001 §5 over a {@link DocsEngine}. */
@@ -144,10 +133,13 @@ export function docsTools(engine: DocsEngine): ToolDefinition[] {
       const lines = [
         `# ${result.name} (${result.libraryId})`,
         result.description ? `\n${result.description}` : '',
-        `\nVersion ${result.defaultVersion}${result.availableVersions.length > 1 ? ` (available: ${result.availableVersions.join(', ')})` : ''}. Sources: ${result.sources.join(', ')}.`,
+        `\nVersion ${result.requestedVersion ? `${result.requestedVersion} (as asked; latest stable ${result.defaultVersion})` : result.defaultVersion}${result.availableVersions.length > 1 ? ` (available: ${result.availableVersions.join(', ')})` : ''}. Sources: ${result.sources.join(', ')}.`,
+        ...result.notes.map((note) => `\n**Note:** ${note}`),
         matchedBy === 'fuzzy' ? `\nMatched '${args.query}' to ${result.libraryId} by a close spelling.` : '',
         result.alternatives.length > 0 ? `\nAlso matched: ${result.alternatives.map((a) => a.id).join(', ')}.` : '',
-        `\n## Table of contents (${result.toc.length}${result.tocTruncated ? ` of ${tocSize}; the full TOC is the resource library://${result.libraryId}/toc` : ''})`,
+        result.toc.length === 0
+          ? '\n## Table of contents\nNo documentation is indexed for this library (see the note above).'
+          : `\n## Table of contents (${result.toc.length}${result.tocTruncated ? ` of ${tocSize}; the full TOC is the resource library://${result.libraryId}/toc` : ''})`,
       ];
       let section: string | undefined;
       for (const entry of result.toc) {
