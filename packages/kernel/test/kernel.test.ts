@@ -319,4 +319,12 @@ describe('configuration', () => {
     expect(kernel.warnings).toEqual(['sources.github is set but no installed plugin reads it.']);
     await kernel.stop();
   });
+
+  it('warns about a third-party source section no installed plugin reads (a plugin not composed in, or misspelt)', async () => {
+    const kernel = await createKernel({ ...silent, config: { sources: { internalDocs: { root: '/docs' } } } }).start();
+    expect(kernel.warnings).toEqual([
+      "sources.internalDocs is set but no installed plugin reads it (check the plugin is installed and the name's spelling).",
+    ]);
+    await kernel.stop();
+  });
 });

@@ -26,7 +26,10 @@ export const oramaSearchPluginOptionsSchema = z.strictObject({
       body: weight(1, 'the chunk text'),
     })
     .prefault({})
-    .describe('Field weights: a heading match outranks the same word in body text.'),
+    .describe(
+      'Field weights of the BM25 part of the score (0.3 of it; the rest is the share of query words a chunk ' +
+        'contains, weighted by rarity, wherever they are). Equal by default: measured, heading boosts ranked worse.',
+    ),
   maxLoadedIndexes: z
     .number()
     .int()

@@ -163,8 +163,15 @@ export function validateConfig(source: ConfigSource | undefined, plugins: readon
         if (!(path in raw)) setPath(raw, path, value);
         continue;
       }
+      // a third-party plugin's section (`sources.internalDocs`): not ours to judge, but worth a word when no
+      // installed plugin reads it (a plugin not composed in, or a misspelt name)
       const parentKnown = prefix !== '' && knownSections.has(prefix);
-      if (parentKnown && !claimed.has(prefix)) continue;
+      if (parentKnown && !claimed.has(prefix)) {
+        warnings.push(
+          `${path} is set but no installed plugin reads it (check the plugin is installed and the name's spelling).`,
+        );
+        continue;
+      }
       add(path, 'Unrecognized key (check its spelling and indentation)');
     }
   };
