@@ -55,7 +55,8 @@ const run = (args) =>
     child.on('exit', (code) => resolve(code ?? 1));
   });
 
-const given = process.argv.slice(2);
+// `{web}` in the arguments stands for the fake web's address, e.g. `read {web}/pydantic/migration/index.md`
+const given = process.argv.slice(2).map((a) => a.replaceAll('{web}', web.url.replace(/\/$/, '')));
 let status = 0;
 const tour = [
   ['libraries'],
