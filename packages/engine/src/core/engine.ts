@@ -1,5 +1,6 @@
 import {
   type CacheStore,
+  estimateTokens,
   type FetchContext,
   type HttpClient,
   isProContextError,
@@ -311,12 +312,13 @@ export class DocsEngine {
     version: string | undefined,
     maxTokens: number,
     context: FetchContext = {},
+    footer?: (answer: DocsAnswer) => number,
   ): Promise<DocsAnswer> {
     const library = this.catalog.require(libraryId);
     const versions = await this.version(library, version);
     // seed 001 §5.2: a (library, version, topic) asked before is answered from the cache, without loading
     // the library's index (what a restarted server does first)
-    const answerKey = `${versionKey(library.id, versions.version)}|${maxTokens}|${topic.trim().toLowerCase().replace(/\s+/g, ' ')}`;
+    const answerKey = `${versionKey(library.id, versions.version)}|${maxTokens}${footer ? '+footer' : ''}|${topic.trim().toLowerCase().replace(/\s+/g, ' ')}`;
     if (this.store.state(library.id, versions.version) !== 'ready') {
       const stored = await this.deps.cache.get<DocsAnswer>(ns.answers, answerKey);
       if (stored) return { ...stored.value, cached: true, stale: false };
@@ -335,18 +337,27 @@ export class DocsEngine {
         },
       );
     }
-    const { content, used } = fillBudget(withSectionParts(ranked, loaded.docs.chunks, terms), maxTokens);
-    const best = used[0];
-    const answer: DocsAnswer = {
-      content,
-      source: best ? chunkUrl(best.chunk) : loaded.docs.record.sourceUrl,
-      version: versions.version,
-      lastUpdated: loaded.docs.record.fetchedAt,
-      confidence: confidenceOf(best, terms),
-      cached: loaded.cached,
-      stale: loaded.stale,
-      relatedPages: this.relatedPages(toc, ranked, terms, loaded.docs.record.pages, used),
+    const candidates = withSectionParts(ranked, loaded.docs.chunks, terms);
+    const answerWithin = (budget: number): DocsAnswer => {
+      const { content, used } = fillBudget(candidates, budget);
+      const best = used[0];
+      return {
+        content,
+        source: best ? chunkUrl(best.chunk) : loaded.docs.record.sourceUrl,
+        version: versions.version,
+        lastUpdated: loaded.docs.record.fetchedAt,
+        confidence: confidenceOf(best, terms),
+        cached: loaded.cached,
+        stale: loaded.stale,
+        relatedPages: this.relatedPages(toc, ranked, terms, loaded.docs.record.pages, used),
+      };
     };
+    let answer = answerWithin(maxTokens);
+    // what the caller prints beside the content (its source line) must fit too: refill within the rest,
+    // from the same ranking (whole chunks rarely fill a budget exactly, so this is the exception)
+    const need = footer ? footer(answer) : 0;
+    if (need > 0 && estimateTokens(answer.content) + need > maxTokens)
+      answer = answerWithin(Math.max(1, maxTokens - need));
     // kept no longer than the docs it came from (a refresh clears it)
     const remaining = loaded.docs.expiresAt === null ? 0 : loaded.docs.expiresAt - Date.now();
     if (!loaded.stale && remaining > 1000) {

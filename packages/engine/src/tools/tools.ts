@@ -86,21 +86,25 @@ export function renderDocsAnswer(answer: DocsAnswer, maxTokens: number, footerTo
 }
 
 /**
- * get-docs within `maxTokens` as the agent reads it. Content comes first: it is asked for within
- * `maxTokens` (and again within `maxTokens` less the source line when the two do not fit), and related pages fill only what the content leaves (chunks go
- * in whole, so there usually is some), a page's description dropped before the page. Content is never cut
- * to make room for links to other pages: the answer is what the agent asked for.
+ * get-docs within `maxTokens` as the agent reads it. Content comes first: it fills `maxTokens`, less
+ * the source line when the two would not fit (the engine refills from the same ranking, told the line's
+ * size through `footer`), and related pages fill only what the content leaves (chunks go in whole, so
+ * there usually is some), a page's description dropped before the page. Content is never cut to make
+ * room for links to other pages: the answer is what the agent asked for.
  */
 export async function docsWithinBudget(
-  ask: (contentTokens: number) => Promise<DocsAnswer>,
+  ask: (contentTokens: number, footer: (answer: DocsAnswer) => number) => Promise<DocsAnswer>,
   maxTokens: number,
 ): Promise<RenderedDocsAnswer> {
-  // whole chunks rarely fill a budget exactly: the source line usually fits in what the content leaves
-  const raw = await ask(maxTokens);
+  // the engine fits content and source line in one go (it refills from the same ranking when needed)
+  const sourceLine = (answer: DocsAnswer) =>
+    renderDocsAnswer({ ...answer, content: '', relatedPages: [] }, Number.POSITIVE_INFINITY).footerTokens;
+  const raw = await ask(maxTokens, sourceLine);
   const first = renderDocsAnswer(raw, maxTokens);
   if (first.overflow === 0) return first;
   const footer = renderDocsAnswer({ ...raw, content: '', relatedPages: [] }, maxTokens).footerTokens;
-  const second = await ask(Math.max(1, maxTokens - Math.max(footer, SOURCE_LINE_RESERVE)));
+  // only when the source line changed with the refill (another best chunk, a longer URL)
+  const second = await ask(Math.max(1, maxTokens - Math.max(footer, SOURCE_LINE_RESERVE)), sourceLine);
   // the second ask finds the docs the first one fetched: for this call, they were fetched, not cached
   return renderDocsAnswer({ ...second, cached: raw.cached }, maxTokens);
 }
@@ -167,7 +171,8 @@ export function docsTools(engine: DocsEngine): ToolDefinition[] {
         { libraryId: args.libraryId, topic: args.topic, version: args.version, maxTokens: args.maxTokens },
         async (span) => {
           const rendered = await docsWithinBudget(
-            (budget) => engine.getDocs(args.libraryId, args.topic, args.version, budget, fetchContext(context)),
+            (budget, footer) =>
+              engine.getDocs(args.libraryId, args.topic, args.version, budget, fetchContext(context), footer),
             args.maxTokens,
           );
           const a = rendered.structured;
