@@ -86,7 +86,7 @@ export const getDocsOutput = z.object({
   content: z.string().describe('Documentation content in markdown format'),
   source: z.string().describe('URL where documentation was fetched from'),
   version: z.string().describe('Exact version of documentation returned'),
-  lastUpdated: z.string().describe('When this documentation was last fetched/verified (ISO 8601 date-time)'),
+  lastUpdated: z.iso.datetime().describe('When this documentation was last fetched/verified'),
   confidence: z.number().min(0).max(1).describe('Relevance confidence score (1.0 = exact match, 0.0 = no match)'),
   cached: z.boolean().describe('Whether this result was served from cache'),
   stale: z.boolean().describe('Whether the cached content may be outdated'),
