@@ -77,6 +77,12 @@ export interface TocRecord {
 
 const SNAPSHOT_TTL_NEVER = 0;
 
+/** `value` as an ISO 8601 UTC date-time; the current time when it is not a date at all. */
+function isoDateTime(value: string): string {
+  const time = Date.parse(value);
+  return Number.isNaN(time) ? new Date().toISOString() : new Date(time).toISOString();
+}
+
 /**
  * Fetches, chunks, indexes and persists library documentation, one library version at a time, and
  * restores it after a restart from the cache (chunks + index snapshot) without fetching or chunking
@@ -341,7 +347,8 @@ export class DocStore {
       version,
       adapterId,
       sourceUrl: result.sourceUrl,
-      fetchedAt: result.fetchedAt,
+      // one form whatever an adapter wrote (get-docs' output schema says date-time)
+      fetchedAt: isoDateTime(result.fetchedAt),
       freshness: result.freshness,
       revision: hash.digest('hex').slice(0, 16),
       pages,
