@@ -2,15 +2,8 @@ import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import {
-  createHttpClient,
-  createSilentLogger,
-  createUrlAllowlist,
-  type HttpClient,
-  isProContextError,
-  type ProContextError,
-} from '@pro-context/kernel';
-import { MemoryCacheStore } from '@pro-context/testing';
+import { createHttpClient, createSilentLogger, createUrlAllowlist, type HttpClient } from '@pro-context/kernel';
+import { catalogErrorOf, MemoryCacheStore } from '@pro-context/testing';
 import { findCorpusRoot } from '@pro-context/testing/fake-web';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PageReader, type TocTitleLookup, truncationNote } from '../src/core/pages.js';
@@ -44,16 +37,6 @@ afterAll(async () => {
 function reader(tocTitle?: TocTitleLookup): PageReader {
   const allowlist = createUrlAllowlist([{ entry: `${origin}/`, reason: 'test' }]);
   return new PageReader(client, new MemoryCacheStore(), allowlist, new SourceChain([]), createSilentLogger(), tocTitle);
-}
-
-async function failure(promise: Promise<unknown>): Promise<ProContextError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (isProContextError(error)) return error;
-    throw error;
-  }
-  throw new Error('expected read-page to fail');
 }
 
 const filler = 'Some prose that makes this page long enough to count as documentation content.';
@@ -159,7 +142,7 @@ describe('read-page offsets', () => {
     const whole = await r.read(`${origin}/short.md`, 2000);
     expect(whole.truncated).toBe(false);
     const length = whole.content.length;
-    const error = await failure(r.read(`${origin}/short.md`, 2000, 99_999));
+    const error = await catalogErrorOf(r.read(`${origin}/short.md`, 2000, 99_999));
     expect(error.code).toBe('INVALID_INPUT');
     expect(error.message).toContain(`${length} characters long`);
     expect(error.suggestion).toContain(`offset below ${length}`);

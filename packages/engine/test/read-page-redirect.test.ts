@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { isProContextError, type ProContextError, type StartedKernel } from '@pro-context/kernel';
-import { createTestKernel } from '@pro-context/testing';
+import type { StartedKernel } from '@pro-context/kernel';
+import { catalogErrorOf, createTestKernel } from '@pro-context/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { docsEngineToken, enginePlugin } from '../src/index.js';
 
@@ -70,25 +70,15 @@ async function engine() {
   return kernel.resolve(docsEngineToken);
 }
 
-async function refusal(promise: Promise<unknown>): Promise<ProContextError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (isProContextError(error)) return error;
-    throw error;
-  }
-  throw new Error('expected read-page to refuse');
-}
-
 describe('read-page holds every redirect hop to the allowlist', () => {
   it('refuses the internal host when asked for it directly', async () => {
-    const error = await refusal((await engine()).readPage(`${inner.origin}/metadata`, 2000, 0));
+    const error = await catalogErrorOf((await engine()).readPage(`${inner.origin}/metadata`, 2000, 0));
     expect(error.code).toBe('URL_NOT_ALLOWED');
     expect(inner.hits).toEqual([]);
   });
 
   it('refuses an allowlisted page that redirects to a host outside the allowlist, without fetching it', async () => {
-    const error = await refusal((await engine()).readPage(`${docs.origin}/escape`, 2000, 0));
+    const error = await catalogErrorOf((await engine()).readPage(`${docs.origin}/escape`, 2000, 0));
     expect(error.code).toBe('URL_NOT_ALLOWED');
     expect(error.message).toBe(
       `${docs.origin}/escape redirects to ${inner.origin}/metadata, and ${new URL(inner.origin).host} is not in the read-page allowlist.`,

@@ -1,6 +1,5 @@
 import {
   definePlugin,
-  isProContextError,
   KERNEL_VERSION,
   type LibraryDescriptor,
   ProContextError,
@@ -8,7 +7,7 @@ import {
   sourceAdapterToken,
   type TocResult,
 } from '@pro-context/kernel';
-import { createTestKernel, MemoryCacheStore, StaticSourceAdapter } from '@pro-context/testing';
+import { catalogErrorOf, createTestKernel, MemoryCacheStore, StaticSourceAdapter } from '@pro-context/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { LibraryCatalog } from '../src/core/catalog.js';
 import { docsEngineToken, enginePlugin } from '../src/plugin.js';
@@ -105,16 +104,6 @@ async function start(cache = new MemoryCacheStore(), config: Record<string, unkn
   return { engine: kernel.resolve(docsEngineToken), adapter, cache };
 }
 
-async function failure(promise: Promise<unknown>): Promise<ProContextError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (isProContextError(error)) return error;
-    throw error;
-  }
-  throw new Error('expected a ProContextError');
-}
-
 describe('resolve-library finds the library a natural-language query names', () => {
   it('finds a configured library named anywhere in a sentence', async () => {
     const { engine } = await start();
@@ -155,7 +144,7 @@ describe('resolve-library finds the library a natural-language query names', () 
 
   it('answers LIBRARY_NOT_FOUND for a sentence that names no known library', async () => {
     const { engine } = await start();
-    const error = await failure(engine.resolve('how do I stream responses'));
+    const error = await catalogErrorOf(engine.resolve('how do I stream responses'));
     expect(error.code).toBe('LIBRARY_NOT_FOUND');
   });
 });
@@ -232,7 +221,7 @@ describe('resolve-library when no documentation can be fetched (seed 001 §5.1)'
   it('get-docs for it keeps failing with the coded error', async () => {
     const { engine } = await start();
     await engine.resolve('down');
-    const error = await failure(engine.getDocs('down', 'intro', undefined, 2000));
+    const error = await catalogErrorOf(engine.getDocs('down', 'intro', undefined, 2000));
     expect(error.code).toBe('SOURCE_UNAVAILABLE');
   });
 

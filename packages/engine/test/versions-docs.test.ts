@@ -1,13 +1,11 @@
 import {
   definePlugin,
-  isProContextError,
   KERNEL_VERSION,
   type LibraryDescriptor,
-  type ProContextError,
   type StartedKernel,
   sourceAdapterToken,
 } from '@pro-context/kernel';
-import { createTestKernel, StaticRegistryResolver, StaticSourceAdapter } from '@pro-context/testing';
+import { catalogErrorOf, createTestKernel, StaticRegistryResolver, StaticSourceAdapter } from '@pro-context/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { hasVersionedDocs, resolveLibraryVersion } from '../src/core/versions.js';
 import { docsEngineToken, enginePlugin } from '../src/plugin.js';
@@ -45,30 +43,20 @@ async function start(zod: Record<string, unknown>) {
   return kernel.resolve(docsEngineToken);
 }
 
-async function failure(promise: Promise<unknown>): Promise<ProContextError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (isProContextError(error)) return error;
-    throw error;
-  }
-  throw new Error('expected a ProContextError');
-}
-
 describe('docs at a URL that names no version describe the latest stable only (US-6)', () => {
   const plain = { llmsTxtUrl: 'https://zod.test/llms.txt' };
 
   it('get-docs for an older release is VERSION_NOT_FOUND saying which version the docs are, not v4 docs labelled 3.25.0', async () => {
     const engine = await start(plain);
-    const error = await failure(engine.getDocs('zod', 'object schemas', '3.25.0', 2000));
+    const error = await catalogErrorOf(engine.getDocs('zod', 'object schemas', '3.25.0', 2000));
     expect(error.code).toBe('VERSION_NOT_FOUND');
     expect(error.message).toMatch(/Zod 3\.25\.0 was released, but its documentation is not available/);
     expect(error.message).toMatch(/latest stable version, 4\.1\.0/);
     expect(error.suggestion).toMatch(/version '4\.1\.0'/);
     expect(error.details).toMatchObject({ documentedVersion: '4.1.0', availableVersions: ['4.1.0'] });
     // a range that lands on an older release is no different
-    expect((await failure(engine.getDocs('zod', 'object schemas', '3.x', 2000))).code).toBe('VERSION_NOT_FOUND');
-    expect((await failure(engine.search('zod', 'object', '4.0.0', 5))).code).toBe('VERSION_NOT_FOUND');
+    expect((await catalogErrorOf(engine.getDocs('zod', 'object schemas', '3.x', 2000))).code).toBe('VERSION_NOT_FOUND');
+    expect((await catalogErrorOf(engine.search('zod', 'object', '4.0.0', 5))).code).toBe('VERSION_NOT_FOUND');
   });
 
   it('serves the latest stable, by number, by range or by default, labelled with its version', async () => {
@@ -82,7 +70,7 @@ describe('docs at a URL that names no version describe the latest stable only (U
 
   it('a version that was never released is VERSION_NOT_FOUND listing the releases', async () => {
     const engine = await start(plain);
-    const error = await failure(engine.getDocs('zod', 'object schemas', '9.0.0', 2000));
+    const error = await catalogErrorOf(engine.getDocs('zod', 'object schemas', '9.0.0', 2000));
     expect(error.code).toBe('VERSION_NOT_FOUND');
     expect(error.message).toBe("Zod has no version '9.0.0'.");
     expect(error.suggestion).toBe('Available versions: 4.1.0, 4.0.0, 3.25.0, 3.24.0');
@@ -100,7 +88,9 @@ describe('version-specific docs ({version} in the URL)', () => {
 
   it('still refuses a version missing from the configured list', async () => {
     const engine = await start(versioned);
-    expect((await failure(engine.getDocs('zod', 'object schemas', '9.0.0', 2000))).code).toBe('VERSION_NOT_FOUND');
+    expect((await catalogErrorOf(engine.getDocs('zod', 'object schemas', '9.0.0', 2000))).code).toBe(
+      'VERSION_NOT_FOUND',
+    );
   });
 });
 
@@ -120,7 +110,7 @@ describe('resolveLibraryVersion', () => {
 
   it('applies the same rule to versions a package registry knows', async () => {
     expect((await resolveLibraryVersion(library, undefined, [pypi])).version).toBe('0.28.1');
-    const error = await failure(resolveLibraryVersion(library, '0.27.2', [pypi]));
+    const error = await catalogErrorOf(resolveLibraryVersion(library, '0.27.2', [pypi]));
     expect(error.code).toBe('VERSION_NOT_FOUND');
     expect(error.details).toMatchObject({ documentedVersion: '0.28.1', releasedVersions: ['0.28.1', '0.27.2'] });
     const versioned = { ...library, versionedDocsUrl: 'https://httpx.test/{version}/' };

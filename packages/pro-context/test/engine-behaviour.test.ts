@@ -2,22 +2,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { docsEngineToken } from '@pro-context/engine';
-import { createSilentLogger, isProContextError, type StartedKernel } from '@pro-context/kernel';
+import { createSilentLogger, type StartedKernel } from '@pro-context/kernel';
+import { catalogErrorOf } from '@pro-context/testing';
 import { corpusSites, type FakeWeb, findCorpusRoot, startFakeWeb } from '@pro-context/testing/fake-web';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startProContext } from '../src/index.js';
 
 const corpora = findCorpusRoot();
-
-async function codeOf(promise: Promise<unknown>) {
-  try {
-    await promise;
-  } catch (error) {
-    if (isProContextError(error)) return error;
-    throw error;
-  }
-  throw new Error('expected a catalog error');
-}
 
 describe.skipIf(!corpora)(
   `the engine in-process, against the fake web${corpora ? '' : ' (skipped: ../shared/corpora is absent)'}`,
@@ -67,7 +58,7 @@ describe.skipIf(!corpora)(
     it('answers INDEXING_IN_PROGRESS with retryAfter while a first index builds, then searches', async () => {
       const { engine } = await start({ engine: { searchWaitMs: 0 } });
       web.setFault({ site: 'httpx', path: /\.md$/ }, { delayMs: 200 });
-      const error = await codeOf(engine.search('httpx', 'async client', undefined, 5));
+      const error = await catalogErrorOf(engine.search('httpx', 'async client', undefined, 5));
       expect(error.code).toBe('INDEXING_IN_PROGRESS');
       expect(error.retryAfter).toBeGreaterThanOrEqual(2);
       web.clearFaults();
@@ -102,13 +93,13 @@ describe.skipIf(!corpora)(
       expect((await engine.getDocs('httpx', 'timeouts', undefined, 2000)).content).toBe(fresh.content);
 
       const down = await start();
-      const error = await codeOf(down.engine.getDocs('httpx', 'timeouts', undefined, 2000));
+      const error = await catalogErrorOf(down.engine.getDocs('httpx', 'timeouts', undefined, 2000));
       expect(error.code).toBe('SOURCE_UNAVAILABLE');
     });
 
     it('never substitutes a version: unknown versions list the available ones, releases without their own docs are refused', async () => {
       const { engine } = await start();
-      const error = await codeOf(engine.getDocs('typer', 'options', '9.9.9', 2000));
+      const error = await catalogErrorOf(engine.getDocs('typer', 'options', '9.9.9', 2000));
       expect(error.code).toBe('VERSION_NOT_FOUND');
       expect(error.suggestion).toBe('Available versions: 0.16.0, 0.15.4');
       // typer's docs URL is not versioned: 0.15 exists, but only the latest docs (0.16.0) can be served, and it says so
@@ -118,7 +109,7 @@ describe.skipIf(!corpora)(
       expect(resolved.notes.join(' ')).toMatch(
         /0\.15\.4 exists, but only the documentation of the latest stable version, 0\.16\.0/,
       );
-      expect((await codeOf(engine.getDocs('typer', 'options', '0.15.4', 2000))).code).toBe('VERSION_NOT_FOUND');
+      expect((await catalogErrorOf(engine.getDocs('typer', 'options', '0.15.4', 2000))).code).toBe('VERSION_NOT_FOUND');
       expect((await engine.getDocs('typer', 'options', '0.16.0', 2000)).version).toBe('0.16.0');
     });
 
@@ -142,7 +133,7 @@ describe.skipIf(!corpora)(
       kernels.push(again);
       const engine = again.resolve(docsEngineToken);
       expect((await engine.readPage(page, 2000, 0)).content).toMatch(/QuickStart/i);
-      const outside = await codeOf(engine.readPage('http://127.0.0.2:1/elsewhere.md', 2000, 0));
+      const outside = await catalogErrorOf(engine.readPage('http://127.0.0.2:1/elsewhere.md', 2000, 0));
       expect(outside.code).toBe('URL_NOT_ALLOWED');
     });
 

@@ -10,6 +10,7 @@ export type { SearchBackendContractOptions } from './contracts/search-backend.js
 export { contractCorpus, describeSearchBackendContract } from './contracts/search-backend.js';
 export type { SourceAdapterContractOptions } from './contracts/source-adapter.js';
 export { describeSourceAdapterContract } from './contracts/source-adapter.js';
+export { catalogErrorOf } from './errors.js';
 export type {
   FakeSiteDefinition,
   FakeSiteFile,

@@ -1,12 +1,11 @@
 import {
-  isProContextError,
   type LibraryDescriptor,
-  type ProContextError,
   type SourceAdapter,
   type StartedKernel,
   sourceAdapterToken,
 } from '@pro-context/kernel';
 import {
+  catalogErrorOf,
   corpusSites,
   createTestKernel,
   describeSourceAdapterContract,
@@ -28,17 +27,6 @@ async function kernelWith(
   return { kernel, adapter };
 }
 
-/** The catalog error `promise` rejects with. */
-async function failure(promise: Promise<unknown>): Promise<ProContextError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (isProContextError(error)) return error;
-    throw error;
-  }
-  throw new Error('expected a rejection');
-}
-
 describe('the plugin', () => {
   it('binds one adapter, constructed with every dependency injected', async () => {
     const { kernel, adapter } = await kernelWith();
@@ -56,10 +44,10 @@ describe('the plugin', () => {
   });
 
   it('refuses a misspelt or out-of-range option, naming it', async () => {
-    const error = await failure(createTestKernel({ plugins: [[llmsTxtPlugin, { maxPage: 10 }]] }));
+    const error = await catalogErrorOf(createTestKernel({ plugins: [[llmsTxtPlugin, { maxPage: 10 }]] }));
     expect(error.code).toBe('PLUGIN_OPTIONS_INVALID');
     expect(error.message).toContain('maxPage');
-    const range = await failure(createTestKernel({ plugins: [[llmsTxtPlugin, { concurrency: 0 }]] }));
+    const range = await catalogErrorOf(createTestKernel({ plugins: [[llmsTxtPlugin, { concurrency: 0 }]] }));
     expect(range.message).toContain('concurrency');
   });
 
@@ -141,7 +129,7 @@ describe('LlmsTxtSourceAdapter on a loopback site', () => {
   });
 
   it('falls through with SOURCE_UNAVAILABLE when the site has neither llms.txt nor llms-full.txt', async () => {
-    const error = await failure(adapter.fetchToc(lib(), 'latest'));
+    const error = await catalogErrorOf(adapter.fetchToc(lib(), 'latest'));
     expect(error.code).toBe('SOURCE_UNAVAILABLE');
     expect(error.message).toBe(
       `No llms.txt at ${base}/ex/llms.txt (HTTP 404), nor llms-full.txt at ${base}/ex/llms-full.txt (HTTP 404).`,
@@ -221,7 +209,7 @@ describe('LlmsTxtSourceAdapter on a loopback site', () => {
 
   it('does not take an HTML page served as llms-full.txt for documentation', async () => {
     serve('llms-full.txt', '<!doctype html><html><body>app shell</body></html>', { contentType: 'text/html' });
-    const error = await failure(adapter.fetchToc(lib(), 'latest'));
+    const error = await catalogErrorOf(adapter.fetchToc(lib(), 'latest'));
     expect(error.code).toBe('SOURCE_UNAVAILABLE');
     expect(error.message).toBe(
       `No llms.txt at ${base}/ex/llms.txt (HTTP 404), and ${base}/ex/llms-full.txt is not an llms-full.txt file: it is an HTML page.`,
@@ -270,21 +258,21 @@ describe('LlmsTxtSourceAdapter on a loopback site', () => {
     ],
   ])('rejects %s served as llms.txt with INVALID_CONTENT', async (_, body, message) => {
     serve('llms.txt', body);
-    const error = await failure(adapter.fetchToc(lib(), 'latest'));
+    const error = await catalogErrorOf(adapter.fetchToc(lib(), 'latest'));
     expect(error.code).toBe('INVALID_CONTENT');
     expect(error.message).toMatch(message);
   });
 
   it('reports a rate-limited llms.txt as RATE_LIMITED with the server’s Retry-After', async () => {
     web.setFault({ path: '/ex/llms.txt' }, { status: 429, retryAfter: 120 });
-    const error = await failure(adapter.fetchToc(lib(), 'latest'));
+    const error = await catalogErrorOf(adapter.fetchToc(lib(), 'latest'));
     expect(error.code).toBe('RATE_LIMITED');
     expect(error.retryAfter).toBe(120);
   });
 
   it('reports a failing server as SOURCE_UNAVAILABLE after the client’s retries', async () => {
     web.setFault({ path: '/ex/llms.txt' }, { status: 503 });
-    const error = await failure(adapter.fetchToc(lib(), 'latest'));
+    const error = await catalogErrorOf(adapter.fetchToc(lib(), 'latest'));
     expect(error.code).toBe('SOURCE_UNAVAILABLE');
     expect(requested('llms.txt')).toBe(3);
   });
@@ -296,7 +284,7 @@ describe('LlmsTxtSourceAdapter on a loopback site', () => {
     expect((await adapter.fetchToc(versioned, '2.10')).title).toBe('Example 2.10');
     expect((await adapter.fetchToc(versioned, 'latest')).title).toBe('Example latest');
     // A version without its own llms.txt fails instead of silently serving another version.
-    const error = await failure(adapter.fetchToc(versioned, '1.0'));
+    const error = await catalogErrorOf(adapter.fetchToc(versioned, '1.0'));
     expect(error.message).toBe(
       `No llms.txt at ${base}/ex/1.0/llms.txt (HTTP 404), nor llms-full.txt at ${base}/ex/1.0/llms-full.txt (HTTP 404).`,
     );
@@ -377,7 +365,7 @@ describe('LlmsTxtSourceAdapter on a loopback site', () => {
   it('fails when every listed page fails, saying why', async () => {
     serve('llms.txt', '# Example\n- [A](a.md)\n- [B](b)\n');
     web.setFault({ path: '/ex/b' }, { status: 500 });
-    const error = await failure(adapter.fetchDocs(lib(), 'latest'));
+    const error = await catalogErrorOf(adapter.fetchDocs(lib(), 'latest'));
     expect(error.code).toBe('SOURCE_UNAVAILABLE');
     expect(error.message).toBe(`None of the pages listed in ${base}/ex/llms.txt could be read.`);
     expect(error.details?.skippedCount).toBe(2);
@@ -450,7 +438,7 @@ describe('LlmsTxtSourceAdapter on a loopback site', () => {
     expect(accented).toMatchObject({ title: 'Café & Crème', url: `${base}/ex/llms.txt#caf%C3%A9-cr%C3%A8me` });
     expect(adapter.ownsUrl?.(new URL(accented.url))).toBe(true);
     expect((await adapter.fetchPage!(new URL(accented.url))).markdown).toBe('## Café & Crème\n\nAccents.');
-    const missing = await failure(adapter.fetchPage!(new URL(`${base}/ex/llms.txt#nope`)));
+    const missing = await catalogErrorOf(adapter.fetchPage!(new URL(`${base}/ex/llms.txt#nope`)));
     expect(missing.code).toBe('PAGE_NOT_FOUND');
   });
 
@@ -486,7 +474,7 @@ describe('LlmsTxtSourceAdapter on a loopback site', () => {
     expect(requested('legacy/index.md')).toBe(1);
     expect(requested('legacy/index.html.md')).toBe(1);
 
-    const gone = await failure(adapter.fetchPage!(new URL(`${base}/ex/guide-removed`)));
+    const gone = await catalogErrorOf(adapter.fetchPage!(new URL(`${base}/ex/guide-removed`)));
     expect(gone.code).toBe('PAGE_NOT_FOUND');
   });
 
