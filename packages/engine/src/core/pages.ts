@@ -67,6 +67,32 @@ const ATX_HEADING = /^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$/;
  */
 export function readableMarkdown(markdown: string): string {
   const lines = normalizeMarkdown(markdown).split('\n');
+  headingsOutsideCode(lines, (i, level, heading) => {
+    const { text } = cleanHeading(heading);
+    if (text) lines[i] = `${level} ${text}`;
+  });
+  return lines.join('\n');
+}
+
+/** The first H1 of normalized markdown, outside code blocks, cleaned like a heading. */
+function firstH1(markdown: string): string | undefined {
+  let found: string | undefined;
+  headingsOutsideCode(markdown.split('\n'), (_i, level, heading) => {
+    if (level !== '#') return false;
+    found = cleanHeading(heading).text || undefined;
+    return found === undefined;
+  });
+  return found;
+}
+
+/**
+ * Calls `visit` with each ATX heading line's index, `#` run and text, skipping fenced code; stops when
+ * `visit` returns `false`.
+ */
+function headingsOutsideCode(
+  lines: readonly string[],
+  visit: (index: number, level: string, text: string) => boolean | undefined,
+): void {
   let fence: Fence | null = null;
   for (let i = 0; i < lines.length; i += 1) {
     const line = lines[i] as string;
@@ -77,30 +103,8 @@ export function readableMarkdown(markdown: string): string {
     fence = openFence(line);
     if (fence) continue;
     const m = ATX_HEADING.exec(line);
-    if (!m?.[2]) continue;
-    const { text } = cleanHeading(m[2]);
-    if (text) lines[i] = `${m[1]} ${text}`;
+    if (m?.[1] && m[2] && visit(i, m[1], m[2]) === false) return;
   }
-  return lines.join('\n');
-}
-
-/** The first H1 of normalized markdown, outside code blocks, cleaned like a heading. */
-function firstH1(markdown: string): string | undefined {
-  let fence: Fence | null = null;
-  for (const line of markdown.split('\n')) {
-    if (fence) {
-      if (closesFence(fence, line)) fence = null;
-      continue;
-    }
-    fence = openFence(line);
-    if (fence) continue;
-    const m = ATX_HEADING.exec(line);
-    if (m?.[1] === '#' && m[2]) {
-      const { text } = cleanHeading(m[2]);
-      if (text) return text;
-    }
-  }
-  return undefined;
 }
 
 /** A readable title from a URL's path: its last meaningful segment (never `index`), else the host name. */
