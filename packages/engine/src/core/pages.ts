@@ -91,7 +91,7 @@ function firstH1(markdown: string): string | undefined {
  */
 function headingsOutsideCode(
   lines: readonly string[],
-  visit: (index: number, level: string, text: string) => boolean | undefined,
+  visit: (index: number, level: string, text: string) => unknown,
 ): void {
   let fence: Fence | null = null;
   for (let i = 0; i < lines.length; i += 1) {
