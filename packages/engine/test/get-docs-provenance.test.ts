@@ -7,9 +7,10 @@ import {
   sourceAdapterToken,
   toolPluginToken,
 } from '@pro-context/kernel';
-import { createTestKernel, StaticSourceAdapter } from '@pro-context/testing';
+import { createTestKernel, MemoryCacheStore, StaticSourceAdapter } from '@pro-context/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { enginePlugin } from '../src/plugin.js';
+import { ns, versionKey } from '../src/core/keys.js';
+import { docsEngineToken, enginePlugin } from '../src/plugin.js';
 
 /** An adapter that writes its fetch time as a bare date, as a hand-written internal adapter might. */
 class DateOnlyAdapter extends StaticSourceAdapter {
@@ -61,5 +62,51 @@ describe('get-docs provenance', () => {
     expect(tool.outputSchema?.safeParse(result.structured).success).toBe(true);
     expect((result.structured as { lastUpdated: string }).lastUpdated).toBe('2026-11-01T00:00:00.000Z');
     expect(result.text).toContain('acme.invoices.create()');
+  });
+});
+
+describe('get-docs answers from its cache while the docs are in memory', () => {
+  it('serves a stored answer of the revision in memory, and ranks again when the stored one is of another revision', async () => {
+    const cache = new MemoryCacheStore();
+    const adapter = new StaticSourceAdapter('internal', {
+      acme: {
+        pages: [
+          {
+            url: 'https://docs.acme.test/billing',
+            title: 'Billing',
+            markdown: '# Billing\n\nCreate an invoice with `acme.invoices.create()`.',
+          },
+        ],
+      },
+    });
+    const kernel = await createTestKernel({
+      fakeCache: cache,
+      plugins: [
+        enginePlugin,
+        definePlugin({
+          id: 'internal-docs',
+          kernel: `>=${KERNEL_VERSION}`,
+          register: (ctx) => ctx.bindValue(sourceAdapterToken, adapter),
+        }),
+      ],
+      config: { libraries: [{ id: 'acme', name: 'Acme', language: 'python', source: 'internal', ttlHours: 1 }] },
+    });
+    kernels.push(kernel);
+    const engine = kernel.resolve(docsEngineToken);
+    const first = await engine.getDocs('acme', 'create an invoice', undefined, 2000);
+    expect(first.content).toContain('acme.invoices.create()');
+    const key = `${versionKey('acme', first.version)}|2000|create an invoice`;
+    await expect.poll(async () => (await cache.get(ns.answers, key)) !== undefined).toBe(true);
+    const stored = (await cache.get<Record<string, unknown>>(ns.answers, key))?.value ?? {};
+
+    // an answer of the revision in memory is served as stored: no second ranking
+    await cache.set(ns.answers, key, { ...stored, content: 'FROM THE ANSWER CACHE' }, { ttlMs: 60_000 });
+    expect((await engine.getDocs('acme', 'create an invoice', undefined, 2000)).content).toBe('FROM THE ANSWER CACHE');
+
+    // one computed from another revision (a refresh that just landed) is not
+    await cache.set(ns.answers, key, { ...stored, content: 'OLD REVISION', revision: 'other' }, { ttlMs: 60_000 });
+    const again = await engine.getDocs('acme', 'create an invoice', undefined, 2000);
+    expect(again.content).toContain('acme.invoices.create()');
+    expect(again).not.toHaveProperty('revision');
   });
 });

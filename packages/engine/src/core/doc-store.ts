@@ -115,6 +115,13 @@ export class DocStore {
     return [...this.loaded.keys()];
   }
 
+  /** The revision of the library version's docs held in memory, if they are (and not past their TTL). */
+  loadedRevision(libraryId: string, version: string): string | undefined {
+    const docs = this.loaded.get(versionKey(libraryId, version));
+    if (!docs || (docs.expiresAt !== null && docs.expiresAt <= Date.now())) return undefined;
+    return docs.record.revision;
+  }
+
   /** Waits for background work (snapshots, refreshes) to finish: for shutdown and tests. */
   async idle(): Promise<void> {
     while (this.background.size > 0) await Promise.allSettled([...this.background]);

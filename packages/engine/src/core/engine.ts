@@ -109,6 +109,9 @@ export interface LibrarySummary {
   projectDetected: boolean;
 }
 
+/** A get-docs answer as cached: with the revision of the docs it was computed from. */
+type StoredAnswer = DocsAnswer & { revision?: string };
+
 /** The docs engine: the five tools' behaviour, independent of MCP. */
 export class DocsEngine {
   readonly catalog: LibraryCatalog;
@@ -319,9 +322,16 @@ export class DocsEngine {
     // seed 001 §5.2: a (library, version, topic) asked before is answered from the cache, without loading
     // the library's index (what a restarted server does first)
     const answerKey = `${versionKey(library.id, versions.version)}|${maxTokens}${footer ? '+footer' : ''}|${topic.trim().toLowerCase().replace(/\s+/g, ' ')}`;
-    if (this.store.state(library.id, versions.version) !== 'ready') {
-      const stored = await this.deps.cache.get<DocsAnswer>(ns.answers, answerKey);
-      if (stored) return { ...stored.value, cached: true, stale: false };
+    // and, while the docs are in memory, without ranking again: an answer of the revision in memory (a
+    // refresh that just landed may not have cleared the older revision's answers yet)
+    const state = this.store.state(library.id, versions.version);
+    const inMemory = state === 'ready' ? this.store.loadedRevision(library.id, versions.version) : undefined;
+    if (state !== 'ready' || inMemory !== undefined) {
+      const stored = await this.deps.cache.get<StoredAnswer>(ns.answers, answerKey);
+      if (stored && (inMemory === undefined || stored.value.revision === inMemory)) {
+        const { revision: _revision, ...answer } = stored.value;
+        return { ...answer, cached: true, stale: false };
+      }
     }
     const loaded = await this.store.load(library, versions.version, context);
     const { ranked, terms } = await this.rank(library, loaded, topic, 40);
@@ -361,7 +371,8 @@ export class DocsEngine {
     // kept no longer than the docs it came from (a refresh clears it)
     const remaining = loaded.docs.expiresAt === null ? 0 : loaded.docs.expiresAt - Date.now();
     if (!loaded.stale && remaining > 1000) {
-      this.deps.cache.set(ns.answers, answerKey, answer, { ttlMs: remaining }).catch((error: unknown) => {
+      const stored: StoredAnswer = { ...answer, revision: loaded.docs.record.revision };
+      this.deps.cache.set(ns.answers, answerKey, stored, { ttlMs: remaining }).catch((error: unknown) => {
         this.deps.logger.warn('could not cache an answer', { libraryId: library.id, error });
       });
     }
