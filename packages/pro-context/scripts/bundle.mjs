@@ -3,7 +3,7 @@
 // instead of resolving and loading several hundred modules: start-up to the first `tools/list` answer is
 // about half as long. Lazily imported parts (the HTTP client's undici, Orama, the HTML converters) become
 // their own chunks and still load on first use. better-sqlite3 (a native addon) stays external.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -43,6 +43,9 @@ const entries = {
 for (const file of Object.values(entries)) {
   if (!existsSync(file)) throw new Error(`${file} is missing: run tsc first`);
 }
+
+// chunk names carry content hashes: without a clean folder every build would leave the last one's behind
+rmSync(join(root, 'dist', 'bin'), { recursive: true, force: true });
 
 await build({
   entryPoints: entries,
