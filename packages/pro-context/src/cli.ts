@@ -173,7 +173,7 @@ export function buildProgram(): Command {
     .description('focused documentation for a topic (get-docs)')
     .argument('<library>', 'library id or name')
     .argument('<topic>', "topic, e.g. 'dependencies with yield'")
-    .option('-V, --lib-version <version>', 'library version (default: latest stable)')
+    .option('-V, --lib-version <version>', 'library version (default: latest stable; --version <v> here too)')
     .option('-t, --max-tokens <n>', 'token budget (500-10000)', positiveInt, 5000)
     .action((library: string, topic: string, opts: { libVersion?: string; maxTokens: number }) =>
       runTool(
@@ -194,7 +194,7 @@ export function buildProgram(): Command {
     .description("search a library's documentation (search-docs)")
     .argument('<library>', 'library id or name')
     .argument('<query>', 'search query')
-    .option('-V, --lib-version <version>', 'library version (default: latest stable)')
+    .option('-V, --lib-version <version>', 'library version (default: latest stable; --version <v> here too)')
     .option('-n, --max-results <n>', 'results (1-20)', positiveInt, 5)
     .action(async (library: string, query: string, opts: { libVersion?: string; maxResults: number }) => {
       const args = {
@@ -281,4 +281,21 @@ export function buildProgram(): Command {
   return program;
 }
 
-await buildProgram().parseAsync(process.argv);
+/**
+ * `docs zod 'errors' --version 3` means the library's version, not the program's: after `docs` or `search`,
+ * `--version <v>` (or `--version=<v>`) is read as `--lib-version <v>`. Elsewhere `--version` prints ours.
+ */
+export function libraryVersionArgs(argv: readonly string[]): string[] {
+  const out = [...argv];
+  const command = out.findIndex((a, i) => i >= 2 && (a === 'docs' || a === 'search'));
+  if (command < 0) return out;
+  for (let i = command + 1; i < out.length; i += 1) {
+    const arg = out[i] as string;
+    if (arg === '--') break;
+    if (arg === '--version' && i + 1 < out.length && !(out[i + 1] as string).startsWith('-')) out[i] = '--lib-version';
+    else if (arg.startsWith('--version=')) out[i] = `--lib-version=${arg.slice('--version='.length)}`;
+  }
+  return out;
+}
+
+await buildProgram().parseAsync(libraryVersionArgs(process.argv));

@@ -60,6 +60,15 @@ describe.skipIf(skipReason)(`the pro-context CLI in a terminal${skipReason ? ` (
     }
   });
 
+  it('reads --version after docs/search as the library version, and elsewhere as the program version', async () => {
+    const docs = await cli(['-c', project.configFile, 'docs', 'pydantic', 'validators', '--version', '1.0.0'], env);
+    expect(docs.code).toBe(1);
+    expect(docs.stderr).toMatch(/error VERSION_NOT_FOUND: .*'1\.0\.0'/);
+    expect(docs.stdout).toBe('');
+    const program = await cli(['--version'], env);
+    expect(program.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+  });
+
   it('says a malformed URL is invalid instead of an internal error', async () => {
     const result = await cli(['-c', project.configFile, 'read', 'not a url'], env);
     expect(result.code).toBe(1);
