@@ -314,6 +314,21 @@ describe('configuration', () => {
     expect(error.suggestion).toMatch(/appears twice.*merge/);
   });
 
+  it('accepts a library documented only by a versionedDocsUrl, and names every option when none is given', async () => {
+    const versioned = await createKernel({
+      ...silent,
+      config: { libraries: [{ id: 'zod', name: 'Zod', versionedDocsUrl: 'https://zod.test/v{version}/' }] },
+    }).start();
+    await versioned.stop();
+    const error = await expectCode(
+      createKernel({ ...silent, config: { libraries: [{ id: 'zod', name: 'Zod' }] } }).start(),
+      'CONFIG_INVALID',
+    );
+    expect(error.message).toMatch(
+      /docsUrl, versionedDocsUrl, llmsTxtUrl, llmsFullTxtUrl, repository, localPath or source/,
+    );
+  });
+
   it('warns (does not fail) for sections of plugins that are not installed', async () => {
     const kernel = await createKernel({ ...silent, config: { sources: { github: { token: 'x' } } } }).start();
     expect(kernel.warnings).toEqual(['sources.github is set but no installed plugin reads it.']);

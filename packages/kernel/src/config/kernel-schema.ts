@@ -125,9 +125,17 @@ export const libraryConfigSchema = z
     ...libraryFields,
   })
   .refine(
-    (lib) => lib.docsUrl || lib.llmsTxtUrl || lib.llmsFullTxtUrl || lib.repository || lib.localPath || lib.source,
+    (lib) =>
+      lib.docsUrl ||
+      lib.versionedDocsUrl ||
+      lib.llmsTxtUrl ||
+      lib.llmsFullTxtUrl ||
+      lib.repository ||
+      lib.localPath ||
+      lib.source,
     {
-      message: 'A library needs a docsUrl, llmsTxtUrl, repository or localPath',
+      message:
+        'A library needs one of docsUrl, versionedDocsUrl, llmsTxtUrl, llmsFullTxtUrl, repository, localPath or source',
     },
   );
 
