@@ -110,3 +110,44 @@ describe('get-docs answers from its cache while the docs are in memory', () => {
     expect(again).not.toHaveProperty('revision');
   });
 });
+
+describe('a refresh of the docs', () => {
+  it('keeps answering from the stale docs while it runs, then renews get-docs and read-page alike', async () => {
+    const docs = {
+      pages: [
+        {
+          url: 'https://docs.acme.test/widgets',
+          title: 'Widgets',
+          markdown: '# Widgets\n\nWidgets are ALPHA-ONE.',
+        },
+      ],
+      revision: 'r1',
+    };
+    const adapter = new StaticSourceAdapter('internal', { acme: docs });
+    const kernel = await createTestKernel({
+      plugins: [
+        enginePlugin,
+        definePlugin({
+          id: 'internal-docs',
+          kernel: `>=${KERNEL_VERSION}`,
+          register: (ctx) => ctx.bindValue(sourceAdapterToken, adapter),
+        }),
+      ],
+      // 0.36 s: the docs go stale within the test
+      config: { libraries: [{ id: 'acme', name: 'Acme', language: 'python', source: 'internal', ttlHours: 0.0001 }] },
+    });
+    kernels.push(kernel);
+    const engine = kernel.resolve(docsEngineToken);
+    await engine.getDocs('acme', 'widgets', undefined, 2000);
+    expect((await engine.readPage('https://docs.acme.test/widgets', 2000, 0)).content).toContain('ALPHA-ONE');
+
+    docs.pages[0] = { ...docs.pages[0], markdown: '# Widgets\n\nWidgets are BETA-TWO.' } as (typeof docs.pages)[0];
+    docs.revision = 'r2';
+    await new Promise((r) => setTimeout(r, 450));
+    // stale: served as it was, refreshed behind
+    await engine.getDocs('acme', 'widgets', undefined, 2000);
+    await engine.store.idle();
+    expect((await engine.getDocs('acme', 'widgets', undefined, 2000)).content).toContain('BETA-TWO');
+    expect((await engine.readPage('https://docs.acme.test/widgets', 2000, 0)).content).toContain('BETA-TWO');
+  });
+});

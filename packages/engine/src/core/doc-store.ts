@@ -285,6 +285,12 @@ export class DocStore {
           // answers computed from an earlier revision of these docs go
           const answerPrefix = `${versionKey(library.id, version)}|`;
           for (const key of await this.cache.keys(ns.answers, answerPrefix)) await this.cache.delete(ns.answers, key);
+          // and so do read-page's copies of its pages: the next read fetches the page as it is now
+          const pageUrls = new Set([
+            ...record.pages.map((p) => p.url),
+            ...(result.toc?.entries.map((e) => e.url.split('#')[0] as string) ?? []),
+          ]);
+          for (const url of pageUrls) await this.cache.delete(ns.pages, url);
           await this.cache.set(ns.docs, versionKey(library.id, version), record, ttlMs ? { ttlMs } : {});
           const stored = await this.cache.get<DocsRecord>(ns.docs, versionKey(library.id, version));
           if (stored) docs.expiresAt = stored.expiresAt;
@@ -382,14 +388,13 @@ export class DocStore {
             }
             return;
           }
-          await this.backend.drop(docs.key);
-          this.loaded.delete(key);
+          // the stale docs keep answering while the new ones are fetched and indexed; the backend installs
+          // the new index when it is complete, and the new chunks replace the old in the same tick
           await this.fetchAndIndex(library, version, {});
         })
         .catch((error: unknown) => {
-          // the origin is down: keep serving the stale docs
+          // the origin is down: keep serving the stale docs (they were never taken out)
           this.logger.warn('refresh failed; serving stale docs', { libraryId: library.id, error });
-          this.loaded.set(key, docs);
         })
         .finally(() => this.refreshing.delete(key)),
     );
