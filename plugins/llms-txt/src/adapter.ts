@@ -656,8 +656,11 @@ export class LlmsTxtSourceAdapter implements SourceAdapter {
           // A missing twin is common and cheap to pass over: no retries spent on it.
           ...(isTwin ? { retries: 0 } : {}),
           ...(context.signal ? { signal: context.signal } : {}),
+          // The caller's redirect check (read-page's allowlist), applied before a hop is followed.
+          ...(context.allowUrl ? { allowUrl: context.allowUrl } : {}),
         });
       } catch (error) {
+        // A twin that failed, or redirected somewhere the caller refuses, is passed over for the page itself.
         if (context.signal?.aborted || !isTwin) throw error;
         continue;
       }
@@ -693,6 +696,7 @@ export class LlmsTxtSourceAdapter implements SourceAdapter {
     const response = await this.http.get(file, {
       headers: { accept: ACCEPT_LLMS_TXT },
       ...(context.signal ? { signal: context.signal } : {}),
+      ...(context.allowUrl ? { allowUrl: context.allowUrl } : {}),
     });
     if (!ok(response.status))
       throw statusError(response, file, bundle.kind === 'llms-full' ? 'llms-full.txt' : 'llms.txt');

@@ -236,10 +236,15 @@ export class PageReader {
     return this.logger.span('engine.readPage', { url: url.href }, async (span) => {
       const owner = this.sources.owner(url);
       if (owner?.fetchPage) {
-        const page = await owner.fetchPage(url, signal ? { signal } : {});
+        // The adapter fetches the page itself; it is handed the hop check so a redirect off the allowlist
+        // is refused before it is followed (the target is never contacted).
+        const page = await owner.fetchPage(url, {
+          ...(signal ? { signal } : {}),
+          allowUrl: (hop) => this.checkRedirect(url, hop),
+        });
         span.set('adapter', owner.id);
-        // The adapter fetched it (its redirects are its own), but content from a host outside the
-        // allowlist is still not handed out.
+        // Defence in depth for an adapter that ignores `allowUrl`: content that ended up on a host outside
+        // the allowlist is still not handed out.
         let final: URL | undefined;
         try {
           final = new URL(page.finalUrl);

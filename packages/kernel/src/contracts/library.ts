@@ -122,4 +122,12 @@ export interface FetchContext {
   signal?: AbortSignal;
   /** Reports progress of a long fetch (pages fetched so far and in all). */
   progress?: (done: number, total: number, message: string) => void;
+  /**
+   * The caller's check for redirect targets (today: `read-page`'s allowlist, passed to
+   * `SourceAdapter.fetchPage`). An adapter that receives it must pass it as `allowUrl` to every
+   * `HttpClient` request it makes for that page (markdown twin included), so each redirect hop is checked
+   * before it is followed rather than after its body was read. It throws to refuse a hop; a refused optional
+   * request (such as a markdown twin) may be skipped like any other failed optional request.
+   */
+  allowUrl?: (url: URL) => void;
 }
