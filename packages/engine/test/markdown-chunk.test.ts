@@ -118,6 +118,36 @@ describe('chunkMarkdown: headings', () => {
     expect(chunks[1]?.body.startsWith('## Motivation\n')).toBe(true);
   });
 
+  it('honours Fumadocs `[#id]` heading ids (real zod lines) and strips them from the text', () => {
+    const chunks = chunk(
+      md(
+        '## Stringbools [#stringbool]',
+        '',
+        'a',
+        '',
+        '### `z.deepPartial()` [#deep-partial]',
+        '',
+        'b',
+        '',
+        '### `z.input()` and `z.output()` [#input-output]',
+        '',
+        'c',
+        '',
+        '## Arrays [#] and [#1] are text',
+        '',
+        'd',
+      ),
+    );
+    expect(chunks.map((c) => [c.headings.at(-1), c.anchor])).toEqual([
+      ['Stringbools', 'stringbool'],
+      ['`z.deepPartial()`', 'deep-partial'],
+      ['`z.input()` and `z.output()`', 'input-output'],
+      ['Arrays [#] and [#1] are text', 'arrays-and-1-are-text'],
+    ]);
+    expect(chunks[1]?.id).toBe(`${url}#deep-partial`);
+    expect(chunks[1]?.body.startsWith('### `z.deepPartial()`\n')).toBe(true);
+  });
+
   it('removes badges and components from heading text but keeps generics in code', () => {
     const chunks = chunk(
       md(

@@ -176,6 +176,14 @@ describe.skipIf(!corpusRoot)('chunkMarkdown on the nine real corpora', () => {
     expect(zod[0]?.pageTitle).toBe('Defining schemas');
     expect(zod.some((c) => c.body.includes('fumadocs-ui'))).toBe(false);
     expect(zod.find((c) => c.anchor === 'literals')?.body).toContain('**Zod Mini**');
+    // Fumadocs `[#id]` heading ids: the site's anchors, and not part of the heading text
+    const deepPartial = zod.find((c) => c.anchor === 'deep-partial');
+    expect(deepPartial?.headings.at(-1)).toBe('`z.deepPartial()`');
+    expect(deepPartial?.body.startsWith('### `z.deepPartial()`\n')).toBe(true);
+    expect(zod.some((c) => c.anchor === 'stringbool')).toBe(true);
+    // (served together with the short `## Pipes` section above it, under that section's anchor)
+    expect(zod.some((c) => c.body.includes('\n### `z.input()` and `z.output()`\n'))).toBe(true);
+    expect(zod.some((c) => c.headings.some((h) => h.includes('[#')))).toBe(false);
     const vitest = byUrl('vitest/docs/config/coverage.md');
     // the page's short introduction is served with its first section, under the page's anchor
     expect(vitest[0]?.headings).toEqual(['coverage', 'coverage.provider']);

@@ -82,7 +82,8 @@ interface Unit {
   content: string[];
 }
 
-const ATX_HEADING = /^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$/;
+/** An ATX heading line: its `#` run (group 1) and raw text (group 2, absent for an empty heading). */
+export const ATX_HEADING = /^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$/;
 
 /**
  * Splits a markdown page into chunks along its headings (H1–H6), for indexing and for get-docs answers.
@@ -172,14 +173,23 @@ function parseSections(markdown: string): Section[] {
   return sections;
 }
 
-/** Heading text without its `{ #anchor }` / `{#anchor .class}` suffix and without HTML tags (outside code). */
+/**
+ * Heading text without its explicit anchor suffix and without HTML tags (outside code). Explicit anchors are
+ * MkDocs / Pandoc attribute lists (`{ #anchor }`, `{#anchor .class}`) and Fumadocs heading ids
+ * (`[#anchor]`, as in the zod docs: `` ### `z.deepPartial()` [#deep-partial] ``).
+ */
 export function cleanHeading(raw: string): { text: string; explicitAnchor: string | undefined } {
   let text = raw;
   let explicitAnchor: string | undefined;
   const attr = /[ \t]*\{:?[ \t]*([^{}]*)\}[ \t]*$/.exec(text);
+  const fumadocs = /(?<=\S)[ \t]*\[#([\w\-.:]+)\][ \t]*$/.exec(text);
   if (attr && /(?:^|\s)[#.][\w-]|=/.test(attr[1] as string)) {
     explicitAnchor = /(?:^|\s)#([\w\-.:]+)/.exec(attr[1] as string)?.[1];
     text = text.slice(0, attr.index);
+  } else if (fumadocs) {
+    // Fumadocs' remark-heading: a trailing `[#id]` sets the heading's id (and is not shown).
+    explicitAnchor = fumadocs[1];
+    text = text.slice(0, fumadocs.index);
   }
   // Strip HTML/JSX tags (VitePress badges such as `<Badge type="info">4.0</Badge>`) but not `<T>` inside code.
   text = text

@@ -7,5 +7,6 @@ export type { FrontMatterSplit } from './front-matter.js';
 export { splitFrontMatter } from './front-matter.js';
 export type { NormalizeOptions } from './normalize.js';
 export { normalizeMarkdown } from './normalize.js';
+export { sectionOffset } from './section.js';
 export type { Slugger } from './slug.js';
 export { createSlugger, slugify } from './slug.js';
