@@ -26,7 +26,15 @@ const docs = {
   instructor: { pages: [page('instructor', 'intro', 'Instructor', 'Structured outputs.')] },
   zod: { pages: [page('zod', 'api', 'Basic usage', 'Define schemas with `z.object`.')] },
   down: { pages: [page('down', 'intro', 'Intro', 'Never reachable.')] },
+  typer: { pages: [page('typer', 'intro', 'Typer', 'Build CLIs with type hints.')] },
+  httpx: { pages: [page('httpx', 'intro', 'HTTPX', 'An HTTP client.')] },
+  gone: { pages: [page('gone', 'intro', 'Intro', 'Never found.')] },
+  'gone-site': { pages: [page('gone-site', 'intro', 'Intro', 'Never found.')] },
 };
+
+/** The llms.txt adapter's advice when a site has no llms.txt (plugins/llms-txt), whatever the library's settings. */
+const LLMS_TXT_NOT_FOUND =
+  "Check the library's docsUrl, or set llmsTxtUrl / llmsFullTxtUrl if the site publishes these files elsewhere.";
 
 /** Adds an llms.txt-like summary, or an instructor-style intro entry (no blockquote), to the static TOCs. */
 class DescribedAdapter extends StaticSourceAdapter {
@@ -50,6 +58,16 @@ class DescribedAdapter extends StaticSourceAdapter {
     }
     if (library.id === 'down') {
       throw new ProContextError('SOURCE_UNAVAILABLE', 'https://docs.down.test/llms.txt answered HTTP 503.');
+    }
+    if (library.id.startsWith('gone')) {
+      throw new ProContextError(
+        'SOURCE_UNAVAILABLE',
+        `No llms.txt at https://docs.${library.id}.test/llms.txt (HTTP 404).`,
+        {
+          recoverable: false,
+          suggestion: LLMS_TXT_NOT_FOUND,
+        },
+      );
     }
     return toc;
   }
@@ -149,7 +167,85 @@ describe('resolve-library finds the library a natural-language query names', () 
   });
 });
 
+describe('resolve-library does not take an English word of a sentence for a library one letter away', () => {
+  const withTyper = { libraries: [...libraries, lib('typer', 'Typer'), lib('httpx', 'HTTPX')] };
+
+  it('answers LIBRARY_NOT_FOUND for "types", "typed" and the like instead of Typer', async () => {
+    const { engine } = await start(new MemoryCacheStore(), withTyper);
+    for (const query of [
+      'how do I add types to a function',
+      'validation with python types',
+      'typed settings',
+      'typescript types',
+    ]) {
+      const error = await catalogErrorOf(engine.resolve(query));
+      expect(error.code, query).toBe('LIBRARY_NOT_FOUND');
+    }
+  });
+
+  it('still finds names, ids and typos of long names inside a sentence, and a misspelt name on its own', async () => {
+    const { engine } = await start(new MemoryCacheStore(), withTyper);
+    expect((await engine.resolve('how do I add types with typer')).libraryId).toBe('typer');
+    expect((await engine.resolve('httpx timeouts')).libraryId).toBe('httpx');
+    expect((await engine.resolve('how do I stream with langgrpah')).libraryId).toBe('langgraph');
+    expect((await engine.resolve('python pydantc validators')).libraryId).toBe('pydantic');
+    for (const [query, id] of [
+      ['pydantc', 'pydantic'],
+      ['langgraf', 'langgraph'],
+      ['instrctor', 'instructor'],
+    ]) {
+      const result = await engine.resolve(query as string);
+      expect(result.libraryId, query).toBe(id);
+      expect(result.matchedBy, query).toBe('fuzzy');
+    }
+  });
+
+  it('a short word near a name is only a suggestion: "http" is not found, "Did you mean \'httpx\'?"', async () => {
+    const { engine } = await start(new MemoryCacheStore(), withTyper);
+    const http = await catalogErrorOf(engine.resolve('http'));
+    expect(http.code).toBe('LIBRARY_NOT_FOUND');
+    expect(http.suggestion).toBe("Did you mean 'httpx'?");
+    expect(http.details).toMatchObject({ suggestions: ['httpx'] });
+    const type = await catalogErrorOf(engine.resolve('type'));
+    expect(type.code).toBe('LIBRARY_NOT_FOUND');
+    expect(type.suggestion).toBe("Did you mean 'typer'?");
+    // get-docs with such an id says the same
+    expect((await catalogErrorOf(engine.getDocs('http', 'timeouts', undefined, 2000))).suggestion).toBe(
+      "Did you mean 'httpx'?",
+    );
+  });
+});
+
 describe('LibraryCatalog.match', () => {
+  it('reads versions written the way package managers write them', async () => {
+    const { engine } = await start();
+    const catalog: LibraryCatalog = engine.catalog;
+    for (const [query, id, hint] of [
+      ['zod@3', 'zod', '3'],
+      ['zod@4.1.0', 'zod', '4.1.0'],
+      ['zod@^3.24', 'zod', '3.24'],
+      ['pydantic==2.5', 'pydantic', '2.5'],
+      ['pydantic>=2', 'pydantic', '2'],
+      ['pydantic >= 2', 'pydantic', '2'],
+      ['pydantic~=2.10', 'pydantic', '2.10'],
+      ['zod^3', 'zod', '3'],
+      ['zod 3.25', 'zod', '3.25'],
+      ['zod ver 3.25', 'zod', '3.25'],
+      ['how do I use pydantic==2.5 validators', 'pydantic', '2.5'],
+    ]) {
+      const best = catalog.match(query as string)[0];
+      expect(best?.library.id, query).toBe(id);
+      expect(best?.matchedBy, query).not.toBe('fuzzy');
+      expect(best?.versionHint, query).toBe(hint);
+    }
+    // an upper bound or an exclusion names no version to serve: not read as "pydantic v2"
+    for (const query of ['pydantic<2', 'pydantic < 2', 'pydantic!=2.5']) {
+      const best = catalog.match(query)[0];
+      expect(best?.library.id, query).toBe('pydantic');
+      expect(best?.versionHint, query).toBeUndefined();
+    }
+  });
+
   it('reads the version written after the name, not a number elsewhere in the sentence', async () => {
     const { engine } = await start();
     const catalog: LibraryCatalog = engine.catalog;
@@ -223,6 +319,22 @@ describe('resolve-library when no documentation can be fetched (seed 001 §5.1)'
     await engine.resolve('down');
     const error = await catalogErrorOf(engine.getDocs('down', 'intro', undefined, 2000));
     expect(error.code).toBe('SOURCE_UNAVAILABLE');
+  });
+
+  it('the note names the setting the library is configured with, not a docsUrl it does not have', async () => {
+    const { engine } = await start(new MemoryCacheStore(), {
+      libraries: [
+        ...libraries,
+        lib('gone', 'Gone'),
+        lib('gone-site', 'Gone Site', { llmsTxtUrl: undefined, docsUrl: 'https://docs.gone-site.test/' }),
+      ],
+    });
+    const byLlmsTxt = (await engine.resolve('gone')).notes.join(' ');
+    expect(byLlmsTxt).toMatch(/No llms\.txt at https:\/\/docs\.gone\.test\/llms\.txt \(HTTP 404\)/);
+    expect(byLlmsTxt).toMatch(/Check llmsTxtUrl \(https:\/\/docs\.gone\.test\/llms\.txt\) in gone's configuration\./);
+    expect(byLlmsTxt).not.toMatch(/docsUrl/);
+    // configured by docsUrl, the adapter's own advice is right and kept
+    expect((await engine.resolve('gone site')).notes.join(' ')).toContain(LLMS_TXT_NOT_FOUND);
   });
 
   it('a library no adapter can serve gets the same answer', async () => {

@@ -94,6 +94,45 @@ describe('version-specific docs ({version} in the URL)', () => {
   });
 });
 
+describe('resolve-library reads versions written as package managers write them (seed 001 §9.1)', () => {
+  it('serves the TOC of the version "zod@3" / "zod==3.25.0" / "zod^3" names when its docs are version-specific', async () => {
+    const engine = await start({ versionedDocsUrl: 'https://zod.test/{version}' });
+    for (const [query, version] of [
+      ['zod@3', '3.25.0'],
+      ['zod@4.1.0', '4.1.0'],
+      ['zod==3.25.0', '3.25.0'],
+      ['zod ==3.24.0', '3.24.0'],
+      ['zod^3', '3.25.0'],
+    ]) {
+      const result = await engine.resolve(query as string);
+      expect(result.libraryId, query).toBe('zod');
+      expect(result.defaultVersion, query).toBe('4.1.0');
+      expect(result.requestedVersion, query).toBe(version);
+      expect(result.notes, query).toEqual([]);
+    }
+  });
+
+  it('says why when the version written so has no docs of its own, or does not exist, as for "zod v3"', async () => {
+    const engine = await start({ llmsTxtUrl: 'https://zod.test/llms.txt' });
+    const older = await engine.resolve('zod@3');
+    expect(older.requestedVersion).toBeUndefined();
+    expect(older.notes.join(' ')).toMatch(
+      /Zod 3\.25\.0 exists, but only the documentation of the latest stable version, 4\.1\.0/,
+    );
+    const pinned = await engine.resolve('zod==3.25.0');
+    expect(pinned.notes.join(' ')).toMatch(/Zod 3\.25\.0 exists/);
+    const missing = await engine.resolve('zod==2.5');
+    expect(missing.requestedVersion).toBeUndefined();
+    expect(missing.notes.join(' ')).toMatch(
+      /Zod has no version '2\.5' \(available: 4\.1\.0, 4\.0\.0, 3\.25\.0, 3\.24\.0\)/,
+    );
+    // the latest is just the latest, however it is written
+    const latest = await engine.resolve('zod>=4');
+    expect(latest.requestedVersion).toBe('4.1.0');
+    expect(latest.notes).toEqual([]);
+  });
+});
+
 describe('resolveLibraryVersion', () => {
   const library: LibraryDescriptor = { id: 'httpx', name: 'HTTPX', language: 'python', docsUrl: 'https://httpx.test/' };
   const pypi = new StaticRegistryResolver('pypi', 'python', {

@@ -31,9 +31,59 @@ const STOP_WORDS = new Set([
 
 const VERSION_TOKEN = /^v?(\d+(?:\.\d+)*(?:\.[x*])?)$/i;
 
+/**
+ * A version requirement written onto a name, as package managers spell it: `zod@3`, `zod@^3.22`,
+ * `pydantic==2.5`, `pydantic >= 2`, `typer~=0.15`, `zod^3`. Its version is read like "pydantic v2".
+ */
+const VERSION_OPERATOR = /(?<=[a-z0-9_\])-])\s*(?:@\s*[\^~]?|={1,3}|>=|~=|~>|\^|~)\s*(?=v?\d)/gi;
+/** Bounds that name no version to serve (`pydantic<2`, `httpx != 0.28`, `zod>3`): dropped, never read as a hint. */
+const VERSION_EXCLUSION = /(?<=[a-z0-9_\])-])\s*(?:<=?|!=|>(?!=))\s*v?\d[\w.*]*/gi;
+
+/** The query with version requirements spaced off the name: "zod@3" → "zod 3", "pydantic<2" → "pydantic". */
+function spaceVersions(query: string): string {
+  return query.replace(VERSION_EXCLUSION, ' ').replace(VERSION_OPERATOR, ' ');
+}
+
+/** Word endings of English inflections ("types", "typed", "typer", "settings", "streaming"). */
+const INFLECTIONS = ['s', 'es', 'd', 'ed', 'r', 'er', 'ing'];
+
+/**
+ * Whether two words are forms of one English word ("types"/"typer", "typed"/"types") rather than a typo of
+ * each other: a sentence saying "types" is about types, not about Typer.
+ */
+function inflections(a: string, b: string): boolean {
+  const stems = (w: string) =>
+    new Set([
+      w,
+      ...INFLECTIONS.filter((e) => w.endsWith(e) && w.length > e.length + 2).map((e) => w.slice(0, -e.length)),
+    ]);
+  const of = stems(a);
+  return [...stems(b)].some((s) => of.has(s));
+}
+
+/** Whether `a` and `b` are one edit apart: a letter added, dropped or replaced, or two neighbours swapped. */
+function oneEdit(a: string, b: string): boolean {
+  if (distance(a, b) === 1) return true;
+  if (a.length !== b.length) return false;
+  const diff: number[] = [];
+  for (let i = 0; i < a.length && diff.length <= 2; i++) if (a[i] !== b[i]) diff.push(i);
+  const [i, j] = diff;
+  return diff.length === 2 && i !== undefined && j === i + 1 && a[i] === b[j] && a[j] === b[i];
+}
+
+/**
+ * Whether a word (or words) of a sentence is a misspelling of a name. Held far stricter than a query that
+ * is just a name, because most words one edit from a short name are English words ("types" is not Typer,
+ * "stream" is not Streamlit): 6 letters or more, one edit, and not an inflection of the name.
+ */
+function sentenceTypo(name: string, text: string, words: number): boolean {
+  if (text.length < 6 || text === name || !oneEdit(name, text)) return false;
+  return words > 1 || !inflections(name, text);
+}
+
 /** Lower-cases and strips what agents add around a library name ("python fastapi", "pydantic v2", "the httpx docs"). */
 export function normalizeQuery(query: string): string {
-  return queryTokens(query)
+  return queryTokens(spaceVersions(query))
     .filter((t) => !STOP_WORDS.has(t) && !VERSION_TOKEN.test(t))
     .join('-');
 }
@@ -63,9 +113,12 @@ const canonical = (name: string) =>
     .replace(/-+/g, '-')
     .replace(/^-|-$/g, '');
 
-/** Splits a version-ish suffix off a query ("pydantic v2" → "2", "fastapi 0.110" → "0.110"). */
+/**
+ * Splits a version-ish suffix off a query ("pydantic v2" → "2", "fastapi 0.110" → "0.110", "zod@3" → "3",
+ * "pydantic==2.5" → "2.5").
+ */
 export function versionHint(query: string): string | undefined {
-  return /(?:^|\s)v?(\d+(?:\.\d+)*(?:\.x)?)\s*$/i.exec(query.trim())?.[1];
+  return /(?:^|\s)v?(\d+(?:\.\d+)*(?:\.x)?)\s*$/i.exec(spaceVersions(query).trim())?.[1];
 }
 
 /** How one name of a library met the query; lower tiers rank first. */
@@ -79,10 +132,13 @@ interface NameHit {
   after?: number;
 }
 
+/** Words that announce the version after them ("zod version 3.25", "zod ver 3"). */
+const VERSION_WORDS = new Set(['version', 'ver', 'v']);
+
 /** The version written right after the words at `after` ("zod v3", "zod version 3.25"), if any. */
 function versionAfter(tokens: readonly string[], after: number | undefined): string | undefined {
   if (after === undefined) return undefined;
-  const next = tokens[after] === 'version' || tokens[after] === 'v' ? tokens[after + 1] : tokens[after];
+  const next = VERSION_WORDS.has(tokens[after] ?? '') ? tokens[after + 1] : tokens[after];
   return next ? VERSION_TOKEN.exec(next)?.[1] : undefined;
 }
 
@@ -145,15 +201,33 @@ export class LibraryCatalog {
   /**
    * Libraries ranked by how well they match a free-text query, best first: the whole query naming a
    * library (id, name, package name or alias), then a library named by some words of it ("how do I stream
-   * with langgraph", "pydantic settings"), longer names first, then close spellings (Levenshtein: up to 3
-   * for a query that is just a name, up to 2 for a word inside a sentence).
+   * with langgraph", "pydantic settings"), longer names first, then close spellings: up to 3 edits
+   * (Levenshtein) for a query that is just a name of 5 letters or more; for a word inside a sentence, one
+   * edit in a word of 6 letters or more that is not an inflection of the name ("types" is not Typer).
+   * A version written onto the name ("zod@3", "pydantic>=2", "typer 0.15") is the match's `versionHint`.
    */
   match(query: string, language?: string): CatalogMatch[] {
+    return this.rank(query, language, 'match');
+  }
+
+  /**
+   * Ids of libraries a query may have meant, closest first, for a `LIBRARY_NOT_FOUND` suggestion: what
+   * {@link match} finds, and close spellings too loose to resolve to ("http" → httpx, "type" → typer).
+   */
+  suggest(query: string, language?: string): string[] {
+    return this.rank(query, language, 'suggest').map((m) => m.library.id);
+  }
+
+  private rank(query: string, language: string | undefined, mode: 'match' | 'suggest'): CatalogMatch[] {
     const candidates = this.all().filter((lib) => !language || !lib.language || lib.language === language);
-    const tokens = queryTokens(query);
-    const whole = normalizeQuery(query);
-    const raw = canonical(query.trim());
+    const spaced = spaceVersions(query);
+    const tokens = queryTokens(spaced);
+    const whole = normalizeQuery(spaced);
+    const raw = canonical(spaced.trim());
     const isWord = (t: string) => !STOP_WORDS.has(t) && !VERSION_TOKEN.test(t);
+    // a query of more than one word (a version aside) is a sentence, held to the stricter spelling rule
+    const sentence = tokens.filter((t) => !VERSION_TOKEN.test(t) && !VERSION_WORDS.has(t)).length > 1;
+    const strict = mode === 'match';
     const ranked: { rank: NameHit; match: CatalogMatch }[] = [];
     for (const library of candidates) {
       let best: NameHit | undefined;
@@ -193,7 +267,13 @@ export class LibraryCatalog {
         if (whole) {
           const d = Math.min(distance(full, whole), distance(tail, whole));
           const limit = Math.min(3, Math.max(1, Math.floor(whole.length / 3)));
-          if (d <= limit) {
+          // "http" is a word, not a typo of httpx: a short query only suggests a name
+          const close = !strict
+            ? d <= limit
+            : sentence
+              ? sentenceTypo(tail, whole, whole.split('-').length) || sentenceTypo(full, whole, whole.split('-').length)
+              : whole.length >= 5 && d <= limit;
+          if (close) {
             const hit: NameHit = { tier: 2, length: tail.length, distance: d, by: 'fuzzy', after: tokens.length };
             if (better(hit, best)) best = hit;
           }
@@ -203,10 +283,9 @@ export class LibraryCatalog {
             const window = tokens.slice(start, start + parts);
             if (!window.every(isWord)) continue;
             const text = window.join('-');
-            // a word inside a sentence is held to a stricter limit: "stream" must not become "streamlit"
             const limit = text.length < 5 ? 0 : Math.min(2, Math.floor(text.length / 4));
             const d = distance(tail, text);
-            if (d > 0 && d <= limit) {
+            if (strict ? sentenceTypo(tail, text, parts) : d > 0 && d <= limit) {
               const hit: NameHit = { tier: 2, length: tail.length, distance: d, by: 'fuzzy', after: start + parts };
               if (better(hit, best)) best = hit;
             }
@@ -214,7 +293,7 @@ export class LibraryCatalog {
         }
       }
       if (!best) continue;
-      const hint = best.tier === 0 ? versionHint(query) : versionAfter(tokens, best.after);
+      const hint = best.tier === 0 ? versionHint(spaced) : versionAfter(tokens, best.after);
       ranked.push({
         rank: best,
         match: {
@@ -243,13 +322,19 @@ export class LibraryCatalog {
   require(libraryId: string): LibraryDescriptor {
     const found = this.find(libraryId);
     if (found) return found;
-    const near = this.match(libraryId).map((m) => m.library.id);
+    const near = this.suggest(libraryId);
     throw new ProContextError('LIBRARY_NOT_FOUND', `No library '${libraryId}' is known.`, {
       suggestion:
-        near.length > 0
-          ? `Did you mean '${near[0]}'?${near.length > 1 ? ` Other close matches: ${near.slice(1, 4).join(', ')}.` : ''}`
-          : 'Call resolve-library with the library name to find its ID, or list-libraries to see what is available.',
+        didYouMean(near) ??
+        'Call resolve-library with the library name to find its ID, or list-libraries to see what is available.',
       details: { suggestions: near.slice(0, 5) },
     });
   }
+}
+
+/** "Did you mean 'httpx'?", naming up to three other close matches, for a `LIBRARY_NOT_FOUND`; none without ids. */
+export function didYouMean(ids: readonly string[]): string | undefined {
+  if (ids.length === 0) return undefined;
+  const others = ids.slice(1, 4);
+  return `Did you mean '${ids[0]}'?${others.length > 0 ? ` Other close matches: ${others.join(', ')}.` : ''}`;
 }

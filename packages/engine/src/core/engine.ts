@@ -16,7 +16,7 @@ import {
   type UrlAllowlist,
 } from '@pro-context/kernel';
 import type { EngineOptions } from '../options.js';
-import { type CatalogMatch, LibraryCatalog } from './catalog.js';
+import { type CatalogMatch, didYouMean, LibraryCatalog } from './catalog.js';
 import { DocStore, type LoadResult, type StoredChunk } from './doc-store.js';
 import { ns, versionKey } from './keys.js';
 import { PageReader, type PageSlice } from './pages.js';
@@ -158,6 +158,8 @@ export class DocsEngine {
       matches = this.catalog.match(query, options.language);
       if (matches.length === 0) {
         const anyLanguage = options.language ? this.catalog.match(query) : [];
+        // close spellings too loose to resolve to ("http" → httpx) are still worth a "did you mean"
+        const near = anyLanguage.length > 0 ? [] : this.catalog.suggest(query, options.language);
         throw new ProContextError(
           'LIBRARY_NOT_FOUND',
           `No library matches '${query}'${options.language ? ` in ${options.language}` : ''}.`,
@@ -165,8 +167,11 @@ export class DocsEngine {
             suggestion:
               anyLanguage.length > 0
                 ? `Did you mean '${anyLanguage[0]?.library.id}' (${anyLanguage[0]?.library.language ?? 'another language'})?`
-                : 'Check the spelling, or call list-libraries to see the libraries pro-context knows.',
-            details: { suggestions: anyLanguage.slice(0, 5).map((m) => m.library.id) },
+                : (didYouMean(near) ??
+                  'Check the spelling, or call list-libraries to see the libraries pro-context knows.'),
+            details: {
+              suggestions: (anyLanguage.length > 0 ? anyLanguage.map((m) => m.library.id) : near).slice(0, 5),
+            },
           },
         );
       }
@@ -193,8 +198,9 @@ export class DocsEngine {
     } catch (error) {
       // seed 001 §5.1: no documentation source → the metadata without a TOC, and a note why
       if (!isProContextError(error) || context.signal?.aborted) throw error;
+      const advice = adviceFor(library, error.suggestion);
       notes.push(
-        `No documentation could be indexed for ${library.name} ${served.version}: ${error.message}${error.suggestion ? ` ${error.suggestion}` : ''}`,
+        `No documentation could be indexed for ${library.name} ${served.version}: ${error.message}${advice ? ` ${advice}` : ''}`,
       );
     }
     this.allowDocsDomains(library);
@@ -582,6 +588,29 @@ function describeToc(toc: TocResult): string | undefined {
   const title = toc.title?.trim().toLowerCase();
   const intro = title ? toc.entries.find((e) => e.title.trim().toLowerCase() === title) : undefined;
   return intro?.description?.trim() || undefined;
+}
+
+/** The settings of a library that say where its documentation is, in the order sources prefer them. */
+const DOCS_SETTINGS = [
+  'llmsTxtUrl',
+  'llmsFullTxtUrl',
+  'versionedDocsUrl',
+  'docsUrl',
+  'repository',
+  'localPath',
+] as const;
+
+/**
+ * A source's advice on documentation it could not fetch, fitted to the library: advice to "check the
+ * library's docsUrl" for a library configured with another setting (llmsTxtUrl only, say) names the
+ * settings it does have, with their values. (The llms.txt adapter's not-found advice names docsUrl whatever
+ * the library is configured with.)
+ */
+function adviceFor(library: LibraryDescriptor, suggestion: string | undefined): string | undefined {
+  const checked = suggestion && /^Check the library'?s? (\w+)/.exec(suggestion)?.[1];
+  const used = DOCS_SETTINGS.filter((s) => library[s]);
+  if (!checked || used.length === 0 || used.some((s) => s === checked)) return suggestion;
+  return `Check ${used.map((s) => `${s} (${library[s]})`).join(' and ')} in ${library.id}'s configuration.`;
 }
 
 /** The first `limit` TOC entries, keeping the `Optional` section last. */
