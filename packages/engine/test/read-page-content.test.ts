@@ -136,6 +136,18 @@ describe('read-page offsets', () => {
     expect(next.content.startsWith('## Part')).toBe(true);
   });
 
+  it('starts at the section a URL fragment names (a TOC entry into one file), unless an offset is given', async () => {
+    pages.set(
+      '/all.md',
+      `# All\n\n${filler}\n\n## Key Features { #key-features }\n\nStructured outputs.\n\n## Other\n\n${filler}\n`,
+    );
+    const r = reader();
+    const atSection = await r.read(`${origin}/all.md#key-features`, 2000);
+    expect(atSection.content.startsWith('## Key Features\n\nStructured outputs.')).toBe(true);
+    expect((await r.read(`${origin}/all.md#no-such-section`, 2000)).content.startsWith('# All')).toBe(true);
+    expect((await r.read(`${origin}/all.md#key-features`, 2000, 2)).content.startsWith('All')).toBe(true);
+  });
+
   it('answers INVALID_INPUT naming the page length for an offset past the end', async () => {
     pages.set('/short.md', `# Short\n\n${filler}\n`);
     const r = reader();

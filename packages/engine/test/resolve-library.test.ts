@@ -29,12 +29,10 @@ const docs = {
   typer: { pages: [page('typer', 'intro', 'Typer', 'Build CLIs with type hints.')] },
   httpx: { pages: [page('httpx', 'intro', 'HTTPX', 'An HTTP client.')] },
   gone: { pages: [page('gone', 'intro', 'Intro', 'Never found.')] },
-  'gone-site': { pages: [page('gone-site', 'intro', 'Intro', 'Never found.')] },
 };
 
-/** The llms.txt adapter's advice when a site has no llms.txt (plugins/llms-txt), whatever the library's settings. */
-const LLMS_TXT_NOT_FOUND =
-  "Check the library's docsUrl, or set llmsTxtUrl / llmsFullTxtUrl if the site publishes these files elsewhere.";
+/** A source's advice when a site has no llms.txt (the llms-txt plugin names the library's own settings). */
+const LLMS_TXT_NOT_FOUND = 'Check llmsTxtUrl of gone in the configuration.';
 
 /** Adds an llms.txt-like summary, or an instructor-style intro entry (no blockquote), to the static TOCs. */
 class DescribedAdapter extends StaticSourceAdapter {
@@ -321,20 +319,11 @@ describe('resolve-library when no documentation can be fetched (seed 001 §5.1)'
     expect(error.code).toBe('SOURCE_UNAVAILABLE');
   });
 
-  it('the note names the setting the library is configured with, not a docsUrl it does not have', async () => {
-    const { engine } = await start(new MemoryCacheStore(), {
-      libraries: [
-        ...libraries,
-        lib('gone', 'Gone'),
-        lib('gone-site', 'Gone Site', { llmsTxtUrl: undefined, docsUrl: 'https://docs.gone-site.test/' }),
-      ],
-    });
-    const byLlmsTxt = (await engine.resolve('gone')).notes.join(' ');
-    expect(byLlmsTxt).toMatch(/No llms\.txt at https:\/\/docs\.gone\.test\/llms\.txt \(HTTP 404\)/);
-    expect(byLlmsTxt).toMatch(/Check llmsTxtUrl \(https:\/\/docs\.gone\.test\/llms\.txt\) in gone's configuration\./);
-    expect(byLlmsTxt).not.toMatch(/docsUrl/);
-    // configured by docsUrl, the adapter's own advice is right and kept
-    expect((await engine.resolve('gone site')).notes.join(' ')).toContain(LLMS_TXT_NOT_FOUND);
+  it("the note gives the source's reason and its advice", async () => {
+    const { engine } = await start(new MemoryCacheStore(), { libraries: [...libraries, lib('gone', 'Gone')] });
+    const note = (await engine.resolve('gone')).notes.join(' ');
+    expect(note).toMatch(/No llms\.txt at https:\/\/docs\.gone\.test\/llms\.txt \(HTTP 404\)/);
+    expect(note).toContain(LLMS_TXT_NOT_FOUND);
   });
 
   it('a library no adapter can serve gets the same answer', async () => {

@@ -75,8 +75,14 @@ interface FetchedBody {
 }
 
 /** What to do when a site has no llms.txt: only the library's configuration can point elsewhere. */
-const NOT_FOUND_SUGGESTION =
-  "Check the library's docsUrl, or set llmsTxtUrl / llmsFullTxtUrl if the site publishes these files elsewhere.";
+/** What to check when a library's llms.txt is not there: the settings it is actually configured with. */
+function notFoundSuggestion(library?: LibraryDescriptor): string {
+  const used = (['llmsTxtUrl', 'llmsFullTxtUrl', 'versionedDocsUrl', 'docsUrl'] as const).filter(
+    (key) => library?.[key],
+  );
+  const which = used.length > 0 ? used.join(' and ') : 'docsUrl';
+  return `Check ${which}${library ? ` of ${library.id}` : ''} in the configuration, or set llmsTxtUrl / llmsFullTxtUrl if the site publishes these files elsewhere.`;
+}
 const ACCEPT_LLMS_TXT = 'text/plain, text/markdown;q=0.9, */*;q=0.5';
 const ACCEPT_PAGE = 'text/markdown, text/plain;q=0.9, text/html;q=0.5, */*;q=0.1';
 /** Bytes per estimated token allowed when downloading an llms-full.txt within `maxFullTxtTokens` (UTF-8 slack). */
@@ -383,7 +389,7 @@ export class LlmsTxtSourceAdapter implements SourceAdapter {
     if (response.status === 404 || response.status === 410) {
       return this.loadFullTxtOnly(library, version, url, response, context);
     }
-    if (!ok(response.status)) throw statusError(response, url, 'llms.txt');
+    if (!ok(response.status)) throw statusError(response, url, 'llms.txt', library);
     const text = response.text();
     const finalUrl = response.url || url;
     const parsed = parseLlmsTxt(text, finalUrl);
@@ -440,11 +446,11 @@ export class LlmsTxtSourceAdapter implements SourceAdapter {
     context: FetchContext,
   ): Promise<LoadedFullTxt> {
     const fullUrl = llmsFullTxtUrlOf(library, version, url);
-    if (withoutHash(fullUrl) === withoutHash(url)) throw statusError(missing, url, 'llms.txt');
+    if (withoutHash(fullUrl) === withoutHash(url)) throw statusError(missing, url, 'llms.txt', library);
     const notFound = (why: string, details: Record<string, unknown> = {}) =>
       new ProContextError('SOURCE_UNAVAILABLE', `No llms.txt at ${url} (HTTP ${missing.status}), ${why}.`, {
         recoverable: false,
-        suggestion: NOT_FOUND_SUGGESTION,
+        suggestion: notFoundSuggestion(library),
         details: { url, status: missing.status, fullUrl, ...details },
       });
     const response = await this.http.get(fullUrl, {
@@ -454,7 +460,7 @@ export class LlmsTxtSourceAdapter implements SourceAdapter {
     if (response.status === 404 || response.status === 410) {
       throw notFound(`nor llms-full.txt at ${fullUrl} (HTTP ${response.status})`, { fullStatus: response.status });
     }
-    if (!ok(response.status)) throw statusError(response, fullUrl, 'llms-full.txt');
+    if (!ok(response.status)) throw statusError(response, fullUrl, 'llms-full.txt', library);
     const text = response.text();
     const finalUrl = response.url || fullUrl;
     const notText = looksLikeHtml(text) ? 'the file is an HTML page' : sniffNonMarkdown(text);
@@ -742,14 +748,14 @@ function fileHeader(text: string): { title?: string; summary?: string } {
 }
 
 /** The catalog error for a non-2xx answer. */
-function statusError(response: HttpResponse, url: string, what: string): ProContextError {
+function statusError(response: HttpResponse, url: string, what: string, library?: LibraryDescriptor): ProContextError {
   const { status } = response;
   if (status === 404 || status === 410) {
     return what === 'page'
       ? new ProContextError('PAGE_NOT_FOUND', `No page at ${url} (HTTP ${status}).`, { details: { url, status } })
       : new ProContextError('SOURCE_UNAVAILABLE', `No ${what} at ${url} (HTTP ${status}).`, {
           recoverable: false,
-          suggestion: NOT_FOUND_SUGGESTION,
+          suggestion: notFoundSuggestion(library),
           details: { url, status },
         });
   }

@@ -138,8 +138,18 @@ describe('LlmsTxtSourceAdapter on a loopback site', () => {
     // It says what the user can do, and promises no other source: whether one is installed is not its to know.
     expect(error.suggestion).toContain('set llmsTxtUrl');
     expect(error.suggestion).not.toMatch(/github/i);
+    // and names the setting this library is configured with
+    const configured = lib();
+    const setting = (['llmsTxtUrl', 'llmsFullTxtUrl', 'versionedDocsUrl', 'docsUrl'] as const).find(
+      (k) => configured[k],
+    );
+    expect(error.suggestion).toMatch(new RegExp(`^Check ${setting}\\b.* of ${configured.id} in the configuration`));
     expect(requested('llms.txt')).toBe(1);
     expect(requested('llms-full.txt')).toBe(1);
+    const byLlmsTxt = await catalogErrorOf(
+      adapter.fetchToc(lib({ docsUrl: undefined, llmsTxtUrl: `${base}/ex/llms.txt` }), 'latest'),
+    );
+    expect(byLlmsTxt.suggestion).toMatch(/^Check llmsTxtUrl of ex in the configuration/);
   });
 
   it('reads a site without llms.txt from its llms-full.txt: TOC, documentation and read-page', async () => {

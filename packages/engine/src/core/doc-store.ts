@@ -255,7 +255,11 @@ export class DocStore {
           'INVALID_CONTENT',
           `${adapter.id} found no documentation content for ${library.name}.`,
           {
-            suggestion: 'Check the library docsUrl: its llms.txt lists no readable pages.',
+            suggestion: `Check the documentation settings of ${library.id} (${
+              (['llmsTxtUrl', 'llmsFullTxtUrl', 'versionedDocsUrl', 'docsUrl', 'repository', 'localPath'] as const)
+                .filter((key) => library[key])
+                .join(', ') || 'source'
+            }): ${adapter.id} read no page with content from them.`,
           },
         );
       }

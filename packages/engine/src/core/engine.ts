@@ -198,9 +198,8 @@ export class DocsEngine {
     } catch (error) {
       // seed 001 §5.1: no documentation source → the metadata without a TOC, and a note why
       if (!isProContextError(error) || context.signal?.aborted) throw error;
-      const advice = adviceFor(library, error.suggestion);
       notes.push(
-        `No documentation could be indexed for ${library.name} ${served.version}: ${error.message}${advice ? ` ${advice}` : ''}`,
+        `No documentation could be indexed for ${library.name} ${served.version}: ${error.message}${error.suggestion ? ` ${error.suggestion}` : ''}`,
       );
     }
     this.allowDocsDomains(library);
@@ -588,29 +587,6 @@ function describeToc(toc: TocResult): string | undefined {
   const title = toc.title?.trim().toLowerCase();
   const intro = title ? toc.entries.find((e) => e.title.trim().toLowerCase() === title) : undefined;
   return intro?.description?.trim() || undefined;
-}
-
-/** The settings of a library that say where its documentation is, in the order sources prefer them. */
-const DOCS_SETTINGS = [
-  'llmsTxtUrl',
-  'llmsFullTxtUrl',
-  'versionedDocsUrl',
-  'docsUrl',
-  'repository',
-  'localPath',
-] as const;
-
-/**
- * A source's advice on documentation it could not fetch, fitted to the library: advice to "check the
- * library's docsUrl" for a library configured with another setting (llmsTxtUrl only, say) names the
- * settings it does have, with their values. (The llms.txt adapter's not-found advice names docsUrl whatever
- * the library is configured with.)
- */
-function adviceFor(library: LibraryDescriptor, suggestion: string | undefined): string | undefined {
-  const checked = suggestion && /^Check the library'?s? (\w+)/.exec(suggestion)?.[1];
-  const used = DOCS_SETTINGS.filter((s) => library[s]);
-  if (!checked || used.length === 0 || used.some((s) => s === checked)) return suggestion;
-  return `Check ${used.map((s) => `${s} (${library[s]})`).join(' and ')} in ${library.id}'s configuration.`;
 }
 
 /** The first `limit` TOC entries, keeping the `Optional` section last. */

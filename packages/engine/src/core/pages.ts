@@ -11,7 +11,7 @@ import {
 } from '@pro-context/kernel';
 import { loadHtmlToMarkdown } from '../html/lazy.js';
 import { closesFence, type Fence, openFence } from '../markdown/fences.js';
-import { cleanHeading, normalizeMarkdown, splitFrontMatter } from '../markdown/index.js';
+import { cleanHeading, normalizeMarkdown, sectionOffset, splitFrontMatter } from '../markdown/index.js';
 import { ns } from './keys.js';
 import type { SourceChain } from './sources.js';
 
@@ -199,7 +199,10 @@ export class PageReader {
     const cached = entry?.value.format === PAGE_FORMAT ? entry.value : undefined;
     const record = cached ?? (await this.fetch(url, signal));
     if (!cached) await this.cache.set(ns.pages, url.href, record);
-    return slicePage(record, maxTokens, offset, Boolean(cached));
+    // a TOC entry into one file (`llms.txt#key-features`) starts at its section, unless an offset says where
+    const fragment = new URL(raw).hash;
+    const start = offset === 0 && fragment ? (sectionOffset(record.markdown, fragment) ?? 0) : offset;
+    return slicePage(record, maxTokens, start, Boolean(cached));
   }
 
   /**
