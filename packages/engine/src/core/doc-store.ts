@@ -93,6 +93,8 @@ export class DocStore {
   private readonly builds = new Map<string, Promise<LoadResult>>();
   private readonly refreshing = new Set<string>();
   private readonly background = new Set<Promise<unknown>>();
+  /** Persisting indexed docs, one library at a time: each encodes megabytes, and together they set peak memory. */
+  private persisting: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly cache: CacheStore,
@@ -283,34 +285,36 @@ export class DocStore {
       });
       const ttlMs = library.ttlHours ? library.ttlHours * 3_600_000 : undefined;
       const docs = this.remember(record, ttlMs ? Date.now() + ttlMs : null);
-      // persisting (chunks + index snapshot) happens after the answer, not before it
-      this.track(
-        (async () => {
-          // answers computed from an earlier revision of these docs go
-          const answerPrefix = `${versionKey(library.id, version)}|`;
-          for (const key of await this.cache.keys(ns.answers, answerPrefix)) await this.cache.delete(ns.answers, key);
-          // and so do read-page's copies of its pages: the next read fetches the page as it is now
-          const pageUrls = new Set([
-            ...record.pages.map((p) => p.url),
-            ...(result.toc?.entries.map((e) => e.url.split('#')[0] as string) ?? []),
-          ]);
-          for (const url of pageUrls) await this.cache.delete(ns.pages, url);
-          await this.cache.set(ns.docs, versionKey(library.id, version), record, ttlMs ? { ttlMs } : {});
-          const stored = await this.cache.get<DocsRecord>(ns.docs, versionKey(library.id, version));
-          if (stored) docs.expiresAt = stored.expiresAt;
-          if (result.toc) {
-            await this.cache.set<TocRecord>(
-              ns.toc,
-              versionKey(library.id, version),
-              { toc: result.toc, adapterId: adapter.id },
-              ttlMs ? { ttlMs } : {},
-            );
-          }
-          await this.saveSnapshot(docs);
-        })().catch((error: unknown) =>
+      // persisting (chunks + index snapshot) happens after the answer, not before it, after any other
+      const persist = async () => {
+        // answers computed from an earlier revision of these docs go
+        const answerPrefix = `${versionKey(library.id, version)}|`;
+        for (const key of await this.cache.keys(ns.answers, answerPrefix)) await this.cache.delete(ns.answers, key);
+        // and so do read-page's copies of its pages: the next read fetches the page as it is now
+        const pageUrls = new Set([
+          ...record.pages.map((p) => p.url),
+          ...(result.toc?.entries.map((e) => e.url.split('#')[0] as string) ?? []),
+        ]);
+        for (const url of pageUrls) await this.cache.delete(ns.pages, url);
+        await this.cache.set(ns.docs, versionKey(library.id, version), record, ttlMs ? { ttlMs } : {});
+        const stored = await this.cache.get<DocsRecord>(ns.docs, versionKey(library.id, version));
+        if (stored) docs.expiresAt = stored.expiresAt;
+        if (result.toc) {
+          await this.cache.set<TocRecord>(
+            ns.toc,
+            versionKey(library.id, version),
+            { toc: result.toc, adapterId: adapter.id },
+            ttlMs ? { ttlMs } : {},
+          );
+        }
+        await this.saveSnapshot(docs);
+      };
+      this.persisting = this.persisting
+        .then(persist)
+        .catch((error: unknown) =>
           this.logger.warn('could not persist indexed docs', { libraryId: library.id, error }),
-        ),
-      );
+        );
+      this.track(this.persisting);
       return docs;
     });
   }
