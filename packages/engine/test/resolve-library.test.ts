@@ -312,6 +312,12 @@ describe('resolve-library when no documentation can be fetched (seed 001 §5.1)'
     expect(engine.resolved.has('down')).toBe(false);
   });
 
+  it('its TOC resource says why there is none instead of failing as an internal error', async () => {
+    const { engine } = await start();
+    const markdown = await engine.tocMarkdown('down');
+    expect(markdown).toMatch(/^# Down Docs Documentation\n\nNo table of contents: .*HTTP 503/);
+  });
+
   it('get-docs for it keeps failing with the coded error', async () => {
     const { engine } = await start();
     await engine.resolve('down');

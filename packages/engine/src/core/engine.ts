@@ -551,7 +551,14 @@ export class DocsEngine {
   async tocMarkdown(libraryId: string): Promise<string> {
     const library = this.catalog.require(libraryId);
     const version = this.resolved.get(library.id) ?? (await this.version(library)).version;
-    const { toc } = await this.store.toc(library, version);
+    let toc: TocResult;
+    try {
+      ({ toc } = await this.store.toc(library, version));
+    } catch (error) {
+      // as resolve-library does: the library is known, its documentation could not be read; say why
+      if (!isProContextError(error) || error.code === 'INTERNAL_ERROR') throw error;
+      return `# ${library.name} Documentation\n\nNo table of contents: ${error.message}${error.suggestion ? ` ${error.suggestion}` : ''}\n`;
+    }
     const lines = [`# ${toc.title ?? library.name} Documentation`, ''];
     if (toc.summary) lines.push(`> ${toc.summary}`, '');
     lines.push(`Version ${version}. Read any page with read-page.`, '');
