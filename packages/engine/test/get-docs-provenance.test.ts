@@ -24,6 +24,24 @@ afterEach(async () => {
   await Promise.all(kernels.splice(0).map((k) => k.stop()));
 });
 
+/** A started kernel with the engine and `adapter` serving library `acme` (`acme` settings merged in). */
+async function acmeKernel(adapter: StaticSourceAdapter, acme: Record<string, unknown> = {}, cache?: MemoryCacheStore) {
+  const kernel = await createTestKernel({
+    ...(cache ? { fakeCache: cache } : {}),
+    plugins: [
+      enginePlugin,
+      definePlugin({
+        id: 'internal-docs',
+        kernel: `>=${KERNEL_VERSION}`,
+        register: (ctx) => ctx.bindValue(sourceAdapterToken, adapter),
+      }),
+    ],
+    config: { libraries: [{ id: 'acme', name: 'Acme', language: 'python', source: 'internal', ...acme }] },
+  });
+  kernels.push(kernel);
+  return kernel;
+}
+
 describe('get-docs provenance', () => {
   it('reports lastUpdated as an ISO date-time whatever form the adapter wrote, and the answer passes its schema', async () => {
     const adapter = new DateOnlyAdapter('internal', {
@@ -37,18 +55,7 @@ describe('get-docs provenance', () => {
         ],
       },
     });
-    const kernel = await createTestKernel({
-      plugins: [
-        enginePlugin,
-        definePlugin({
-          id: 'internal-docs',
-          kernel: `>=${KERNEL_VERSION}`,
-          register: (ctx) => ctx.bindValue(sourceAdapterToken, adapter),
-        }),
-      ],
-      config: { libraries: [{ id: 'acme', name: 'Acme', language: 'python', source: 'internal' }] },
-    });
-    kernels.push(kernel);
+    const kernel = await acmeKernel(adapter);
     const tool = kernel
       .resolveAll(toolPluginToken)
       .flatMap((p) => p.tools())
@@ -79,19 +86,7 @@ describe('get-docs answers from its cache while the docs are in memory', () => {
         ],
       },
     });
-    const kernel = await createTestKernel({
-      fakeCache: cache,
-      plugins: [
-        enginePlugin,
-        definePlugin({
-          id: 'internal-docs',
-          kernel: `>=${KERNEL_VERSION}`,
-          register: (ctx) => ctx.bindValue(sourceAdapterToken, adapter),
-        }),
-      ],
-      config: { libraries: [{ id: 'acme', name: 'Acme', language: 'python', source: 'internal', ttlHours: 1 }] },
-    });
-    kernels.push(kernel);
+    const kernel = await acmeKernel(adapter, { ttlHours: 1 }, cache);
     const engine = kernel.resolve(docsEngineToken);
     const first = await engine.getDocs('acme', 'create an invoice', undefined, 2000);
     expect(first.content).toContain('acme.invoices.create()');
@@ -124,19 +119,8 @@ describe('a refresh of the docs', () => {
       revision: 'r1',
     };
     const adapter = new StaticSourceAdapter('internal', { acme: docs });
-    const kernel = await createTestKernel({
-      plugins: [
-        enginePlugin,
-        definePlugin({
-          id: 'internal-docs',
-          kernel: `>=${KERNEL_VERSION}`,
-          register: (ctx) => ctx.bindValue(sourceAdapterToken, adapter),
-        }),
-      ],
-      // 0.36 s: the docs go stale within the test
-      config: { libraries: [{ id: 'acme', name: 'Acme', language: 'python', source: 'internal', ttlHours: 0.0001 }] },
-    });
-    kernels.push(kernel);
+    // 0.36 s: the docs go stale within the test
+    const kernel = await acmeKernel(adapter, { ttlHours: 0.0001 });
     const engine = kernel.resolve(docsEngineToken);
     await engine.getDocs('acme', 'widgets', undefined, 2000);
     expect((await engine.readPage('https://docs.acme.test/widgets', 2000, 0)).content).toContain('ALPHA-ONE');

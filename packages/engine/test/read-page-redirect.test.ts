@@ -1,46 +1,23 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { StartedKernel } from '@pro-context/kernel';
-import { catalogErrorOf, createTestKernel } from '@pro-context/testing';
+import { catalogErrorOf, createTestKernel, type LoopbackSite, startLoopbackSite } from '@pro-context/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { docsEngineToken, enginePlugin } from '../src/index.js';
 
 // Two loopback servers: `docs` is in the read-page allowlist, `inner` plays an internal host that is not.
-interface Fake {
-  server: http.Server;
-  origin: string;
-  hits: string[];
-}
-
-async function listen(handler: (path: string, res: http.ServerResponse) => void, host = '127.0.0.1'): Promise<Fake> {
-  const hits: string[] = [];
-  const server = http.createServer((req, res) => {
-    const path = req.url ?? '/';
-    hits.push(path);
-    handler(path, res);
-  });
-  await new Promise<void>((resolve) => server.listen(0, host, resolve));
-  return { server, origin: `http://${host}:${(server.address() as AddressInfo).port}`, hits };
-}
-
-async function close(fake: Fake): Promise<void> {
-  fake.server.closeAllConnections();
-  await new Promise<void>((resolve) => fake.server.close(() => resolve()));
-}
 
 const secret = '# Instance metadata\n\naws_secret_access_key = do-not-leak-this\n';
 const page = '# Moved page\n\nThe page that lives at its new address, with enough text to count as content.\n';
 
-let docs: Fake;
-let inner: Fake;
+let docs: LoopbackSite;
+let inner: LoopbackSite;
 let kernel: StartedKernel | undefined;
 
 beforeAll(async () => {
-  inner = await listen((path, res) => {
+  inner = await startLoopbackSite((path, res) => {
     if (path === '/metadata') res.writeHead(200, { 'content-type': 'text/markdown' }).end(secret);
     else res.writeHead(404).end();
   });
-  docs = await listen((path, res) => {
+  docs = await startLoopbackSite((path, res) => {
     if (path === '/escape') res.writeHead(302, { location: `${inner.origin}/metadata` }).end();
     else if (path === '/twin.md') res.writeHead(302, { location: `${inner.origin}/metadata` }).end();
     else if (path === '/twin') res.writeHead(200, { 'content-type': 'text/markdown' }).end(page);
@@ -58,7 +35,7 @@ afterEach(async () => {
 });
 
 afterAll(async () => {
-  await Promise.all([close(docs), close(inner)]);
+  await Promise.all([docs.close(), inner.close()]);
 });
 
 async function engine() {

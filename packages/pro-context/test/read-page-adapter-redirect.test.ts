@@ -1,5 +1,3 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { docsEngineToken, enginePlugin } from '@pro-context/engine';
 import {
   definePlugin,
@@ -9,30 +7,14 @@ import {
   sourceAdapterToken,
 } from '@pro-context/kernel';
 import { llmsTxtPlugin } from '@pro-context/plugin-llms-txt';
-import { catalogErrorOf, createTestKernel, StaticSourceAdapter } from '@pro-context/testing';
+import {
+  catalogErrorOf,
+  createTestKernel,
+  type LoopbackSite,
+  StaticSourceAdapter,
+  startLoopbackSite,
+} from '@pro-context/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-
-interface Fake {
-  server: http.Server;
-  origin: string;
-  hits: string[];
-}
-
-async function listen(handler: (path: string, res: http.ServerResponse) => void, host = '127.0.0.1'): Promise<Fake> {
-  const hits: string[] = [];
-  const server = http.createServer((req, res) => {
-    const path = req.url ?? '/';
-    hits.push(path);
-    handler(path, res);
-  });
-  await new Promise<void>((resolve) => server.listen(0, host, resolve));
-  return { server, origin: `http://${host}:${(server.address() as AddressInfo).port}`, hits };
-}
-
-async function close(fake: Fake): Promise<void> {
-  fake.server.closeAllConnections();
-  await new Promise<void>((resolve) => fake.server.close(() => resolve()));
-}
 
 const secret = '# Instance metadata\n\naws_secret_access_key = do-not-leak-this\n';
 const page = '# Moved page\n\nThe page that lives at its new address, with enough text to count as content.\n';
@@ -47,15 +29,15 @@ afterEach(async () => {
 describe('read-page holds the redirects of a page an adapter owns to the allowlist', () => {
   // `site` publishes an llms.txt, so the llms-txt adapter owns the pages it lists and fetches them itself;
   // `internal` (another loopback address) plays a host the agent may not reach.
-  let site: Fake;
-  let internal: Fake;
+  let site: LoopbackSite;
+  let internal: LoopbackSite;
 
   beforeAll(async () => {
-    internal = await listen((path, res) => {
+    internal = await startLoopbackSite((path, res) => {
       if (path === '/secret') res.writeHead(200, { 'content-type': 'text/markdown' }).end(secret);
       else res.writeHead(404).end();
     }, '127.0.0.2');
-    site = await listen((path, res) => {
+    site = await startLoopbackSite((path, res) => {
       if (path === '/llms.txt') {
         res
           .writeHead(200, { 'content-type': 'text/plain' })
@@ -88,7 +70,7 @@ describe('read-page holds the redirects of a page an adapter owns to the allowli
   });
 
   afterAll(async () => {
-    await Promise.all([close(site), close(internal)]);
+    await Promise.all([site.close(), internal.close()]);
   });
 
   /** The engine with the llms-txt adapter, after the adapter read the site's llms.txt (so it owns its pages). */

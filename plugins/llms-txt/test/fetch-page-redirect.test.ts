@@ -1,38 +1,15 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { ProContextError, type SourceAdapter, type StartedKernel, sourceAdapterToken } from '@pro-context/kernel';
-import { catalogErrorOf, createTestKernel } from '@pro-context/testing';
+import { catalogErrorOf, createTestKernel, type LoopbackSite, startLoopbackSite } from '@pro-context/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { llmsTxtPlugin } from '../src/index.js';
 
 // `site` (127.0.0.1) publishes an llms.txt; `internal` (127.0.0.2) plays a host the caller refuses.
-interface Fake {
-  server: http.Server;
-  origin: string;
-  hits: string[];
-}
-
-async function listen(host: string, handler: (path: string, res: http.ServerResponse) => void): Promise<Fake> {
-  const hits: string[] = [];
-  const server = http.createServer((req, res) => {
-    const path = req.url ?? '/';
-    hits.push(path);
-    handler(path, res);
-  });
-  await new Promise<void>((resolve) => server.listen(0, host, resolve));
-  return { server, origin: `http://${host}:${(server.address() as AddressInfo).port}`, hits };
-}
-
-async function close(fake: Fake): Promise<void> {
-  fake.server.closeAllConnections();
-  await new Promise<void>((resolve) => fake.server.close(() => resolve()));
-}
 
 const page = '# A page\n\nThe page read from the site itself, with enough text to count as content.\n';
 const secret = '# Internal\n\nsecret = do-not-leak-this\n';
 
-let site: Fake;
-let internal: Fake;
+let site: LoopbackSite;
+let internal: LoopbackSite;
 let kernel: StartedKernel;
 let adapter: SourceAdapter;
 
@@ -42,10 +19,10 @@ const allowUrl = (url: URL) => {
 };
 
 beforeAll(async () => {
-  internal = await listen('127.0.0.2', (path, res) => {
+  internal = await startLoopbackSite((path, res) => {
     res.writeHead(200, { 'content-type': 'text/markdown' }).end(path === '/secret' ? secret : page);
-  });
-  site = await listen('127.0.0.1', (path, res) => {
+  }, '127.0.0.2');
+  site = await startLoopbackSite((path, res) => {
     if (path === '/llms.txt') {
       const links = ['hop', 'twin', 'old'].map((name) => `- [${name}](${site.origin}/${name}): a page`);
       res
@@ -73,7 +50,7 @@ afterEach(() => {
 
 afterAll(async () => {
   await kernel.stop();
-  await Promise.all([close(site), close(internal)]);
+  await Promise.all([site.close(), internal.close()]);
 });
 
 const fetchPage = (path: string, withCheck = true) => {
