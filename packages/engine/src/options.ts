@@ -23,9 +23,18 @@ export const engineOptionsSchema = z.strictObject({
     .number()
     .int()
     .min(10)
-    .max(2000)
-    .default(100)
+    .max(5000)
+    .default(1000)
     .describe('Most TOC entries in a resolve-library answer (the full TOC stays in the library://…/toc resource).'),
+  tocMaxTokens: z
+    .number()
+    .int()
+    .min(1000)
+    .max(100_000)
+    .default(10_000)
+    .describe(
+      'Most estimated tokens of TOC entries in a resolve-library answer: the whole TOC of a typical llms.txt (seed D2: under 10K tokens), a Mintlify-size list cut with tocTruncated.',
+    ),
   maxLoadedLibraries: z
     .number()
     .int()

@@ -213,7 +213,7 @@ export class DocsEngine {
         this.deps.onLibraryResolved?.(library.id);
       }
     }
-    const limit = this.deps.options.tocLimit;
+    const shown = prioritiseToc(toc, this.deps.options.tocLimit, this.deps.options.tocMaxTokens);
     const others = this.sources
       .for(library)
       .map((a) => a.id)
@@ -226,8 +226,8 @@ export class DocsEngine {
       defaultVersion: latest.version,
       availableVersions: latest.available,
       sources: adapterId ? [adapterId, ...others] : others,
-      toc: prioritiseToc(toc, limit),
-      tocTruncated: tocSize > limit,
+      toc: shown,
+      tocTruncated: shown.length < tocSize,
       tocSize,
       matchedBy: best.matchedBy,
       alternatives: await Promise.all(
@@ -596,10 +596,21 @@ function describeToc(toc: TocResult): string | undefined {
   return intro?.description?.trim() || undefined;
 }
 
-/** The first `limit` TOC entries, keeping the `Optional` section last. */
-function prioritiseToc(entries: readonly TocEntry[], limit: number): TocEntry[] {
+/**
+ * The TOC entries a resolve-library answer carries: the `Optional` section last, at most `limit` entries and
+ * `maxTokens` estimated tokens of them (seed D2: the full TOC of a typical llms.txt, under 10K tokens).
+ */
+function prioritiseToc(entries: readonly TocEntry[], limit: number, maxTokens: number): TocEntry[] {
   const optional = (e: TocEntry) => (e.section ?? '').toLowerCase() === 'optional';
-  return [...entries.filter((e) => !optional(e)), ...entries.filter(optional)].slice(0, limit);
+  const ordered = [...entries.filter((e) => !optional(e)), ...entries.filter(optional)];
+  const shown: TocEntry[] = [];
+  let tokens = 0;
+  for (const entry of ordered) {
+    tokens += estimateTokens(`- [${entry.title}](${entry.url})${entry.description ? ` — ${entry.description}` : ''}\n`);
+    if (shown.length >= limit || tokens > maxTokens) break;
+    shown.push(entry);
+  }
+  return shown;
 }
 
 export type { PageSlice, StoredChunk };
