@@ -10,8 +10,7 @@ import {
   type UrlAllowlist,
 } from '@pro-context/kernel';
 import { loadHtmlToMarkdown } from '../html/lazy.js';
-import { closesFence, type Fence, openFence } from '../markdown/fences.js';
-import { cleanHeading, normalizeMarkdown, sectionOffset, splitFrontMatter } from '../markdown/index.js';
+import { cleanHeading, normalizeMarkdown, sectionOffset, splitFrontMatter, walkLines } from '../markdown/index.js';
 import { ns } from './keys.js';
 import type { SourceChain } from './sources.js';
 
@@ -58,8 +57,6 @@ const HTML_TYPES = /^(text\/html|application\/xhtml\+xml)\b/i;
 export const truncationNote = (remaining: number) =>
   `[Content truncated. ${remaining} tokens not shown. Call read-page again with a higher maxTokens limit to see more.]`;
 
-const ATX_HEADING = /^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$/;
-
 /**
  * The markdown read-page returns: the same cleanup the chunker applies before indexing (admonitions,
  * pymdown blocks, content tabs, containers, MDX, front matter…, see `normalizeMarkdown`), plus heading
@@ -67,9 +64,9 @@ const ATX_HEADING = /^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$/;
  */
 export function readableMarkdown(markdown: string): string {
   const lines = normalizeMarkdown(markdown).split('\n');
-  headingsOutsideCode(lines, (i, level, heading) => {
-    const { text } = cleanHeading(heading);
-    if (text) lines[i] = `${level} ${text}`;
+  walkLines(lines, (_line, i, heading) => {
+    const text = heading && cleanHeading(heading.raw).text;
+    if (heading && text) lines[i] = `${heading.level} ${text}`;
   });
   return lines.join('\n');
 }
@@ -77,34 +74,14 @@ export function readableMarkdown(markdown: string): string {
 /** The first H1 of normalized markdown, outside code blocks, cleaned like a heading. */
 function firstH1(markdown: string): string | undefined {
   let found: string | undefined;
-  headingsOutsideCode(markdown.split('\n'), (_i, level, heading) => {
-    if (level !== '#') return false;
-    found = cleanHeading(heading).text || undefined;
+  walkLines(markdown.split('\n'), (_line, _i, heading) => {
+    if (!heading) return true;
+    // only a page that opens with an H1 has one for a title
+    if (heading.level !== '#') return false;
+    found = cleanHeading(heading.raw).text || undefined;
     return found === undefined;
   });
   return found;
-}
-
-/**
- * Calls `visit` with each ATX heading line's index, `#` run and text, skipping fenced code; stops when
- * `visit` returns `false`.
- */
-function headingsOutsideCode(
-  lines: readonly string[],
-  visit: (index: number, level: string, text: string) => unknown,
-): void {
-  let fence: Fence | null = null;
-  for (let i = 0; i < lines.length; i += 1) {
-    const line = lines[i] as string;
-    if (fence) {
-      if (closesFence(fence, line)) fence = null;
-      continue;
-    }
-    fence = openFence(line);
-    if (fence) continue;
-    const m = ATX_HEADING.exec(line);
-    if (m?.[1] && m[2] && visit(i, m[1], m[2]) === false) return;
-  }
 }
 
 /** A readable title from a URL's path: its last meaningful segment (never `index`), else the host name. */

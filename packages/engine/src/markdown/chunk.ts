@@ -1,6 +1,7 @@
 import { estimateTokens } from '@pro-context/kernel';
-import { closesFence, closingLine, type Fence, openFence } from './fences.js';
+import { closesFence, closingLine, openFence } from './fences.js';
 import { splitFrontMatter } from './front-matter.js';
+import { walkLines } from './headings.js';
 import { type NormalizeOptions, normalizeMarkdown } from './normalize.js';
 import { createSlugger, headingPlainText } from './slug.js';
 
@@ -82,9 +83,6 @@ interface Unit {
   content: string[];
 }
 
-/** An ATX heading line: its `#` run (group 1) and raw text (group 2, absent for an empty heading). */
-export const ATX_HEADING = /^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$/;
-
 /**
  * Splits a markdown page into chunks along its headings (H1–H6), for indexing and for get-docs answers.
  *
@@ -141,35 +139,18 @@ export function chunkMarkdown(page: ChunkablePage, options: ChunkOptions = {}): 
 function parseSections(markdown: string): Section[] {
   const slugger = createSlugger();
   const sections: Section[] = [{ level: 0, text: '', anchor: undefined, headingLine: '', content: [], path: [] }];
-  let fence: Fence | null = null;
-  for (const line of markdown.split('\n')) {
-    const current = sections[sections.length - 1] as Section;
-    if (fence) {
-      if (closesFence(fence, line)) fence = null;
-      current.content.push(line);
-      continue;
+  const open = walkLines(markdown.split('\n'), (line, _index, heading) => {
+    const { text, explicitAnchor } = heading ? cleanHeading(heading.raw) : { text: '', explicitAnchor: undefined };
+    if (heading && text) {
+      const level = heading.level.length;
+      const anchor = slugger.slug(text, explicitAnchor);
+      sections.push({ level, text, anchor, headingLine: `${'#'.repeat(level)} ${text}`, content: [], path: [] });
+    } else {
+      (sections[sections.length - 1] as Section).content.push(line);
     }
-    const opened = openFence(line);
-    if (opened) {
-      fence = opened;
-      current.content.push(line);
-      continue;
-    }
-    const m = ATX_HEADING.exec(line);
-    const raw = m?.[2];
-    if (m && raw) {
-      const { text, explicitAnchor } = cleanHeading(raw);
-      if (text) {
-        const level = (m[1] as string).length;
-        const anchor = slugger.slug(text, explicitAnchor);
-        sections.push({ level, text, anchor, headingLine: `${'#'.repeat(level)} ${text}`, content: [], path: [] });
-        continue;
-      }
-    }
-    current.content.push(line);
-  }
+  });
   const last = sections[sections.length - 1] as Section;
-  if (fence) last.content.push(closingLine(fence));
+  if (open) last.content.push(closingLine(open));
   return sections;
 }
 

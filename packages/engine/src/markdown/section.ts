@@ -1,5 +1,5 @@
-import { ATX_HEADING, cleanHeading } from './chunk.js';
-import { closesFence, type Fence, openFence } from './fences.js';
+import { cleanHeading } from './chunk.js';
+import { walkLines } from './headings.js';
 import { createSlugger, headingPlainText } from './slug.js';
 
 interface Heading {
@@ -46,23 +46,16 @@ export function sectionOffset(markdown: string, fragment: string): number | unde
 function listHeadings(markdown: string): Heading[] {
   const slugger = createSlugger();
   const headings: Heading[] = [];
-  let fence: Fence | null = null;
+  const lines = markdown.split('\n');
   let offset = 0;
-  for (const line of markdown.split('\n')) {
+  walkLines(lines, (line, _index, heading) => {
     const start = offset;
     offset += line.length + 1;
-    if (fence) {
-      if (closesFence(fence, line)) fence = null;
-      continue;
-    }
-    fence = openFence(line);
-    if (fence) continue;
-    const raw = ATX_HEADING.exec(line.replace(/\r$/, ''))?.[2];
-    if (!raw) continue;
-    const { text, explicitAnchor } = cleanHeading(raw);
-    if (!text) continue;
+    if (!heading) return;
+    const { text, explicitAnchor } = cleanHeading(heading.raw);
+    if (!text) return;
     headings.push({ offset: start, anchor: slugger.slug(text, explicitAnchor), explicit: explicitAnchor, text });
-  }
+  });
   return headings;
 }
 
