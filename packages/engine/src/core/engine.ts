@@ -283,10 +283,17 @@ export class DocsEngine {
     }
   }
 
-  /** A library's description: configured, else the summary of its cached TOC (`version`'s, or any version's). */
-  private async describe(library: LibraryDescriptor, version?: string): Promise<string> {
+  /**
+   * A library's description: configured, else the summary of its cached TOC (`version`'s, or any version's).
+   * `cached` is the store's list of cached versions, when the caller already read it (list-libraries).
+   */
+  private async describe(
+    library: LibraryDescriptor,
+    version?: string,
+    cached?: readonly { libraryId: string; version: string }[],
+  ): Promise<string> {
     if (library.description) return library.description;
-    const cached = await this.store.cachedVersions();
+    cached ??= await this.store.cachedVersions();
     const versions = [
       version,
       this.resolved.get(library.id),
@@ -487,36 +494,34 @@ export class DocsEngine {
 
   /** The title a cached TOC gives the page at `url` (for read-page, when the page itself names none). */
   private async tocTitleOf(url: URL): Promise<string | undefined> {
-    const wanted = new URL(url.href);
-    wanted.hash = '';
-    for (const { libraryId, version } of await this.store.cachedVersions()) {
-      const toc = (await this.store.cachedToc(libraryId, version))?.toc;
-      const entry = toc?.entries.find((e) => e.url.split('#')[0] === wanted.href);
-      if (entry?.title) return entry.title;
-    }
-    return undefined;
+    return (await this.cachedTocListing(url, (entry) => Boolean(entry.title)))?.entry.title;
   }
 
   /** Whether `url` is a page of a cached TOC; if so its TOC's hosts join the allowlist again. */
   private async listedInCachedToc(raw: string): Promise<boolean> {
-    let wanted: string;
-    try {
-      const url = new URL(raw);
-      url.hash = '';
-      wanted = url.href;
-    } catch {
-      return false;
-    }
+    if (!URL.canParse(raw)) return false;
+    const listing = await this.cachedTocListing(new URL(raw));
+    if (!listing) return false;
+    this.deps.allowlist.allowHostsOf(
+      listing.toc.entries.map((e) => e.url),
+      `cached toc ${listing.libraryId}`,
+    );
+    return true;
+  }
+
+  /** The first cached TOC listing the page at `url` (fragments aside) in an entry `accept`s, with that entry. */
+  private async cachedTocListing(
+    url: URL,
+    accept: (entry: TocEntry) => boolean = () => true,
+  ): Promise<{ libraryId: string; toc: TocResult; entry: TocEntry } | undefined> {
+    const wanted = new URL(url.href);
+    wanted.hash = '';
     for (const { libraryId, version } of await this.store.cachedVersions()) {
       const toc = (await this.store.cachedToc(libraryId, version))?.toc;
-      if (!toc?.entries.some((e) => e.url.split('#')[0] === wanted)) continue;
-      this.deps.allowlist.allowHostsOf(
-        toc.entries.map((e) => e.url),
-        `cached toc ${libraryId}`,
-      );
-      return true;
+      const entry = toc?.entries.find((e) => e.url.split('#')[0] === wanted.href && accept(e));
+      if (toc && entry) return { libraryId, toc, entry };
     }
-    return false;
+    return undefined;
   }
 
   /** list-libraries: known, cached and resolved libraries, filtered. */
@@ -536,7 +541,7 @@ export class DocsEngine {
       out.push({
         id: library.id,
         name: library.name,
-        description: await this.describe(library, defaultVersion),
+        description: await this.describe(library, defaultVersion, cachedVersions),
         language: library.language ?? '',
         defaultVersion,
         categories: library.categories ?? [],
@@ -568,7 +573,7 @@ export class DocsEngine {
         section = entry.section;
         lines.push('', `## ${section ?? 'Pages'}`);
       }
-      lines.push(`- [${entry.title}](${entry.url})${entry.description ? ` — ${entry.description}` : ''}`);
+      lines.push(tocEntryLine(entry));
     }
     return `${lines.join('\n').replace(/\n{3,}/g, '\n\n')}\n`;
   }
@@ -596,6 +601,11 @@ function describeToc(toc: TocResult): string | undefined {
   return intro?.description?.trim() || undefined;
 }
 
+/** One TOC entry as a markdown list line, as resolve-library and the TOC resource show it. */
+export function tocEntryLine(entry: TocEntry): string {
+  return `- [${entry.title}](${entry.url})${entry.description ? ` — ${entry.description}` : ''}`;
+}
+
 /**
  * The TOC entries a resolve-library answer carries: the `Optional` section last, at most `limit` entries and
  * `maxTokens` estimated tokens of them (seed D2: the full TOC of a typical llms.txt, under 10K tokens).
@@ -606,7 +616,7 @@ function prioritiseToc(entries: readonly TocEntry[], limit: number, maxTokens: n
   const shown: TocEntry[] = [];
   let tokens = 0;
   for (const entry of ordered) {
-    tokens += estimateTokens(`- [${entry.title}](${entry.url})${entry.description ? ` — ${entry.description}` : ''}\n`);
+    tokens += estimateTokens(`${tocEntryLine(entry)}\n`);
     if (shown.length >= limit || tokens > maxTokens) break;
     shown.push(entry);
   }

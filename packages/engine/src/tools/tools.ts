@@ -5,7 +5,7 @@ import {
   type ToolContext,
   type ToolDefinition,
 } from '@pro-context/kernel';
-import type { DocsAnswer, DocsEngine } from '../core/engine.js';
+import { type DocsAnswer, type DocsEngine, tocEntryLine } from '../core/engine.js';
 import {
   getDocsInput,
   getDocsOutput,
@@ -151,7 +151,7 @@ export function docsTools(engine: DocsEngine): ToolDefinition[] {
           section = entry.section;
           lines.push(`\n### ${section ?? 'Pages'}`);
         }
-        lines.push(`- [${entry.title}](${entry.url})${entry.description ? ` — ${entry.description}` : ''}`);
+        lines.push(tocEntryLine(entry));
       }
       return { structured, text: lines.filter(Boolean).join('\n') };
     },
