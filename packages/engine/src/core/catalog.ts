@@ -1,5 +1,6 @@
 import { type LibraryDescriptor, ProContextError, type ResolvedConfig } from '@pro-context/kernel';
 import { distance } from 'fastest-levenshtein';
+import { withinOneEdit } from './ranking.js';
 
 /** A catalog match: the library, and how the query reached it. */
 export interface CatalogMatch {
@@ -61,23 +62,13 @@ function inflections(a: string, b: string): boolean {
   return [...stems(b)].some((s) => of.has(s));
 }
 
-/** Whether `a` and `b` are one edit apart: a letter added, dropped or replaced, or two neighbours swapped. */
-function oneEdit(a: string, b: string): boolean {
-  if (distance(a, b) === 1) return true;
-  if (a.length !== b.length) return false;
-  const diff: number[] = [];
-  for (let i = 0; i < a.length && diff.length <= 2; i++) if (a[i] !== b[i]) diff.push(i);
-  const [i, j] = diff;
-  return diff.length === 2 && i !== undefined && j === i + 1 && a[i] === b[j] && a[j] === b[i];
-}
-
 /**
  * Whether a word (or words) of a sentence is a misspelling of a name. Held far stricter than a query that
  * is just a name, because most words one edit from a short name are English words ("types" is not Typer,
  * "stream" is not Streamlit): 6 letters or more, one edit, and not an inflection of the name.
  */
 function sentenceTypo(name: string, text: string, words: number): boolean {
-  if (text.length < 6 || text === name || !oneEdit(name, text)) return false;
+  if (text.length < 6 || text === name || !withinOneEdit(name, text)) return false;
   return words > 1 || !inflections(name, text);
 }
 

@@ -1,5 +1,5 @@
 import { CHARS_PER_TOKEN, charsForTokens, type SearchHit } from '@pro-context/kernel';
-import { closesFence, type Fence, openFence } from '../markdown/fences.js';
+import { walkLines } from '../markdown/headings.js';
 import type { StoredChunk } from './doc-store.js';
 
 const STOP_WORDS = new Set(
@@ -88,7 +88,7 @@ export function joinHits(
 }
 
 /** Whether `a` and `b` are at most one edit apart (insertion, deletion, substitution or adjacent swap). */
-function withinOneEdit(a: string, b: string): boolean {
+export function withinOneEdit(a: string, b: string): boolean {
   if (Math.abs(a.length - b.length) > 1) return false;
   let i = 0;
   while (i < a.length && i < b.length && a[i] === b[i]) i++;
@@ -163,19 +163,15 @@ export function chunkUrl(chunk: StoredChunk): string {
 export function chunkTitle(chunk: StoredChunk): string {
   const deepest = chunk.headings[chunk.headings.length - 1] ?? chunk.pageTitle;
   if (!chunk.anchor) return deepest;
-  let fence: Fence | null = null;
-  for (const line of chunk.body.split('\n')) {
-    if (fence) {
-      if (closesFence(fence, line)) fence = null;
-      continue;
-    }
-    fence = openFence(line);
-    if (fence) continue;
-    const text = /^ {0,3}#{1,6}[ \t]+(.*?)[ \t]*$/.exec(line)?.[1];
+  let title = deepest;
+  walkLines(chunk.body.split('\n'), (line, _index, _heading, inCode) => {
+    const text = inCode ? undefined : /^ {0,3}#{1,6}[ \t]+(.*?)[ \t]*$/.exec(line)?.[1];
+    if (text === undefined) return true;
     // the chunker writes heading lines as `#… <text>` with the path's own text, so a match is exact
-    if (text !== undefined) return chunk.headings.includes(text) || text === chunk.pageTitle ? text : deepest;
-  }
-  return deepest;
+    if (chunk.headings.includes(text) || text === chunk.pageTitle) title = text;
+    return false;
+  });
+  return title;
 }
 
 /** A section path for display: the headings below the page title. */
