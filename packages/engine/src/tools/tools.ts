@@ -47,25 +47,24 @@ export interface RenderedDocsAnswer {
 /**
  * Renders a get-docs answer as markdown within `maxTokens` (by the kernel's `estimateTokens`): content,
  * then the source line, then as many related pages as fit, a page's description dropped before the page
- * is; with `footerTokens`, the footer too stays within that. The structured answer lists the same related
- * pages. When content and source line alone exceed `maxTokens`, `overflow` says by how much (the text is
- * then over budget: ask the engine again for less content).
+ * is. The structured answer lists the same related pages. When content and source line alone exceed
+ * `maxTokens`, `overflow` says by how much (the text is then over budget: ask the engine again for less
+ * content).
  */
-export function renderDocsAnswer(answer: DocsAnswer, maxTokens: number, footerTokens = maxTokens): RenderedDocsAnswer {
+export function renderDocsAnswer(answer: DocsAnswer, maxTokens: number): RenderedDocsAnswer {
   const source = `Source: ${answer.source} · version ${answer.version} · fetched ${answer.lastUpdated}${answer.stale ? ' · STALE (the source could not be refreshed)' : ''} · confidence ${answer.confidence}`;
   const footer = (list: readonly string[]) =>
     `---\n\n${source}${list.length > 0 ? `\n\nRelated pages (read-page):\n${list.join('\n')}` : ''}`;
   const render = (list: readonly string[]) => (answer.content ? `${answer.content}\n\n${footer(list)}` : footer(list));
   const footerCost = (list: readonly string[]) => estimateTokens(`\n\n${footer(list)}`);
-  const fits = (list: readonly string[]) =>
-    estimateTokens(render(list)) <= maxTokens && footerCost(list) <= footerTokens;
+  const fits = (list: readonly string[]) => estimateTokens(render(list)) <= maxTokens;
   const overflow = Math.max(0, estimateTokens(render([])) - maxTokens);
   const shown: DocsAnswer['relatedPages'] = [];
   const lines: string[] = [];
   if (overflow === 0) {
     for (const page of answer.relatedPages) {
-      const bare = `- [${page.title}](${page.url})`;
-      const full = page.description ? `${bare} — ${page.description}` : bare;
+      const bare = tocEntryLine({ title: page.title, url: page.url });
+      const full = tocEntryLine(page);
       if (fits([...lines, full])) {
         lines.push(full);
         shown.push(page);
@@ -102,9 +101,8 @@ export async function docsWithinBudget(
   const raw = await ask(maxTokens, sourceLine);
   const first = renderDocsAnswer(raw, maxTokens);
   if (first.overflow === 0) return first;
-  const footer = renderDocsAnswer({ ...raw, content: '', relatedPages: [] }, maxTokens).footerTokens;
   // only when the source line changed with the refill (another best chunk, a longer URL)
-  const second = await ask(Math.max(1, maxTokens - Math.max(footer, SOURCE_LINE_RESERVE)), sourceLine);
+  const second = await ask(Math.max(1, maxTokens - Math.max(sourceLine(raw), SOURCE_LINE_RESERVE)), sourceLine);
   // the second ask finds the docs the first one fetched: for this call, they were fetched, not cached
   return renderDocsAnswer({ ...second, cached: raw.cached }, maxTokens);
 }
