@@ -74,7 +74,6 @@ interface FetchedBody {
   freshness: Freshness;
 }
 
-/** What to do when a site has no llms.txt: only the library's configuration can point elsewhere. */
 /** What to check when a library's llms.txt is not there: the settings it is actually configured with. */
 function notFoundSuggestion(library?: LibraryDescriptor): string {
   const used = (['llmsTxtUrl', 'llmsFullTxtUrl', 'versionedDocsUrl', 'docsUrl'] as const).filter(
@@ -83,6 +82,7 @@ function notFoundSuggestion(library?: LibraryDescriptor): string {
   const which = used.length > 0 ? used.join(' and ') : 'docsUrl';
   return `Check ${which}${library ? ` of ${library.id}` : ''} in the configuration, or set llmsTxtUrl / llmsFullTxtUrl if the site publishes these files elsewhere.`;
 }
+
 const ACCEPT_LLMS_TXT = 'text/plain, text/markdown;q=0.9, */*;q=0.5';
 const ACCEPT_PAGE = 'text/markdown, text/plain;q=0.9, text/html;q=0.5, */*;q=0.1';
 /** Bytes per estimated token allowed when downloading an llms-full.txt within `maxFullTxtTokens` (UTF-8 slack). */
