@@ -64,6 +64,16 @@ function issuesMessage(error: z.ZodError): string {
     .join('; ');
 }
 
+/**
+ * The catalog's `INVALID_INPUT` for arguments a tool's input schema refused, naming each bad argument: what
+ * an agent gets over MCP, and what the CLI prints for the same input.
+ */
+export function invalidArgumentsError(toolName: string, error: z.ZodError): ProContextError {
+  return new ProContextError('INVALID_INPUT', `Invalid arguments for ${toolName}: ${issuesMessage(error)}.`, {
+    details: { issues: error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })) },
+  });
+}
+
 function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output'): Tool['inputSchema'] {
   return z.toJSONSchema(schema, { target: 'draft-7', io, unrepresentable: 'any' }) as Tool['inputSchema'];
 }
@@ -129,11 +139,7 @@ export function createMcpServer(kernel: StartedKernel, options: McpServerOptions
     const { tool } = entry;
     const parsed = tool.inputSchema.safeParse(request.params.arguments ?? {});
     if (!parsed.success) {
-      return errorResult(
-        new ProContextError('INVALID_INPUT', `Invalid arguments for ${tool.name}: ${issuesMessage(parsed.error)}.`, {
-          details: { issues: parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })) },
-        }),
-      );
+      return errorResult(invalidArgumentsError(tool.name, parsed.error));
     }
     const progressToken = extra._meta?.progressToken;
     const logger = kernel.logger.child({ tool: tool.name, ...(extra.sessionId ? { sessionId: extra.sessionId } : {}) });

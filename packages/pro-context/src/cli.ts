@@ -13,6 +13,7 @@ import {
   toolPluginToken,
   toProContextError,
 } from '@pro-context/kernel';
+import { invalidArgumentsError } from '@pro-context/mcp';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { PRESET_VERSION, presetConfigJsonSchema, SERVER_INSTRUCTIONS, startProContext } from './preset.js';
 
@@ -84,9 +85,8 @@ async function runTool(
     if (!tool) throw new Error(`tool ${name} is not installed`);
     const parsed = tool.inputSchema.safeParse(args);
     if (!parsed.success) {
-      const issues = parsed.error.issues.map((i) => `${i.path.join('.') || 'arguments'}: ${i.message}`).join('; ');
-      // the same words the MCP binding answers an agent with
-      throw new ProContextError('INVALID_INPUT', `Invalid arguments for ${name}: ${issues}.`);
+      // the same error the MCP binding answers an agent with
+      throw invalidArgumentsError(name, parsed.error);
     }
     const controller = new AbortController();
     const showProgress = process.stderr.isTTY && !options.json;
