@@ -6,6 +6,7 @@ import { createHttpClient } from '../src/http/client.js';
 import { parseRetryAfterMs } from '../src/http/retry-after.js';
 import type { HttpClient, HttpClientOptions } from '../src/http/types.js';
 import { createLogger, type LogRecord } from '../src/logging/logger.js';
+import { failure } from './failure.js';
 
 // Upstreams are faked on loopback; names resolve through this table, never through real DNS.
 const testLookup: LookupFunction = (hostname, options, callback) => {
@@ -69,16 +70,6 @@ afterEach(async () => {
   received.length = 0;
   await Promise.all(clients.splice(0).map((client) => client.close()));
 });
-
-async function failure(promise: Promise<unknown>) {
-  try {
-    await promise;
-  } catch (error) {
-    if (isProContextError(error)) return error;
-    throw error;
-  }
-  throw new Error('expected the request to fail');
-}
 
 describe('responses', () => {
   it('returns status, lower-cased headers, body, text and json', async () => {

@@ -1,10 +1,10 @@
 import http from 'node:http';
 import net, { type AddressInfo, type LookupFunction } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { isProContextError } from '../src/errors/pro-context-error.js';
 import { createHttpClient } from '../src/http/client.js';
 import { createProxySelector } from '../src/http/proxy.js';
 import type { HttpClient, HttpClientOptions } from '../src/http/types.js';
+import { failure } from './failure.js';
 
 // Names resolve through this table only. `public.test` gets a public-looking address that the client
 // itself never connects to: in proxy mode only the (loopback) proxy is contacted, and it forwards every
@@ -89,16 +89,6 @@ afterEach(async () => {
   vi.unstubAllEnvs();
   await Promise.all(clients.splice(0).map((client) => client.close()));
 });
-
-async function failure(promise: Promise<unknown>) {
-  try {
-    await promise;
-  } catch (error) {
-    if (isProContextError(error)) return error;
-    throw error;
-  }
-  throw new Error('expected the request to fail');
-}
 
 describe('proxy selection', () => {
   it('reads HTTPS_PROXY for https URLs, HTTP_PROXY for http URLs, lower case first', () => {

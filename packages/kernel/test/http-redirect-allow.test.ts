@@ -1,9 +1,10 @@
 import http from 'node:http';
 import type { AddressInfo, LookupFunction } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { isProContextError, ProContextError } from '../src/errors/pro-context-error.js';
+import { ProContextError } from '../src/errors/pro-context-error.js';
 import { createHttpClient } from '../src/http/client.js';
 import type { HttpClient } from '../src/http/types.js';
+import { failure } from './failure.js';
 
 // Two host names for one loopback server; names resolve through this table, never through real DNS.
 const testLookup: LookupFunction = (hostname, options, callback) => {
@@ -45,16 +46,6 @@ afterEach(async () => {
 function makeClient(): HttpClient {
   client = createHttpClient({ lookup: testLookup, proxy: false, allowPrivateNetwork: true, retries: 0 });
   return client;
-}
-
-async function failure(promise: Promise<unknown>): Promise<ProContextError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (isProContextError(error)) return error;
-    throw error;
-  }
-  throw new Error('expected the request to fail');
 }
 
 describe('allowUrl: a per-request check of every redirect hop', () => {
