@@ -1,22 +1,12 @@
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
-import type { FakeWeb } from '@pro-context/testing/fake-web';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectStdio, skipReason, startCorpusWeb, writeProject } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { connectStdio, skipReason, useCorpusProject } from './helpers.js';
 
 describe.skipIf(skipReason)(`a cancelled request${skipReason ? ` (skipped: ${skipReason})` : ''}`, () => {
-  let web: FakeWeb;
-  let project: ReturnType<typeof writeProject>;
-
-  beforeAll(async () => {
-    web = await startCorpusWeb();
-    project = writeProject(web);
-  });
-  afterAll(async () => {
-    project.cleanup();
-    await web.close();
-  });
+  const corpus = useCorpusProject();
 
   it('cancelling a first get-docs mid-fetch leaves the server healthy: the next call answers', async () => {
+    const { web, project } = corpus;
     const server = await connectStdio(project.configFile);
     try {
       // slow the docs site down so the first fetch is still running when the agent gives up

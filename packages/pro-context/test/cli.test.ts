@@ -1,8 +1,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import type { FakeWeb } from '@pro-context/testing/fake-web';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cliPath, skipReason, startCorpusWeb, writeProject } from './helpers.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type CorpusProject, cliPath, skipReason, useCorpusProject } from './helpers.js';
 
 const run = promisify(execFile);
 
@@ -21,18 +20,13 @@ async function cli(args: string[], env: Record<string, string> = {}) {
 }
 
 describe.skipIf(skipReason)(`the pro-context CLI in a terminal${skipReason ? ` (skipped: ${skipReason})` : ''}`, () => {
-  let web: FakeWeb;
-  let project: ReturnType<typeof writeProject>;
+  const corpus = useCorpusProject();
+  let project: CorpusProject['project'];
   let env: Record<string, string>;
 
-  beforeAll(async () => {
-    web = await startCorpusWeb();
-    project = writeProject(web);
+  beforeAll(() => {
+    project = corpus.project;
     env = { HOME: project.dir };
-  });
-  afterAll(async () => {
-    project.cleanup();
-    await web.close();
   });
 
   it('answers docs and resolve like the tools: markdown by default, the structured result with --json', async () => {

@@ -6,6 +6,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { type CallToolResult, CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { corpusSites, type FakeWeb, findCorpusRoot, startFakeWeb } from '@pro-context/testing/fake-web';
+import { afterAll, beforeAll } from 'vitest';
 
 /** The built (bundled) CLI the end-to-end tests spawn, as installed users run it (npm test builds it first). */
 export const cliPath = fileURLToPath(new URL('../dist/bin/pro-context.js', import.meta.url));
@@ -20,6 +21,41 @@ export const skipReason = !corpusRoot
 /** Starts the fake web on the real corpora. */
 export async function startCorpusWeb(): Promise<FakeWeb> {
   return startFakeWeb({ sites: corpusSites(corpusRoot as string) });
+}
+
+/** A corpus project: the fake web and a project whose config names its libraries. */
+export interface CorpusProject {
+  readonly web: FakeWeb;
+  readonly project: ReturnType<typeof writeProject>;
+}
+
+/**
+ * Starts the fake web and writes a project before the enclosing `describe`'s tests, and removes both after
+ * them. Read `web` and `project` inside tests (they exist once `beforeAll` has run).
+ */
+export function useCorpusProject(): CorpusProject {
+  let web: FakeWeb | undefined;
+  let project: ReturnType<typeof writeProject> | undefined;
+  beforeAll(async () => {
+    web = await startCorpusWeb();
+    project = writeProject(web);
+  });
+  afterAll(async () => {
+    project?.cleanup();
+    await web?.close();
+  });
+  const started = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error('the corpus project starts in beforeAll: read it inside a test');
+    return value;
+  };
+  return {
+    get web() {
+      return started(web);
+    },
+    get project() {
+      return started(project);
+    },
+  };
 }
 
 /** A temp folder with a config file naming libraries served by the fake web. */

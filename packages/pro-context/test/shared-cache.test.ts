@@ -1,6 +1,5 @@
-import type { FakeWeb } from '@pro-context/testing/fake-web';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectStdio, skipReason, startCorpusWeb, writeProject } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { connectStdio, skipReason, useCorpusProject } from './helpers.js';
 
 /**
  * Two agents on one machine (an editor and a terminal agent, say) each start `pro-context` with the
@@ -9,19 +8,10 @@ import { connectStdio, skipReason, startCorpusWeb, writeProject } from './helper
 describe.skipIf(skipReason)(
   `two servers sharing one cache directory${skipReason ? ` (skipped: ${skipReason})` : ''}`,
   () => {
-    let web: FakeWeb;
-    let project: ReturnType<typeof writeProject>;
-
-    beforeAll(async () => {
-      web = await startCorpusWeb();
-      project = writeProject(web);
-    });
-    afterAll(async () => {
-      project.cleanup();
-      await web.close();
-    });
+    const corpus = useCorpusProject();
 
     it('both index and answer the same library at once, and a third server then answers from the cache alone', async () => {
+      const { web, project } = corpus;
       const [a, b] = await Promise.all([connectStdio(project.configFile), connectStdio(project.configFile)]);
       const ask = { libraryId: 'fastapi', topic: 'dependencies with yield', maxTokens: 2000 };
       const [first, second] = await Promise.all([a.call('get-docs', ask), b.call('get-docs', ask)]);
