@@ -51,9 +51,14 @@ function printError(error: unknown): void {
   if (!isProContextError(error) && process.env.PRO_CONTEXT_DEBUG) console.error(error);
 }
 
-/** `server.transport: http` is valid configuration, but this preset has no HTTP host yet: say so instead of serving stdio. */
-function httpTransportUnavailable(): ProContextError {
-  return new ProContextError(
+/**
+ * `server.transport: http` is valid configuration, but this preset has no HTTP host yet: stops the kernel
+ * and says so, instead of serving stdio.
+ */
+async function refuseHttpTransport(kernel: StartedKernel): Promise<void> {
+  if (kernel.config.server.transport === 'stdio') return;
+  await kernel.stop();
+  throw new ProContextError(
     'CONFIG_INVALID',
     "server.transport is 'http' (from the configuration file or PRO_CONTEXT_TRANSPORT), but this build of pro-context has no HTTP host yet: it serves MCP over stdio only.",
     {
@@ -146,10 +151,7 @@ export function buildProgram(): Command {
         ...(options.config ? { configFile: options.config } : {}),
         overrides: overridesFrom(options, false),
       });
-      if (kernel.config.server.transport !== 'stdio') {
-        await kernel.stop();
-        throw httpTransportUnavailable();
-      }
+      await refuseHttpTransport(kernel);
       await serveStdio(kernel, { name: 'pro-context', version: PRESET_VERSION, instructions: SERVER_INSTRUCTIONS });
     } catch (error) {
       printError(error);
@@ -261,10 +263,7 @@ export function buildProgram(): Command {
           ...(options.config ? { configFile: options.config } : {}),
           overrides,
         });
-        if (kernel.config.server.transport !== 'stdio') {
-          await kernel.stop();
-          throw httpTransportUnavailable();
-        }
+        await refuseHttpTransport(kernel);
         const fromEnvironment = environmentOverrides
           .filter(({ variable }) => process.env[variable] !== undefined && process.env[variable] !== '')
           .map(({ variable, key }) => `  ${key} from ${variable}\n`);
@@ -285,7 +284,7 @@ export function buildProgram(): Command {
  * `docs zod 'errors' --version 3` means the library's version, not the program's: after `docs` or `search`,
  * `--version <v>` (or `--version=<v>`) is read as `--lib-version <v>`. Elsewhere `--version` prints ours.
  */
-export function libraryVersionArgs(argv: readonly string[]): string[] {
+function libraryVersionArgs(argv: readonly string[]): string[] {
   const out = [...argv];
   const command = out.findIndex((a, i) => i >= 2 && (a === 'docs' || a === 'search'));
   if (command < 0) return out;
