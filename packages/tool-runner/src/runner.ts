@@ -189,7 +189,8 @@ export function createToolRunner(kernel: Pick<StartedKernel, 'resolveAll' | 'log
       return { ok: true, structured: checked.data as Record<string, unknown>, text: result.text };
     } catch (error) {
       const coded = toProContextError(error);
-      if (coded.code === 'INTERNAL_ERROR') logger.error('tool failed', { error, cause: (coded.cause as Error)?.message });
+      if (coded.code === 'INTERNAL_ERROR')
+        logger.error('tool failed', { error, cause: (coded.cause as Error)?.message });
       return failure(coded, logger, tool);
     }
   }

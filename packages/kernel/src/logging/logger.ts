@@ -209,10 +209,13 @@ class StructuredLogger implements Logger {
         name,
         durationMs,
         success,
-        fields: redact({ ...this.shared.scope.getStore(), ...this.bindings, ...fields, ...added, ...failure }) as Record<
-          string,
-          unknown
-        >,
+        fields: redact({
+          ...this.shared.scope.getStore(),
+          ...this.bindings,
+          ...fields,
+          ...added,
+          ...failure,
+        }) as Record<string, unknown>,
       };
       for (const hook of this.shared.spanHooks) {
         try {
