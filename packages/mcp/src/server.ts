@@ -21,9 +21,9 @@ import {
   type ToolPlugin,
   toolPluginToken,
   toProContextError,
+  z,
 } from '@pro-context/kernel';
 import { createToolRunner, errorPayloadText, type ToolRunner } from '@pro-context/tool-runner';
-import * as z from 'zod';
 
 /** MCP's JSON-RPC error code for a resource that does not exist (the SDK has no constant for it). */
 const RESOURCE_NOT_FOUND = -32002;
