@@ -95,7 +95,17 @@ export { createHttpClient } from './http/client.js';
 export type { HttpClient, HttpClientOptions, HttpRequestOptions, HttpResponse } from './http/types.js';
 export type { KernelBuilder, KernelOptions, PluginInfo, StartedKernel } from './kernel.js';
 export { createKernel, defaultAllowlist } from './kernel.js';
-export type { Logger, LoggerOptions, LogLevel, LogRecord, LogSink, Span } from './logging/logger.js';
+export type {
+  Logger,
+  LoggerOptions,
+  LogLevel,
+  LogRecord,
+  LogSink,
+  LogSinkHandle,
+  LogSinkOptions,
+  Span,
+  SpanEvent,
+} from './logging/logger.js';
 export { createLogger, createSilentLogger, logLevels } from './logging/logger.js';
 export { REDACTED, redact, redactString } from './logging/redact.js';
 export { definePlugin } from './plugins/define.js';

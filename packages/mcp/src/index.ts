@@ -1,5 +1,6 @@
 /**
- * @pro-context/mcp: puts a started pro-context kernel on an MCP server (any transport).
+ * @pro-context/mcp: puts a started pro-context kernel on MCP servers (any transport, one server per session).
  */
-export type { BoundMcpServer, McpServerOptions } from './server.js';
-export { createMcpServer, errorResult, invalidArgumentsError } from './server.js';
+export { invalidArgumentsError } from '@pro-context/tool-runner';
+export type { BoundMcpServer, McpBinding, McpServerOptions, McpSessionOptions } from './server.js';
+export { createMcpBinding, createMcpServer, errorResult } from './server.js';

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import {
   CallToolRequestSchema,
@@ -6,24 +7,28 @@ import {
   ListToolsRequestSchema,
   type LoggingLevel,
   McpError,
+  SetLevelRequestSchema,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import {
+  type LogLevel,
   type LogRecord,
-  ProContextError,
+  type LogSinkHandle,
+  type PromptDefinition,
+  type ResourceDefinition,
+  type ResourceTemplateDefinition,
   type StartedKernel,
-  type ToolContext,
-  type ToolDefinition,
   type ToolPlugin,
   toolPluginToken,
   toProContextError,
+  z,
 } from '@pro-context/kernel';
-import * as z from 'zod';
+import { createToolRunner, errorPayloadText, type ToolRunner } from '@pro-context/tool-runner';
 
 /** MCP's JSON-RPC error code for a resource that does not exist (the SDK has no constant for it). */
 const RESOURCE_NOT_FOUND = -32002;
 
-/** Options of {@link createMcpServer}. */
+/** Options of {@link createMcpBinding} and {@link createMcpServer}. */
 export interface McpServerOptions {
   /** Server name announced to clients (default `'pro-context'`). */
   name?: string;
@@ -32,17 +37,37 @@ export interface McpServerOptions {
   /** Instructions for the agent, sent at initialize. */
   instructions?: string;
   /**
-   * Forward the kernel's log records to the client as MCP `notifications/message` (default true). The client
-   * can raise the threshold with `logging/setLevel`.
+   * Forward log records to each session as MCP `notifications/message` (default true): the records of that
+   * session's own calls and server-wide ones, never another session's. A session's `logging/setLevel` sets
+   * its own threshold; until then it follows the kernel's level.
    */
   forwardLogs?: boolean;
+  /** The tool runner to use, when the process already made one for this kernel (default: a new one). */
+  runner?: ToolRunner;
+}
+
+/** Options of {@link McpBinding.createServer}: one session. */
+export interface McpSessionOptions {
+  /**
+   * The session's id when its transport has none (stdio, in-memory): its calls' log records carry it and only
+   * this session receives them. Default: a random UUID. A transport's own `sessionId` takes precedence.
+   */
+  sessionId?: string;
 }
 
 /** A server bound to a kernel, plus the function that unbinds it. */
 export interface BoundMcpServer {
   server: McpServer;
-  /** Detaches the kernel listeners (log forwarding, list-changed). Call when the transport closes. */
+  /** Detaches the kernel listeners (log forwarding, list-changed). Called when the transport closes, too. */
   dispose(): void;
+}
+
+/** A kernel bound to MCP once per process: makes one MCP server per session (transport). */
+export interface McpBinding {
+  /** The runner every session's tool calls go through. */
+  readonly runner: ToolRunner;
+  /** Makes the MCP server of one session; connect it to that session's transport. */
+  createServer(session?: McpSessionOptions): BoundMcpServer;
 }
 
 const mcpLevel: Record<LogRecord['level'], LoggingLevel> = {
@@ -51,136 +76,73 @@ const mcpLevel: Record<LogRecord['level'], LoggingLevel> = {
   warn: 'warning',
   error: 'error',
 };
+const mcpSeverity: LoggingLevel[] = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
+/** The lowest kernel level whose records can pass an MCP level (above `error`, the forwarder drops them all). */
+const kernelFloor: Record<LoggingLevel, LogLevel> = {
+  debug: 'debug',
+  info: 'info',
+  notice: 'warn',
+  warning: 'warn',
+  error: 'error',
+  critical: 'error',
+  alert: 'error',
+  emergency: 'error',
+};
 
 /** Catalog error → MCP tool error result carrying `{ code, message, recoverable, suggestion, retryAfter }`. */
 export function errorResult(error: unknown): CallToolResult {
-  const payload = toProContextError(error).toPayload();
-  return { isError: true, content: [{ type: 'text', text: JSON.stringify(payload, null, 2) }] };
-}
-
-function issuesMessage(error: z.ZodError): string {
-  return error.issues
-    .map((issue) => `${issue.path.length > 0 ? issue.path.join('.') : 'arguments'}: ${issue.message}`)
-    .join('; ');
+  return { isError: true, content: [{ type: 'text', text: errorPayloadText(error) }] };
 }
 
 /**
- * The catalog's `INVALID_INPUT` for arguments a tool's input schema refused, naming each bad argument: what
- * an agent gets over MCP, and what the CLI prints for the same input.
+ * Binds a started kernel to MCP, once per process: the tool runner (tool names checked once, here), the tool
+ * listing and every `ToolPlugin`'s resources, resource templates and prompts. Its `createServer` then makes
+ * one MCP server per session: tools run by the runner (catalog errors as `isError` results), resources,
+ * resource templates (with completions and `list_changed` notifications), prompts, progress notifications
+ * and MCP logging routed to the session.
  */
-export function invalidArgumentsError(toolName: string, error: z.ZodError): ProContextError {
-  return new ProContextError('INVALID_INPUT', `Invalid arguments for ${toolName}: ${issuesMessage(error)}.`, {
-    details: { issues: error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })) },
-  });
-}
-
-function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output'): Tool['inputSchema'] {
-  return z.toJSONSchema(schema, { target: 'draft-7', io, unrepresentable: 'any' }) as Tool['inputSchema'];
-}
-
-/**
- * Builds an MCP server exposing every `ToolPlugin` of a started kernel: tools (validated in and out
- * against their zod schemas; catalog errors as `isError` results), resources, resource templates (with
- * completions and `list_changed` notifications), prompts, progress notifications and MCP logging.
- */
-export function createMcpServer(kernel: StartedKernel, options: McpServerOptions): BoundMcpServer {
+export function createMcpBinding(kernel: StartedKernel, options: McpServerOptions): McpBinding {
+  const runner = options.runner ?? createToolRunner(kernel);
   const plugins: ToolPlugin[] = kernel.resolveAll(toolPluginToken);
-  const server = new McpServer(
-    { name: options.name ?? 'pro-context', version: options.version },
-    {
-      capabilities: { logging: {}, tools: { listChanged: true } },
-      ...(options.instructions ? { instructions: options.instructions } : {}),
-    },
-  );
-  const disposers: (() => void)[] = [];
+  const listed = runner.tools as Tool[];
+  const resources: ResourceDefinition[] = plugins.flatMap((p) => p.resources?.() ?? []);
+  const templates: ResourceTemplateDefinition[] = plugins.flatMap((p) => p.resourceTemplates?.() ?? []);
+  const prompts: PromptDefinition[] = plugins.flatMap((p) => p.prompts?.() ?? []);
 
-  const tools = new Map<string, { tool: ToolDefinition; plugin: string }>();
-  for (const plugin of plugins) {
-    for (const tool of plugin.tools()) {
-      const existing = tools.get(tool.name);
-      if (existing) {
-        throw new ProContextError(
-          'CONTRACT_CONFLICT',
-          `Tool '${tool.name}' is contributed by plugin '${existing.plugin}' and by plugin '${plugin.id}'.`,
-          { suggestion: 'Tool names must be unique; remove or rename one of them.' },
-        );
-      }
-      if (!/^[A-Za-z0-9._-]{1,128}$/.test(tool.name)) {
-        throw new ProContextError(
-          'PLUGIN_INVALID',
-          `Tool name '${tool.name}' of plugin '${plugin.id}' breaks MCP's naming rules.`,
-          {
-            suggestion: 'Use 1-128 characters from A-Z, a-z, 0-9, dot, underscore and hyphen.',
-          },
-        );
-      }
-      tools.set(tool.name, { tool, plugin: plugin.id });
-    }
-  }
-
-  const listed: Tool[] = [...tools.values()].map(({ tool }) => ({
-    name: tool.name,
-    title: tool.title,
-    description: tool.description,
-    inputSchema: jsonSchemaOf(tool.inputSchema, 'input'),
-    outputSchema: jsonSchemaOf(tool.outputSchema, 'output') as Tool['outputSchema'],
-    ...(tool.annotations ? { annotations: { title: tool.title, ...tool.annotations } } : {}),
-  }));
-  server.server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listed }));
-  server.server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
-    const entry = tools.get(request.params.name);
-    if (!entry) {
-      return errorResult(
-        new ProContextError('INVALID_INPUT', `Unknown tool '${request.params.name}'.`, {
-          suggestion: `Available tools: ${[...tools.keys()].join(', ')}.`,
-        }),
-      );
-    }
-    const { tool } = entry;
-    const parsed = tool.inputSchema.safeParse(request.params.arguments ?? {});
-    if (!parsed.success) {
-      return errorResult(invalidArgumentsError(tool.name, parsed.error));
-    }
-    const progressToken = extra._meta?.progressToken;
-    const logger = kernel.logger.child({ tool: tool.name, ...(extra.sessionId ? { sessionId: extra.sessionId } : {}) });
-    const context: ToolContext = {
-      signal: extra.signal,
-      logger,
-      ...(extra.sessionId ? { sessionId: extra.sessionId } : {}),
-      ...(extra.authInfo ? { caller: { clientId: extra.authInfo.clientId, scopes: extra.authInfo.scopes } } : {}),
-      async progress(update) {
-        if (progressToken === undefined) return;
-        await extra
-          .sendNotification({
-            method: 'notifications/progress',
-            params: { progressToken, ...update },
-          })
-          .catch(() => undefined);
+  function createServer(session: McpSessionOptions = {}): BoundMcpServer {
+    const server = new McpServer(
+      { name: options.name ?? 'pro-context', version: options.version },
+      {
+        capabilities: { logging: {}, tools: { listChanged: true } },
+        ...(options.instructions ? { instructions: options.instructions } : {}),
       },
-    };
-    try {
-      const result = await tool.handler(parsed.data, context);
-      const checked = tool.outputSchema.safeParse(result.structured);
-      if (!checked.success) {
-        logger.error('tool returned content that breaks its output schema', {
-          issues: issuesMessage(checked.error),
-        });
-        return errorResult(new ProContextError('INTERNAL_ERROR', `${tool.name} produced an invalid result.`));
-      }
-      return {
-        content: [{ type: 'text', text: result.text }],
-        structuredContent: checked.data as Record<string, unknown>,
-      };
-    } catch (error) {
-      const coded = toProContextError(error);
-      if (coded.code === 'INTERNAL_ERROR')
-        logger.error('tool failed', { error, cause: (coded.cause as Error)?.message });
-      return errorResult(coded);
-    }
-  });
+    );
+    const ownId = session.sessionId ?? randomUUID();
+    const sessionIdOf = (extra?: { sessionId?: string | undefined }) =>
+      extra?.sessionId ?? server.server.transport?.sessionId ?? ownId;
+    const inSession = <T>(extra: { sessionId?: string | undefined }, fn: () => T): T =>
+      kernel.logger.withBindings({ sessionId: sessionIdOf(extra) }, fn);
+    const disposers: (() => void)[] = [];
 
-  for (const plugin of plugins) {
-    for (const resource of plugin.resources?.() ?? []) {
+    server.server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listed }));
+    server.server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+      const progressToken = extra._meta?.progressToken;
+      const outcome = await runner.call(request.params.name, request.params.arguments ?? {}, {
+        signal: extra.signal,
+        sessionId: sessionIdOf(extra),
+        ...(extra.authInfo ? { caller: { clientId: extra.authInfo.clientId, scopes: extra.authInfo.scopes } } : {}),
+        ...(progressToken === undefined
+          ? {}
+          : {
+              progress: (update) =>
+                extra.sendNotification({ method: 'notifications/progress', params: { progressToken, ...update } }),
+            }),
+      });
+      if (!outcome.ok) return { isError: true, content: [{ type: 'text', text: outcome.text }] };
+      return { content: [{ type: 'text', text: outcome.text }], structuredContent: outcome.structured };
+    });
+
+    for (const resource of resources) {
       server.registerResource(
         resource.name,
         resource.uri,
@@ -189,15 +151,15 @@ export function createMcpServer(kernel: StartedKernel, options: McpServerOptions
           ...(resource.description ? { description: resource.description } : {}),
           mimeType: resource.mimeType,
         },
-        async (uri) => {
-          const contents = await resource.read();
+        async (uri, extra) => {
+          const contents = await inSession(extra, () => resource.read());
           return {
             contents: [{ uri: uri.href, mimeType: contents.mimeType ?? resource.mimeType, text: contents.text }],
           };
         },
       );
     }
-    for (const template of plugin.resourceTemplates?.() ?? []) {
+    for (const template of templates) {
       const complete = template.complete
         ? Object.fromEntries(
             Object.entries(template.complete).map(([name, fn]) => [name, async (value: string) => fn(value)]),
@@ -206,8 +168,8 @@ export function createMcpServer(kernel: StartedKernel, options: McpServerOptions
       server.registerResource(
         template.name,
         new ResourceTemplate(template.uriTemplate, {
-          list: async () => ({
-            resources: (await template.list()).map((r) => ({
+          list: async (extra) => ({
+            resources: (await inSession(extra, () => template.list())).map((r) => ({
               uri: r.uri,
               name: r.name,
               ...(r.title ? { title: r.title } : {}),
@@ -222,12 +184,12 @@ export function createMcpServer(kernel: StartedKernel, options: McpServerOptions
           ...(template.description ? { description: template.description } : {}),
           mimeType: template.mimeType,
         },
-        async (uri, variables) => {
+        async (uri, variables, extra) => {
           const flat = Object.fromEntries(
             Object.entries(variables).map(([k, v]) => [k, decodeURIComponent(Array.isArray(v) ? v.join(',') : v)]),
           );
           try {
-            const contents = await template.read(uri.href, flat);
+            const contents = await inSession(extra, () => template.read(uri.href, flat));
             return {
               contents: [{ uri: uri.href, mimeType: contents.mimeType ?? template.mimeType, text: contents.text }],
             };
@@ -244,7 +206,7 @@ export function createMcpServer(kernel: StartedKernel, options: McpServerOptions
         },
       );
     }
-    for (const prompt of plugin.prompts?.() ?? []) {
+    for (const prompt of prompts) {
       const argsSchema = Object.fromEntries(
         Object.entries(prompt.arguments).map(([name, arg]) => [
           name,
@@ -260,33 +222,61 @@ export function createMcpServer(kernel: StartedKernel, options: McpServerOptions
         }),
       );
     }
-  }
 
-  disposers.push(kernel.events.on('resources.changed', () => void server.sendResourceListChanged()));
-  disposers.push(kernel.events.on('tools.changed', () => void server.sendToolListChanged()));
-  if (options.forwardLogs ?? true) {
-    // MCP: nothing but the initialize response may reach the client before it says `initialized`.
-    let initialized = false;
-    const previous = server.server.oninitialized;
-    server.server.oninitialized = () => {
-      initialized = true;
-      previous?.();
+    disposers.push(kernel.events.on('resources.changed', () => void server.sendResourceListChanged()));
+    disposers.push(kernel.events.on('tools.changed', () => void server.sendToolListChanged()));
+
+    // the session's own threshold (`logging/setLevel`); until it says one, the kernel's level applies
+    let sessionLevel: LoggingLevel | undefined;
+    let sink: LogSinkHandle | undefined;
+    server.server.setRequestHandler(SetLevelRequestSchema, async (request) => {
+      sessionLevel = request.params.level;
+      sink?.setLevel(kernelFloor[sessionLevel]);
+      return {};
+    });
+    if (options.forwardLogs ?? true) {
+      const forward = (record: LogRecord) => {
+        if (!server.isConnected()) return;
+        const level = mcpLevel[record.level];
+        if (sessionLevel && mcpSeverity.indexOf(level) < mcpSeverity.indexOf(sessionLevel)) return;
+        const { level: _level, msg, time: _time, ...data } = record;
+        void server.sendLoggingMessage({ level, logger: 'pro-context', data: { msg, ...data } }).catch(() => undefined);
+      };
+      // MCP: nothing but the initialize response may reach the client before it says `initialized`; the
+      // transport's session id (Streamable HTTP) is known by then
+      const previous = server.server.oninitialized;
+      server.server.oninitialized = () => {
+        if (!sink && !disposed) {
+          sink = kernel.logger.addSink(forward, {
+            sessionId: sessionIdOf(),
+            ...(sessionLevel ? { level: kernelFloor[sessionLevel] } : {}),
+          });
+          disposers.push(sink);
+        }
+        previous?.();
+      };
+    }
+
+    let disposed = false;
+    const dispose = () => {
+      disposed = true;
+      for (const detach of disposers.splice(0)) detach();
     };
-    disposers.push(
-      kernel.logger.addSink((record) => {
-        if (!initialized || !server.isConnected()) return;
-        const { level, msg, time: _time, ...data } = record;
-        void server
-          .sendLoggingMessage({ level: mcpLevel[level], logger: 'pro-context', data: { msg, ...data } })
-          .catch(() => undefined);
-      }),
-    );
+    const previousClose = server.server.onclose;
+    server.server.onclose = () => {
+      dispose();
+      previousClose?.();
+    };
+    return { server, dispose };
   }
 
-  return {
-    server,
-    dispose() {
-      for (const dispose of disposers.splice(0)) dispose();
-    },
-  };
+  return { runner, createServer };
+}
+
+/**
+ * Builds the MCP server of one session for a started kernel: `createMcpBinding(kernel, options).createServer()`.
+ * A host serving many sessions makes the binding once and calls its `createServer` per session.
+ */
+export function createMcpServer(kernel: StartedKernel, options: McpServerOptions): BoundMcpServer {
+  return createMcpBinding(kernel, options).createServer();
 }

@@ -8,12 +8,9 @@ import {
   logLevels,
   ProContextError,
   type StartedKernel,
-  type ToolContext,
-  type ToolDefinition,
-  toolPluginToken,
   toProContextError,
 } from '@pro-context/kernel';
-import { invalidArgumentsError } from '@pro-context/mcp';
+import { createToolRunner } from '@pro-context/tool-runner';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { PRESET_VERSION, presetConfigJsonSchema, SERVER_INSTRUCTIONS, startProContext } from './preset.js';
 
@@ -83,29 +80,21 @@ async function runTool(
       overrides: overridesFrom(options, true),
     });
     if (prepare) await prepare(kernel, args);
-    const tool = kernel
-      .resolveAll(toolPluginToken)
-      .flatMap((p) => p.tools())
-      .find((t: ToolDefinition) => t.name === name);
-    if (!tool) throw new Error(`tool ${name} is not installed`);
-    const parsed = tool.inputSchema.safeParse(args);
-    if (!parsed.success) {
-      // the same error the MCP binding answers an agent with
-      throw invalidArgumentsError(name, parsed.error);
-    }
-    const controller = new AbortController();
     const showProgress = process.stderr.isTTY && !options.json;
-    const context: ToolContext = {
-      signal: controller.signal,
-      logger: kernel.logger,
-      async progress(update) {
+    // the runner the MCP binding uses: the same validation (in and out) and errors an agent gets
+    const result = await createToolRunner(kernel).call(name, args, {
+      progress(update) {
         if (showProgress)
           process.stderr.write(
             `\r${update.message ?? ''} ${update.progress}${update.total ? `/${update.total}` : ''}   `,
           );
       },
-    };
-    const result = await tool.handler(parsed.data, context);
+    });
+    if (!result.ok) {
+      // an unexpected failure is rethrown as the tool threw it, so PRO_CONTEXT_DEBUG still prints it whole
+      const { error } = result;
+      throw error.code === 'INTERNAL_ERROR' && error.cause !== undefined ? error.cause : error;
+    }
     if (showProgress) process.stderr.write('\r\x1b[K');
     process.stdout.write(`${options.json ? JSON.stringify(result.structured, null, 2) : result.text}\n`);
     await kernel.stop();

@@ -1,4 +1,5 @@
 import type * as z from 'zod';
+import type { ProContextError } from '../errors/pro-context-error.js';
 import type { Logger } from '../logging/logger.js';
 import { createToken } from './token.js';
 
@@ -28,7 +29,10 @@ export interface ToolContext {
   progress(update: { progress: number; total?: number; message?: string }): Promise<void>;
   /** Logs to stderr and, through the host, to the client's MCP log (`notifications/message`). */
   readonly logger: Logger;
-  /** MCP session id, when the transport has sessions. */
+  /**
+   * The session the call belongs to (the transport's MCP session id, or the id the host gave a connection
+   * without one); absent for one-off calls such as the CLI's. Records logged during the call carry it.
+   */
   readonly sessionId?: string;
   readonly caller?: CallerInfo;
 }
@@ -42,7 +46,8 @@ export interface ToolResult<O> {
 
 /**
  * One MCP tool. Names follow MCP's rules, `[A-Za-z0-9._-]{1,128}`. Handlers throw `ProContextError`s;
- * the host turns them into `isError` results carrying `{ code, message, recoverable, suggestion, retryAfter }`.
+ * the host turns them into `isError` results whose text is the JSON payload
+ * `{ code, message, recoverable, suggestion, retryAfter }`, or what `renderError` makes of the error.
  */
 export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z.ZodObject = z.ZodObject> {
   name: string;
@@ -52,6 +57,11 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z
   outputSchema: O;
   annotations?: ToolAnnotations;
   handler(args: z.output<I>, context: ToolContext): Promise<ToolResult<z.output<O>>>;
+  /**
+   * The text of an error result, when the tool prescribes its own (a plain `[Context7 API key not
+   * configured]`) instead of the JSON payload. Receives every error of a call, refused arguments included.
+   */
+  renderError?(error: ProContextError): string;
 }
 
 /** Helper that infers a tool's argument and result types from its schemas. */

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { redact } from './redact.js';
 
 /** Log levels, lowest first. */
@@ -20,8 +21,35 @@ export interface LogRecord {
   [field: string]: unknown;
 }
 
-/** Receives every record at or above the logger's level. */
+/** Receives every record at or above its threshold (see {@link LogSinkOptions}). */
 export type LogSink = (record: LogRecord) => void;
+
+/** Which records a sink receives. */
+export interface LogSinkOptions {
+  /**
+   * Routes to the sink only the records of this session (`sessionId` equal to it) and server-wide records
+   * (no `sessionId`), never another session's. Default: every record.
+   */
+  sessionId?: string;
+  /** The sink's own threshold, independent of the logger's level. Default: the logger's level. */
+  level?: LogLevel;
+}
+
+/** What {@link Logger.addSink} returns: call it to remove the sink. */
+export interface LogSinkHandle {
+  (): void;
+  /** Changes the sink's own threshold (`undefined`: follow the logger's level again). */
+  setLevel(level: LogLevel | undefined): void;
+}
+
+/** A finished span, as {@link Logger.onSpan} hooks receive it whatever the log level (redacted). */
+export interface SpanEvent {
+  name: string;
+  durationMs: number;
+  success: boolean;
+  /** The bindings, the span's fields and what the work added (`errorCode` and `error` on failure). */
+  fields: Record<string, unknown>;
+}
 
 /** A running span: add fields as they become known (`resultLen`, `resolvedKey`…). */
 export interface Span {
@@ -43,9 +71,16 @@ export interface Logger {
    * `durationMs` and `success` (and the error's code and message on failure). Rethrows `fn`'s error.
    */
   span<T>(name: string, fields: Record<string, unknown>, fn: (span: Span) => Promise<T> | T): Promise<T>;
-  /** Adds a sink (for example the MCP client's log); returns a function that removes it. */
-  addSink(sink: LogSink): () => void;
-  /** Changes the level at run time (MCP `logging/setLevel`). */
+  /**
+   * Runs `fn` so that every record written while it runs, by any logger of this family and in any work it
+   * starts (promises, timers), carries `bindings` (`{ sessionId }` routes them to that session's sinks).
+   */
+  withBindings<T>(bindings: Record<string, unknown>, fn: () => T): T;
+  /** Adds a sink (for example an MCP session's log); the returned handle removes it or changes its level. */
+  addSink(sink: LogSink, options?: LogSinkOptions): LogSinkHandle;
+  /** Calls `hook` with every finished span, whatever the level (metrics); returns a function that removes it. */
+  onSpan(hook: (span: SpanEvent) => void): () => void;
+  /** Changes the level of the stream (stderr) and of sinks without their own level. */
   setLevel(level: LogLevel): void;
 }
 
@@ -59,14 +94,28 @@ export interface LoggerOptions {
   bindings?: Record<string, unknown>;
 }
 
+interface SinkEntry {
+  sink: LogSink;
+  sessionId?: string;
+  level?: LogLevel;
+}
+
 interface SharedState {
   level: LogLevel;
+  /** The lowest threshold of the stream and every sink: below it a call returns at once. */
+  floor: number;
   format: 'json' | 'pretty';
   stream: { write(chunk: string): unknown };
-  sinks: Set<LogSink>;
+  sinks: Set<SinkEntry>;
+  spanHooks: Set<(span: SpanEvent) => void>;
+  scope: AsyncLocalStorage<Record<string, unknown>>;
 }
 
 const rank = (level: LogLevel) => logLevels.indexOf(level);
+
+function updateFloor(shared: SharedState): void {
+  shared.floor = Math.min(rank(shared.level), ...[...shared.sinks].map((s) => rank(s.level ?? shared.level)));
+}
 
 function prettyLine(record: LogRecord): string {
   const { time, level, msg, span, durationMs, success, ...rest } = record;
@@ -90,11 +139,33 @@ class StructuredLogger implements Logger {
 
   setLevel(level: LogLevel): void {
     this.shared.level = level;
+    updateFloor(this.shared);
   }
 
-  addSink(sink: LogSink): () => void {
-    this.shared.sinks.add(sink);
-    return () => this.shared.sinks.delete(sink);
+  addSink(sink: LogSink, options: LogSinkOptions = {}): LogSinkHandle {
+    const entry: SinkEntry = { sink, ...options };
+    const { shared } = this;
+    shared.sinks.add(entry);
+    updateFloor(shared);
+    const remove = () => {
+      shared.sinks.delete(entry);
+      updateFloor(shared);
+    };
+    return Object.assign(remove, {
+      setLevel(level: LogLevel | undefined) {
+        entry.level = level;
+        updateFloor(shared);
+      },
+    });
+  }
+
+  onSpan(hook: (span: SpanEvent) => void): () => void {
+    this.shared.spanHooks.add(hook);
+    return () => this.shared.spanHooks.delete(hook);
+  }
+
+  withBindings<T>(bindings: Record<string, unknown>, fn: () => T): T {
+    return this.shared.scope.run({ ...this.shared.scope.getStore(), ...bindings }, fn);
   }
 
   child(bindings: Record<string, unknown>): Logger {
@@ -133,6 +204,26 @@ class StructuredLogger implements Logger {
               error: error instanceof Error ? error.message : String(error),
             };
       this.write(success ? 'info' : 'warn', name, { span: name, ...fields, ...added, durationMs, success, ...failure });
+      if (this.shared.spanHooks.size === 0) return;
+      const event: SpanEvent = {
+        name,
+        durationMs,
+        success,
+        fields: redact({
+          ...this.shared.scope.getStore(),
+          ...this.bindings,
+          ...fields,
+          ...added,
+          ...failure,
+        }) as Record<string, unknown>,
+      };
+      for (const hook of this.shared.spanHooks) {
+        try {
+          hook(event);
+        } catch {
+          // a failing hook must not fail the work it measured
+        }
+      }
     };
     try {
       const result = await fn(span);
@@ -145,22 +236,31 @@ class StructuredLogger implements Logger {
   }
 
   private write(level: LogLevel, msg: string, fields?: Record<string, unknown>): void {
-    if (rank(level) < rank(this.shared.level)) return;
+    const { shared } = this;
+    const levelRank = rank(level);
+    if (levelRank < shared.floor) return;
     const record = redact({
       time: new Date().toISOString(),
       level,
       msg,
+      ...shared.scope.getStore(),
       ...this.bindings,
       ...fields,
     }) as LogRecord;
-    try {
-      this.shared.stream.write(this.shared.format === 'pretty' ? prettyLine(record) : `${JSON.stringify(record)}\n`);
-    } catch {
-      // a closed stderr must never take the server down
-    }
-    for (const sink of this.shared.sinks) {
+    if (levelRank >= rank(shared.level)) {
       try {
-        sink(record);
+        shared.stream.write(shared.format === 'pretty' ? prettyLine(record) : `${JSON.stringify(record)}\n`);
+      } catch {
+        // a closed stderr must never take the server down
+      }
+    }
+    for (const entry of shared.sinks) {
+      if (levelRank < rank(entry.level ?? shared.level)) continue;
+      // a session's sink sees its own records and server-wide ones, never another session's
+      if (entry.sessionId !== undefined && record.sessionId !== undefined && record.sessionId !== entry.sessionId)
+        continue;
+      try {
+        entry.sink(record);
       } catch {
         // a failing sink is dropped silently: logging must not throw
       }
@@ -170,12 +270,16 @@ class StructuredLogger implements Logger {
 
 /** Creates a logger writing JSON lines (or pretty lines) to stderr. */
 export function createLogger(options: LoggerOptions = {}): Logger {
+  const level = options.level ?? 'info';
   return new StructuredLogger(
     {
-      level: options.level ?? 'info',
+      level,
+      floor: rank(level),
       format: options.format ?? 'json',
       stream: options.stream ?? process.stderr,
       sinks: new Set(),
+      spanHooks: new Set(),
+      scope: new AsyncLocalStorage(),
     },
     options.bindings ?? {},
   );

@@ -1,0 +1,207 @@
+import {
+  type CallerInfo,
+  type Logger,
+  ProContextError,
+  type StartedKernel,
+  type ToolAnnotations,
+  type ToolContext,
+  type ToolDefinition,
+  toolPluginToken,
+  toProContextError,
+  z,
+} from '@pro-context/kernel';
+
+/** A JSON Schema (draft 7) describing an object, as `tools/list` advertises a tool's arguments and result. */
+export interface JsonObjectSchema {
+  type: 'object';
+  properties?: Record<string, object>;
+  required?: string[];
+  [keyword: string]: unknown;
+}
+
+/** One tool as every surface lists it (the fields of MCP's `Tool`). */
+export interface ListedTool {
+  name: string;
+  title: string;
+  description: string;
+  inputSchema: JsonObjectSchema;
+  outputSchema: JsonObjectSchema;
+  /** The tool's annotations with its title, when it has annotations. */
+  annotations?: ToolAnnotations & { title: string };
+}
+
+/** A progress report from a running tool. */
+export interface ProgressUpdate {
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
+/** What the surface knows about one call. */
+export interface ToolCallOptions {
+  /** Cancels the call (client cancellation, shutdown). Default: never aborted. */
+  signal?: AbortSignal;
+  /** Receives the tool's progress reports; its failures are ignored. Default: reports are dropped. */
+  progress?: (update: ProgressUpdate) => Promise<void> | void;
+  /** The session the call belongs to: handed to the tool, and carried by every record logged during the call. */
+  sessionId?: string;
+  /** Who is calling, when the surface knows. */
+  caller?: CallerInfo;
+}
+
+/** A call that succeeded: the structured result, checked against the output schema, and its markdown. */
+export interface ToolSuccess {
+  ok: true;
+  structured: Record<string, unknown>;
+  text: string;
+}
+
+/** A call that failed: the catalog error, and the text the tool chose for it (the JSON payload by default). */
+export interface ToolFailure {
+  ok: false;
+  error: ProContextError;
+  text: string;
+}
+
+/** What {@link ToolRunner.call} answers; it never throws. */
+export type ToolOutcome = ToolSuccess | ToolFailure;
+
+/** Runs a started kernel's tools, the same way for every surface. */
+export interface ToolRunner {
+  /** Every tool, in plugin order, as `tools/list` shows it. */
+  readonly tools: readonly ListedTool[];
+  /** The definition of a tool, if installed. */
+  definition(name: string): ToolDefinition | undefined;
+  /**
+   * Runs a tool: arguments checked against its input schema, a {@link ToolContext} built from `options`,
+   * the result checked against its output schema, any failure mapped to the error catalog.
+   */
+  call(name: string, args: unknown, options?: ToolCallOptions): Promise<ToolOutcome>;
+}
+
+/** MCP's rule for tool names. */
+const TOOL_NAME = /^[A-Za-z0-9._-]{1,128}$/;
+
+function issuesMessage(error: z.ZodError): string {
+  return error.issues
+    .map((issue) => `${issue.path.length > 0 ? issue.path.join('.') : 'arguments'}: ${issue.message}`)
+    .join('; ');
+}
+
+/**
+ * The catalog's `INVALID_INPUT` for arguments a tool's input schema refused, naming each bad argument: what
+ * an agent gets over MCP, and what the CLI prints for the same input.
+ */
+export function invalidArgumentsError(toolName: string, error: z.ZodError): ProContextError {
+  return new ProContextError('INVALID_INPUT', `Invalid arguments for ${toolName}: ${issuesMessage(error)}.`, {
+    details: { issues: error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })) },
+  });
+}
+
+/** The default text of an error result: the catalog payload `{ code, message, recoverable, suggestion, … }` as JSON. */
+export function errorPayloadText(error: unknown): string {
+  return JSON.stringify(toProContextError(error).toPayload(), null, 2);
+}
+
+/** A zod schema as the JSON Schema `tools/list` advertises (`io: 'input'` for arguments, `'output'` for results). */
+export function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output'): JsonObjectSchema {
+  return z.toJSONSchema(schema, { target: 'draft-7', io, unrepresentable: 'any' }) as JsonObjectSchema;
+}
+
+/**
+ * Collects every `ToolPlugin`'s tools of a started kernel, once: refuses two tools of the same name
+ * (`CONTRACT_CONFLICT`) and names breaking MCP's rule (`PLUGIN_INVALID`). Create one per started kernel and
+ * share it between surfaces.
+ */
+export function createToolRunner(kernel: Pick<StartedKernel, 'resolveAll' | 'logger'>): ToolRunner {
+  const tools = new Map<string, { tool: ToolDefinition; plugin: string }>();
+  for (const plugin of kernel.resolveAll(toolPluginToken)) {
+    for (const tool of plugin.tools()) {
+      const existing = tools.get(tool.name);
+      if (existing) {
+        throw new ProContextError(
+          'CONTRACT_CONFLICT',
+          `Tool '${tool.name}' is contributed by plugin '${existing.plugin}' and by plugin '${plugin.id}'.`,
+          { suggestion: 'Tool names must be unique; remove or rename one of them.' },
+        );
+      }
+      if (!TOOL_NAME.test(tool.name)) {
+        throw new ProContextError(
+          'PLUGIN_INVALID',
+          `Tool name '${tool.name}' of plugin '${plugin.id}' breaks MCP's naming rules.`,
+          { suggestion: 'Use 1-128 characters from A-Z, a-z, 0-9, dot, underscore and hyphen.' },
+        );
+      }
+      tools.set(tool.name, { tool, plugin: plugin.id });
+    }
+  }
+  const listed: ListedTool[] = [...tools.values()].map(({ tool }) => ({
+    name: tool.name,
+    title: tool.title,
+    description: tool.description,
+    inputSchema: jsonSchemaOf(tool.inputSchema, 'input'),
+    outputSchema: jsonSchemaOf(tool.outputSchema, 'output'),
+    ...(tool.annotations ? { annotations: { title: tool.title, ...tool.annotations } } : {}),
+  }));
+
+  const failure = (error: ProContextError, logger: Logger, tool?: ToolDefinition): ToolFailure => {
+    if (!tool?.renderError) return { ok: false, error, text: errorPayloadText(error) };
+    try {
+      return { ok: false, error, text: tool.renderError(error) };
+    } catch (renderFailure) {
+      logger.error('tool failed to render its error', { error: renderFailure });
+      return { ok: false, error, text: errorPayloadText(error) };
+    }
+  };
+
+  async function run(name: string, args: unknown, options: ToolCallOptions): Promise<ToolOutcome> {
+    const entry = tools.get(name);
+    if (!entry) {
+      const unknown = new ProContextError('INVALID_INPUT', `Unknown tool '${name}'.`, {
+        suggestion: `Available tools: ${[...tools.keys()].join(', ')}.`,
+      });
+      return failure(unknown, kernel.logger);
+    }
+    const { tool } = entry;
+    const logger = kernel.logger.child({ tool: tool.name });
+    const parsed = tool.inputSchema.safeParse(args ?? {});
+    if (!parsed.success) return failure(invalidArgumentsError(tool.name, parsed.error), logger, tool);
+    const context: ToolContext = {
+      signal: options.signal ?? new AbortController().signal,
+      logger,
+      ...(options.sessionId === undefined ? {} : { sessionId: options.sessionId }),
+      ...(options.caller ? { caller: options.caller } : {}),
+      async progress(update) {
+        try {
+          await options.progress?.(update);
+        } catch {
+          // a lost progress report must not fail the call
+        }
+      },
+    };
+    try {
+      const result = await tool.handler(parsed.data, context);
+      const checked = tool.outputSchema.safeParse(result.structured);
+      if (!checked.success) {
+        logger.error('tool returned content that breaks its output schema', { issues: issuesMessage(checked.error) });
+        return failure(new ProContextError('INTERNAL_ERROR', `${tool.name} produced an invalid result.`), logger, tool);
+      }
+      return { ok: true, structured: checked.data as Record<string, unknown>, text: result.text };
+    } catch (error) {
+      const coded = toProContextError(error);
+      if (coded.code === 'INTERNAL_ERROR')
+        logger.error('tool failed', { error, cause: (coded.cause as Error)?.message });
+      return failure(coded, logger, tool);
+    }
+  }
+
+  return {
+    tools: listed,
+    definition: (name) => tools.get(name)?.tool,
+    call(name, args, options = {}) {
+      if (options.sessionId === undefined) return run(name, args, options);
+      // every record written while the call runs, anywhere (engine, plugins, work it starts), carries the session
+      return kernel.logger.withBindings({ sessionId: options.sessionId }, () => run(name, args, options));
+    },
+  };
+}
