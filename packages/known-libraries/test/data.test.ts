@@ -156,3 +156,32 @@ describe('the libraries of the shared corpora', () => {
     expect(get('eslint')).toMatchObject({ docsUrl: 'https://eslint.org/docs/latest/', docsPath: 'docs/src' });
   });
 });
+
+describe('the README', () => {
+  it('states the current counts', () => {
+    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+    const n = (list: KnownLibrary[], p: (l: KnownLibrary) => unknown = () => true) => list.filter(p).length;
+    const row = (label: string, p: (l: KnownLibrary) => unknown, checked?: (l: KnownLibrary) => unknown) => {
+      const cell = (list: KnownLibrary[]) => `${n(list, p)}${checked ? ` (${n(list, checked)})` : ''}`;
+      return `| ${label} | ${cell(python)} | ${cell(javascript)} | ${cell([...knownLibraries])} |`;
+    };
+    for (const line of [
+      row('libraries', () => true),
+      row(
+        'with an llms.txt (checked)',
+        (l) => l.llmsTxt,
+        (l) => l.llmsTxt?.checked,
+      ),
+      row(
+        'with an llms-full.txt (checked)',
+        (l) => l.llmsFullTxt,
+        (l) => l.llmsFullTxt?.checked,
+      ),
+      row('with versioned docs', (l) => l.versionedDocs),
+      row('with a repository', (l) => l.repository),
+      row('with a docs folder', (l) => l.docsPath),
+    ]) {
+      expect(readme).toContain(line);
+    }
+  });
+});
