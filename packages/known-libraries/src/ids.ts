@@ -1,4 +1,4 @@
-import type { Language } from './schema.js';
+import { type Language, languages } from './schema.js';
 
 /**
  * PEP 503 normalization of a PyPI name: lower case, runs of `-`, `_` and `.` become one `-`
@@ -45,4 +45,26 @@ export function baseId(primaryPackage: string, language: Language): string {
 export function registryId(primaryPackage: string, language: Language, pythonIds: ReadonlySet<string>): string {
   const id = baseId(primaryPackage, language);
   return language === 'javascript' && pythonIds.has(id) ? `${id}-js` : id;
+}
+
+const languageNames: Record<string, Language> = {
+  py: 'python',
+  python3: 'python',
+  pypi: 'python',
+  js: 'javascript',
+  ts: 'javascript',
+  typescript: 'javascript',
+  node: 'javascript',
+  nodejs: 'javascript',
+  'node.js': 'javascript',
+  npm: 'javascript',
+};
+
+/**
+ * The registry language a caller's language name means (`TypeScript`, `ts`, `node`, `npm` → `javascript`;
+ * `py`, `pypi` → `python`), or `undefined` for a language the registry does not cover (`rust`).
+ */
+export function toLanguage(name: string): Language | undefined {
+  const key = name.trim().toLowerCase();
+  return (languages as readonly string[]).includes(key) ? (key as Language) : languageNames[key];
 }

@@ -3,7 +3,7 @@ import { KnownLibraryRegistry } from './registry.js';
 import { type KnownLibrary, type RegistryFile, registryFileSchema } from './schema.js';
 
 export { type DescriptorFields, toDescriptorFields } from './descriptor.js';
-export { baseId, lookupKey, normalizePypiName, registryId } from './ids.js';
+export { baseId, lookupKey, normalizePypiName, registryId, toLanguage } from './ids.js';
 export { librariesJsonSchema, librariesJsonSchemaText, librariesSchemaFile } from './json-schema.js';
 export { KnownLibraryRegistry, type RegistryProblem } from './registry.js';
 export * from './schema.js';

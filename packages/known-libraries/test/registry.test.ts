@@ -9,6 +9,7 @@ import {
   knownLibrarySchema,
   lookupKey,
   registryId,
+  toLanguage,
 } from '../src/index.js';
 
 const entry = (over: Partial<KnownLibrary> & Pick<KnownLibrary, 'id' | 'language' | 'packages'>): KnownLibrary =>
@@ -66,6 +67,15 @@ describe('the id rule', () => {
     expect(baseId('@biomejs/biome', 'javascript')).toBe('biome');
     expect(registryId('openai', 'javascript', new Set(['openai']))).toBe('openai-js');
     expect(registryId('openai', 'python', new Set(['openai']))).toBe('openai');
+  });
+
+  it('maps the language names callers use onto the two registry languages', () => {
+    expect(toLanguage('TypeScript')).toBe('javascript');
+    expect(toLanguage('node')).toBe('javascript');
+    expect(toLanguage('javascript')).toBe('javascript');
+    expect(toLanguage(' Python ')).toBe('python');
+    expect(toLanguage('py')).toBe('python');
+    expect(toLanguage('rust')).toBeUndefined();
   });
 
   it('compares names case-insensitively, PyPI names by PEP 503', () => {
