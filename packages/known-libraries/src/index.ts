@@ -1,0 +1,47 @@
+import { readFileSync } from 'node:fs';
+import { KnownLibraryRegistry } from './registry.js';
+import { type KnownLibrary, type RegistryFile, registryFileSchema } from './schema.js';
+
+export { type DescriptorFields, toDescriptorFields } from './descriptor.js';
+export { baseId, lookupKey, normalizePypiName, registryId, toLanguage } from './ids.js';
+export { librariesJsonSchema, librariesJsonSchemaText, librariesSchemaFile } from './json-schema.js';
+export { KnownLibraryRegistry, type RegistryProblem } from './registry.js';
+export * from './schema.js';
+export { formatVersion, versionedDocsUrlFor } from './versions.js';
+
+/** Where the data file is, from `src/` and from `dist/` alike. */
+export const librariesDataUrl = new URL('../data/libraries.json', import.meta.url);
+
+/** Reads and validates a registry file (throws a `ZodError` naming the bad entry and field). */
+export function parseRegistryFile(json: unknown): RegistryFile {
+  return registryFileSchema.parse(json);
+}
+
+/** The shipped registry, validated (read once, on import). */
+export const knownLibraries: readonly KnownLibrary[] = Object.freeze(
+  parseRegistryFile(JSON.parse(readFileSync(librariesDataUrl, 'utf8'))).libraries,
+);
+
+/** Lookups over {@link knownLibraries}. */
+export const knownLibraryRegistry = new KnownLibraryRegistry(knownLibraries);
+
+/** The entry with this id (`fastapi`, `openai-js`, `tanstack-react-query`). */
+export function getKnownLibrary(id: string): KnownLibrary | undefined {
+  return knownLibraryRegistry.get(id);
+}
+
+/**
+ * The entry `name` designates (an id, a package name or an alias, compared case-insensitively; PyPI names
+ * PEP 503-normalized) in `language`, or in any language, Python first, when none is given.
+ */
+export function findKnownLibrary(name: string, language?: KnownLibrary['language']): KnownLibrary | undefined {
+  return knownLibraryRegistry.find(name, language);
+}
+
+/** The entry publishing `packageName` on PyPI (`python`) or npm (`javascript`). */
+export function findKnownLibraryByPackage(
+  packageName: string,
+  language: KnownLibrary['language'],
+): KnownLibrary | undefined {
+  return knownLibraryRegistry.findByPackage(packageName, language);
+}
