@@ -1,5 +1,5 @@
 import type { LookupFunction } from 'node:net';
-import { type RegistryResolver, registryResolverToken, type StartedKernel } from '@pro-context/kernel';
+import { kernelTokens, type RegistryResolver, registryResolverToken, type StartedKernel } from '@pro-context/kernel';
 import { createTestKernel } from '@pro-context/testing';
 import {
   type NpmEnvironment,
