@@ -57,7 +57,7 @@ export interface NpmEnvironment {
 /** The environment the resolver reads its registry from; the plugin binds the process's own. */
 export const npmEnvironmentToken = createToken<NpmEnvironment>('npm.environment');
 
-/** The process's environment, working directory and home directory. */
+/** The process's environment (a copy, taken now), working directory and home directory. */
 export function processNpmEnvironment(): NpmEnvironment {
-  return { env: process.env, cwd: process.cwd(), home: homedir() };
+  return { env: { ...process.env }, cwd: process.cwd(), home: homedir() };
 }

@@ -7,6 +7,7 @@ import {
   npmPluginOptionsSchema,
   processNpmEnvironment,
 } from './options.js';
+import { checkNpmUrlEnv } from './registry-config.js';
 import { NpmRegistryResolver } from './resolver.js';
 
 /**
@@ -24,8 +25,10 @@ export const npmPlugin = definePlugin<NpmPluginOptions, NpmPluginOptionsInput>({
   optionsSchema: npmPluginOptionsSchema,
   register(context, options) {
     if (!options.enabled) return;
+    const environment = processNpmEnvironment();
+    checkNpmUrlEnv(environment.env);
     context.bindValue(npmOptionsToken, options);
-    context.bindValue(npmEnvironmentToken, processNpmEnvironment());
+    context.bindValue(npmEnvironmentToken, environment);
     context.bindClass(registryResolverToken, NpmRegistryResolver);
   },
 });

@@ -93,6 +93,20 @@ export function spawnNpmConfigGetRegistry(env: NpmEnvironment['env'], cwd: strin
   });
 }
 
+/** `PRO_CONTEXT_NPM_URL` as a registry URL (`undefined` when unset); `CONFIG_INVALID` when it is not a URL. */
+export function checkNpmUrlEnv(env: NpmEnvironment['env']): string | undefined {
+  const value = env[NPM_URL_ENV]?.trim();
+  if (!value) return undefined;
+  const url = registryUrl(value);
+  if (!url) {
+    throw new ProContextError('CONFIG_INVALID', `${NPM_URL_ENV} is not an http(s) URL: "${value.slice(0, 200)}".`, {
+      suggestion: `Set ${NPM_URL_ENV} to a registry URL as npm's registry setting spells it, or unset it.`,
+      details: { variable: NPM_URL_ENV },
+    });
+  }
+  return url;
+}
+
 /**
  * The npm registry the user's npm configuration names, without a registry host of our own: the `url` option,
  * `PRO_CONTEXT_NPM_URL`, `npm_config_registry`, the project's `.npmrc`, the user's `.npmrc`
@@ -107,21 +121,8 @@ export async function discoverNpmRegistry(
   const { env } = environment;
   const fixed = registryUrl(options.url);
   if (fixed) return { registry: fixed, scopes: {}, source: 'registries.npm.url' };
-  const fromOurEnv = env[NPM_URL_ENV]?.trim();
-  if (fromOurEnv) {
-    const url = registryUrl(fromOurEnv);
-    if (!url) {
-      throw new ProContextError(
-        'CONFIG_INVALID',
-        `${NPM_URL_ENV} is not an http(s) URL: "${fromOurEnv.slice(0, 200)}".`,
-        {
-          suggestion: `Set ${NPM_URL_ENV} to a registry URL as npm's registry setting spells it, or unset it.`,
-          details: { variable: NPM_URL_ENV },
-        },
-      );
-    }
-    return { registry: url, scopes: {}, source: NPM_URL_ENV };
-  }
+  const fromOurEnv = checkNpmUrlEnv(env);
+  if (fromOurEnv) return { registry: fromOurEnv, scopes: {}, source: NPM_URL_ENV };
 
   const projectFile = join(projectDirOf(environment.cwd), '.npmrc');
   const userFile = npmEnv(env, 'userconfig') ?? join(environment.home, '.npmrc');

@@ -102,7 +102,9 @@ export class NpmRegistryResolver implements RegistryResolver {
     const data = await this.getJson<{
       objects?: { package?: { name?: string; description?: string; version?: string } }[];
     }>(url.href, FULL_ACCEPT, context).catch((error: unknown) => {
-      if (isProContextError(error) && error.code === 'REGISTRY_TIMEOUT' && error.details?.status) return null;
+      const status = isProContextError(error) ? Number(error.details?.status) : Number.NaN;
+      // A registry without the search endpoint (405, 501…); a failing one (5xx) is reported.
+      if (status >= 400 && status < 500) return null;
       throw error;
     });
     return (data?.objects ?? []).flatMap(({ package: hit }) =>

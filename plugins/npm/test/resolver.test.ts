@@ -48,6 +48,10 @@ describeRegistryResolverContract('npm', {
 });
 
 describe('the plugin', () => {
+  afterEach(() => {
+    vi.unstubAllEnvs();
+  });
+
   it('binds one resolver for the npm ecosystem, finding the registry only on first use', async () => {
     const { kernel, resolver } = await kernelWith();
     expect(resolver).toBeInstanceOf(NpmRegistryResolver);
@@ -61,6 +65,20 @@ describe('the plugin', () => {
       config: { registries: { npm: { enabled: false } } },
     });
     expect(kernel.resolveAll(registryResolverToken)).toEqual([]);
+    await kernel.stop();
+  });
+
+  it('refuses a PRO_CONTEXT_NPM_URL that is not a URL at start-up, naming it', async () => {
+    vi.stubEnv('PRO_CONTEXT_NPM_URL', 'not a url');
+    const error = await catalogErrorOf(kernelWith());
+    expect([error.code, error.message]).toEqual(['CONFIG_INVALID', expect.stringContaining('PRO_CONTEXT_NPM_URL')]);
+  });
+
+  it('reads PRO_CONTEXT_NPM_URL when the url option is not set', async () => {
+    vi.stubEnv('PRO_CONTEXT_NPM_URL', npm.url);
+    const { kernel, resolver } = await kernelWith();
+    expect((await resolver.resolveVersion('zod', '3.x')).version).toBe('3.25.76');
+    expect(npm.count('/zod')).toBe(1);
     await kernel.stop();
   });
 
