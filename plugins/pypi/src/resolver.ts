@@ -1,0 +1,136 @@
+import {
+  type FetchContext,
+  type HttpClient,
+  type HttpResponse,
+  inject,
+  injectable,
+  isProContextError,
+  kernelTokens,
+  type PackageMetadata,
+  ProContextError,
+  type RegistryResolver,
+  type ResolvedVersion,
+} from '@pro-context/kernel';
+import { type PypiProjectJson, pypiMetadata } from './metadata.js';
+import { type PypiPluginOptions, pypiOptionsToken } from './options.js';
+import { ReuseCache } from './reuse.js';
+import { isPypiName, nearestVersions, normalizePypiName, selectVersion } from './versions.js';
+
+/**
+ * A {@link RegistryResolver} over the PyPI JSON API (`{url}/pypi/{name}/json`): PEP 503 names, PEP 440
+ * versions and specifiers, yanked releases (PEP 592) never chosen by a range or as latest stable.
+ */
+@injectable()
+export class PypiRegistryResolver implements RegistryResolver {
+  readonly id = 'pypi';
+  readonly ecosystem = 'pypi';
+  private readonly root: string;
+  private readonly reuse: ReuseCache<PackageMetadata | null>;
+
+  constructor(
+    @inject(pypiOptionsToken) private readonly options: PypiPluginOptions,
+    @inject(kernelTokens.http) private readonly http: HttpClient,
+  ) {
+    this.root = options.url.replace(/\/+$/, '');
+    this.reuse = new ReuseCache(options.reuseSeconds);
+  }
+
+  /** The project's metadata, or `null` when the index has no project of that (normalized) name. */
+  async lookup(name: string, context?: FetchContext): Promise<PackageMetadata | null> {
+    if (!isPypiName(name)) return null;
+    const normalized = normalizePypiName(name);
+    const reused = this.reuse.get(normalized);
+    if (reused !== undefined) return reused;
+    const data = await this.getJson<PypiProjectJson>(
+      `${this.root}/pypi/${encodeURIComponent(normalized)}/json`,
+      context,
+    );
+    const metadata = data?.info?.name ? pypiMetadata(data, this.ecosystem) : null;
+    this.reuse.set(normalized, metadata);
+    return metadata;
+  }
+
+  async resolveVersion(name: string, spec?: string, context?: FetchContext): Promise<ResolvedVersion> {
+    const metadata = await this.lookup(name, context);
+    if (!metadata) {
+      throw new ProContextError('LIBRARY_NOT_FOUND', `PyPI has no project named '${name}'.`, {
+        suggestion: 'Check the package name as it is spelt on PyPI (pip install <name>).',
+        details: { registry: this.id, name },
+      });
+    }
+    const wanted = spec?.trim();
+    let version: string | undefined;
+    if (!wanted || wanted.toLowerCase() === 'latest') {
+      // Only pre-releases (or only yanked ones): serve the newest installable one rather than nothing.
+      version = metadata.latestStable ?? metadata.versions.find((v) => !v.yanked)?.version;
+    } else {
+      version = selectVersion(metadata.versions, wanted);
+    }
+    if (!version) throw this.versionNotFound(metadata, wanted);
+    return { version, ...(spec === undefined ? {} : { requested: spec }), metadata };
+  }
+
+  private versionNotFound(metadata: PackageMetadata, spec: string | undefined): ProContextError {
+    const nearest = nearestVersions(metadata.versions, spec);
+    return new ProContextError(
+      'VERSION_NOT_FOUND',
+      spec
+        ? `${metadata.name} has no release matching '${spec}' on PyPI.`
+        : `${metadata.name} has no installable release on PyPI.`,
+      {
+        suggestion: `Available versions: ${nearest.join(', ') || 'none'}`,
+        details: {
+          registry: this.id,
+          name: metadata.name,
+          ...(spec ? { requested: spec } : {}),
+          availableVersions: nearest,
+          ...(metadata.latestStable ? { latestStable: metadata.latestStable } : {}),
+        },
+      },
+    );
+  }
+
+  /** GETs a JSON document: `null` on 404, catalog errors for everything that is not an answer. */
+  private async getJson<T>(url: string, context?: FetchContext): Promise<T | null> {
+    const host = new URL(url).host;
+    let response: HttpResponse;
+    try {
+      response = await this.http.get(url, {
+        headers: { accept: 'application/json' },
+        ...(context?.signal ? { signal: context.signal } : {}),
+      });
+    } catch (error) {
+      if (context?.signal?.aborted) throw error;
+      if (isProContextError(error) && error.code === 'SOURCE_UNAVAILABLE') {
+        throw new ProContextError('REGISTRY_TIMEOUT', `PyPI (${host}) could not be reached: ${error.message}`, {
+          details: { registry: this.id, host },
+          cause: error,
+        });
+      }
+      throw error;
+    }
+    if (response.status === 404 || response.status === 410) return null;
+    if (response.status === 429) {
+      throw new ProContextError('RATE_LIMITED', `PyPI (${host}) is rate limiting requests.`, {
+        ...(response.retryAfter === undefined ? {} : { retryAfter: response.retryAfter }),
+        details: { registry: this.id, host, status: 429 },
+      });
+    }
+    if (response.status < 200 || response.status >= 300) {
+      throw new ProContextError('REGISTRY_TIMEOUT', `PyPI (${host}) answered HTTP ${response.status} for ${url}.`, {
+        recoverable: response.status >= 500,
+        ...(response.status >= 500 ? {} : { suggestion: `Check registries.pypi.url (${this.options.url}).` }),
+        details: { registry: this.id, host, status: response.status },
+      });
+    }
+    try {
+      return response.json<T>();
+    } catch (error) {
+      throw new ProContextError('REGISTRY_TIMEOUT', `PyPI (${host}) answered something that is not JSON for ${url}.`, {
+        suggestion: `Check that registries.pypi.url (${this.options.url}) is a package index with the PyPI JSON API.`,
+        details: { registry: this.id, host, status: response.status },
+        cause: error,
+      });
+    }
+  }
+}
