@@ -1,10 +1,19 @@
 import semver from 'semver';
+import type { ConfigSection, EnvironmentVariable } from '../config/sections.js';
+import type { ErrorDefinition } from '../errors/catalog.js';
 import { ProContextError } from '../errors/pro-context-error.js';
+import { REDACTED, redact } from '../logging/redact.js';
 import type { PluginDefinition } from './types.js';
 
 const PLUGIN_ID = /^[a-z][a-z0-9]*(-[a-z0-9]+)*$/;
 const CONFIG_KEY = /^[a-zA-Z][a-zA-Z0-9]*(\.[a-zA-Z][a-zA-Z0-9]*)*$/;
 const DEFINED = Symbol.for('@pro-context/kernel:plugin');
+const VARIABLE = /^[A-Z][A-Z0-9_]*$/;
+/** Whether the logger masks a field of this name (`token`, `apiKey`…), checked through the logger itself. */
+const isRedactedKey = (key: string) => {
+  const name = key.slice(key.lastIndexOf('.') + 1);
+  return (redact({ [name]: 'x' }) as Record<string, unknown>)[name] === REDACTED;
+};
 
 /**
  * Checks a plugin's shape and returns it frozen. Throws `PLUGIN_INVALID` naming what is wrong.
@@ -52,5 +61,47 @@ export function assertPluginShape(value: unknown, where: string): asserts value 
     typeof (plugin.optionsSchema as { safeParse?: unknown }).safeParse !== 'function'
   ) {
     fail(`plugin '${id}': optionsSchema must be a zod schema.`);
+  }
+  const declared = plugin as Partial<PluginDefinition<unknown>>;
+  const isKey = (key: unknown) => typeof key === 'string' && CONFIG_KEY.test(key);
+  const has = (value: object, field: string, type: string) => typeof (value as Record<string, unknown>)[field] === type;
+  const lists: [string, unknown, (entry: object) => boolean][] = [
+    [
+      'configSections',
+      declared.configSections,
+      (s) => isKey((s as ConfigSection).key) && has((s as ConfigSection).schema, 'safeParse', 'function'),
+    ],
+    ['reservedSections', declared.reservedSections, isKey],
+    [
+      'environment',
+      declared.environment,
+      (e) => VARIABLE.test(String((e as EnvironmentVariable).variable)) && isKey((e as EnvironmentVariable).key),
+    ],
+    ['allowlist', declared.allowlist, (a) => has(a, 'entry', 'string') && has(a, 'reason', 'string')],
+  ];
+  for (const [field, value, valid] of lists) {
+    if (value !== undefined && !(Array.isArray(value) && value.every((entry) => entry !== null && valid(entry)))) {
+      fail(`plugin '${id}': ${field} is malformed; see its documentation on PluginDefinition.`);
+    }
+  }
+  for (const { variable, key, type, secret } of declared.environment ?? []) {
+    if (type !== undefined && !['string', 'number', 'boolean'].includes(type)) {
+      fail(`plugin '${id}': ${variable} has type ${JSON.stringify(type)}; use string, number or boolean.`);
+    }
+    if (secret && !isRedactedKey(key)) {
+      fail(
+        `plugin '${id}': secret ${variable} sets '${key}', a key logs do not mask (name it token, apiKey, secret…).`,
+      );
+    }
+  }
+  for (const [code, d] of Object.entries((declared.errors ?? {}) as Record<string, Partial<ErrorDefinition>>)) {
+    if (
+      !VARIABLE.test(code) ||
+      typeof d?.recoverable !== 'boolean' ||
+      typeof d.suggestion !== 'string' ||
+      !['undefined', 'string'].includes(typeof d.message)
+    ) {
+      fail(`plugin '${id}': error ${code} must be an UPPER_CASE code with { recoverable, suggestion, message? }.`);
+    }
   }
 }
