@@ -10,7 +10,7 @@ export interface ConfigSection<T = unknown> {
   /** Dotted path in `pro-context.config.yaml` (`'libraries'`, `'security.cors'`). */
   readonly key: string;
   readonly schema: z.ZodType<T>;
-  /** The section's validated value, or the schema's default when no installed plugin declares it. */
+  /** The section's validated value; when no installed plugin declares it, the value written if valid, else the default. */
   read(config: ResolvedConfig): T;
 }
 
@@ -20,8 +20,9 @@ export function defineConfigSection<S extends z.ZodType>(key: string, schema: S)
     key,
     schema: schema as z.ZodType<z.output<S>>,
     read(config: ResolvedConfig): z.output<S> {
-      const value = getPath(config.raw, key);
-      return (value === undefined ? schema.parse(undefined) : value) as z.output<S>;
+      // validated already when a plugin declares it; checked here when not (a reserved section kept as written)
+      const result = schema.safeParse(getPath(config.raw, key));
+      return (result.success ? result.data : schema.parse(undefined)) as z.output<S>;
     },
   });
 }
