@@ -5,8 +5,7 @@ import { type ConfigSource, getPath } from './config/load.js';
 import type { ResolvedConfig } from './config/types.js';
 import { kernelTokens } from './contracts/services.js';
 import { type Token, tokenCardinality, tokenId } from './contracts/token.js';
-import { errorCodeConflicts, registerErrors } from './errors/catalog.js';
-import { kernelErrors, ProContextError } from './errors/pro-context-error.js';
+import { kernelErrors, ProContextError, registerErrors } from './errors/pro-context-error.js';
 import { createHttpClient } from './http/client.js';
 import type { HttpClient, HttpClientOptions } from './http/types.js';
 import { createLogger, type Logger } from './logging/logger.js';
@@ -173,13 +172,7 @@ export function createKernel(options: KernelOptions = {}): KernelBuilder {
         ? { values: options.config, lines: new Map(), fromEnv: new Map() }
         : undefined;
     const { config, sections, warnings, environment, source: validated } = validateConfig(source, plugins);
-    const conflicts = errorCodeConflicts(plugins.map((p) => ({ owner: p.id, errors: p.errors ?? {} })));
-    if (conflicts.length > 0) {
-      throw new ProContextError('CONTRACT_CONFLICT', conflicts.join('\n'), {
-        suggestion: "Rename one plugin's code (prefix it with the plugin's name), or make the two definitions equal.",
-      });
-    }
-    for (const plugin of plugins) registerErrors(plugin.id, plugin.errors ?? {});
+    registerErrors(plugins.map((p) => ({ owner: p.id, errors: p.errors ?? {} })));
 
     const resolvedOptions = new Map<string, unknown>();
     for (const { plugin, options: explicit } of entries) {

@@ -72,6 +72,19 @@ describe('environment variables declared by plugins', () => {
     await kernel.stop();
   });
 
+  it('leave the kernel’s own where loadConfig put them (PRO_CONTEXT_DEBUG wins over the level)', async () => {
+    const env = { PRO_CONTEXT_LOG_LEVEL: 'warn', PRO_CONTEXT_DEBUG: 'true', REMOTE_API_ENABLED: 'yes' };
+    const kernel = await createKernel({ ...silent, config: loadConfig({ cwd: tmpdir(), env, file: undefined }) })
+      .use(apiPlugin)
+      .start();
+    expect(kernel.config.logging.level).toBe('debug');
+    expect(kernel.environment.map((e) => `${e.key} from ${e.variable}`)).toEqual([
+      'logging.level from PRO_CONTEXT_DEBUG',
+      'remoteApi.enabled from REMOTE_API_ENABLED',
+    ]);
+    await kernel.stop();
+  });
+
   it('are not applied without the plugin that declares them', async () => {
     const source = loadConfig({ cwd: tmpdir(), env: { REMOTE_API_URL: 'https://x.test' }, file: undefined });
     const kernel = await createKernel({ ...silent, config: source }).start();

@@ -47,13 +47,17 @@ const conflict = (message: string) =>
 
 /** Every section: the kernel's, each plugin's `configKey` and `configSections`; one declaration per key. */
 function declaredSections(plugins: readonly AnyPlugin[]): Declared[] {
-  const out: Declared[] = Object.entries(kernelConfigShape).map(([key, schema]) => ({ key, schema, owner: 'kernel' }));
+  const out: Declared[] = Object.entries(kernelConfigShape).map(([key, schema]) => ({
+    key,
+    schema,
+    owner: 'the kernel',
+  }));
   for (const plugin of plugins) {
     if (plugin.configKey) {
       out.push({
         key: plugin.configKey,
         schema: plugin.optionsSchema,
-        owner: plugin.id,
+        owner: `plugin '${plugin.id}'`,
         optionsOf: plugin.id,
         ...(plugin.description ? { description: `${plugin.description} (plugin '${plugin.id}')` } : {}),
       });
@@ -90,22 +94,6 @@ function declaredEnvironment(plugins: readonly AnyPlugin[]): (EnvironmentVariabl
 
 const isMapping = (value: unknown): value is Record<string, unknown> =>
   value !== null && typeof value === 'object' && !Array.isArray(value);
-
-/** A copy of `value` without the key at dotted `path` (a section declared inside another). */
-function without(value: unknown, path: string[]): unknown {
-  if (!isMapping(value) || path.length === 0) return value;
-  const [head, ...rest] = path as [string, ...string[]];
-  if (!(head in value)) return value;
-  const { [head]: inner, ...others } = value;
-  return rest.length === 0 ? others : { ...others, [head]: without(inner, rest) };
-}
-
-const clonePlain = (value: unknown): unknown =>
-  Array.isArray(value)
-    ? value.map(clonePlain)
-    : isMapping(value)
-      ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, clonePlain(v)]))
-      : value;
 
 /** Flattens zod issues to `path: message` lines (unrecognized keys become one line per key). */
 export function flattenZodIssues(error: z.ZodError, prefix: string): { path: string; message: string }[] {
@@ -162,9 +150,11 @@ export function validateConfig(input: ConfigSource | undefined, plugins: readonl
   const variables = declaredEnvironment(plugins);
   let source = input;
   if (input?.env) {
-    const values = clonePlain(input.values) as Record<string, unknown>;
+    const values = structuredClone(input.values);
     const fromEnv = new Map(input.fromEnv);
-    applyEnvironment(values, input.env, variables, fromEnv, input.overrides);
+    // the kernel's own were applied by loadConfig (with PRO_CONTEXT_DEBUG after them)
+    const declaredByPlugins = variables.filter((v) => v.owner !== 'the kernel');
+    applyEnvironment(values, input.env, declaredByPlugins, fromEnv, input.overrides);
     source = { ...input, values, fromEnv };
   }
   const values = source?.values ?? {};
@@ -175,8 +165,14 @@ export function validateConfig(input: ConfigSource | undefined, plugins: readonl
   const sections = new Map<string, unknown>();
   const claimed = new Set(declared.map((d) => d.key));
   for (const { key, schema, optionsOf } of declared) {
-    const nested = declared.filter((d) => d.key.startsWith(`${key}.`)).map((d) => d.key.slice(key.length + 1));
-    const value = nested.reduce((v, path) => without(v, path.split('.')), getPath(values, key));
+    let value = getPath(values, key);
+    for (const inner of declared.filter((d) => d.key.startsWith(`${key}.`) && isMapping(value))) {
+      // a section declared inside this one (`security.cors`) is validated on its own
+      value = structuredClone(value);
+      const path = inner.key.slice(key.length + 1);
+      const parent = path.includes('.') ? getPath(value, path.slice(0, path.lastIndexOf('.'))) : value;
+      if (isMapping(parent)) delete parent[path.slice(path.lastIndexOf('.') + 1)];
+    }
     if (!schema) {
       if (optionsOf) sections.set(optionsOf, value);
       continue;

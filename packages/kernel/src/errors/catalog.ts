@@ -81,46 +81,6 @@ export type KernelErrorCode = keyof typeof errorCatalog;
 /** An error code: one of the kernel's, or one a plugin registered. */
 export type ErrorCode = KernelErrorCode | (string & {});
 
-const registered = new Map<string, { definition: ErrorDefinition; owner: string }>(
-  Object.entries(errorCatalog).map(([code, definition]) => [code, { definition, owner: 'kernel' }]),
-);
-
-const sameDefinition = (a: ErrorDefinition, b: ErrorDefinition) =>
-  a.recoverable === b.recoverable && a.suggestion === b.suggestion && a.message === b.message;
-
-/**
- * The codes of `tables` (owner → table) that another owner, or the catalog, already defines differently:
- * one line each. The kernel refuses to start when there is any.
- */
-export function errorCodeConflicts(tables: readonly { owner: string; errors: ErrorTable }[]): string[] {
-  const seen = new Map(registered);
-  const conflicts: string[] = [];
-  for (const { owner, errors } of tables) {
-    for (const [code, definition] of Object.entries(errors)) {
-      const existing = seen.get(code);
-      if (!existing) seen.set(code, { definition, owner });
-      else if (!sameDefinition(existing.definition, definition)) {
-        conflicts.push(
-          `Error code '${code}' is defined by ${existing.owner === 'kernel' ? 'the kernel' : `plugin '${existing.owner}'`} and, differently, by plugin '${owner}'.`,
-        );
-      }
-    }
-  }
-  return conflicts;
-}
-
-/** Registers `errors` for this process (after {@link errorCodeConflicts} found none). */
-export function registerErrors(owner: string, errors: ErrorTable): void {
-  for (const [code, definition] of Object.entries(errors)) {
-    if (!registered.has(code)) registered.set(code, { definition, owner });
-  }
-}
-
-/** The definition of a registered code. */
-export function errorDefinition(code: string): ErrorDefinition | undefined {
-  return registered.get(code)?.definition;
-}
-
 /** Fills `{name}` placeholders from `values`; unknown ones stay as written. */
 export function fillTemplate(template: string, values: Readonly<Record<string, unknown>>): string {
   return template.replace(/\{([A-Za-z][A-Za-z0-9]*)\}/g, (whole, name: string) =>

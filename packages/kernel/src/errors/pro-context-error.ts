@@ -1,4 +1,4 @@
-import { type ErrorCode, type ErrorTable, errorCatalog, errorDefinition, fillTemplate } from './catalog.js';
+import { type ErrorCode, type ErrorDefinition, type ErrorTable, errorCatalog, fillTemplate } from './catalog.js';
 
 /** The shape every error takes on the wire (seed 001 §11.1). */
 export interface ErrorPayload {
@@ -21,6 +21,39 @@ export interface ProContextErrorOptions {
   recoverable?: boolean;
   details?: Record<string, unknown>;
   cause?: unknown;
+}
+
+const registered = new Map<string, { definition: ErrorDefinition; owner: string }>(
+  Object.entries(errorCatalog).map(([code, definition]) => [code, { definition, owner: 'the kernel' }]),
+);
+const errorDefinition = (code: string) => registered.get(code)?.definition;
+
+/**
+ * Registers plugins' error codes for this process. Throws `CONTRACT_CONFLICT`, registering none, when a code
+ * is already defined differently (by the kernel or another plugin); an equal definition is fine.
+ */
+export function registerErrors(tables: readonly { owner: string; errors: ErrorTable }[]): void {
+  const seen = new Map(registered);
+  const conflicts: string[] = [];
+  for (const { owner, errors } of tables) {
+    for (const [code, definition] of Object.entries(errors)) {
+      const known = seen.get(code)?.definition;
+      if (!known) seen.set(code, { definition, owner: `plugin '${owner}'` });
+      else if (
+        ['recoverable', 'suggestion', 'message'].some((f) => known[f as 'message'] !== definition[f as 'message'])
+      ) {
+        conflicts.push(
+          `Error code '${code}' is defined by ${seen.get(code)?.owner} and, differently, by plugin '${owner}'.`,
+        );
+      }
+    }
+  }
+  if (conflicts.length > 0) {
+    throw new ProContextError('CONTRACT_CONFLICT', conflicts.join('\n'), {
+      suggestion: "Rename one plugin's code (prefix it with the plugin's name), or make the two definitions equal.",
+    });
+  }
+  for (const [code, entry] of seen) registered.set(code, entry);
 }
 
 /** An error with a catalog code: what went wrong, whether to retry, and what to do next. */

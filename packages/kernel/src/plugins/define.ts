@@ -1,6 +1,4 @@
 import semver from 'semver';
-import type { ConfigSection, EnvironmentVariable } from '../config/sections.js';
-import type { ErrorDefinition } from '../errors/catalog.js';
 import { ProContextError } from '../errors/pro-context-error.js';
 import { REDACTED, redact } from '../logging/redact.js';
 import type { PluginDefinition } from './types.js';
@@ -63,44 +61,20 @@ export function assertPluginShape(value: unknown, where: string): asserts value 
     fail(`plugin '${id}': optionsSchema must be a zod schema.`);
   }
   const declared = plugin as Partial<PluginDefinition<unknown>>;
-  const isKey = (key: unknown) => typeof key === 'string' && CONFIG_KEY.test(key);
-  const has = (value: object, field: string, type: string) => typeof (value as Record<string, unknown>)[field] === type;
-  const lists: [string, unknown, (entry: object) => boolean][] = [
-    [
-      'configSections',
-      declared.configSections,
-      (s) => isKey((s as ConfigSection).key) && has((s as ConfigSection).schema, 'safeParse', 'function'),
-    ],
-    ['reservedSections', declared.reservedSections, isKey],
-    [
-      'environment',
-      declared.environment,
-      (e) => VARIABLE.test(String((e as EnvironmentVariable).variable)) && isKey((e as EnvironmentVariable).key),
-    ],
-    ['allowlist', declared.allowlist, (a) => has(a, 'entry', 'string') && has(a, 'reason', 'string')],
-  ];
-  for (const [field, value, valid] of lists) {
-    if (value !== undefined && !(Array.isArray(value) && value.every((entry) => entry !== null && valid(entry)))) {
-      fail(`plugin '${id}': ${field} is malformed; see its documentation on PluginDefinition.`);
+  for (const { variable, key, secret } of declared.environment ?? []) {
+    if (!VARIABLE.test(variable) || !CONFIG_KEY.test(key)) {
+      fail(`plugin '${id}': environment variable ${variable} must be UPPER_CASE and set a dotted config key.`);
+    }
+    if (secret && !isRedactedKey(key))
+      fail(`plugin '${id}': secret ${variable} sets '${key}', a key logs do not mask.`);
+  }
+  for (const section of declared.configSections ?? []) {
+    if (!CONFIG_KEY.test(section?.key) || typeof section.schema?.safeParse !== 'function') {
+      fail(`plugin '${id}': configSections takes sections made with defineConfigSection(key, schema).`);
     }
   }
-  for (const { variable, key, type, secret } of declared.environment ?? []) {
-    if (type !== undefined && !['string', 'number', 'boolean'].includes(type)) {
-      fail(`plugin '${id}': ${variable} has type ${JSON.stringify(type)}; use string, number or boolean.`);
-    }
-    if (secret && !isRedactedKey(key)) {
-      fail(
-        `plugin '${id}': secret ${variable} sets '${key}', a key logs do not mask (name it token, apiKey, secret…).`,
-      );
-    }
-  }
-  for (const [code, d] of Object.entries((declared.errors ?? {}) as Record<string, Partial<ErrorDefinition>>)) {
-    if (
-      !VARIABLE.test(code) ||
-      typeof d?.recoverable !== 'boolean' ||
-      typeof d.suggestion !== 'string' ||
-      !['undefined', 'string'].includes(typeof d.message)
-    ) {
+  for (const [code, d] of Object.entries(declared.errors ?? {})) {
+    if (!VARIABLE.test(code) || typeof d?.recoverable !== 'boolean' || typeof d.suggestion !== 'string') {
       fail(`plugin '${id}': error ${code} must be an UPPER_CASE code with { recoverable, suggestion, message? }.`);
     }
   }
