@@ -18,5 +18,12 @@ export type { EngineOptions } from './options.js';
 export { engineOptionsSchema } from './options.js';
 export { docsEngineToken, enginePlugin } from './plugin.js';
 export { enginePrompts, renderTemplate } from './prompts.js';
+export type { LibraryConfig, ProjectConfig } from './settings.js';
+export {
+  librariesConfigSection,
+  libraryConfigSchema,
+  projectConfigSchema,
+  projectConfigSection,
+} from './settings.js';
 export * as schemas from './tools/schemas.js';
 export { docsTools } from './tools/tools.js';

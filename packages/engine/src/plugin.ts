@@ -14,6 +14,7 @@ import { DocsEngine } from './core/engine.js';
 import { type EngineOptions, engineOptionsSchema } from './options.js';
 import { enginePrompts } from './prompts.js';
 import { engineResources, engineResourceTemplates } from './resources.js';
+import { librariesConfigSection, projectConfigSection } from './settings.js';
 import { docsTools } from './tools/tools.js';
 
 const { version } = createRequire(import.meta.url)('../package.json') as { version: string };
@@ -29,6 +30,7 @@ export const enginePlugin = definePlugin<EngineOptions, unknown>({
   kernel: '^0.1.0',
   configKey: 'engine',
   optionsSchema: engineOptionsSchema,
+  configSections: [librariesConfigSection, projectConfigSection],
   register(context, options) {
     context.bindFactory(docsEngineToken, (resolver) => {
       const events = resolver.resolve(kernelTokens.events);

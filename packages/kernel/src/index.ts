@@ -11,25 +11,19 @@ export * as z from 'zod';
 export type { ConfigIssue, ValidatedConfig } from './config/assemble.js';
 export { buildConfigSchema, configJsonSchema, flattenZodIssues, validateConfig } from './config/assemble.js';
 export type { KernelConfig } from './config/kernel-schema.js';
-export {
-  httpConfigSchema,
-  libraryConfigSchema,
-  loggingConfigSchema,
-  projectConfigSchema,
-  rateLimitConfigSchema,
-  securityConfigSchema,
-  serverConfigSchema,
-} from './config/kernel-schema.js';
+export { httpConfigSchema, loggingConfigSchema, securityConfigSchema } from './config/kernel-schema.js';
 export type { ConfigSource, LoadConfigOptions } from './config/load.js';
 export {
   configFileNames,
   deepMerge,
-  environmentOverrides,
   expandHome,
   findConfigFile,
   getPath,
+  kernelEnvironment,
   loadConfig,
 } from './config/load.js';
+export type { ConfigSection, EnvironmentVariable } from './config/sections.js';
+export { defineConfigSection } from './config/sections.js';
 export type { ResolvedConfig } from './config/types.js';
 export type {
   CacheEntry,
@@ -86,10 +80,16 @@ export type {
   ToolResult,
 } from './contracts/tool-plugin.js';
 export { defineTool, toolPluginToken } from './contracts/tool-plugin.js';
-export type { ErrorCode } from './errors/catalog.js';
+export type { ErrorCode, ErrorDefinition, ErrorTable, KernelErrorCode } from './errors/catalog.js';
 export { errorCatalog } from './errors/catalog.js';
-export type { ErrorPayload, ProContextErrorOptions } from './errors/pro-context-error.js';
-export { isProContextError, ProContextError, toProContextError } from './errors/pro-context-error.js';
+export type { ErrorFactory, ErrorPayload, ProContextErrorOptions } from './errors/pro-context-error.js';
+export {
+  defineErrors,
+  isProContextError,
+  kernelErrors,
+  ProContextError,
+  toProContextError,
+} from './errors/pro-context-error.js';
 export { isBlockedAddress } from './http/address-policy.js';
 export { createHttpClient } from './http/client.js';
 export type { HttpClient, HttpClientOptions, HttpRequestOptions, HttpResponse } from './http/types.js';

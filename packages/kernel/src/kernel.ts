@@ -5,7 +5,7 @@ import { type ConfigSource, getPath } from './config/load.js';
 import type { ResolvedConfig } from './config/types.js';
 import { kernelTokens } from './contracts/services.js';
 import { type Token, tokenCardinality, tokenId } from './contracts/token.js';
-import { ProContextError } from './errors/pro-context-error.js';
+import { kernelErrors, ProContextError, registerErrors } from './errors/pro-context-error.js';
 import { createHttpClient } from './http/client.js';
 import type { HttpClient, HttpClientOptions } from './http/types.js';
 import { createLogger, type Logger } from './logging/logger.js';
@@ -21,14 +21,11 @@ import { createUrlAllowlist, type UrlAllowlist } from './util/allowlist.js';
 import { createEventBus, type EventBus } from './util/events.js';
 import { KERNEL_VERSION } from './version.js';
 
-/** Hosts of the default `read-page` allowlist (seed 001 §10.1). Registry hosts are added by their plugins. */
-export const defaultAllowlist = [
-  'github.com',
-  'raw.githubusercontent.com',
-  '*.github.io',
-  'pypi.org',
-  '*.readthedocs.io',
-];
+/**
+ * The general documentation hosts of the default `read-page` allowlist (seed 001 §10.1). The hosts of a
+ * source or registry (`github.com`, `pypi.org`) are declared by its plugin (`allowlist`).
+ */
+export const defaultAllowlist = ['*.github.io', '*.readthedocs.io'];
 
 /** Options of {@link createKernel}. */
 export interface KernelOptions {
@@ -63,6 +60,8 @@ export interface StartedKernel extends Resolver {
   readonly plugins: readonly PluginInfo[];
   /** Configuration warnings (keys for plugins that are not installed). */
   readonly warnings: readonly string[];
+  /** The config keys environment variables set, with the variable (never its value). */
+  readonly environment: readonly { variable: string; key: string; secret: boolean }[];
   /** Stops plugins in reverse order, closes the HTTP client. Idempotent. */
   stop(): Promise<void>;
 }
@@ -125,13 +124,15 @@ export function createKernel(options: KernelOptions = {}): KernelBuilder {
       }
       assertPluginShape(plugin, `kernel.use() #${entries.length + 1}`);
       if (entries.some((e) => e.plugin.id === plugin.id)) {
-        throw new ProContextError('PLUGIN_DUPLICATE_ID', `Plugin '${plugin.id}' is registered twice.`);
+        throw kernelErrors.create('PLUGIN_DUPLICATE_ID', { plugin: plugin.id });
       }
       if (!semver.satisfies(KERNEL_VERSION, plugin.kernel, { includePrerelease: true })) {
-        throw new ProContextError(
-          'PLUGIN_KERNEL_MISMATCH',
-          `Plugin '${plugin.id}'${plugin.version ? ` ${plugin.version}` : ''} needs kernel ${plugin.kernel}, but this kernel is ${KERNEL_VERSION}.`,
-        );
+        throw kernelErrors.create('PLUGIN_KERNEL_MISMATCH', {
+          plugin: plugin.id,
+          version: plugin.version ? ` ${plugin.version}` : '',
+          range: plugin.kernel,
+          kernelVersion: KERNEL_VERSION,
+        });
       }
       entries.push({ plugin, options: pluginOptions });
       return builder;
@@ -156,9 +157,9 @@ export function createKernel(options: KernelOptions = {}): KernelBuilder {
     for (const plugin of plugins) {
       for (const dep of plugin.dependsOn ?? []) {
         if (!ids.has(dep)) {
-          throw new ProContextError(
+          throw kernelErrors.create(
             'PLUGIN_DEPENDENCY_MISSING',
-            `The dependency '${dep}' of plugin '${plugin.id}' is not registered.`,
+            { dependency: dep, plugin: plugin.id },
             { suggestion: `Add the '${dep}' plugin with kernel.use(…) (before or after '${plugin.id}').` },
           );
         }
@@ -170,7 +171,8 @@ export function createKernel(options: KernelOptions = {}): KernelBuilder {
       : options.config
         ? { values: options.config, lines: new Map(), fromEnv: new Map() }
         : undefined;
-    const { config, sections, warnings } = validateConfig(source, plugins);
+    const { config, sections, warnings, environment, source: validated } = validateConfig(source, plugins);
+    registerErrors(plugins.map((p) => ({ owner: p.id, errors: p.errors ?? {} })));
 
     const resolvedOptions = new Map<string, unknown>();
     for (const { plugin, options: explicit } of entries) {
@@ -178,7 +180,7 @@ export function createKernel(options: KernelOptions = {}): KernelBuilder {
         resolvedOptions.set(plugin.id, explicit ?? sections.get(plugin.id));
         continue;
       }
-      const rawSection = plugin.configKey ? getPath(source?.values ?? {}, plugin.configKey) : undefined;
+      const rawSection = plugin.configKey ? getPath(validated?.values ?? {}, plugin.configKey) : undefined;
       const result = plugin.optionsSchema.safeParse(mergeOptions(rawSection ?? {}, explicit));
       if (!result.success) {
         const issues = flattenZodIssues(result.error, plugin.id);
@@ -215,6 +217,7 @@ export function createKernel(options: KernelOptions = {}): KernelBuilder {
     const events = createEventBus();
     const allowlist = createUrlAllowlist([
       ...defaultAllowlist.map((entry) => ({ entry, reason: 'default' })),
+      ...plugins.flatMap((p) => p.allowlist ?? []),
       ...config.security.urlAllowlist.map((entry) => ({ entry, reason: 'config security.urlAllowlist' })),
     ]);
 
@@ -327,6 +330,7 @@ export function createKernel(options: KernelOptions = {}): KernelBuilder {
       events,
       allowlist,
       warnings,
+      environment,
       plugins: plugins.map((p) => ({
         id: p.id,
         ...(p.version ? { version: p.version } : {}),

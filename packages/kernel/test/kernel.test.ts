@@ -7,6 +7,7 @@ import {
   createKernel,
   createSilentLogger,
   createToken,
+  defineConfigSection,
   definePlugin,
   inject,
   injectable,
@@ -222,9 +223,28 @@ describe('configuration', () => {
       directory: z.string().default('~/.pro-context/cache'),
       maxMemoryMB: z.number().positive().default(100),
     }),
+    environment: [{ variable: 'PRO_CONTEXT_CACHE_DIR', key: 'cache.directory' }],
     register(ctx, options) {
       ctx.bindValue(createToken<typeof options>('test.cacheOptions'), options);
     },
+  });
+  // a host's settings: a section besides any configKey, and the variables that set it
+  const serverSection = defineConfigSection(
+    'server',
+    z
+      .strictObject({
+        transport: z.enum(['stdio', 'http']).default('stdio'),
+        port: z.number().int().min(1).max(65535).default(3100),
+      })
+      .prefault({}),
+  );
+  const hostPlugin = definePlugin({
+    id: 'host-like',
+    kernel: '*',
+    configSections: [serverSection],
+    environment: [{ variable: 'PRO_CONTEXT_PORT', key: 'server.port', type: 'number' }],
+    reservedSections: ['sources', 'sources.github'],
+    register() {},
   });
 
   function writeConfig(text: string): string {
@@ -238,12 +258,17 @@ describe('configuration', () => {
     const source = loadConfig({ cwd: dir, env: { PRO_CONTEXT_CACHE_DIR: '/data/cache', PRO_CONTEXT_PORT: '4000' } });
     const kernel = await createKernel({ ...silent, config: source })
       .use(cachePlugin)
+      .use(hostPlugin)
       .start();
     expect(kernel.resolve(createToken<{ directory: string; maxMemoryMB: number }>('test.cacheOptions'))).toEqual({
       directory: '/data/cache',
       maxMemoryMB: 50,
     });
-    expect(kernel.config.server.port).toBe(4000);
+    expect(serverSection.read(kernel.config).port).toBe(4000);
+    expect(kernel.environment).toEqual([
+      { variable: 'PRO_CONTEXT_CACHE_DIR', key: 'cache.directory', secret: false },
+      { variable: 'PRO_CONTEXT_PORT', key: 'server.port', secret: false },
+    ]);
     expect(kernel.config.logging.level).toBe('warn');
     expect(kernel.config.sourceFile).toBe(join(dir, 'pro-context.config.yaml'));
     await kernel.stop();
@@ -270,6 +295,7 @@ describe('configuration', () => {
     const error = await expectCode(
       createKernel({ ...silent, config: loadConfig({ cwd: dir, env: {} }) })
         .use(cachePlugin)
+        .use(hostPlugin)
         .start(),
       'CONFIG_INVALID',
     );
@@ -284,7 +310,9 @@ describe('configuration', () => {
       createKernel({
         ...silent,
         config: loadConfig({ cwd: tmpdir(), env: { PRO_CONTEXT_PORT: 'eighty' }, file: undefined }),
-      }).start(),
+      })
+        .use(hostPlugin)
+        .start(),
       'CONFIG_INVALID',
     );
     expect(error.message).toContain(
@@ -314,29 +342,18 @@ describe('configuration', () => {
     expect(error.suggestion).toMatch(/appears twice.*merge/);
   });
 
-  it('accepts a library documented only by a versionedDocsUrl, and names every option when none is given', async () => {
-    const versioned = await createKernel({
-      ...silent,
-      config: { libraries: [{ id: 'zod', name: 'Zod', versionedDocsUrl: 'https://zod.test/v{version}/' }] },
-    }).start();
-    await versioned.stop();
-    const error = await expectCode(
-      createKernel({ ...silent, config: { libraries: [{ id: 'zod', name: 'Zod' }] } }).start(),
-      'CONFIG_INVALID',
-    );
-    expect(error.message).toMatch(
-      /docsUrl, versionedDocsUrl, llmsTxtUrl, llmsFullTxtUrl, repository, localPath or source/,
-    );
-  });
-
   it('warns (does not fail) for sections of plugins that are not installed', async () => {
-    const kernel = await createKernel({ ...silent, config: { sources: { github: { token: 'x' } } } }).start();
+    const kernel = await createKernel({ ...silent, config: { sources: { github: { token: 'x' } } } })
+      .use(hostPlugin)
+      .start();
     expect(kernel.warnings).toEqual(['sources.github is set but no installed plugin reads it.']);
     await kernel.stop();
   });
 
   it('warns about a third-party source section no installed plugin reads (a plugin not composed in, or misspelt)', async () => {
-    const kernel = await createKernel({ ...silent, config: { sources: { internalDocs: { root: '/docs' } } } }).start();
+    const kernel = await createKernel({ ...silent, config: { sources: { internalDocs: { root: '/docs' } } } })
+      .use(hostPlugin)
+      .start();
     expect(kernel.warnings).toEqual([
       "sources.internalDocs is set but no installed plugin reads it (check the plugin is installed and the name's spelling).",
     ]);

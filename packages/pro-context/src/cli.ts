@@ -3,7 +3,6 @@ import { docsEngineToken } from '@pro-context/engine';
 import { serveStdio } from '@pro-context/host-stdio';
 import {
   type ErrorPayload,
-  environmentOverrides,
   isProContextError,
   logLevels,
   ProContextError,
@@ -13,6 +12,7 @@ import {
 import { createToolRunner } from '@pro-context/tool-runner';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { PRESET_VERSION, presetConfigJsonSchema, SERVER_INSTRUCTIONS, startProContext } from './preset.js';
+import { serverConfigSection } from './settings.js';
 
 interface GlobalOptions {
   config?: string;
@@ -53,7 +53,7 @@ function printError(error: unknown): void {
  * and says so, instead of serving stdio.
  */
 async function refuseHttpTransport(kernel: StartedKernel): Promise<void> {
-  if (kernel.config.server.transport === 'stdio') return;
+  if (serverConfigSection.read(kernel.config).transport === 'stdio') return;
   await kernel.stop();
   throw new ProContextError(
     'CONFIG_INVALID',
@@ -253,10 +253,7 @@ export function buildProgram(): Command {
           overrides,
         });
         await refuseHttpTransport(kernel);
-        const fromEnvironment = environmentOverrides
-          .filter(({ variable }) => process.env[variable] !== undefined && process.env[variable] !== '')
-          .map(({ variable, key }) => `  ${key} from ${variable}\n`);
-        if (process.env.PRO_CONTEXT_DEBUG) fromEnvironment.push('  logging.level from PRO_CONTEXT_DEBUG\n');
+        const fromEnvironment = kernel.environment.map(({ variable, key }) => `  ${key} from ${variable}\n`);
         process.stdout.write(
           `configuration OK${kernel.config.sourceFile ? ` (${kernel.config.sourceFile})` : ' (no file: defaults and environment)'}\n${fromEnvironment.length > 0 ? `set by the environment:\n${fromEnvironment.join('')}` : ''}${kernel.warnings.map((w) => `warning: ${w}\n`).join('')}`,
         );

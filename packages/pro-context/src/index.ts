@@ -10,3 +10,13 @@ export {
   SERVER_INSTRUCTIONS,
   startProContext,
 } from './preset.js';
+export {
+  corsConfigSchema,
+  corsConfigSection,
+  firstPartySections,
+  proContextPlugin,
+  rateLimitConfigSchema,
+  rateLimitConfigSection,
+  serverConfigSchema,
+  serverConfigSection,
+} from './settings.js';

@@ -13,6 +13,7 @@ import {
 import { llmsTxtPlugin } from '@pro-context/plugin-llms-txt';
 import { oramaSearchPlugin } from '@pro-context/plugin-orama-search/plugin';
 import { sqliteCachePlugin } from '@pro-context/plugin-sqlite-cache';
+import { proContextPlugin } from './settings.js';
 
 /** This preset's version. */
 export const PRESET_VERSION: string = (createRequire(import.meta.url)('../package.json') as { version: string })
@@ -56,13 +57,18 @@ export function startProContext(options: StartOptions = {}): Promise<StartedKern
     ...(options.httpOptions ? { httpOptions: options.httpOptions } : {}),
   });
   const plugins = options.replaceDefaults ? (options.plugins ?? []) : [...defaultPlugins(), ...(options.plugins ?? [])];
-  for (const plugin of plugins) builder.use(plugin);
+  for (const plugin of withPresetSettings(plugins)) builder.use(plugin);
   return builder.start();
+}
+
+/** `plugins` behind {@link proContextPlugin} (the hosts' settings), which every preset kernel has. */
+function withPresetSettings(plugins: AnyPlugin[]): AnyPlugin[] {
+  return plugins.some((p) => p.id === proContextPlugin.id) ? plugins : [proContextPlugin, ...plugins];
 }
 
 /** JSON Schema of `pro-context.config.yaml` with the preset's plugins. */
 export function presetConfigJsonSchema(plugins: AnyPlugin[] = defaultPlugins()): Record<string, unknown> {
-  return configJsonSchema(plugins);
+  return configJsonSchema(withPresetSettings(plugins));
 }
 
 /** Instructions sent to agents at initialize. */

@@ -34,6 +34,7 @@ export const sqliteCachePlugin: PluginDefinition<SqliteCachePluginOptions, Sqlit
   kernel: '^0.1.0',
   configKey: 'cache',
   optionsSchema: sqliteCachePluginOptionsSchema,
+  environment: [{ variable: 'PRO_CONTEXT_CACHE_DIR', key: 'cache.directory' }],
   register(context, options) {
     const logger = context.logger;
     context.bindFactory(sqliteCacheStoreToken, () => new SqliteCacheStore(options, { logger }));

@@ -1,5 +1,6 @@
 import { type LibraryDescriptor, ProContextError, type ResolvedConfig } from '@pro-context/kernel';
 import { distance } from 'fastest-levenshtein';
+import { librariesConfigSection, projectConfigSection } from '../settings.js';
 import { withinOneEdit } from './ranking.js';
 
 /** A catalog match: the library, and how the query reached it. */
@@ -152,11 +153,11 @@ export class LibraryCatalog {
   private readonly libraries = new Map<string, LibraryDescriptor>();
 
   constructor(config: ResolvedConfig) {
-    for (const entry of config.libraries) {
+    for (const entry of librariesConfigSection.read(config)) {
       const id = entry.id ?? slug(entry.name);
       this.libraries.set(id, { ...entry, id });
     }
-    for (const [name, override] of Object.entries(config.project.libraryOverrides)) {
+    for (const [name, override] of Object.entries(projectConfigSection.read(config).libraryOverrides)) {
       const target = this.find(name);
       if (target)
         this.libraries.set(target.id, { ...target, ...override, id: target.id, name: override.name ?? target.name });

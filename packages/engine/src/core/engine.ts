@@ -4,6 +4,7 @@ import {
   type FetchContext,
   type HttpClient,
   isProContextError,
+  kernelErrors,
   type LibraryDescriptor,
   type Logger,
   ProContextError,
@@ -351,12 +352,10 @@ export class DocsEngine {
     // Any hit matched a word of the topic (as written, misspelt, in another spelling or through a synonym):
     // the engine's own substring coverage cannot tell `valdiator` or `serialise` from nothing at all.
     if (ranked.length === 0) {
-      throw new ProContextError(
+      throw kernelErrors.create(
         'TOPIC_NOT_FOUND',
-        `Nothing in the ${library.name} ${versions.version} documentation matches '${topic}'.`,
-        {
-          details: { relatedPages: this.relatedPages(toc, [], terms, loaded.docs.record.pages) },
-        },
+        { library: library.name, version: versions.version, topic },
+        { details: { relatedPages: this.relatedPages(toc, [], terms, loaded.docs.record.pages) } },
       );
     }
     const candidates = withSectionParts(ranked, loaded.docs.chunks, terms);
@@ -446,9 +445,9 @@ export class DocsEngine {
       ]);
       if (!outcome.done) {
         const elapsed = (Date.now() - started) / 1000;
-        throw new ProContextError(
+        throw kernelErrors.create(
           'INDEXING_IN_PROGRESS',
-          `The ${library.name} ${versions.version} documentation is being fetched and indexed for the first time.`,
+          { library: library.name, version: versions.version },
           { retryAfter: Math.max(2, Math.ceil(elapsed * 2)) },
         );
       }

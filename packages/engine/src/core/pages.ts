@@ -5,6 +5,7 @@ import {
   type HttpClient,
   type HttpResponse,
   isProContextError,
+  kernelErrors,
   type Logger,
   ProContextError,
   type UrlAllowlist,
@@ -162,9 +163,7 @@ export class PageReader {
       throw new ProContextError('URL_NOT_ALLOWED', `read-page only fetches http and https URLs, not ${url.protocol}.`);
     }
     if (!this.isAllowed(url)) {
-      throw new ProContextError('URL_NOT_ALLOWED', `${url.host} is not in the read-page allowlist.`, {
-        details: { url: url.href },
-      });
+      throw kernelErrors.create('URL_NOT_ALLOWED', { host: url.host }, { details: { url: url.href } });
     }
     return url;
   }

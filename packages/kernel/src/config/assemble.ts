@@ -2,38 +2,9 @@ import * as z from 'zod';
 import { ProContextError } from '../errors/pro-context-error.js';
 import type { AnyPlugin } from '../plugins/types.js';
 import { type KernelConfig, kernelConfigShape } from './kernel-schema.js';
-import { type ConfigSource, deepMerge, getPath, setPath } from './load.js';
+import { applyEnvironment, type ConfigSource, deepMerge, getPath, kernelEnvironment, setPath } from './load.js';
+import type { EnvironmentVariable } from './sections.js';
 import type { ResolvedConfig } from './types.js';
-
-/**
- * Sections named by the specification (seed 001 §12.1) or by plugins this project ships. Setting one
- * whose plugin is not installed is a warning, not an error; any other unknown key is an error.
- */
-const knownSections = new Set([
-  'server',
-  'project',
-  'cache',
-  'sources',
-  'sources.llmsTxt',
-  'sources.github',
-  'sources.custom',
-  'sources.localDocs',
-  'rateLimit',
-  'logging',
-  'security',
-  'http',
-  'libraries',
-  'search',
-  'registries',
-  'registries.pypi',
-  'registries.npm',
-  'context7',
-  'grounding',
-  'exa',
-  'auth',
-  'embed',
-  'metrics',
-]);
 
 /** One problem found in a configuration. */
 export interface ConfigIssue {
@@ -53,7 +24,76 @@ export interface ValidatedConfig {
   sections: Map<string, unknown>;
   /** Keys set for plugins that are not installed. */
   warnings: string[];
+  /** The values validated: the source's, with the plugins' environment variables applied. */
+  source?: ConfigSource;
+  /** Every declared environment variable that set a key. */
+  environment: { variable: string; key: string; secret: boolean }[];
 }
+
+/** A section of the configuration file and who declared it. */
+interface Declared {
+  key: string;
+  schema?: z.ZodType;
+  owner: string;
+  /** Set for a plugin's `configKey`: its validated value is that plugin's options. */
+  optionsOf?: string;
+  description?: string;
+}
+
+const conflict = (message: string) =>
+  new ProContextError('CONTRACT_CONFLICT', message, {
+    suggestion: 'Keep one of the two plugins, or give one of the two declarations another name.',
+  });
+
+/** Every section: the kernel's, each plugin's `configKey` and `configSections`; one declaration per key. */
+function declaredSections(plugins: readonly AnyPlugin[]): Declared[] {
+  const out: Declared[] = Object.entries(kernelConfigShape).map(([key, schema]) => ({
+    key,
+    schema,
+    owner: 'the kernel',
+  }));
+  for (const plugin of plugins) {
+    if (plugin.configKey) {
+      out.push({
+        key: plugin.configKey,
+        schema: plugin.optionsSchema,
+        owner: `plugin '${plugin.id}'`,
+        optionsOf: plugin.id,
+        ...(plugin.description ? { description: `${plugin.description} (plugin '${plugin.id}')` } : {}),
+      });
+    }
+    for (const section of plugin.configSections ?? []) {
+      const existing = out.find((d) => d.key === section.key);
+      if (existing) {
+        throw conflict(
+          `Config section '${section.key}' is declared by ${existing.owner} and by plugin '${plugin.id}'.`,
+        );
+      }
+      out.push({ key: section.key, schema: section.schema, owner: `plugin '${plugin.id}'` });
+    }
+  }
+  return out.sort((a, b) => a.key.split('.').length - b.key.split('.').length);
+}
+
+/** The kernel's variables and every plugin's; one key per variable. */
+function declaredEnvironment(plugins: readonly AnyPlugin[]): (EnvironmentVariable & { owner: string })[] {
+  const out = kernelEnvironment.map((v) => ({ ...v, owner: 'the kernel' }));
+  for (const plugin of plugins) {
+    for (const variable of plugin.environment ?? []) {
+      const existing = out.find((v) => v.variable === variable.variable);
+      if (existing && (existing.key !== variable.key || existing.type !== variable.type)) {
+        throw conflict(
+          `${variable.variable} sets '${existing.key}' for ${existing.owner} and '${variable.key}' for plugin '${plugin.id}'.`,
+        );
+      }
+      if (!existing) out.push({ ...variable, owner: `plugin '${plugin.id}'` });
+    }
+  }
+  return out;
+}
+
+const isMapping = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /** Flattens zod issues to `path: message` lines (unrecognized keys become one line per key). */
 export function flattenZodIssues(error: z.ZodError, prefix: string): { path: string; message: string }[] {
@@ -101,45 +141,51 @@ function variableOf(source: ConfigSource | undefined, path: string): string | un
 }
 
 /**
- * Validates configuration values against the kernel's schema and every plugin's `optionsSchema` (at its
- * `configKey`). Throws one `CONFIG_INVALID` error listing every bad key with its line in the file.
+ * Validates configuration values against the kernel's schema, every plugin's `optionsSchema` (at its
+ * `configKey`) and `configSections`, after applying the plugins' environment variables. Throws one
+ * `CONFIG_INVALID` error listing every bad key with its line in the file or the variable that set it.
  */
-export function validateConfig(source: ConfigSource | undefined, plugins: readonly AnyPlugin[]): ValidatedConfig {
+export function validateConfig(input: ConfigSource | undefined, plugins: readonly AnyPlugin[]): ValidatedConfig {
+  const declared = declaredSections(plugins);
+  const variables = declaredEnvironment(plugins);
+  let source = input;
+  if (input?.env) {
+    const values = structuredClone(input.values);
+    const fromEnv = new Map(input.fromEnv);
+    // the kernel's own were applied by loadConfig (with PRO_CONTEXT_DEBUG after them)
+    const declaredByPlugins = variables.filter((v) => v.owner !== 'the kernel');
+    applyEnvironment(values, input.env, declaredByPlugins, fromEnv, input.overrides);
+    source = { ...input, values, fromEnv };
+  }
   const values = source?.values ?? {};
   const issues: ConfigIssue[] = [];
   const add = (path: string, message: string) =>
     issues.push({ path, message, line: lineOf(source, path), variable: variableOf(source, path) });
   const raw: Record<string, unknown> = {};
-  const kernelSections: Record<string, unknown> = {};
-
-  for (const [key, schema] of Object.entries(kernelConfigShape)) {
-    const result = (schema as z.ZodType).safeParse(values[key]);
+  const sections = new Map<string, unknown>();
+  const claimed = new Set(declared.map((d) => d.key));
+  for (const { key, schema, optionsOf } of declared) {
+    let value = getPath(values, key);
+    for (const inner of declared.filter((d) => d.key.startsWith(`${key}.`) && isMapping(value))) {
+      // a section declared inside this one (`security.cors`) is validated on its own
+      value = structuredClone(value);
+      const path = inner.key.slice(key.length + 1);
+      const parent = path.includes('.') ? getPath(value, path.slice(0, path.lastIndexOf('.'))) : value;
+      if (isMapping(parent)) delete parent[path.slice(path.lastIndexOf('.') + 1)];
+    }
+    if (!schema) {
+      if (optionsOf) sections.set(optionsOf, value);
+      continue;
+    }
+    const result = schema.safeParse(optionsOf ? (value ?? {}) : value);
     if (result.success) {
-      kernelSections[key] = result.data;
-      raw[key] = result.data;
+      if (optionsOf) sections.set(optionsOf, result.data);
+      setPath(raw, key, result.data);
     } else {
       for (const issue of flattenZodIssues(result.error, key)) add(issue.path, issue.message);
     }
   }
-
-  const sections = new Map<string, unknown>();
-  const claimed = new Set(Object.keys(kernelConfigShape));
-  for (const plugin of plugins) {
-    if (!plugin.configKey) continue;
-    claimed.add(plugin.configKey);
-    const section = getPath(values, plugin.configKey);
-    if (!plugin.optionsSchema) {
-      sections.set(plugin.id, section);
-      continue;
-    }
-    const result = plugin.optionsSchema.safeParse(section ?? {});
-    if (result.success) {
-      sections.set(plugin.id, result.data);
-      setPath(raw, plugin.configKey, result.data);
-    } else {
-      for (const issue of flattenZodIssues(result.error, plugin.configKey)) add(issue.path, issue.message);
-    }
-  }
+  const reserved = new Set(plugins.flatMap((p) => p.reservedSections ?? []));
 
   const warnings: string[] = [];
   const walk = (node: unknown, prefix: string) => {
@@ -153,19 +199,19 @@ export function validateConfig(source: ConfigSource | undefined, plugins: readon
         else add(path, 'Expected a mapping of settings');
         continue;
       }
-      const isContainer = [...knownSections].some((k) => k.startsWith(`${path}.`));
+      const isContainer = [...reserved].some((k) => k.startsWith(`${path}.`));
       if (isContainer && value !== null && typeof value === 'object' && !Array.isArray(value)) {
         walk(value, path);
         continue;
       }
-      if (knownSections.has(path)) {
+      if (reserved.has(path)) {
         warnings.push(`${path} is set but no installed plugin reads it.`);
         if (!(path in raw)) setPath(raw, path, value);
         continue;
       }
       // a third-party plugin's section (`sources.internalDocs`): not ours to judge, but worth a word when no
       // installed plugin reads it (a plugin not composed in, or a misspelt name)
-      const parentKnown = prefix !== '' && knownSections.has(prefix);
+      const parentKnown = prefix !== '' && reserved.has(prefix);
       if (parentKnown && !claimed.has(prefix)) {
         warnings.push(
           `${path} is set but no installed plugin reads it (check the plugin is installed and the name's spelling).`,
@@ -185,17 +231,40 @@ export function validateConfig(source: ConfigSource | undefined, plugins: readon
     });
   }
 
+  const kernelSections = Object.fromEntries(Object.keys(kernelConfigShape).map((key) => [key, raw[key]]));
   const config = Object.freeze({
     ...(kernelSections as unknown as KernelConfig),
     raw: Object.freeze(raw),
     ...(source?.file ? { sourceFile: source.file } : {}),
   }) as ResolvedConfig;
-  return { config, sections, warnings };
+  const environment = [...(source?.fromEnv ?? [])].map(([key, variable]) => ({
+    variable,
+    key,
+    secret: variables.some((v) => v.variable === variable && v.secret === true),
+  }));
+  return { config, sections, warnings, ...(source ? { source } : {}), environment };
+}
+
+/** `schema` (an object, possibly with a default) with `shape` added, or undefined when it is not an object. */
+function extendObject(schema: z.ZodType, shape: Record<string, z.ZodType>): z.ZodType | undefined {
+  if (schema instanceof z.ZodObject) return schema.extend(shape);
+  if (schema instanceof z.ZodPrefault || schema instanceof z.ZodDefault || schema instanceof z.ZodOptional) {
+    const inner = extendObject(schema.unwrap() as z.ZodType, shape);
+    if (!inner) return undefined;
+    const wrapped =
+      schema instanceof z.ZodOptional
+        ? inner.optional()
+        : schema instanceof z.ZodPrefault
+          ? inner.prefault(schema.def.defaultValue as never)
+          : inner.default(schema.def.defaultValue as never);
+    return schema.description ? wrapped.describe(schema.description) : wrapped;
+  }
+  return undefined;
 }
 
 /**
- * One zod schema of the whole configuration file: the kernel's sections plus each plugin's options at its
- * `configKey`. Used to generate the JSON Schema that editors use to complete and check the file.
+ * One zod schema of the whole configuration file: the kernel's sections, each plugin's options at its
+ * `configKey` and its `configSections`. Used to generate the JSON Schema editors use to complete and check the file.
  */
 export function buildConfigSchema(plugins: readonly AnyPlugin[]): z.ZodObject {
   type Node = { schema?: z.ZodType; children: Map<string, Node> };
@@ -212,20 +281,16 @@ export function buildConfigSchema(plugins: readonly AnyPlugin[]): z.ZodObject {
     }
     node.schema = schema;
   };
-  for (const [key, schema] of Object.entries(kernelConfigShape)) place(key, schema as z.ZodType);
-  for (const plugin of plugins) {
-    if (plugin.configKey && plugin.optionsSchema) {
-      const described = plugin.description
-        ? plugin.optionsSchema.describe(`${plugin.description} (plugin '${plugin.id}')`)
-        : plugin.optionsSchema;
-      place(plugin.configKey, described.optional());
-    }
+  for (const { key, schema, optionsOf, description } of declaredSections(plugins)) {
+    if (!schema) continue;
+    const described = description ? schema.describe(description) : schema;
+    place(key, optionsOf ? described.optional() : described);
   }
   const toSchema = (node: Node): z.ZodType => {
     if (node.schema && node.children.size === 0) return node.schema;
     const shape: Record<string, z.ZodType> = {};
     for (const [key, child] of node.children) shape[key] = toSchema(child);
-    return z.object(shape).optional();
+    return (node.schema && extendObject(node.schema, shape)) ?? z.object(shape).optional();
   };
   const shape: Record<string, z.ZodType> = {};
   for (const [key, child] of root.children) shape[key] = toSchema(child);

@@ -3,6 +3,7 @@ import { homedir } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
 import { isMap, isSeq, LineCounter, parseDocument } from 'yaml';
 import { ProContextError } from '../errors/pro-context-error.js';
+import type { EnvironmentVariable } from './sections.js';
 
 /** Names the config file may have, looked up in the working directory, then in `~/.pro-context/`. */
 export const configFileNames = ['pro-context.config.yaml', 'pro-context.config.yml'] as const;
@@ -20,6 +21,13 @@ export interface ConfigSource {
   lines: Map<string, number>;
   /** Keys set from the environment, with the variable that set them. */
   fromEnv: Map<string, string>;
+  /**
+   * The environment read, for the variables plugins declare: the kernel applies them at start-up, when it
+   * knows its plugins (`values` holds only the kernel's own).
+   */
+  env?: Readonly<Record<string, string | undefined>>;
+  /** The `overrides` merged into `values`, which the plugins' variables do not replace. */
+  overrides?: Record<string, unknown>;
 }
 
 /** Options of {@link loadConfig}. */
@@ -36,16 +44,38 @@ export interface LoadConfigOptions {
   overrides?: Record<string, unknown>;
 }
 
-/** Environment variables of seed 001 §12.2 and the dotted keys they set. */
-export const environmentOverrides: { variable: string; key: string; type: 'string' | 'number' }[] = [
-  { variable: 'PRO_CONTEXT_TRANSPORT', key: 'server.transport', type: 'string' },
-  { variable: 'PRO_CONTEXT_PORT', key: 'server.port', type: 'number' },
-  { variable: 'PRO_CONTEXT_HOST', key: 'server.host', type: 'string' },
-  { variable: 'PRO_CONTEXT_CACHE_DIR', key: 'cache.directory', type: 'string' },
-  { variable: 'PRO_CONTEXT_GITHUB_TOKEN', key: 'sources.github.token', type: 'string' },
-  { variable: 'PRO_CONTEXT_LOG_LEVEL', key: 'logging.level', type: 'string' },
-  { variable: 'PRO_CONTEXT_LOG_FORMAT', key: 'logging.format', type: 'string' },
+/** The kernel's own variables; `PRO_CONTEXT_DEBUG` and `PRO_CONTEXT_CONFIG` are read by `loadConfig`. */
+export const kernelEnvironment: readonly EnvironmentVariable[] = [
+  { variable: 'PRO_CONTEXT_LOG_LEVEL', key: 'logging.level' },
+  { variable: 'PRO_CONTEXT_LOG_FORMAT', key: 'logging.format' },
 ];
+
+function convert(raw: string, type: EnvironmentVariable['type']): unknown {
+  const text = raw.trim();
+  if (type === 'number' && /^\d+$/.test(text)) return Number(text);
+  if (type === 'boolean' && /^(1|true|yes|on)$/i.test(text)) return true;
+  if (type === 'boolean' && /^(0|false|no|off)$/i.test(text)) return false;
+  return raw; // left as written: validation names the variable and what it expected
+}
+
+/**
+ * Applies the declared variables set in `env` to `values` (in place), except keys `overrides` sets (flags
+ * win over the environment), and records each key with the variable that set it in `fromEnv`.
+ */
+export function applyEnvironment(
+  values: Record<string, unknown>,
+  env: Readonly<Record<string, string | undefined>>,
+  declared: readonly EnvironmentVariable[],
+  fromEnv: Map<string, string>,
+  overrides?: Record<string, unknown>,
+): void {
+  for (const { variable, key, type } of declared) {
+    const raw = env[variable];
+    if (raw === undefined || raw === '' || (overrides && getPath(overrides, key) !== undefined)) continue;
+    setPath(values, key, convert(raw, type));
+    fromEnv.set(key, variable);
+  }
+}
 
 /** Sets `path` (dotted) in `target`, creating objects on the way. */
 export function setPath(target: Record<string, unknown>, path: string, value: unknown): void {
@@ -126,7 +156,8 @@ function collectLines(node: unknown, prefix: string, counter: LineCounter, lines
 }
 
 /**
- * Reads `pro-context.config.yaml` (if any) and applies the `PRO_CONTEXT_*` environment overrides.
+ * Reads `pro-context.config.yaml` (if any) and applies the kernel's environment variables (plugins'
+ * variables are applied when the kernel validates the configuration, see {@link ConfigSource.env}).
  * YAML syntax errors fail here with the line and column; values are validated later, against the schema
  * assembled from the kernel and the installed plugins.
  */
@@ -168,20 +199,14 @@ export function loadConfig(options: LoadConfigOptions = {}): ConfigSource {
     values = deepMerge(values, (parsed as Record<string, unknown> | null) ?? {});
   }
   const fromEnv = new Map<string, string>();
-  for (const { variable, key, type } of environmentOverrides) {
-    const raw = env[variable];
-    if (raw === undefined || raw === '') continue;
-    const value = type === 'number' && /^\d+$/.test(raw.trim()) ? Number(raw.trim()) : raw;
-    setPath(values, key, value);
-    fromEnv.set(key, variable);
-  }
+  applyEnvironment(values, env, kernelEnvironment, fromEnv);
   const debug = env.PRO_CONTEXT_DEBUG;
   if (debug && /^(1|true|yes|on)$/i.test(debug.trim())) {
     setPath(values, 'logging.level', 'debug');
     fromEnv.set('logging.level', 'PRO_CONTEXT_DEBUG');
   }
   if (options.overrides) values = deepMerge(values, options.overrides);
-  return { values, file, lines, fromEnv };
+  return { values, file, lines, fromEnv, env, ...(options.overrides ? { overrides: options.overrides } : {}) };
 }
 
 /** Expands a leading `~` to the home directory. */

@@ -1,4 +1,4 @@
-import { type ErrorCode, errorCatalog } from './catalog.js';
+import { type ErrorCode, type ErrorDefinition, type ErrorTable, errorCatalog, fillTemplate } from './catalog.js';
 
 /** The shape every error takes on the wire (seed 001 §11.1). */
 export interface ErrorPayload {
@@ -23,6 +23,39 @@ export interface ProContextErrorOptions {
   cause?: unknown;
 }
 
+const registered = new Map<string, { definition: ErrorDefinition; owner: string }>(
+  Object.entries(errorCatalog).map(([code, definition]) => [code, { definition, owner: 'the kernel' }]),
+);
+const errorDefinition = (code: string) => registered.get(code)?.definition;
+
+/**
+ * Registers plugins' error codes for this process. Throws `CONTRACT_CONFLICT`, registering none, when a code
+ * is already defined differently (by the kernel or another plugin); an equal definition is fine.
+ */
+export function registerErrors(tables: readonly { owner: string; errors: ErrorTable }[]): void {
+  const seen = new Map(registered);
+  const conflicts: string[] = [];
+  for (const { owner, errors } of tables) {
+    for (const [code, definition] of Object.entries(errors)) {
+      const known = seen.get(code)?.definition;
+      if (!known) seen.set(code, { definition, owner: `plugin '${owner}'` });
+      else if (
+        ['recoverable', 'suggestion', 'message'].some((f) => known[f as 'message'] !== definition[f as 'message'])
+      ) {
+        conflicts.push(
+          `Error code '${code}' is defined by ${seen.get(code)?.owner} and, differently, by plugin '${owner}'.`,
+        );
+      }
+    }
+  }
+  if (conflicts.length > 0) {
+    throw new ProContextError('CONTRACT_CONFLICT', conflicts.join('\n'), {
+      suggestion: "Rename one plugin's code (prefix it with the plugin's name), or make the two definitions equal.",
+    });
+  }
+  for (const [code, entry] of seen) registered.set(code, entry);
+}
+
 /** An error with a catalog code: what went wrong, whether to retry, and what to do next. */
 export class ProContextError extends Error {
   readonly code: ErrorCode;
@@ -35,7 +68,7 @@ export class ProContextError extends Error {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'ProContextError';
     this.code = code;
-    const entry = errorCatalog[code];
+    const entry = errorDefinition(code) ?? { recoverable: false, suggestion: '' };
     this.recoverable = options.recoverable ?? entry.recoverable;
     this.retryAfter = options.retryAfter;
     this.suggestion = (options.suggestion ?? entry.suggestion).replace('{retryAfter}', String(options.retryAfter ?? 1));
@@ -62,8 +95,53 @@ export function isProContextError(value: unknown): value is ProContextError {
     (value instanceof Error &&
       value.name === 'ProContextError' &&
       typeof (value as Error & { code?: unknown }).code === 'string' &&
-      String((value as Error & { code?: unknown }).code) in errorCatalog)
+      errorDefinition(String((value as Error & { code?: unknown }).code)) !== undefined)
   );
+}
+
+/** The `{placeholder}` names of a message template. */
+export type TemplatePlaceholders<S extends string> = S extends `${string}{${infer P}}${infer Rest}`
+  ? P | TemplatePlaceholders<Rest>
+  : never;
+
+/** Codes of `T` whose definition has a message template. */
+export type TemplatedCode<T extends ErrorTable> = {
+  [C in keyof T & string]: T[C]['message'] extends string ? C : never;
+}[keyof T & string];
+
+/** Raises the codes of one error table from their message templates. */
+export interface ErrorFactory<T extends ErrorTable> {
+  /** The table, for a plugin definition's `errors`. */
+  readonly errors: T;
+  /**
+   * A {@link ProContextError} whose message is the code's template filled from `values` (every placeholder
+   * is required), with the table's `recoverable` and suggestion unless `options` says otherwise.
+   */
+  create<C extends TemplatedCode<T>>(
+    code: C,
+    values: Record<TemplatePlaceholders<T[C]['message'] & string>, string | number>,
+    options?: ProContextErrorOptions,
+  ): ProContextError;
+}
+
+/**
+ * Typed raising of a table of error codes: `const errors = defineErrors({ CONTEXT7_KEY_MISSING: {
+ * recoverable: false, suggestion: 'Set CONTEXT7_API_KEY.', message: 'Context7 needs an API key for {libraryId}.' } })`,
+ * then `throw errors.create('CONTEXT7_KEY_MISSING', { libraryId })`. Declare `errors.errors` in the plugin's
+ * definition so the kernel registers the codes at start-up.
+ */
+export function defineErrors<const T extends ErrorTable>(errors: T): ErrorFactory<T> {
+  return {
+    errors,
+    create(code, values, options = {}) {
+      const definition = errors[code] as ErrorTable[string];
+      return new ProContextError(code, fillTemplate(definition.message ?? code, values), {
+        ...options,
+        recoverable: options.recoverable ?? definition.recoverable,
+        suggestion: options.suggestion ?? fillTemplate(definition.suggestion, values),
+      });
+    },
+  };
 }
 
 /** Any thrown value as a catalog error: unknown failures become `INTERNAL_ERROR` (the cause is kept). */
@@ -71,3 +149,6 @@ export function toProContextError(value: unknown): ProContextError {
   if (isProContextError(value)) return value;
   return new ProContextError('INTERNAL_ERROR', 'An unexpected error occurred.', { cause: value });
 }
+
+/** Raises the kernel's own codes from their templates. */
+export const kernelErrors: ErrorFactory<typeof errorCatalog> = defineErrors(errorCatalog);

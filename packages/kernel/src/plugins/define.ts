@@ -1,10 +1,17 @@
 import semver from 'semver';
 import { ProContextError } from '../errors/pro-context-error.js';
+import { REDACTED, redact } from '../logging/redact.js';
 import type { PluginDefinition } from './types.js';
 
 const PLUGIN_ID = /^[a-z][a-z0-9]*(-[a-z0-9]+)*$/;
 const CONFIG_KEY = /^[a-zA-Z][a-zA-Z0-9]*(\.[a-zA-Z][a-zA-Z0-9]*)*$/;
 const DEFINED = Symbol.for('@pro-context/kernel:plugin');
+const VARIABLE = /^[A-Z][A-Z0-9_]*$/;
+/** Whether the logger masks a field of this name (`token`, `apiKey`…), checked through the logger itself. */
+const isRedactedKey = (key: string) => {
+  const name = key.slice(key.lastIndexOf('.') + 1);
+  return (redact({ [name]: 'x' }) as Record<string, unknown>)[name] === REDACTED;
+};
 
 /**
  * Checks a plugin's shape and returns it frozen. Throws `PLUGIN_INVALID` naming what is wrong.
@@ -52,5 +59,23 @@ export function assertPluginShape(value: unknown, where: string): asserts value 
     typeof (plugin.optionsSchema as { safeParse?: unknown }).safeParse !== 'function'
   ) {
     fail(`plugin '${id}': optionsSchema must be a zod schema.`);
+  }
+  const declared = plugin as Partial<PluginDefinition<unknown>>;
+  for (const { variable, key, secret } of declared.environment ?? []) {
+    if (!VARIABLE.test(variable) || !CONFIG_KEY.test(key)) {
+      fail(`plugin '${id}': environment variable ${variable} must be UPPER_CASE and set a dotted config key.`);
+    }
+    if (secret && !isRedactedKey(key))
+      fail(`plugin '${id}': secret ${variable} sets '${key}', a key logs do not mask.`);
+  }
+  for (const section of declared.configSections ?? []) {
+    if (!CONFIG_KEY.test(section?.key) || typeof section.schema?.safeParse !== 'function') {
+      fail(`plugin '${id}': configSections takes sections made with defineConfigSection(key, schema).`);
+    }
+  }
+  for (const [code, d] of Object.entries(declared.errors ?? {})) {
+    if (!VARIABLE.test(code) || typeof d?.recoverable !== 'boolean' || typeof d.suggestion !== 'string') {
+      fail(`plugin '${id}': error ${code} must be an UPPER_CASE code with { recoverable, suggestion, message? }.`);
+    }
   }
 }

@@ -1,6 +1,8 @@
 import type * as z from 'zod';
+import type { ConfigSection, EnvironmentVariable } from '../config/sections.js';
 import type { ResolvedConfig } from '../config/types.js';
 import type { Token } from '../contracts/token.js';
+import type { ErrorTable } from '../errors/catalog.js';
 import type { HttpClient } from '../http/types.js';
 import type { Logger } from '../logging/logger.js';
 import type { UrlAllowlist } from '../util/allowlist.js';
@@ -67,6 +69,22 @@ export interface PluginDefinition<O = unknown, I = O> {
   readonly configKey?: string;
   /** zod schema of the options. Use strict objects, so a misspelt key is an error, not a silent no-op. */
   readonly optionsSchema?: z.ZodType<O, I>;
+  /**
+   * Sections this plugin owns besides `configKey` ({@link defineConfigSection}): validated with the whole
+   * configuration, part of its JSON Schema, read back with `section.read(config)`.
+   */
+  readonly configSections?: readonly ConfigSection[];
+  /** Environment variables this plugin reads, each setting one dotted config key (seed 001 §12.2). */
+  readonly environment?: readonly EnvironmentVariable[];
+  /**
+   * Sections of other (first-party) plugins: set while no installed plugin declares them, they are a
+   * warning instead of an error, and unknown keys directly below them too (a third-party source's section).
+   */
+  readonly reservedSections?: readonly string[];
+  /** Error codes this plugin raises (see `defineErrors`); a code defined differently elsewhere stops start-up. */
+  readonly errors?: ErrorTable;
+  /** `read-page` allowlist entries this plugin needs (hosts, `*.suffixes` or URL prefixes), with why. */
+  readonly allowlist?: readonly { readonly entry: string; readonly reason: string }[];
   /** Binds this plugin's implementations. No I/O here. */
   register(context: PluginRegistrationContext, options: O): void;
   /** Starts background work or opens resources, after every plugin registered. */

@@ -1,0 +1,41 @@
+import type * as z from 'zod';
+import { getPath } from './load.js';
+import type { ResolvedConfig } from './types.js';
+
+/**
+ * A configuration section a plugin owns besides its `configKey` (the engine's `libraries`, a host's
+ * `server`): validated with the rest of the file, part of the JSON Schema, read back typed with `read`.
+ */
+export interface ConfigSection<T = unknown> {
+  /** Dotted path in `pro-context.config.yaml` (`'libraries'`, `'security.cors'`). */
+  readonly key: string;
+  readonly schema: z.ZodType<T>;
+  /** The section's validated value; when no installed plugin declares it, the value written if valid, else the default. */
+  read(config: ResolvedConfig): T;
+}
+
+/** Declares a configuration section; list it in a plugin definition's `configSections`. */
+export function defineConfigSection<S extends z.ZodType>(key: string, schema: S): ConfigSection<z.output<S>> {
+  return Object.freeze({
+    key,
+    schema: schema as z.ZodType<z.output<S>>,
+    read(config: ResolvedConfig): z.output<S> {
+      // validated already when a plugin declares it; checked here when not (a reserved section kept as written)
+      const result = schema.safeParse(getPath(config.raw, key));
+      return (result.success ? result.data : schema.parse(undefined)) as z.output<S>;
+    },
+  });
+}
+
+/** An environment variable and the dotted config key it sets (seed 001 §12.2). */
+export interface EnvironmentVariable {
+  readonly variable: string;
+  readonly key: string;
+  /** How the text is read: `number` for digits, `boolean` for true/false, yes/no, on/off, 1/0. Default string. */
+  readonly type?: 'string' | 'number' | 'boolean';
+  /**
+   * Holds a credential: its value is never printed or logged (its key must be one the logger redacts, such
+   * as `token` or `apiKey`, which `definePlugin` checks).
+   */
+  readonly secret?: boolean;
+}

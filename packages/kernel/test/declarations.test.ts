@@ -1,0 +1,307 @@
+import { tmpdir } from 'node:os';
+import { describe, expect, it } from 'vitest';
+import {
+  configJsonSchema,
+  createKernel,
+  createLogger,
+  createSilentLogger,
+  defineConfigSection,
+  defineErrors,
+  definePlugin,
+  errorCatalog,
+  isProContextError,
+  kernelErrors,
+  loadConfig,
+  ProContextError,
+  toProContextError,
+  z,
+} from '../src/index.js';
+
+const silent = { logger: createSilentLogger() };
+
+async function failure(start: Promise<unknown>): Promise<ProContextError> {
+  try {
+    await start;
+  } catch (error) {
+    if (error instanceof ProContextError) return error;
+    throw error;
+  }
+  throw new Error('expected the kernel to refuse to start');
+}
+
+describe('environment variables declared by plugins', () => {
+  const apiPlugin = definePlugin({
+    id: 'remote-api',
+    kernel: '*',
+    configKey: 'remoteApi',
+    optionsSchema: z.strictObject({
+      url: z.url().default('https://api.example.test'),
+      apiKey: z.string().min(32, 'An API key has at least 32 characters').optional(),
+      enabled: z.boolean().default(true),
+    }),
+    environment: [
+      { variable: 'REMOTE_API_URL', key: 'remoteApi.url' },
+      { variable: 'REMOTE_API_KEY', key: 'remoteApi.apiKey', secret: true },
+      { variable: 'REMOTE_API_ENABLED', key: 'remoteApi.enabled', type: 'boolean' },
+    ],
+    register() {},
+  });
+
+  it('are applied at start-up with the plugin, below command-line overrides, and listed by key', async () => {
+    const env = {
+      REMOTE_API_URL: 'https://other.example.test',
+      REMOTE_API_ENABLED: 'no',
+      PRO_CONTEXT_LOG_LEVEL: 'warn',
+    };
+    const source = loadConfig({
+      cwd: tmpdir(),
+      env,
+      file: undefined,
+      overrides: { remoteApi: { url: 'https://flag.test' } },
+    });
+    // loadConfig does not know the plugin: only the kernel's own variable is applied yet
+    expect(source.values).toEqual({ logging: { level: 'warn' }, remoteApi: { url: 'https://flag.test' } });
+    const kernel = await createKernel({ ...silent, config: source })
+      .use(apiPlugin)
+      .start();
+    expect(kernel.config.raw.remoteApi).toEqual({ url: 'https://flag.test', enabled: false });
+    expect(kernel.environment).toEqual([
+      { variable: 'PRO_CONTEXT_LOG_LEVEL', key: 'logging.level', secret: false },
+      { variable: 'REMOTE_API_ENABLED', key: 'remoteApi.enabled', secret: false },
+    ]);
+    await kernel.stop();
+  });
+
+  it('leave the kernel’s own where loadConfig put them (PRO_CONTEXT_DEBUG wins over the level)', async () => {
+    const env = { PRO_CONTEXT_LOG_LEVEL: 'warn', PRO_CONTEXT_DEBUG: 'true', REMOTE_API_ENABLED: 'yes' };
+    const kernel = await createKernel({ ...silent, config: loadConfig({ cwd: tmpdir(), env, file: undefined }) })
+      .use(apiPlugin)
+      .start();
+    expect(kernel.config.logging.level).toBe('debug');
+    expect(kernel.environment.map((e) => `${e.key} from ${e.variable}`)).toEqual([
+      'logging.level from PRO_CONTEXT_DEBUG',
+      'remoteApi.enabled from REMOTE_API_ENABLED',
+    ]);
+    await kernel.stop();
+  });
+
+  it('are not applied without the plugin that declares them', async () => {
+    const source = loadConfig({ cwd: tmpdir(), env: { REMOTE_API_URL: 'https://x.test' }, file: undefined });
+    const kernel = await createKernel({ ...silent, config: source }).start();
+    expect(kernel.config.raw.remoteApi).toBeUndefined();
+    await kernel.stop();
+  });
+
+  it('name the variable that set a bad key, and never the value of a secret one (not in logs either)', async () => {
+    const lines: string[] = [];
+    const logger = createLogger({ level: 'debug', stream: { write: (line: string) => lines.push(line) } });
+    const secret = 'short-but-secret-value';
+    const source = loadConfig({ cwd: tmpdir(), env: { REMOTE_API_KEY: secret }, file: undefined });
+    const error = await failure(createKernel({ logger, config: source }).use(apiPlugin).start());
+    expect(error.message).toContain('remoteApi.apiKey (from REMOTE_API_KEY): An API key has at least 32 characters');
+    expect(JSON.stringify(error.toPayload())).not.toContain(secret);
+    expect(lines.join('')).not.toContain(secret);
+
+    const good = 'k'.repeat(40);
+    const kernel = await createKernel({
+      logger,
+      config: loadConfig({ cwd: tmpdir(), env: { REMOTE_API_KEY: good }, file: undefined }),
+    })
+      .use(apiPlugin)
+      .start();
+    expect(kernel.environment).toEqual([{ variable: 'REMOTE_API_KEY', key: 'remoteApi.apiKey', secret: true }]);
+    kernel.logger.info('configured', { remoteApi: kernel.config.raw.remoteApi });
+    await kernel.stop();
+    expect(lines.join('')).not.toContain(good);
+  });
+
+  it('must set a key logs mask when secret, and cannot be declared twice for different keys', async () => {
+    expect(() =>
+      definePlugin({
+        id: 'leaky',
+        kernel: '*',
+        environment: [{ variable: 'LEAKY_KEY', key: 'leaky.value', secret: true }],
+        register() {},
+      }),
+    ).toThrow(/secret LEAKY_KEY sets 'leaky.value', a key logs do not mask/);
+    const other = definePlugin({
+      id: 'other-api',
+      kernel: '*',
+      environment: [{ variable: 'REMOTE_API_URL', key: 'otherApi.url' }],
+      register() {},
+    });
+    const error = await failure(createKernel(silent).use(apiPlugin).use(other).start());
+    expect(error.code).toBe('CONTRACT_CONFLICT');
+    expect(error.message).toBe(
+      "REMOTE_API_URL sets 'remoteApi.url' for plugin 'remote-api' and 'otherApi.url' for plugin 'other-api'.",
+    );
+  });
+});
+
+describe('config sections declared by plugins', () => {
+  const corsSection = defineConfigSection(
+    'security.cors',
+    z.strictObject({ origins: z.array(z.string()).default(['*']) }).prefault({}),
+  );
+  const limitsSection = defineConfigSection(
+    'limits',
+    z
+      .strictObject({ perMinute: z.number().int().positive().default(60).describe('Requests per minute.') })
+      .prefault({}),
+  );
+  const hostPlugin = definePlugin({
+    id: 'host-like',
+    kernel: '*',
+    configSections: [corsSection, limitsSection],
+    register() {},
+  });
+
+  it('are validated with the rest, also inside a kernel section, and read back typed', async () => {
+    const kernel = await createKernel({
+      ...silent,
+      config: { security: { urlAllowlist: ['docs.example.test'], cors: { origins: ['https://a.test'] } } },
+    })
+      .use(hostPlugin)
+      .start();
+    expect(corsSection.read(kernel.config)).toEqual({ origins: ['https://a.test'] });
+    expect(limitsSection.read(kernel.config)).toEqual({ perMinute: 60 });
+    expect(kernel.config.security.urlAllowlist).toEqual(['docs.example.test']);
+    await kernel.stop();
+
+    const error = await failure(
+      createKernel({
+        ...silent,
+        config: { security: { cors: { origins: 'all' }, bogus: 1 }, limits: { perMinute: 0 } },
+      })
+        .use(hostPlugin)
+        .start(),
+    );
+    expect(error.message).toContain('security.bogus: Unrecognized key');
+    expect(error.message).toContain('security.cors.origins: Invalid input: expected array, received string');
+    expect(error.message).toContain('limits.perMinute: Too small');
+  });
+
+  it('without their plugin, are unknown keys (or a warning where a plugin reserved them)', async () => {
+    const bare = await failure(createKernel({ ...silent, config: { security: { cors: {} } } }).start());
+    expect(bare.message).toContain('security.cors: Unrecognized key');
+    const reserving = definePlugin({ id: 'preset-like', kernel: '*', reservedSections: ['limits'], register() {} });
+    const kernel = await createKernel({ ...silent, config: { limits: { perMinute: 5 } } })
+      .use(reserving)
+      .start();
+    expect(kernel.warnings).toEqual(['limits is set but no installed plugin reads it.']);
+    expect(limitsSection.read(kernel.config)).toEqual({ perMinute: 5 });
+    await kernel.stop();
+  });
+
+  it('are in the JSON Schema, a nested one inside the section that holds it', () => {
+    const schema = configJsonSchema([hostPlugin]) as {
+      properties: Record<string, { properties?: Record<string, { properties?: Record<string, unknown> }> }>;
+    };
+    expect(Object.keys(schema.properties.security?.properties ?? {})).toEqual([
+      'allowPrivateNetwork',
+      'urlAllowlist',
+      'cors',
+    ]);
+    expect(schema.properties.security?.properties?.cors?.properties?.origins).toMatchObject({ type: 'array' });
+    expect(schema.properties.limits?.properties?.perMinute).toMatchObject({ description: 'Requests per minute.' });
+  });
+
+  it('cannot be declared by two plugins', async () => {
+    const twin = definePlugin({ id: 'twin', kernel: '*', configSections: [limitsSection], register() {} });
+    const error = await failure(createKernel(silent).use(hostPlugin).use(twin).start());
+    expect(error.code).toBe('CONTRACT_CONFLICT');
+    expect(error.message).toBe("Config section 'limits' is declared by plugin 'host-like' and by plugin 'twin'.");
+  });
+});
+
+describe('error codes declared by plugins', () => {
+  const remoteErrors = defineErrors({
+    REMOTE_KEY_MISSING: {
+      recoverable: false,
+      suggestion: 'Set REMOTE_API_KEY, then ask about {libraryId} again.',
+      message: '[Remote API key not configured for {libraryId}]',
+    },
+    REMOTE_DOWN: { recoverable: true, suggestion: 'Try again in {retryAfter} seconds.' },
+  });
+  const remotePlugin = definePlugin({ id: 'remote', kernel: '*', errors: remoteErrors.errors, register() {} });
+
+  it('are raised from their message template, with the table’s suggestion and recoverability', async () => {
+    const kernel = await createKernel(silent).use(remotePlugin).start();
+    const error = remoteErrors.create('REMOTE_KEY_MISSING', { libraryId: 'acme' }, { details: { a: 1 } });
+    expect(toProContextError(error).toPayload()).toEqual({
+      code: 'REMOTE_KEY_MISSING',
+      message: '[Remote API key not configured for acme]',
+      recoverable: false,
+      suggestion: 'Set REMOTE_API_KEY, then ask about acme again.',
+      details: { a: 1 },
+    });
+    // registered: constructed directly, a code gets its table entry; it is a catalog error across copies
+    const direct = new ProContextError('REMOTE_DOWN', 'down', { retryAfter: 3 });
+    expect([direct.recoverable, direct.suggestion]).toEqual([true, 'Try again in 3 seconds.']);
+    const copy = Object.assign(new Error('down'), { name: 'ProContextError', code: 'REMOTE_DOWN' });
+    expect(isProContextError(copy)).toBe(true);
+    await kernel.stop();
+  });
+
+  it('stop start-up when another plugin, or the kernel, defines a code differently', async () => {
+    const same = definePlugin({ id: 'same', kernel: '*', errors: remoteErrors.errors, register() {} });
+    await (await createKernel(silent).use(remotePlugin).use(same).start()).stop();
+    const clash = definePlugin({
+      id: 'clash',
+      kernel: '*',
+      errors: {
+        REMOTE_DOWN: { recoverable: false, suggestion: 'Give up.' },
+        AUTH_INVALID: { recoverable: true, suggestion: 'x' },
+      },
+      register() {},
+    });
+    const error = await failure(createKernel(silent).use(remotePlugin).use(clash).start());
+    expect(error.code).toBe('CONTRACT_CONFLICT');
+    expect(error.message).toBe(
+      [
+        "Error code 'REMOTE_DOWN' is defined by plugin 'remote' and, differently, by plugin 'clash'.",
+        "Error code 'AUTH_INVALID' is defined by the kernel and, differently, by plugin 'clash'.",
+      ].join('\n'),
+    );
+    expect(() =>
+      definePlugin({
+        id: 'bad-code',
+        kernel: '*',
+        errors: { 'not-upper': { recoverable: true, suggestion: '' } },
+        register() {},
+      }),
+    ).toThrow(/error not-upper must be an UPPER_CASE code/);
+  });
+
+  it('include the kernel’s templates, which give the messages it always gave', () => {
+    expect(errorCatalog.PLUGIN_DUPLICATE_ID.message).toBe("Plugin '{plugin}' is registered twice.");
+    const error = kernelErrors.create('TOPIC_NOT_FOUND', { library: 'Zod', version: '3.22.4', topic: 'brands' });
+    expect(error.message).toBe("Nothing in the Zod 3.22.4 documentation matches 'brands'.");
+    expect(error.suggestion).toBe(errorCatalog.TOPIC_NOT_FOUND.suggestion);
+  });
+});
+
+describe('allowlist entries declared by plugins', () => {
+  it('are allowed with their reason; the kernel keeps only the general documentation hosts', async () => {
+    const registry = definePlugin({
+      id: 'registry-like',
+      kernel: '*',
+      allowlist: [{ entry: 'registry.example.test', reason: 'package pages (plugin registry-like)' }],
+      register() {},
+    });
+    const bare = await createKernel(silent).start();
+    expect(bare.allowlist.entries()).toEqual([
+      { entry: '*.github.io', reason: 'default' },
+      { entry: '*.readthedocs.io', reason: 'default' },
+    ]);
+    expect(bare.allowlist.isAllowed('https://pypi.org/project/x/')).toBe(false);
+    await bare.stop();
+    const kernel = await createKernel(silent).use(registry).start();
+    expect(kernel.allowlist.isAllowed('https://registry.example.test/x')).toBe(true);
+    expect(kernel.allowlist.entries()).toContainEqual({
+      entry: 'registry.example.test',
+      reason: 'package pages (plugin registry-like)',
+    });
+    await kernel.stop();
+  });
+});

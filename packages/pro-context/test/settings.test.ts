@@ -1,0 +1,100 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createSilentLogger, type StartedKernel } from '@pro-context/kernel';
+import { catalogErrorOf } from '@pro-context/testing';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import {
+  corsConfigSection,
+  presetConfigJsonSchema,
+  rateLimitConfigSection,
+  serverConfigSection,
+  startProContext,
+} from '../src/index.js';
+
+describe("the preset's settings (host sections, reserved variables, default allowlist)", () => {
+  const dir = mkdtempSync(join(tmpdir(), 'pc-preset-settings-'));
+  const kernels: StartedKernel[] = [];
+  const start = async (env: Record<string, string>, config: Record<string, unknown> = {}) => {
+    const kernel = await startProContext({
+      cwd: dir,
+      env: { PRO_CONTEXT_CACHE_DIR: join(dir, 'cache'), ...env },
+      overrides: config,
+      logger: createSilentLogger(),
+    });
+    kernels.push(kernel);
+    return kernel;
+  };
+  afterEach(async () => {
+    await Promise.all(kernels.splice(0).map((k) => k.stop()));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('reads server.* from PRO_CONTEXT_TRANSPORT/PORT/HOST, and keeps rateLimit and security.cors', async () => {
+    const kernel = await start(
+      { PRO_CONTEXT_PORT: '4000', PRO_CONTEXT_HOST: '0.0.0.0' },
+      { rateLimit: { burstSize: 3 }, security: { cors: { origins: ['https://a.test'] } } },
+    );
+    expect(serverConfigSection.read(kernel.config)).toEqual({ transport: 'stdio', port: 4000, host: '0.0.0.0' });
+    expect(rateLimitConfigSection.read(kernel.config)).toEqual({ maxRequestsPerMinute: 60, burstSize: 3 });
+    expect(corsConfigSection.read(kernel.config)).toEqual({ origins: ['https://a.test'] });
+    expect(kernel.environment.map((e) => e.variable)).toEqual([
+      'PRO_CONTEXT_PORT',
+      'PRO_CONTEXT_HOST',
+      'PRO_CONTEXT_CACHE_DIR',
+    ]);
+  });
+
+  it('names the variable that set a bad server key', async () => {
+    const error = await catalogErrorOf(start({ PRO_CONTEXT_PORT: 'eighty' }));
+    expect(error.code).toBe('CONFIG_INVALID');
+    expect(error.message).toContain(
+      'server.port (from PRO_CONTEXT_PORT): Invalid input: expected number, received string',
+    );
+  });
+
+  it('accepts PRO_CONTEXT_GITHUB_TOKEN (a secret) until the GitHub source reads it: a warning, not an error', async () => {
+    const kernel = await start({ PRO_CONTEXT_GITHUB_TOKEN: 'not-a-real-token' });
+    expect(kernel.environment).toContainEqual({
+      variable: 'PRO_CONTEXT_GITHUB_TOKEN',
+      key: 'sources.github.token',
+      secret: true,
+    });
+    expect(kernel.warnings).toEqual(['sources.github is set but no installed plugin reads it.']);
+  });
+
+  it('allows the GitHub and PyPI hosts read-page allowed before they moved out of the kernel', async () => {
+    const kernel = await start({});
+    for (const url of [
+      'https://github.com/pydantic/pydantic',
+      'https://raw.githubusercontent.com/a/b/main/README.md',
+      'https://pypi.org/project/pydantic/',
+      'https://pydantic.github.io/x',
+      'https://fastapi.readthedocs.io/en/latest/',
+    ]) {
+      expect(kernel.allowlist.isAllowed(url), url).toBe(true);
+    }
+    expect(kernel.allowlist.isAllowed('https://example.com/')).toBe(false);
+  });
+
+  it('describes every section, the hosts’ and the engine’s included, in the JSON Schema', () => {
+    const schema = presetConfigJsonSchema() as {
+      properties: Record<string, { properties?: Record<string, unknown> }>;
+    };
+    expect(Object.keys(schema.properties).sort()).toEqual([
+      'cache',
+      'engine',
+      'http',
+      'libraries',
+      'logging',
+      'project',
+      'rateLimit',
+      'search',
+      'security',
+      'server',
+      'sources',
+    ]);
+    expect(schema.properties.server?.properties?.transport).toMatchObject({ enum: ['stdio', 'http'] });
+    expect(Object.keys(schema.properties.security?.properties ?? {})).toContain('cors');
+  });
+});
