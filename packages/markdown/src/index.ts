@@ -1,7 +1,7 @@
 /**
  * @pro-context/markdown: the markdown and HTML processing the engine and source plugins share. Markdown:
  * cleanup of documentation dialects (MkDocs, Docusaurus, MDX, VitePress…), heading-based chunking with
- * code blocks intact, front matter, sections, heading anchors. HTML:
+ * code blocks intact, front matter, sections, heading anchors (one slug module, two flavours). HTML:
  * main-content extraction to markdown (loaded on first use) and the check that a body is documentation.
  *
  * Every export here is public API. Add exports deliberately.
@@ -19,5 +19,5 @@ export { ATX_HEADING, walkLines } from './markdown/headings.js';
 export type { NormalizeOptions } from './markdown/normalize.js';
 export { normalizeMarkdown } from './markdown/normalize.js';
 export { sectionOffset } from './markdown/section.js';
-export type { Slugger } from './markdown/slug.js';
-export { createSlugger, slugify } from './markdown/slug.js';
+export type { SlugFlavour, Slugger } from './markdown/slug.js';
+export { createSlugger, headingPlainText, inlinePlainText, slugify } from './markdown/slug.js';
