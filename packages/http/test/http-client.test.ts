@@ -4,7 +4,7 @@ import type { HttpClient, HttpClientOptions } from '@pro-context/kernel';
 import { createLogger, isProContextError, type LogRecord } from '@pro-context/kernel';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createHttpClient } from '../src/client.js';
-import { parseRetryAfterMs } from '../src/retry-after.js';
+import { parseRetryAfterMs } from '../src/index.js';
 import { failure } from './failure.js';
 
 // Upstreams are faked on loopback; names resolve through this table, never through real DNS.
