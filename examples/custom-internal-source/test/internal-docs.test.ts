@@ -1,4 +1,5 @@
 import { fileURLToPath } from 'node:url';
+import { createHttpClient } from '@pro-context/http';
 import { createKernel, createSilentLogger, definePlugin, sourceAdapterToken } from '@pro-context/kernel';
 import { describeSourceAdapterContract } from '@pro-context/testing';
 import { describe, expect, it } from 'vitest';
@@ -19,6 +20,7 @@ describeSourceAdapterContract('internal-docs example', {
 describe('internal-docs composed with the kernel', () => {
   it('is configured from the config file section and bound as a source adapter', async () => {
     const kernel = await createKernel({
+      createHttpClient,
       logger: createSilentLogger(),
       config: { sources: { internalDocs: options } },
     })
@@ -48,6 +50,7 @@ describe('internal-docs composed with the kernel', () => {
 
   it('reports bad options with the exact key', async () => {
     const start = createKernel({
+      createHttpClient,
       logger: createSilentLogger(),
       config: {
         sources: { internalDocs: { libraries: [{ id: 'x', name: 'X', path: '/tmp', baseUrl: 'not a url' }] } },

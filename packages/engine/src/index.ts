@@ -1,6 +1,10 @@
 /**
  * @pro-context/engine: the docs engine and its MCP tools, resources and prompts.
  */
+
+// chunking moved to @pro-context/markdown; re-exported so that imports from the engine keep working
+export type { Chunk, ChunkablePage, ChunkOptions } from '@pro-context/markdown';
+export { chunkMarkdown } from '@pro-context/markdown';
 export type { CatalogMatch } from './core/catalog.js';
 export { LibraryCatalog, normalizeQuery } from './core/catalog.js';
 export type { DocsRecord, LoadedDocs, StoredChunk, StoredPage } from './core/doc-store.js';
@@ -12,8 +16,6 @@ export type { RankedChunk } from './core/ranking.js';
 export { chunkUrl, cutAtBoundary, fillBudget, queryTerms, sectionPath } from './core/ranking.js';
 export type { VersionInfo } from './core/versions.js';
 export { resolveLibraryVersion } from './core/versions.js';
-export type { Chunk, ChunkablePage, ChunkOptions } from './markdown/index.js';
-export { chunkMarkdown } from './markdown/index.js';
 export type { EngineOptions } from './options.js';
 export { engineOptionsSchema } from './options.js';
 export { docsEngineToken, enginePlugin } from './plugin.js';

@@ -1,4 +1,5 @@
 import { estimateTokens } from '@pro-context/kernel';
+import { chunkMarkdown } from '@pro-context/markdown';
 import { describe, expect, it } from 'vitest';
 import type { StoredChunk } from '../src/core/doc-store.js';
 import {
@@ -12,7 +13,6 @@ import {
   withoutLibraryName,
   withSectionParts,
 } from '../src/core/ranking.js';
-import { chunkMarkdown } from '../src/markdown/index.js';
 
 const page = 'https://docs.example.test/deployment/workers/';
 

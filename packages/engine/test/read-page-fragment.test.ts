@@ -1,10 +1,9 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { chunkMarkdown, cleanHeading, sectionOffset } from '@pro-context/markdown';
 import { describe, expect, it } from 'vitest';
 import { readableMarkdown } from '../src/core/pages.js';
-import { chunkMarkdown, cleanHeading } from '../src/markdown/chunk.js';
-import { sectionOffset } from '../src/markdown/section.js';
 
 const md = (...lines: string[]): string => lines.join('\n');
 /** The heading line a fragment lands on in the markdown read-page returns (or undefined). */

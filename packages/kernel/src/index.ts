@@ -1,6 +1,6 @@
 /**
  * @pro-context/kernel: the contracts third parties build against, the plugin system, configuration,
- * the error catalog, log spans and the guarded HTTP client.
+ * the error catalog, log spans and the HTTP client's interface (the client itself is `@pro-context/http`).
  *
  * Every export here is public API. Add exports deliberately.
  */
@@ -90,9 +90,13 @@ export {
   ProContextError,
   toProContextError,
 } from './errors/pro-context-error.js';
-export { isBlockedAddress } from './http/address-policy.js';
-export { createHttpClient } from './http/client.js';
-export type { HttpClient, HttpClientOptions, HttpRequestOptions, HttpResponse } from './http/types.js';
+export type {
+  HttpClient,
+  HttpClientFactory,
+  HttpClientOptions,
+  HttpRequestOptions,
+  HttpResponse,
+} from './http/types.js';
 export type { KernelBuilder, KernelOptions, PluginInfo, StartedKernel } from './kernel.js';
 export { createKernel, defaultAllowlist } from './kernel.js';
 export type {

@@ -6,8 +6,7 @@ import type { ResolvedConfig } from './config/types.js';
 import { kernelTokens } from './contracts/services.js';
 import { type Token, tokenCardinality, tokenId } from './contracts/token.js';
 import { kernelErrors, ProContextError, registerErrors } from './errors/pro-context-error.js';
-import { createHttpClient } from './http/client.js';
-import type { HttpClient, HttpClientOptions } from './http/types.js';
+import type { HttpClient, HttpClientFactory, HttpClientOptions } from './http/types.js';
 import { createLogger, type Logger } from './logging/logger.js';
 import { assertPluginShape } from './plugins/define.js';
 import type {
@@ -38,6 +37,12 @@ export interface KernelOptions {
   logger?: Logger;
   /** Use this HTTP client instead of one built from `http` and `security` config. */
   http?: HttpClient;
+  /**
+   * Builds the HTTP client from the `http` and `security` config: pass `createHttpClient` from
+   * `@pro-context/http` (the kernel does not depend on it). With neither this nor `http`, the kernel starts,
+   * and every request fails with `PLUGIN_DEPENDENCY_MISSING` naming `@pro-context/http`.
+   */
+  createHttpClient?: HttpClientFactory;
   /** Extra HTTP client options over the config (tests inject a DNS `lookup`). */
   httpOptions?: Partial<HttpClientOptions>;
 }
@@ -82,6 +87,28 @@ function isConfigSource(value: unknown): value is ConfigSource {
     'lines' in value &&
     (value as ConfigSource).lines instanceof Map
   );
+}
+
+/**
+ * The client of a kernel given none: it starts (kernels that never reach the network, such as tests of the
+ * MCP binding or of a cache, need no client and no undici), and the first request fails loudly instead.
+ */
+function missingHttpClient(): HttpClient {
+  const refuse = (url: string | URL): never => {
+    throw new ProContextError(
+      'PLUGIN_DEPENDENCY_MISSING',
+      `No HTTP client: this kernel was created without one, so it cannot fetch ${String(url)}. Pass createHttpClient from @pro-context/http to createKernel().`,
+      {
+        suggestion:
+          "Install @pro-context/http and call createKernel({ createHttpClient }) with its createHttpClient (the 'pro-context' preset does).",
+      },
+    );
+  };
+  return {
+    request: async (url) => refuse(url),
+    get: async (url) => refuse(url),
+    close: async () => undefined,
+  };
 }
 
 /** Orders plugins so each starts after the plugins it depends on (registration order otherwise). */
@@ -195,25 +222,24 @@ export function createKernel(options: KernelOptions = {}): KernelBuilder {
 
     const logger = options.logger ?? createLogger({ level: config.logging.level, format: config.logging.format });
     for (const warning of warnings) logger.warn(warning, { config: config.sourceFile });
+    const httpClientOptions: HttpClientOptions = {
+      timeoutMs: config.http.timeoutMs,
+      connectTimeoutMs: config.http.connectTimeoutMs,
+      headersTimeoutMs: config.http.headersTimeoutMs,
+      bodyTimeoutMs: config.http.bodyTimeoutMs,
+      retries: config.http.retries,
+      retryDelaysMs: config.http.retryDelaysMs,
+      maxBodyBytes: config.http.maxBodyBytes,
+      maxRedirects: config.http.maxRedirects,
+      userAgent: config.http.userAgent ?? `pro-context/${KERNEL_VERSION}`,
+      allowPrivateNetwork: config.security.allowPrivateNetwork,
+      ...(config.http.proxy === undefined ? {} : { proxy: config.http.proxy }),
+      ...options.httpOptions,
+    };
     const http =
       options.http ??
-      createHttpClient(
-        {
-          timeoutMs: config.http.timeoutMs,
-          connectTimeoutMs: config.http.connectTimeoutMs,
-          headersTimeoutMs: config.http.headersTimeoutMs,
-          bodyTimeoutMs: config.http.bodyTimeoutMs,
-          retries: config.http.retries,
-          retryDelaysMs: config.http.retryDelaysMs,
-          maxBodyBytes: config.http.maxBodyBytes,
-          maxRedirects: config.http.maxRedirects,
-          userAgent: config.http.userAgent ?? `pro-context/${KERNEL_VERSION}`,
-          allowPrivateNetwork: config.security.allowPrivateNetwork,
-          ...(config.http.proxy === undefined ? {} : { proxy: config.http.proxy }),
-          ...options.httpOptions,
-        },
-        logger.child({ component: 'http' }),
-      );
+      options.createHttpClient?.(httpClientOptions, logger.child({ component: 'http' })) ??
+      missingHttpClient();
     const events = createEventBus();
     const allowlist = createUrlAllowlist([
       ...defaultAllowlist.map((entry) => ({ entry, reason: 'default' })),

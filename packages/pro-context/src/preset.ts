@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { enginePlugin } from '@pro-context/engine';
+import { createHttpClient } from '@pro-context/http';
 import {
   type AnyPlugin,
   type ConfigSource,
@@ -53,6 +54,7 @@ export function startProContext(options: StartOptions = {}): Promise<StartedKern
     });
   const builder = createKernel({
     config,
+    createHttpClient,
     ...(options.logger ? { logger: options.logger } : {}),
     ...(options.httpOptions ? { httpOptions: options.httpOptions } : {}),
   });

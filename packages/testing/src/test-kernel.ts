@@ -1,3 +1,4 @@
+import { createHttpClient } from '@pro-context/http';
 import {
   type AnyPlugin,
   type CacheStore,
@@ -46,6 +47,7 @@ export async function createTestKernel(options: TestKernelOptions = {}): Promise
       security: { allowPrivateNetwork: true, ...security },
       http: { retryDelaysMs: [10, 20], timeoutMs: 10_000, ...http },
     },
+    createHttpClient,
     logger:
       options.logger ??
       (process.env.PRO_CONTEXT_TEST_LOGS ? createLogger({ level: 'debug', format: 'pretty' }) : createSilentLogger()),

@@ -19,6 +19,7 @@ import {
   type TocResult,
   type UrlAllowlist,
 } from '@pro-context/kernel';
+import pLimit from 'p-limit';
 import { type LlmsTxtPluginOptions, llmsTxtOptionsToken } from './options.js';
 import { splitLlmsFull } from './parse/llms-full.js';
 import { llmsTxtPages, type ParsedLlmsTxt, parseLlmsTxt } from './parse/llms-txt.js';
@@ -100,36 +101,10 @@ function freshnessOf(response: HttpResponse): Freshness {
   };
 }
 
-function retryAfterSeconds(response: HttpResponse): number | undefined {
-  const value = response.headers['retry-after']?.trim();
-  if (!value) return undefined;
-  if (/^\d+$/.test(value)) return Number(value);
-  const at = Date.parse(value);
-  return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - Date.now()) / 1000));
-}
-
 const ok = (status: number) => status >= 200 && status < 300;
 
 function message(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
-}
-
-/** Runs `work` over `items` with at most `limit` in flight; stops starting new work once `signal` aborts. */
-async function forEachLimited<T>(
-  items: readonly T[],
-  limit: number,
-  signal: AbortSignal | undefined,
-  work: (item: T, index: number) => Promise<void>,
-): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      signal?.throwIfAborted();
-      const index = next++;
-      await work(items[index]!, index);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }
 
 /**
@@ -571,7 +546,9 @@ export class LlmsTxtSourceAdapter implements SourceAdapter {
     const pages: (DocPage | undefined)[] = new Array(chosen.length);
     let done = 0;
     context.progress?.(0, chosen.length, `Fetching ${chosen.length} pages listed in ${loaded.finalUrl}`);
-    await forEachLimited(chosen, concurrency, context.signal, async (entry, index) => {
+    // once the request is aborted, pages not started yet are not fetched (each throws the abort reason)
+    await pLimit(concurrency).map(chosen, async (entry, index) => {
+      context.signal?.throwIfAborted();
       try {
         const body = await this.fetchBody(entry.url, context);
         if (!body.text.trim()) {
@@ -760,7 +737,8 @@ function statusError(response: HttpResponse, url: string, what: string, library?
         });
   }
   if (status === 429) {
-    const retryAfter = retryAfterSeconds(response);
+    // the client parsed Retry-After already (seconds, on 429 and 503)
+    const { retryAfter } = response;
     return new ProContextError('RATE_LIMITED', `${new URL(url).host} is rate limiting requests for ${url}.`, {
       ...(retryAfter === undefined ? {} : { retryAfter }),
       details: { url, status },

@@ -11,8 +11,7 @@ import {
   type SearchBackend,
   type TocResult,
 } from '@pro-context/kernel';
-import { loadHtmlToMarkdown } from '../html/lazy.js';
-import { chunkMarkdown } from '../markdown/index.js';
+import { chunkMarkdown, loadHtmlToMarkdown } from '@pro-context/markdown';
 import { ns, versionKey } from './keys.js';
 import type { SourceChain } from './sources.js';
 

@@ -10,8 +10,14 @@ import {
   ProContextError,
   type UrlAllowlist,
 } from '@pro-context/kernel';
-import { loadHtmlToMarkdown } from '../html/lazy.js';
-import { cleanHeading, normalizeMarkdown, sectionOffset, splitFrontMatter, walkLines } from '../markdown/index.js';
+import {
+  cleanHeading,
+  loadHtmlToMarkdown,
+  normalizeMarkdown,
+  sectionOffset,
+  splitFrontMatter,
+  walkLines,
+} from '@pro-context/markdown';
 import { ns } from './keys.js';
 import type { SourceChain } from './sources.js';
 

@@ -1,5 +1,5 @@
 import { CHARS_PER_TOKEN, charsForTokens, type SearchHit } from '@pro-context/kernel';
-import { walkLines } from '../markdown/headings.js';
+import { walkLines } from '@pro-context/markdown';
 import type { StoredChunk } from './doc-store.js';
 
 const STOP_WORDS = new Set(

@@ -1,4 +1,5 @@
 import type { LookupFunction } from 'node:net';
+import type { Logger } from '../logging/logger.js';
 
 /** Options of one request. */
 export interface HttpRequestOptions {
@@ -51,7 +52,7 @@ export interface HttpResponse {
   json<T = unknown>(): T;
 }
 
-/** Options of the kernel's HTTP client (config section `http`, plus `security.allowPrivateNetwork`). */
+/** Options of the guarded HTTP client (config section `http`, plus `security.allowPrivateNetwork`). */
 export interface HttpClientOptions {
   /** Overall deadline per request, ms. Default 30 000. */
   timeoutMs?: number;
@@ -100,3 +101,9 @@ export interface HttpClient {
   /** Closes pooled connections. */
   close(): Promise<void>;
 }
+
+/**
+ * Builds the HTTP client from the options the kernel assembled from the `http` and `security` config (and
+ * `KernelOptions.httpOptions`). `createHttpClient` of `@pro-context/http` is the one to pass.
+ */
+export type HttpClientFactory = (options: HttpClientOptions, logger: Logger) => HttpClient;

@@ -1,6 +1,7 @@
 import type { DocPage, TocEntry } from '@pro-context/kernel';
+import { createSlugger } from '@pro-context/markdown';
 import { looksLikeCtx, parseCtx } from './ctx.js';
-import { anchorUrl, cleanTitle, createSlugger, parseHeading, scanLines, sniffNonMarkdown } from './markdown.js';
+import { anchorUrl, cleanTitle, parseHeading, scanLines, sniffNonMarkdown } from './markdown.js';
 import { splitByHeadings } from './pages.js';
 
 /**
@@ -193,7 +194,7 @@ export function splitLlmsFull(text: string, url: string, options: SplitLlmsFullO
     if (notMarkdown) return { style, pages: [], warnings: [`not an llms-full.txt file: ${notMarkdown}`] };
   }
   const warnings: string[] = [];
-  const slug = createSlugger();
+  const slugger = createSlugger('github');
   // `matchTitle`: whether the page may take a TOC entry's URL by title. Not for H2 chunks, whose titles
   // ("Error handling") name a part of some page rather than the TOC's page of that name.
   const drafts: { title: string; url?: string; section?: string; markdown: string; matchTitle: boolean }[] = [];
@@ -305,7 +306,7 @@ export function splitLlmsFull(text: string, url: string, options: SplitLlmsFullO
         if (entry.section) section = entry.section;
       }
     }
-    if (!pageUrl || usedUrls.has(pageUrl)) pageUrl = anchorUrl(base, slug(d.title));
+    if (!pageUrl || usedUrls.has(pageUrl)) pageUrl = anchorUrl(base, slugger.slug(d.title));
     usedUrls.add(pageUrl);
     pages.push({
       url: pageUrl,

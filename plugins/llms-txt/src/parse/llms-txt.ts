@@ -1,4 +1,5 @@
 import type { DocPage, TocEntry } from '@pro-context/kernel';
+import { inlinePlainText, slugify } from '@pro-context/markdown';
 import { looksLikeCtx, parseCtx } from './ctx.js';
 import { detectLlmsFull, splitLlmsFull } from './llms-full.js';
 import {
@@ -11,9 +12,7 @@ import {
   MAX_DESCRIPTION_CHARS,
   parseHeading,
   parseLinkItem,
-  plainText,
   scanLines,
-  slugify,
   sniffNonMarkdown,
 } from './markdown.js';
 import { splitByHeadings } from './pages.js';
@@ -246,7 +245,7 @@ export function parseLlmsTxt(text: string, baseUrl: string): ParsedLlmsTxt {
         section.proseLinks.push({
           title: cleanTitle(link.label) || url,
           url,
-          description: capText(plainText(raw), PROSE_DESCRIPTION_CHARS),
+          description: capText(inlinePlainText(raw), PROSE_DESCRIPTION_CHARS),
           section: section.name,
         });
       }
@@ -430,7 +429,7 @@ function ctxDocuments(
     if (url) links.add(url);
     else {
       // No URL of its own: a stable anchor into the context file, which fetchPage can cut out again.
-      const slug = slugify(doc.title);
+      const slug = slugify(doc.title, 'github') || 'section';
       url = anchorUrl(base, slug);
       for (let n = 1; used.has(url); n++) url = anchorUrl(base, `${slug}-${n}`);
     }

@@ -1,10 +1,12 @@
 /**
  * Small, pure markdown helpers shared by the llms.txt and llms-full.txt parsers: line scanning that knows
- * about fenced code, ATX headings, link syntax, slugs and sniffing of content that is not markdown at all.
+ * about fenced code, ATX headings, link syntax, anchor URLs and sniffing of content that is not markdown at
+ * all. Plain text of inline markdown and heading slugs come from `@pro-context/markdown` (the `github`
+ * flavour, which the anchors of pages cut out of these files have always used).
  *
- * Hand-written on purpose: the plugin may depend on the kernel only, and llms.txt needs a line-oriented,
- * forgiving reader rather than a full CommonMark tree.
+ * Hand-written on purpose: llms.txt needs a line-oriented, forgiving reader rather than a full CommonMark tree.
  */
+import { inlinePlainText } from '@pro-context/markdown';
 
 /** One line of a document, with whether it sits inside a fenced code block (fence lines included). */
 export interface ScannedLine {
@@ -205,23 +207,9 @@ export function parseLinkItem(line: string): LinkItem | undefined {
   return { indent: m[1]!.replace(/\t/g, '    ').length, label: link.label, href: link.href, rest };
 }
 
-/** Inline markdown reduced to plain text: links to their labels, emphasis markers and HTML tags removed. */
-export function plainText(s: string): string {
-  // Callers want a title or a sentence: a bounded prefix keeps the regexes below cheap on hostile input.
-  let out = s.length > MAX_LINK_SCAN_CHARS ? s.slice(0, MAX_LINK_SCAN_CHARS) : s;
-  // Links and images become their labels (repeatedly, for nested labels).
-  for (let k = 0; k < 3; k++) out = out.replace(/!?\[([^[\]]*)\]\([^()]*(?:\([^()]*\)[^()]*)*\)/g, '$1');
-  return out
-    .replace(/<\/?[A-Za-z][^>]*>/g, ' ')
-    .replace(/(\*\*|__)(.+?)\1/g, '$2')
-    .replace(/\\([[\]()*_`#\\])/g, '$1')
-    .replace(/\s+/g, ' ')
-    .trim();
-}
-
 /** A heading or link label made presentable: inline markup removed, whitespace collapsed. */
 export function cleanTitle(s: string): string {
-  return plainText(s)
+  return inlinePlainText(s)
     .replace(/^#+\s*/, '')
     .trim();
 }
@@ -242,16 +230,6 @@ export function capText(s: string, max = MAX_DESCRIPTION_CHARS): string {
   return `${(space > max * 0.6 ? cut.slice(0, space) : cut).replace(/[\s,;:.]+$/, '')}…`;
 }
 
-/** GitHub-style anchor slug of a heading: lower case, punctuation removed, spaces to hyphens. */
-export function slugify(s: string): string {
-  const slug = plainText(s)
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}\s_-]/gu, '')
-    .trim()
-    .replace(/\s+/g, '-');
-  return slug || 'section';
-}
-
 /**
  * `<base>#<slug>` as a normalised URL (`URL.href` percent-encodes non-ASCII fragments), so it compares equal
  * to `new URL(it).href` when an agent hands it back.
@@ -262,18 +240,6 @@ export function anchorUrl(base: string, slug: string): string {
   } catch {
     return `${base}#${slug}`;
   }
-}
-
-/** Hands out unique slugs (`intro`, `intro-1`, `intro-2`), as GitHub does for repeated headings. */
-export function createSlugger(): (s: string) => string {
-  const used = new Set<string>();
-  return (s) => {
-    const base = slugify(s);
-    let slug = base;
-    for (let n = 1; used.has(slug); n++) slug = `${base}-${n}`;
-    used.add(slug);
-    return slug;
-  };
 }
 
 /** Why a text is not markdown at all, or `undefined` when it may be. */
@@ -324,12 +290,12 @@ export function firstSentence(lines: readonly ScannedLine[], max = 200): string 
       continue;
     }
     if (current.length > 0) {
-      paragraphs.push(plainText(current.join(' ')));
+      paragraphs.push(inlinePlainText(current.join(' ')));
       current = [];
       if (paragraphs.length >= 5) break;
     }
   }
-  if (current.length > 0) paragraphs.push(plainText(current.join(' ')));
+  if (current.length > 0) paragraphs.push(inlinePlainText(current.join(' ')));
   const usable = paragraphs.filter((p) => p.length >= 12);
   const text = usable.find((p) => !p.endsWith(':')) ?? usable[0];
   if (!text) return undefined;

@@ -1,4 +1,5 @@
-import { cleanTitle, createSlugger, firstSentence, parseHeading, type ScannedLine, scanLines } from './markdown.js';
+import { createSlugger } from '@pro-context/markdown';
+import { cleanTitle, firstSentence, parseHeading, type ScannedLine, scanLines } from './markdown.js';
 
 /** One page cut out of a bundle (a condensed manual, an llms-full.txt without page URLs). */
 export interface SplitPage {
@@ -124,7 +125,7 @@ export function splitByHeadings(text: string, options: SplitByHeadingsOptions = 
     for (const part of parts) blocks.push({ title: part.title, level: 2, lines: part.lines });
   }
 
-  const slug = createSlugger();
+  const slugger = createSlugger('github');
   const pages: SplitPage[] = [];
   for (const block of blocks) {
     if (!hasBody(block.lines)) continue;
@@ -137,7 +138,7 @@ export function splitByHeadings(text: string, options: SplitByHeadingsOptions = 
     pages.push({
       title: block.title || 'Untitled',
       ...(block.section ? { section: block.section } : {}),
-      slug: slug(block.title),
+      slug: slugger.slug(block.title),
       markdown,
       ...(description ? { description } : {}),
       level: block.level,

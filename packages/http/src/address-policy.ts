@@ -1,5 +1,5 @@
 import net from 'node:net';
-import type { HttpClientOptions } from './types.js';
+import type { HttpClientOptions } from '@pro-context/kernel';
 
 /** Why an address is special. `undefined` from {@link classifyAddress} means an ordinary public address. */
 type AddressKind =

@@ -1,7 +1,7 @@
 import dns from 'node:dns';
 import net from 'node:net';
+import { ProContextError } from '@pro-context/kernel';
 import type { buildConnector } from 'undici';
-import { ProContextError } from '../errors/pro-context-error.js';
 import { addressRefusal, isLocalhostName } from './address-policy.js';
 
 /** Which targets the guard lets through. */

@@ -1,8 +1,8 @@
 import type { LookupFunction } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { HttpClient, HttpClientOptions, HttpRequestOptions, HttpResponse } from '@pro-context/kernel';
+import { createSilentLogger, isProContextError, type Logger, ProContextError } from '@pro-context/kernel';
 import type { Agent, Dispatcher, ProxyAgent } from 'undici';
-import { isProContextError, ProContextError } from '../errors/pro-context-error.js';
-import { createSilentLogger, type Logger } from '../logging/logger.js';
 import {
   type AddressPolicy,
   checkUrlShape,
@@ -16,7 +16,6 @@ import {
 } from './guard.js';
 import { createProxySelector, type ProxySelector } from './proxy.js';
 import { parseRetryAfterMs } from './retry-after.js';
-import type { HttpClient, HttpClientOptions, HttpRequestOptions, HttpResponse } from './types.js';
 
 type Method = NonNullable<HttpRequestOptions['method']>;
 

@@ -1,9 +1,9 @@
 import http from 'node:http';
 import type { AddressInfo, LookupFunction } from 'node:net';
+import type { HttpClient } from '@pro-context/kernel';
+import { ProContextError } from '@pro-context/kernel';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ProContextError } from '../src/errors/pro-context-error.js';
-import { createHttpClient } from '../src/http/client.js';
-import type { HttpClient } from '../src/http/types.js';
+import { createHttpClient } from '../src/client.js';
 import { failure } from './failure.js';
 
 // Two host names for one loopback server; names resolve through this table, never through real DNS.

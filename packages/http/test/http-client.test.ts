@@ -1,11 +1,10 @@
 import http from 'node:http';
 import net, { type AddressInfo, type LookupFunction } from 'node:net';
+import type { HttpClient, HttpClientOptions } from '@pro-context/kernel';
+import { createLogger, isProContextError, type LogRecord } from '@pro-context/kernel';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { isProContextError } from '../src/errors/pro-context-error.js';
-import { createHttpClient } from '../src/http/client.js';
-import { parseRetryAfterMs } from '../src/http/retry-after.js';
-import type { HttpClient, HttpClientOptions } from '../src/http/types.js';
-import { createLogger, type LogRecord } from '../src/logging/logger.js';
+import { createHttpClient } from '../src/client.js';
+import { parseRetryAfterMs } from '../src/index.js';
 import { failure } from './failure.js';
 
 // Upstreams are faked on loopback; names resolve through this table, never through real DNS.

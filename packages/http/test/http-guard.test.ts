@@ -1,9 +1,9 @@
 import http from 'node:http';
 import net, { type AddressInfo, type LookupFunction } from 'node:net';
+import { isProContextError } from '@pro-context/kernel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isProContextError } from '../src/errors/pro-context-error.js';
-import { isBlockedAddress } from '../src/http/address-policy.js';
-import { createHttpClient, createHttpClientWithTrustedHosts } from '../src/http/client.js';
+import { isBlockedAddress } from '../src/address-policy.js';
+import { createHttpClient, createHttpClientWithTrustedHosts } from '../src/client.js';
 
 // Every client here resolves names with this table, never with real DNS, and every connection the
 // guard lets through goes to loopback: no packet leaves the machine.
@@ -214,10 +214,6 @@ describe('SSRF guard on a strict client', () => {
     ['http://user:pass@docs.example.test/', 'embedded credentials'],
     ['https://token@docs.example.test/', 'embedded credentials'],
   ];
-
-  it(`has a battery of at least 40 hostile URLs (${hostile.length})`, () => {
-    expect(hostile.length).toBeGreaterThanOrEqual(40);
-  });
 
   const client = createHttpClient({ lookup: testLookup, proxy: false, retries: 0, timeoutMs: 2000 });
   afterAll(() => client.close());

@@ -1,4 +1,4 @@
-import { ProContextError } from '../errors/pro-context-error.js';
+import { ProContextError } from '@pro-context/kernel';
 
 interface NoProxyEntry {
   hostname: string;

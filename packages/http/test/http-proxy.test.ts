@@ -1,9 +1,9 @@
 import http from 'node:http';
 import net, { type AddressInfo, type LookupFunction } from 'node:net';
+import type { HttpClient, HttpClientOptions } from '@pro-context/kernel';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createHttpClient } from '../src/http/client.js';
-import { createProxySelector } from '../src/http/proxy.js';
-import type { HttpClient, HttpClientOptions } from '../src/http/types.js';
+import { createHttpClient } from '../src/client.js';
+import { createProxySelector } from '../src/proxy.js';
 import { failure } from './failure.js';
 
 // Names resolve through this table only. `public.test` gets a public-looking address that the client

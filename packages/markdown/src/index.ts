@@ -1,0 +1,23 @@
+/**
+ * @pro-context/markdown: the markdown and HTML processing the engine and source plugins share. Markdown:
+ * cleanup of documentation dialects (MkDocs, Docusaurus, MDX, VitePress…), heading-based chunking with
+ * code blocks intact, front matter, sections, heading anchors (one slug module, two flavours). HTML:
+ * main-content extraction to markdown (loaded on first use) and the check that a body is documentation.
+ *
+ * Every export here is public API. Add exports deliberately.
+ */
+export type { ContentKind, ContentVerdict, NotDocumentationReason } from './html/content-check.js';
+export { classifyContent, looksLikeDocumentation } from './html/content-check.js';
+export type { HtmlToMarkdownResult } from './html/html-to-markdown.js';
+export { loadHtmlToMarkdown } from './html/lazy.js';
+export type { Chunk, ChunkablePage, ChunkOptions } from './markdown/chunk.js';
+export { chunkMarkdown, cleanHeading, DEFAULT_MAX_CHUNK_TOKENS, DEFAULT_MIN_CHUNK_TOKENS } from './markdown/chunk.js';
+export type { FrontMatterSplit } from './markdown/front-matter.js';
+export { splitFrontMatter } from './markdown/front-matter.js';
+export type { HeadingLine } from './markdown/headings.js';
+export { ATX_HEADING, walkLines } from './markdown/headings.js';
+export type { NormalizeOptions } from './markdown/normalize.js';
+export { normalizeMarkdown } from './markdown/normalize.js';
+export { sectionOffset } from './markdown/section.js';
+export type { SlugFlavour, Slugger } from './markdown/slug.js';
+export { createSlugger, headingPlainText, inlinePlainText, slugify } from './markdown/slug.js';
