@@ -2,8 +2,8 @@
  * @pro-context/engine: the docs engine and its MCP tools, resources and prompts.
  */
 export type { CatalogMatch } from './core/catalog.js';
-export { LibraryCatalog, normalizeQuery } from './core/catalog.js';
-export type { DocsRecord, LoadedDocs, StoredChunk, StoredPage } from './core/doc-store.js';
+export { LibraryCatalog, mergeLibrary, normalizeQuery } from './core/catalog.js';
+export type { DocsRecord, LoadedDocs, LoadResult, StoredChunk, StoredPage } from './core/doc-store.js';
 export type { DocsAnswer, DocsEngineDeps, LibrarySummary, ResolveResult, SearchAnswer } from './core/engine.js';
 export { DocsEngine } from './core/engine.js';
 export type { PageSlice } from './core/pages.js';
@@ -14,6 +14,9 @@ export type { VersionInfo } from './core/versions.js';
 export { resolveLibraryVersion } from './core/versions.js';
 export type { Chunk, ChunkablePage, ChunkOptions } from './markdown/index.js';
 export { chunkMarkdown } from './markdown/index.js';
+export { ConfigLibraryProvider } from './libraries/config-provider.js';
+export type { LibrarySettingsReport } from './libraries/settings.js';
+export { applyLibrarySettings } from './libraries/settings.js';
 export type { EngineOptions } from './options.js';
 export { engineOptionsSchema } from './options.js';
 export { docsEngineToken, enginePlugin } from './plugin.js';

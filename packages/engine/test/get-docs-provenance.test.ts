@@ -130,7 +130,7 @@ describe('a refresh of the docs', () => {
     await new Promise((r) => setTimeout(r, 450));
     // stale: served as it was, refreshed behind
     await engine.getDocs('acme', 'widgets', undefined, 2000);
-    await engine.store.idle();
+    await engine.idle();
     expect((await engine.getDocs('acme', 'widgets', undefined, 2000)).content).toContain('BETA-TWO');
     expect((await engine.readPage('https://docs.acme.test/widgets', 2000, 0)).content).toContain('BETA-TWO');
   });

@@ -9,7 +9,6 @@ import {
 } from '@pro-context/kernel';
 import { catalogErrorOf, createTestKernel, MemoryCacheStore, StaticSourceAdapter } from '@pro-context/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { LibraryCatalog } from '../src/core/catalog.js';
 import { docsEngineToken, enginePlugin } from '../src/plugin.js';
 
 const page = (lib: string, slug: string, title: string, markdown: string) => ({
@@ -217,7 +216,7 @@ describe('resolve-library does not take an English word of a sentence for a libr
 describe('LibraryCatalog.match', () => {
   it('reads versions written the way package managers write them', async () => {
     const { engine } = await start();
-    const catalog: LibraryCatalog = engine.catalog;
+    const catalog = { match: (q: string) => engine.matchLibraries(q) };
     for (const [query, id, hint] of [
       ['zod@3', 'zod', '3'],
       ['zod@4.1.0', 'zod', '4.1.0'],
@@ -246,7 +245,7 @@ describe('LibraryCatalog.match', () => {
 
   it('reads the version written after the name, not a number elsewhere in the sentence', async () => {
     const { engine } = await start();
-    const catalog: LibraryCatalog = engine.catalog;
+    const catalog = { match: (q: string) => engine.matchLibraries(q) };
     expect(catalog.match('pydantic v2 validators')[0]?.versionHint).toBe('2');
     expect(catalog.match('zod version 3.25')[0]?.versionHint).toBe('3.25');
     expect(catalog.match('langgraph on python 3.12')[0]?.versionHint).toBeUndefined();
@@ -285,7 +284,7 @@ describe('resolve-library and versions', () => {
     expect(result.defaultVersion).toBe('4.1.0');
     expect(result.requestedVersion).toBe('3.25.0');
     expect(result.notes).toEqual([]);
-    expect(engine.resolved.get('zod')).toBe('3.25.0');
+    expect(engine.resolvedLibraries().get('zod')).toBe('3.25.0');
   });
 
   it('a hint that is the latest stable is just the latest', async () => {
@@ -309,7 +308,7 @@ describe('resolve-library when no documentation can be fetched (seed 001 §5.1)'
     expect(result.tocTruncated).toBe(false);
     expect(result.notes.join(' ')).toMatch(/No documentation could be indexed for Down Docs latest: .*HTTP 503/);
     // not listed as a resource: there is no TOC to read
-    expect(engine.resolved.has('down')).toBe(false);
+    expect(engine.resolvedLibraries().has('down')).toBe(false);
   });
 
   it('its TOC resource says why there is none instead of failing as an internal error', async () => {

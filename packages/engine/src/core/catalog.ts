@@ -1,5 +1,14 @@
-import { type LibraryDescriptor, ProContextError, type ResolvedConfig } from '@pro-context/kernel';
+import {
+  type FetchContext,
+  type LibraryDescriptor,
+  type LibraryProvider,
+  type LibrarySettingsDeclaration,
+  type Logger,
+  ProContextError,
+} from '@pro-context/kernel';
 import { distance } from 'fastest-levenshtein';
+import { slug } from '../libraries/config-provider.js';
+import { applyLibrarySettings } from '../libraries/settings.js';
 import { withinOneEdit } from './ranking.js';
 
 /** A catalog match: the library, and how the query reached it. */
@@ -138,32 +147,97 @@ const better = (a: NameHit, b: NameHit | undefined) =>
   a.tier < b.tier ||
   (a.tier === b.tier && (a.length > b.length || (a.length === b.length && a.distance < b.distance)));
 
-const slug = (name: string) =>
-  name
-    .toLowerCase()
-    .replace(/[^a-z0-9._/-]+/g, '-')
-    .replace(/^-+|-+$/g, '');
+/**
+ * `over`'s defined fields over `base`'s, field by field; `sources` bags merge per adapter key, field by field.
+ */
+export function mergeLibrary<T extends Partial<LibraryDescriptor>>(base: T, over: Partial<LibraryDescriptor>): T {
+  const out: Record<string, unknown> = { ...base };
+  for (const [key, value] of Object.entries(over)) {
+    if (value === undefined) continue;
+    if (key === 'sources' && base.sources) {
+      const bags: Record<string, Record<string, unknown>> = { ...base.sources };
+      for (const [bag, settings] of Object.entries(value as Record<string, Record<string, unknown>>))
+        bags[bag] = { ...(bags[bag] ?? {}), ...settings };
+      out.sources = bags;
+    } else out[key] = value;
+  }
+  return out as T;
+}
 
 /**
- * The known libraries: those configured by hand (`libraries:`), with `project.libraryOverrides` applied.
- * Matches queries exactly by id, name or alias, then fuzzily (Levenshtein distance up to 3).
+ * The known libraries, from every {@link LibraryProvider} (config first: it binds priority 0): each library
+ * merged field by field across providers, the lowest priority number winning, then the providers' overrides
+ * (`project.libraryOverrides`) applied. A name no provider listed is looked up through the providers
+ * ({@link lookup}). Matches queries exactly by id, name or alias, then fuzzily (Levenshtein distance up to 3).
  */
 export class LibraryCatalog {
   private readonly libraries = new Map<string, LibraryDescriptor>();
+  private readonly providers: readonly LibraryProvider[];
 
-  constructor(config: ResolvedConfig) {
-    for (const entry of config.libraries) {
-      const id = entry.id ?? slug(entry.name);
-      this.libraries.set(id, { ...entry, id });
-    }
-    for (const [name, override] of Object.entries(config.project.libraryOverrides)) {
-      const target = this.find(name);
-      if (target)
-        this.libraries.set(target.id, { ...target, ...override, id: target.id, name: override.name ?? target.name });
-      else if (override.docsUrl || override.llmsTxtUrl || override.repository || override.localPath) {
-        this.libraries.set(slug(name), { ...override, id: slug(name), name: override.name ?? name });
+  constructor(
+    providers: readonly LibraryProvider[],
+    private readonly settings: readonly LibrarySettingsDeclaration[] = [],
+    private readonly logger?: Logger,
+  ) {
+    this.providers = [...providers].sort((a, b) => a.priority - b.priority);
+    // highest priority number first, so a lower one overrides it field by field
+    const weakestFirst = [...this.providers].reverse();
+    for (const provider of weakestFirst) {
+      for (const library of provider.libraries()) {
+        const known = this.libraries.get(library.id);
+        this.libraries.set(library.id, this.settled(known ? mergeLibrary(known, library) : library, provider.id));
       }
     }
+    for (const provider of weakestFirst) {
+      for (const [name, override] of Object.entries(provider.overrides?.() ?? {})) {
+        const target = this.find(name);
+        if (target)
+          this.libraries.set(target.id, {
+            ...mergeLibrary(target, override),
+            id: target.id,
+            name: override.name ?? target.name,
+          });
+        else if (
+          override.docsUrl ||
+          override.repository ||
+          override.localPath ||
+          Object.keys(override.sources ?? {}).length > 0
+        ) {
+          this.libraries.set(slug(name), { ...override, id: slug(name), name: override.name ?? name });
+        }
+      }
+    }
+  }
+
+  /** A library as a provider gave it, with legacy keys in their bags and bags checked (a bad bag is dropped). */
+  private settled(library: LibraryDescriptor, providerId: string): LibraryDescriptor {
+    const report = applyLibrarySettings(library, this.settings);
+    for (const issue of report.issues) {
+      this.logger?.warn(`library provider '${providerId}' gave ${library.id} a bad ${issue.path}: ${issue.message}`);
+    }
+    return report.library;
+  }
+
+  /**
+   * Asks the providers, in priority order, for a name none of them listed; a library found joins the
+   * catalog. `undefined` when no provider knows it (a failing provider is logged and skipped).
+   */
+  async lookup(name: string, context?: FetchContext): Promise<LibraryDescriptor | undefined> {
+    for (const provider of this.providers) {
+      if (!provider.lookup) continue;
+      context?.signal?.throwIfAborted();
+      try {
+        const found = await provider.lookup(name, context);
+        if (!found) continue;
+        const library = this.settled(found, provider.id);
+        this.add(library);
+        return library;
+      } catch (error) {
+        if (context?.signal?.aborted) throw error;
+        this.logger?.warn(`library provider '${provider.id}' failed to look up '${name}'`, { error });
+      }
+    }
+    return undefined;
   }
 
   /** Every known library. */

@@ -5,10 +5,10 @@ import {
   type HttpClient,
   isProContextError,
   type LibraryDescriptor,
+  type LibraryProvider,
   type Logger,
   ProContextError,
   type RegistryResolver,
-  type ResolvedConfig,
   type SearchBackend,
   type SourceAdapter,
   type TocEntry,
@@ -16,7 +16,8 @@ import {
   type UrlAllowlist,
 } from '@pro-context/kernel';
 import type { EngineOptions } from '../options.js';
-import { type CatalogMatch, didYouMean, LibraryCatalog } from './catalog.js';
+import { settingsDeclarations } from '../libraries/settings.js';
+import { type CatalogMatch, didYouMean, LibraryCatalog, normalizeQuery, versionHint } from './catalog.js';
 import { DocStore, type LoadResult, type StoredChunk } from './doc-store.js';
 import { ns, versionKey } from './keys.js';
 import { PageReader, type PageSlice } from './pages.js';
@@ -39,7 +40,8 @@ import { resolveLibraryVersion, resolveReleasedVersion, type VersionInfo } from 
 
 /** What the engine's collaborators are. */
 export interface DocsEngineDeps {
-  config: ResolvedConfig;
+  /** Where libraries come from (config's provider first); see `LibraryProvider` for the merge rules. */
+  providers: readonly LibraryProvider[];
   options: EngineOptions;
   cache: CacheStore;
   search: SearchBackend;
@@ -114,16 +116,17 @@ type StoredAnswer = DocsAnswer & { revision?: string };
 
 /** The docs engine: the five tools' behaviour, independent of MCP. */
 export class DocsEngine {
-  readonly catalog: LibraryCatalog;
+  private readonly catalog: LibraryCatalog;
+  /** The adapter chain; its `status` feeds `pro-context://health`. */
   readonly sources: SourceChain;
-  readonly store: DocStore;
-  readonly pages: PageReader;
+  private readonly store: DocStore;
+  private readonly pages: PageReader;
   /** Libraries resolved in this process (their TOCs are listed as resources), id → version. */
-  readonly resolved = new Map<string, string>();
+  private readonly resolved = new Map<string, string>();
   readonly startedAt = Date.now();
 
   constructor(private readonly deps: DocsEngineDeps) {
-    this.catalog = new LibraryCatalog(deps.config);
+    this.catalog = new LibraryCatalog(deps.providers, settingsDeclarations(deps.adapters), deps.logger);
     this.sources = new SourceChain(deps.adapters);
     this.store = new DocStore(deps.cache, deps.search, this.sources, deps.logger, {
       maxChunkTokens: deps.options.maxChunkTokens,
@@ -136,12 +139,65 @@ export class DocsEngine {
   }
 
   private allowDocsDomains(library: LibraryDescriptor): void {
-    const urls = [library.docsUrl, library.llmsTxtUrl, library.llmsFullTxtUrl].filter((u): u is string => Boolean(u));
-    this.deps.allowlist.allowHostsOf(urls, `library ${library.id}`);
+    this.deps.allowlist.allowHostsOf(this.docsUrlsOf(library), `library ${library.id}`);
+  }
+
+  /** The library's docs site and the URLs its adapters read it from (an llms.txt elsewhere). */
+  private docsUrlsOf(library: LibraryDescriptor): string[] {
+    const urls = [library.docsUrl, ...this.sources.for(library).flatMap((a) => a.docsUrls?.(library) ?? [])];
+    return [...new Set(urls.filter((u): u is string => Boolean(u)))];
+  }
+
+  /** The library a tool's `libraryId` names: a known one, else one a provider finds; else `LIBRARY_NOT_FOUND`. */
+  private async library(libraryId: string, context?: FetchContext): Promise<LibraryDescriptor> {
+    const known = this.catalog.find(libraryId);
+    if (known) return known;
+    const found = await this.catalog.lookup(libraryId, context);
+    if (found) {
+      this.allowDocsDomains(found);
+      return found;
+    }
+    return this.catalog.require(libraryId);
+  }
+
+  /** Every known library. */
+  libraries(): LibraryDescriptor[] {
+    return this.catalog.all();
+  }
+
+  /** Known libraries ranked by how well they match a free-text query, best first (no provider lookup). */
+  matchLibraries(query: string, language?: string): CatalogMatch[] {
+    return this.catalog.match(query, language);
+  }
+
+  /**
+   * The library a name means, as a person types it: an exact id, name or alias, else the best close match,
+   * else one a provider finds. `undefined` when none does.
+   */
+  async findLibrary(name: string, context?: FetchContext): Promise<LibraryDescriptor | undefined> {
+    return (
+      this.catalog.find(name) ?? this.catalog.match(name)[0]?.library ?? (await this.catalog.lookup(name, context))
+    );
+  }
+
+  /** Known libraries whose documentation is read from `url`'s host. */
+  librariesAt(url: URL): LibraryDescriptor[] {
+    return this.catalog.all().filter((lib) => this.docsUrlsOf(lib).some((u) => new URL(u).host === url.host));
+  }
+
+  /** Libraries resolved in this process (their TOCs are listed as resources): id → version. */
+  resolvedLibraries(): ReadonlyMap<string, string> {
+    return this.resolved;
+  }
+
+  /** Fetches and indexes a library version now, waiting for it (the CLI, benchmarks); the version as `version()` picks it. */
+  async loadDocs(libraryId: string, version?: string, context: FetchContext = {}): Promise<LoadResult> {
+    const library = await this.library(libraryId, context);
+    return this.store.load(library, (await this.version(library, version, context)).version, context);
   }
 
   /** The version to serve; `VERSION_NOT_FOUND` lists what exists. */
-  version(library: LibraryDescriptor, spec?: string): Promise<VersionInfo> {
+  version(library: LibraryDescriptor, spec?: string, _context?: FetchContext): Promise<VersionInfo> {
     return resolveLibraryVersion(library, spec, this.deps.registries);
   }
 
@@ -153,9 +209,18 @@ export class DocsEngine {
   ): Promise<ResolveResult> {
     let matches: CatalogMatch[];
     if (options.libraryId) {
-      matches = [{ library: this.catalog.require(options.libraryId), matchedBy: 'id', distance: 0 }];
+      matches = [{ library: await this.library(options.libraryId, context), matchedBy: 'id', distance: 0 }];
     } else {
       matches = this.catalog.match(query, options.language);
+      if (matches.length === 0) {
+        // a name no provider listed: the providers may find it (a package name, later)
+        const name = normalizeQuery(query);
+        const found = name ? await this.catalog.lookup(name, context) : undefined;
+        if (found && (!options.language || !found.language || found.language === options.language)) {
+          const hint = versionHint(query);
+          matches = [{ library: found, matchedBy: 'id', distance: 0, ...(hint ? { versionHint: hint } : {}) }];
+        }
+      }
       if (matches.length === 0) {
         const anyLanguage = options.language ? this.catalog.match(query) : [];
         // close spellings too loose to resolve to ("http" → httpx) are still worth a "did you mean"
@@ -329,8 +394,8 @@ export class DocsEngine {
     context: FetchContext = {},
     footer?: (answer: DocsAnswer) => number,
   ): Promise<DocsAnswer> {
-    const library = this.catalog.require(libraryId);
-    const versions = await this.version(library, version);
+    const library = await this.library(libraryId, context);
+    const versions = await this.version(library, version, context);
     // seed 001 §5.2: a (library, version, topic) asked before is answered from the cache, without loading
     // the library's index (what a restarted server does first)
     const answerKey = `${versionKey(library.id, versions.version)}|${maxTokens}${footer ? '+footer' : ''}|${topic.trim().toLowerCase().replace(/\s+/g, ' ')}`;
@@ -431,7 +496,7 @@ export class DocsEngine {
     version: string | undefined,
     maxResults: number,
   ): Promise<SearchAnswer> {
-    const library = this.catalog.require(libraryId);
+    const library = await this.library(libraryId);
     const versions = await this.version(library, version);
     let loaded: LoadResult;
     if (this.store.state(library.id, versions.version) === 'ready') {
@@ -554,7 +619,7 @@ export class DocsEngine {
 
   /** The TOC of a resolved (or resolvable) library as markdown, for `library://{libraryId}/toc`. */
   async tocMarkdown(libraryId: string): Promise<string> {
-    const library = this.catalog.require(libraryId);
+    const library = await this.library(libraryId);
     const version = this.resolved.get(library.id) ?? (await this.version(library)).version;
     let toc: TocResult;
     try {
