@@ -101,8 +101,12 @@ afterEach(async () => {
   await Promise.all(kernels.splice(0).map((k) => k.stop()));
 });
 
-async function start(cache = new MemoryCacheStore(), config: Record<string, unknown> = { libraries }) {
-  const adapter = new DescribedAdapter('static', docs);
+async function start(
+  cache = new MemoryCacheStore(),
+  config: Record<string, unknown> = { libraries },
+  sourceDocs: ConstructorParameters<typeof StaticSourceAdapter>[1] = docs,
+) {
+  const adapter = new DescribedAdapter('static', sourceDocs);
   const kernel = await createTestKernel({
     plugins: [
       enginePlugin,
@@ -220,15 +224,16 @@ describe('LibraryCatalog.match', () => {
     for (const [query, id, hint] of [
       ['zod@3', 'zod', '3'],
       ['zod@4.1.0', 'zod', '4.1.0'],
-      ['zod@^3.24', 'zod', '3.24'],
-      ['pydantic==2.5', 'pydantic', '2.5'],
-      ['pydantic>=2', 'pydantic', '2'],
-      ['pydantic >= 2', 'pydantic', '2'],
-      ['pydantic~=2.10', 'pydantic', '2.10'],
-      ['zod^3', 'zod', '3'],
+      // a range is kept as written, for the registry (or the engine's semver / PEP 440 matching) to evaluate
+      ['zod@^3.24', 'zod', '^3.24'],
+      ['pydantic==2.5', 'pydantic', '==2.5'],
+      ['pydantic>=2', 'pydantic', '>=2'],
+      ['pydantic >= 2', 'pydantic', '>=2'],
+      ['pydantic~=2.10', 'pydantic', '~=2.10'],
+      ['zod^3', 'zod', '^3'],
       ['zod 3.25', 'zod', '3.25'],
       ['zod ver 3.25', 'zod', '3.25'],
-      ['how do I use pydantic==2.5 validators', 'pydantic', '2.5'],
+      ['how do I use pydantic==2.5 validators', 'pydantic', '==2.5'],
     ]) {
       const best = catalog.match(query as string)[0];
       expect(best?.library.id, query).toBe(id);
@@ -275,11 +280,12 @@ describe('resolve-library and versions', () => {
     );
   });
 
-  it('serves the TOC of a hinted version when the docs are version-specific', async () => {
-    const versioned = libraries.map((l) =>
-      l.id === 'zod' ? { ...l, llmsTxtUrl: undefined, versionedDocsUrl: 'https://docs.zod.test/{version}' } : l,
+  it('serves the TOC of a hinted version when the source serves every version', async () => {
+    const { engine } = await start(
+      new MemoryCacheStore(),
+      { libraries },
+      { ...docs, zod: { ...docs.zod, versions: { kind: 'any' } } },
     );
-    const { engine } = await start(new MemoryCacheStore(), { libraries: versioned });
     const result = await engine.resolve('zod v3');
     expect(result.defaultVersion).toBe('4.1.0');
     expect(result.requestedVersion).toBe('3.25.0');

@@ -50,6 +50,8 @@ export type {
   TocEntry,
   TocResult,
 } from './contracts/library.js';
+export type { LibraryProvider } from './contracts/library-provider.js';
+export { libraryProviderToken } from './contracts/library-provider.js';
 export type {
   PackageMetadata,
   PackageVersion,
@@ -68,8 +70,6 @@ export type {
 } from './contracts/search-backend.js';
 export { searchBackendToken } from './contracts/search-backend.js';
 export { kernelTokens } from './contracts/services.js';
-export type { LibraryProvider } from './contracts/library-provider.js';
-export { libraryProviderToken } from './contracts/library-provider.js';
 export type { DocVersions, LibrarySettingsDeclaration, SourceAdapter } from './contracts/source-adapter.js';
 export { sourceAdapterToken } from './contracts/source-adapter.js';
 export type { Token, TokenCardinality } from './contracts/token.js';

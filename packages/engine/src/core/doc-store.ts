@@ -258,9 +258,12 @@ export class DocStore {
           `${adapter.id} found no documentation content for ${library.name}.`,
           {
             suggestion: `Check the documentation settings of ${library.id} (${
-              (['llmsTxtUrl', 'llmsFullTxtUrl', 'versionedDocsUrl', 'docsUrl', 'repository', 'localPath'] as const)
-                .filter((key) => library[key])
-                .join(', ') || 'source'
+              [
+                ...Object.entries(library.sources ?? {}).flatMap(([bag, settings]) =>
+                  Object.keys(settings).map((key) => `sources.${bag}.${key}`),
+                ),
+                ...(['docsUrl', 'repository', 'localPath'] as const).filter((key) => library[key]),
+              ].join(', ') || 'source'
             }): ${adapter.id} read no page with content from them.`,
           },
         );

@@ -15,8 +15,8 @@ import {
   type TocResult,
   type UrlAllowlist,
 } from '@pro-context/kernel';
-import type { EngineOptions } from '../options.js';
 import { settingsDeclarations } from '../libraries/settings.js';
+import type { EngineOptions } from '../options.js';
 import { type CatalogMatch, didYouMean, LibraryCatalog, normalizeQuery, versionHint } from './catalog.js';
 import { DocStore, type LoadResult, type StoredChunk } from './doc-store.js';
 import { ns, versionKey } from './keys.js';
@@ -36,7 +36,7 @@ import {
   withSectionParts,
 } from './ranking.js';
 import { SourceChain } from './sources.js';
-import { resolveLibraryVersion, resolveReleasedVersion, type VersionInfo } from './versions.js';
+import { resolveLibraryVersion, resolveReleasedVersion, type VersionInfo, type VersionSources } from './versions.js';
 
 /** What the engine's collaborators are. */
 export interface DocsEngineDeps {
@@ -197,8 +197,20 @@ export class DocsEngine {
   }
 
   /** The version to serve; `VERSION_NOT_FOUND` lists what exists. */
-  version(library: LibraryDescriptor, spec?: string, _context?: FetchContext): Promise<VersionInfo> {
-    return resolveLibraryVersion(library, spec, this.deps.registries);
+  version(library: LibraryDescriptor, spec?: string, context?: FetchContext): Promise<VersionInfo> {
+    return resolveLibraryVersion(library, spec, this.versionSources(library, context));
+  }
+
+  /** The registries, the library's adapters and the version-list cache, for {@link resolveLibraryVersion}. */
+  private versionSources(library: LibraryDescriptor, context?: FetchContext): VersionSources {
+    return {
+      registries: this.deps.registries,
+      adapters: this.sources.for(library),
+      cache: this.deps.cache,
+      versionsTtlMs: this.deps.options.versionsTtlSeconds * 1000,
+      logger: this.deps.logger,
+      ...(context ? { context } : {}),
+    };
   }
 
   /** resolve-library: fuzzy match, versions, sources and the TOC. */
@@ -244,9 +256,9 @@ export class DocsEngine {
     const best = matches[0] as CatalogMatch;
     const library = best.library;
     const notes: string[] = [];
-    const latest = await this.version(library);
+    const latest = await this.version(library, undefined, context);
     const hinted = options.libraryId ? undefined : best.versionHint;
-    const requested = hinted ? await this.hintedVersion(library, hinted, latest, notes) : undefined;
+    const requested = hinted ? await this.hintedVersion(library, hinted, latest, notes, context) : undefined;
     const served = requested ?? latest;
     let toc: TocEntry[] = [];
     let tocSize = 0;
@@ -316,12 +328,15 @@ export class DocsEngine {
     hint: string,
     latest: VersionInfo,
     notes: string[],
+    context?: FetchContext,
   ): Promise<VersionInfo | undefined> {
-    // an exact version first, else the newest of that series ("pydantic v2" → 2.x, "typer 0.15" → 0.15.x)
+    // a range as written ("zod@^3.22", "pydantic>=2"); a bare version exactly, else the newest of its
+    // series ("pydantic v2" → 2.x, "typer 0.15" → 0.15.x)
+    const bare = /^v?\d+(\.\d+)*$/i.test(hint);
     let released: VersionInfo | undefined;
-    for (const spec of /\.[x*]$/i.test(hint) ? [hint] : [hint, `${hint}.x`]) {
+    for (const spec of bare ? [hint, `${hint}.x`] : [hint]) {
       try {
-        released = await resolveReleasedVersion(library, spec, this.deps.registries);
+        released = await resolveReleasedVersion(library, spec, this.versionSources(library, context));
         break;
       } catch (error) {
         if (!isProContextError(error) || error.code !== 'VERSION_NOT_FOUND') throw error;
@@ -329,16 +344,18 @@ export class DocsEngine {
     }
     if (!released) {
       const known = latest.available.filter((v) => v !== 'latest');
+      // "zod==2.5" asked for version 2.5
+      const shown = hint.replace(/^={1,3}\s*/, '');
       notes.push(
         known.length > 0
-          ? `${library.name} has no version '${hint}' (available: ${known.join(', ')}); this is the latest stable, ${latest.version}.`
-          : `pro-context knows no versions of ${library.name}, so '${hint}' could not be checked; this is its current documentation.`,
+          ? `${library.name} has no version '${shown}' (available: ${known.join(', ')}); this is the latest stable, ${latest.version}.`
+          : `pro-context knows no versions of ${library.name}, so '${shown}' could not be checked; this is its current documentation.`,
       );
       return undefined;
     }
     if (released.version === latest.version) return released;
     try {
-      return await this.version(library, released.version);
+      return await this.version(library, released.version, context);
     } catch (error) {
       if (!isProContextError(error) || error.code !== 'VERSION_NOT_FOUND') throw error;
       notes.push(
@@ -407,7 +424,7 @@ export class DocsEngine {
       const stored = await this.deps.cache.get<StoredAnswer>(ns.answers, answerKey);
       if (stored && (inMemory === undefined || stored.value.revision === inMemory)) {
         const { revision: _revision, ...answer } = stored.value;
-        return { ...answer, cached: true, stale: false };
+        return { ...answer, cached: true, stale: Boolean(versions.stale) };
       }
     }
     const loaded = await this.store.load(library, versions.version, context);
@@ -435,7 +452,7 @@ export class DocsEngine {
         lastUpdated: loaded.docs.record.fetchedAt,
         confidence: confidenceOf(best, terms),
         cached: loaded.cached,
-        stale: loaded.stale,
+        stale: loaded.stale || Boolean(versions.stale),
         relatedPages: this.relatedPages(toc, ranked, terms, loaded.docs.record.pages, used),
       };
     };

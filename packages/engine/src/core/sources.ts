@@ -67,7 +67,7 @@ export class SourceChain {
         recoverable: false,
         suggestion: library.source
           ? `The source '${library.source}' configured for ${library.id} is not installed.`
-          : `Give ${library.id} a docsUrl, llmsTxtUrl or repository in the configuration.`,
+          : `Give ${library.id} a docsUrl, sources.llmsTxt.llmsTxtUrl or repository in the configuration.`,
       });
     }
     const failures: string[] = [];

@@ -47,7 +47,10 @@ export class ConfigLibraryProvider implements LibraryProvider {
     });
     for (const [name, override] of Object.entries(config.project.libraryOverrides)) {
       // validated as a whole library would be; `id`/`name` are placeholders the patch does not carry
-      const { id: _id, ...patch } = read({ ...override, id: name, name: override.name ?? name }, `project.libraryOverrides.${name}`);
+      const { id: _id, ...patch } = read(
+        { ...override, id: name, name: override.name ?? name },
+        `project.libraryOverrides.${name}`,
+      );
       if (override.name === undefined) delete (patch as Partial<LibraryDescriptor>).name;
       this.patches[name] = patch;
     }

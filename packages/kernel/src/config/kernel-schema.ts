@@ -109,7 +109,10 @@ const libraryFields = {
       'Per-source settings, one mapping per source plugin (llmsTxt: { llmsTxtUrl, llmsFullTxtUrl, versionedDocsUrl }), each checked by its plugin.',
     ),
   packages: z
-    .record(z.string().regex(/^[a-z][a-z0-9-]*$/, 'Ecosystem names are lower-case, e.g. pypi or npm'), z.string().min(1).max(214))
+    .record(
+      z.string().regex(/^[a-z][a-z0-9-]*$/, 'Ecosystem names are lower-case, e.g. pypi or npm'),
+      z.string().min(1).max(214),
+    )
     .optional()
     .describe('Package name per registry ecosystem, e.g. { pypi: pydantic } or { npm: zod }.'),
   repository: z.string().min(1).optional().describe('Source repository, owner/repo or a URL.'),
