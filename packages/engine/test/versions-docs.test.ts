@@ -3,19 +3,12 @@ import {
   definePlugin,
   KERNEL_VERSION,
   type LibraryDescriptor,
-  ProContextError,
   type StartedKernel,
   sourceAdapterToken,
 } from '@pro-context/kernel';
-import {
-  catalogErrorOf,
-  createTestKernel,
-  MemoryCacheStore,
-  StaticRegistryResolver,
-  StaticSourceAdapter,
-} from '@pro-context/testing';
+import { catalogErrorOf, createTestKernel, StaticRegistryResolver, StaticSourceAdapter } from '@pro-context/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { matchVersion, resolveLibraryVersion } from '../src/core/versions.js';
+import { resolveLibraryVersion } from '../src/core/versions.js';
 import { docsEngineToken, enginePlugin } from '../src/plugin.js';
 
 const zodDocs = {

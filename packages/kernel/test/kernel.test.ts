@@ -325,7 +325,7 @@ describe('configuration', () => {
       'CONFIG_INVALID',
     );
     expect(error.message).toMatch(
-      /docsUrl, versionedDocsUrl, llmsTxtUrl, llmsFullTxtUrl, repository, localPath or source/,
+      /docsUrl, versionedDocsUrl, llmsTxtUrl, llmsFullTxtUrl, repository, localPath, source or sources/,
     );
   });
 
