@@ -91,6 +91,8 @@ function isoDateTime(value: string): string {
 export class DocStore {
   private readonly loaded = new Map<string, LoadedDocs>();
   private readonly builds = new Map<string, Promise<LoadResult>>();
+  /** Builds whose starting caller cancelled (they fail with its abort; a caller who joined them starts anew). */
+  private readonly aborted = new WeakSet<Promise<LoadResult>>();
   private readonly refreshing = new Set<string>();
   private readonly background = new Set<Promise<unknown>>();
   /** Persisting indexed docs, one library at a time: each encodes megabytes, and together they set peak memory. */
@@ -150,9 +152,16 @@ export class DocStore {
       return { docs: inMemory, cached: true, stale };
     }
     const running = this.builds.get(key);
-    if (running) return running;
+    if (running) {
+      // a build started by a caller who has since cancelled fails with that caller's abort: build again
+      return running.catch((error: unknown) => {
+        if (!this.aborted.has(running) || context.signal?.aborted) throw error;
+        return this.load(library, version, context);
+      });
+    }
     const build = this.loadOrBuild(library, version, context).finally(() => this.builds.delete(key));
     this.builds.set(key, build);
+    context.signal?.addEventListener('abort', () => this.aborted.add(build), { once: true });
     return build;
   }
 
