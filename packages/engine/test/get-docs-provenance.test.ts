@@ -143,12 +143,12 @@ class GatedAdapter extends StaticSourceAdapter {
   private readonly gate = new Promise<void>((resolve) => {
     this.release = resolve;
   });
-  override async fetchDocs(library: LibraryDescriptor, version: string, context?: FetchContext) {
+  override async fetchDocs(library: LibraryDescriptor, _version?: string, context?: FetchContext) {
     await new Promise<void>((resolve, reject) => {
       context?.signal?.addEventListener('abort', () => reject(context.signal?.reason), { once: true });
       this.gate.then(resolve);
     });
-    return super.fetchDocs(library, version);
+    return super.fetchDocs(library);
   }
 }
 
