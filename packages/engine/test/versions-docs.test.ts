@@ -163,3 +163,45 @@ describe('resolveLibraryVersion', () => {
     expect((await resolveLibraryVersion(library, '0.27.2', listed)).version).toBe('0.27.2');
   });
 });
+
+describe('the source chain asks only the adapters that document the version', () => {
+  it('serves an older release from the source that has it, the latest from the first source', async () => {
+    const page = (site: string, text: string) => ({
+      url: `https://${site}.test/api`,
+      title: 'API',
+      markdown: `# API\n\n${text}`,
+    });
+    // `latest` runs first (priority 10) but documents only the latest stable; `tags` has every version
+    const latest = new StaticSourceAdapter('latest', { zod: { pages: [page('latest', 'Zod 4 schemas.')] } }, 10);
+    const tags = new StaticSourceAdapter(
+      'tags',
+      { zod: { pages: [page('tags', 'Zod schemas at a tag.')], versions: { kind: 'any' } } },
+      20,
+    );
+    const kernel = await createTestKernel({
+      plugins: [
+        enginePlugin,
+        definePlugin({
+          id: 'two-sources',
+          kernel: `>=${KERNEL_VERSION}`,
+          register: (ctx) => {
+            ctx.bindValue(sourceAdapterToken, latest);
+            ctx.bindValue(sourceAdapterToken, tags);
+          },
+        }),
+      ],
+      config: {
+        libraries: [{ id: 'zod', name: 'Zod', language: 'javascript', docsUrl: 'https://zod.test', versions }],
+      },
+    });
+    kernels.push(kernel);
+    const engine = kernel.resolve(docsEngineToken);
+    const older = await engine.getDocs('zod', 'schemas', '3.25.0', 2000);
+    expect(older.version).toBe('3.25.0');
+    expect(older.content).toContain('at a tag');
+    expect(latest.calls.fetchDocs).toBe(0);
+    const current = await engine.getDocs('zod', 'schemas', undefined, 2000);
+    expect(current.version).toBe('4.1.0');
+    expect(current.content).toContain('Zod 4 schemas');
+  });
+});

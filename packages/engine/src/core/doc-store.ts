@@ -250,6 +250,7 @@ export class DocStore {
           ...context,
           progress: (done, total, message) => report(total > 0 ? (80 * done) / total : 0, message),
         },
+        version,
       );
       report(80, `Chunking ${result.pages.length} pages`);
       const chunkStarted = performance.now();
@@ -435,6 +436,7 @@ export class DocStore {
         'fetch the table of contents',
         (a, ctx) => a.fetchToc(library, version, ctx),
         context,
+        version,
       );
       const ttlMs = library.ttlHours ? library.ttlHours * 3_600_000 : undefined;
       const record: TocRecord = { toc, adapterId: adapter.id };

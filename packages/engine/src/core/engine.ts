@@ -197,8 +197,13 @@ export class DocsEngine {
   }
 
   /** The version to serve; `VERSION_NOT_FOUND` lists what exists. */
-  version(library: LibraryDescriptor, spec?: string, context?: FetchContext): Promise<VersionInfo> {
-    return resolveLibraryVersion(library, spec, this.versionSources(library, context));
+  async version(library: LibraryDescriptor, spec?: string, context?: FetchContext): Promise<VersionInfo> {
+    const info = await resolveLibraryVersion(library, spec, this.versionSources(library, context));
+    // only the adapters that document this version are asked for its docs (the others would serve another's)
+    const all = this.sources.for(library);
+    const only = info.documentedBy && info.documentedBy.length < all.length ? info.documentedBy : undefined;
+    this.sources.documents(library.id, info.version, only);
+    return info;
   }
 
   /** The registries, the library's adapters and the version-list cache, for {@link resolveLibraryVersion}. */

@@ -28,6 +28,8 @@ export interface VersionInfo {
   from: string;
   /** The registry could not be reached: the version list is the last one it gave (from the cache). */
   stale?: boolean;
+  /** Ids of the adapters that document this version (the source chain asks only those). */
+  documentedBy?: string[];
 }
 
 /** What a version is resolved with. */
@@ -265,12 +267,24 @@ async function docVersionsOf(library: LibraryDescriptor, sources: VersionSources
   );
 }
 
-/** Whether some adapter has documentation of `version` (the latest stable is always documented). */
-export async function hasDocsFor(library: LibraryDescriptor, info: VersionInfo, sources: VersionSources) {
-  if (info.version === info.latest) return true;
-  return (await docVersionsOf(library, sources)).some(
-    (d) => d.kind === 'any' || (d.kind === 'list' && d.versions.includes(info.version)),
-  );
+/**
+ * The ids of the adapters that document `info.version`: every adapter for the latest stable (whose docs any
+ * source describes), else those whose `docVersions` is `any` or lists it.
+ */
+export async function documentingAdapters(
+  library: LibraryDescriptor,
+  info: VersionInfo,
+  sources: VersionSources,
+): Promise<string[]> {
+  const adapters = sources.adapters ?? [];
+  if (info.version === info.latest) return adapters.map((a) => a.id);
+  const said = await docVersionsOf(library, sources);
+  return adapters
+    .filter((_, i) => {
+      const d = said[i];
+      return d?.kind === 'any' || (d?.kind === 'list' && d.versions.includes(info.version));
+    })
+    .map((a) => a.id);
 }
 
 /**
@@ -285,7 +299,8 @@ export async function resolveLibraryVersion(
   sources: VersionSources,
 ): Promise<VersionInfo> {
   const info = await resolveReleasedVersion(library, spec, sources);
-  if (await hasDocsFor(library, info, sources)) return info;
+  const documentedBy = await documentingAdapters(library, info, sources);
+  if (info.version === info.latest || documentedBy.length > 0) return { ...info, documentedBy };
   throw new ProContextError(
     'VERSION_NOT_FOUND',
     `${library.name} ${info.version} was released, but its documentation is not available: ${library.name}'s documentation URL is not version-specific, and the documentation there describes the latest stable version, ${info.latest}.`,
