@@ -34,7 +34,7 @@ const libraries = [
   name,
   language,
   categories: [category],
-  llmsTxtUrl: web.llmsTxtUrl(id),
+  sources: { llmsTxt: { llmsTxtUrl: web.llmsTxtUrl(id) } },
 }));
 const config = join(dir, 'pro-context.config.yaml');
 writeFileSync(

@@ -725,7 +725,7 @@ async function main() {
   const backend = kernel.resolve(searchBackendToken);
   const libs = new Map<string, { lib: Lib; key: unknown; chunks: Map<string, StoredChunk> }>();
   for (const id of new Set(rows.map((r) => r.library))) {
-    const loaded = await engine.store.load(engine.catalog.require(id), 'latest');
+    const loaded = await engine.loadDocs(id, 'latest');
     libs.set(id, { lib: buildLib(loaded.docs.chunks.values()), key: loaded.docs.key, chunks: loaded.docs.chunks });
   }
   const arg = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);

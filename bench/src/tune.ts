@@ -167,8 +167,7 @@ async function main() {
     Object.keys(scorers).map((k) => [k, { h1: 0, h5: 0, mrr: 0, h1lib: {} as Record<string, number> }]),
   );
   for (const row of rows) {
-    const library = engine.catalog.require(row.library);
-    const loaded = await engine.store.load(library, 'latest');
+    const loaded = await engine.loadDocs(row.library, 'latest');
     if ((df as unknown as { lib?: string }).lib !== row.library) {
       df = new Map();
       docCount = loaded.docs.chunks.size;

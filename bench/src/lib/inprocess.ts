@@ -27,7 +27,7 @@ export async function startInProcess(web: FakeWeb): Promise<InProcess> {
   const engine = kernel.resolve(docsEngineToken);
   const backend = kernel.resolve(searchBackendToken);
   const chunkMap = async (libraryId: string) => {
-    const loaded = await engine.store.load(engine.catalog.require(libraryId), 'latest');
+    const loaded = await engine.loadDocs(libraryId, 'latest');
     return loaded.docs.chunks;
   };
   return {

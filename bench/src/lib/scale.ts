@@ -5,7 +5,13 @@
  * pages' markdown.
  */
 import { chunkMarkdown, type StoredChunk } from '@pro-context/engine';
-import { type DocsResult, type IndexableChunk, type IndexKey, sourceAdapterToken } from '@pro-context/kernel';
+import {
+  type DocsResult,
+  type IndexableChunk,
+  type IndexKey,
+  type LibraryDescriptor,
+  sourceAdapterToken,
+} from '@pro-context/kernel';
 import { OramaSearchBackend } from '@pro-context/plugin-orama-search';
 import { fts5Retriever, miniSearchRetriever } from './baselines.js';
 import type { InProcess } from './inprocess.js';
@@ -144,7 +150,7 @@ export async function measureScale(
   let chunkSeconds = 0;
   let markdownBytes = 0;
   for (const id of libraries) {
-    const library = inProcess.engine.catalog.require(id);
+    const library = (await inProcess.engine.findLibrary(id)) as LibraryDescriptor;
     const adapter = adapters.find((a) => a.canHandle(library));
     if (!adapter) continue;
     const docs: DocsResult = await adapter.fetchDocs(library, 'latest', {});

@@ -54,7 +54,7 @@ export function makeProject(web: FakeWeb, extra: Record<string, unknown> = {}) {
       id: l.id,
       name: l.name,
       language: l.language,
-      llmsTxtUrl: web.llmsTxtUrl(l.site),
+      sources: { llmsTxt: { llmsTxtUrl: web.llmsTxtUrl(l.site) } },
     })),
     ...extra,
   };

@@ -215,8 +215,12 @@ export async function measureStdio(
             id: 'pydantic-full',
             name: 'Pydantic',
             language: 'python',
-            llmsTxtUrl: web.llmsTxtUrl('pydantic'),
-            llmsFullTxtUrl: `${web.siteUrl('pydantic')}llms-full.txt`,
+            sources: {
+              llmsTxt: {
+                llmsTxtUrl: web.llmsTxtUrl('pydantic'),
+                llmsFullTxtUrl: `${web.siteUrl('pydantic')}llms-full.txt`,
+              },
+            },
           },
         ],
         sources: { llmsTxt: { preferFullTxt: true } },

@@ -1,6 +1,8 @@
 /**
  * An example third-party plugin: a `SourceAdapter` that serves a team's internal documentation from a
- * folder of markdown files. It depends only on `@pro-context/kernel`.
+ * folder of markdown files, and a `LibraryProvider` that makes those libraries known to the engine (so
+ * `resolve-library` and `get-docs` answer them with no `libraries:` entry). It depends only on
+ * `@pro-context/kernel`.
  *
  * Pages get stable https URLs under `baseUrl` (they never leave the machine: the adapter owns those URLs
  * and `read-page` asks it for them instead of going to the network).
@@ -17,6 +19,8 @@ import {
   inject,
   injectable,
   type LibraryDescriptor,
+  type LibraryProvider,
+  libraryProviderToken,
   type PageResult,
   ProContextError,
   type SourceAdapter,
@@ -29,6 +33,8 @@ import {
 export const internalLibrarySchema = z.strictObject({
   id: z.string().min(1).describe('Library id agents use, e.g. "acme/billing-sdk".'),
   name: z.string().min(1).describe('Human-readable name.'),
+  description: z.string().optional().describe('One sentence on what the library is.'),
+  aliases: z.array(z.string().min(1)).optional().describe('Other names agents may use.'),
   path: z.string().min(1).describe('Folder holding the markdown files.'),
   baseUrl: z.url().describe('URL prefix the pages are known by, e.g. https://docs.acme.internal/billing/.'),
 });
@@ -151,6 +157,30 @@ export class InternalDocsAdapter implements SourceAdapter {
   }
 }
 
+/**
+ * Makes each configured folder a library the engine knows. Priority 50: config (0) overrides any field
+ * (`project.libraryOverrides: { acme/billing-sdk: { description: … } }`), a curated registry (100) does not.
+ */
+@injectable()
+export class InternalDocsLibraryProvider implements LibraryProvider {
+  readonly id = 'internal-docs';
+  readonly priority = 50;
+
+  constructor(@inject(internalDocsOptionsToken) private readonly options: InternalDocsOptions) {}
+
+  libraries(): LibraryDescriptor[] {
+    return this.options.libraries.map((l) => ({
+      id: l.id,
+      name: l.name,
+      ...(l.description ? { description: l.description } : {}),
+      ...(l.aliases ? { aliases: l.aliases } : {}),
+      categories: ['internal'],
+      // served by this plugin's adapter only
+      source: 'internal-docs',
+    }));
+  }
+}
+
 /** The plugin: `createKernel(...).use(internalDocsPlugin, { libraries: [...] })`. */
 export const internalDocsPlugin = definePlugin({
   id: 'internal-docs',
@@ -162,6 +192,7 @@ export const internalDocsPlugin = definePlugin({
   register(context, options) {
     context.bindValue(internalDocsOptionsToken, options);
     context.bindClass(sourceAdapterToken, InternalDocsAdapter);
+    context.bindClass(libraryProviderToken, InternalDocsLibraryProvider);
   },
 });
 

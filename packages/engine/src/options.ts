@@ -35,6 +35,15 @@ export const engineOptionsSchema = z.strictObject({
     .describe(
       'Most estimated tokens of TOC entries in a resolve-library answer: the whole TOC of a typical llms.txt (seed D2: under 10K tokens), a Mintlify-size list cut with tocTruncated.',
     ),
+  versionsTtlSeconds: z
+    .number()
+    .int()
+    .min(0)
+    .max(7 * 86_400)
+    .default(3600)
+    .describe(
+      "How long a package registry's version list is reused before asking the registry again, seconds (an unreachable registry is answered from the last list, marked stale).",
+    ),
   maxLoadedLibraries: z
     .number()
     .int()

@@ -4,6 +4,7 @@ import {
   createToken,
   definePlugin,
   kernelTokens,
+  libraryProviderToken,
   registryResolverToken,
   searchBackendToken,
   sourceAdapterToken,
@@ -11,6 +12,8 @@ import {
   toolPluginToken,
 } from '@pro-context/kernel';
 import { DocsEngine } from './core/engine.js';
+import { ConfigLibraryProvider } from './libraries/config-provider.js';
+import { settingsDeclarations } from './libraries/settings.js';
 import { type EngineOptions, engineOptionsSchema } from './options.js';
 import { enginePrompts } from './prompts.js';
 import { engineResources, engineResourceTemplates } from './resources.js';
@@ -32,10 +35,20 @@ export const enginePlugin = definePlugin<EngineOptions, unknown>({
   optionsSchema: engineOptionsSchema,
   configSections: [librariesConfigSection, projectConfigSection],
   register(context, options) {
+    // the configuration's libraries are the first library provider (priority 0: config wins)
+    context.bindFactory(
+      libraryProviderToken,
+      (resolver) =>
+        new ConfigLibraryProvider(
+          resolver.resolve(kernelTokens.config),
+          settingsDeclarations(resolver.resolveAll(sourceAdapterToken)),
+          resolver.resolve(kernelTokens.logger).child({ component: 'engine' }),
+        ),
+    );
     context.bindFactory(docsEngineToken, (resolver) => {
       const events = resolver.resolve(kernelTokens.events);
       return new DocsEngine({
-        config: resolver.resolve(kernelTokens.config),
+        providers: resolver.resolveAll(libraryProviderToken),
         options,
         cache: resolver.resolve(cacheStoreToken),
         search: resolver.resolve(searchBackendToken),

@@ -68,17 +68,18 @@ export function engineResourceTemplates(engine: DocsEngine): ResourceTemplateDef
       description: 'The table of contents of a resolved library, as markdown links read-page accepts.',
       mimeType: 'text/markdown',
       async list() {
-        return [...engine.resolved.keys()].map((id) => ({
+        const names = new Map(engine.libraries().map((l) => [l.id, l.name]));
+        return [...engine.resolvedLibraries().keys()].map((id) => ({
           uri: `library://${id}/toc`,
-          name: `${engine.catalog.find(id)?.name ?? id} TOC`,
-          title: `${engine.catalog.find(id)?.name ?? id} documentation`,
+          name: `${names.get(id) ?? id} TOC`,
+          title: `${names.get(id) ?? id} documentation`,
           mimeType: 'text/markdown',
         }));
       },
       complete: {
         libraryId: (prefix) =>
-          engine.catalog
-            .all()
+          engine
+            .libraries()
             .map((l) => l.id)
             .filter((id) => id.startsWith(prefix))
             .slice(0, 50),

@@ -22,16 +22,29 @@ const libraryFields = {
   llmsTxtUrl: z
     .url({ protocol: /^https?$/ })
     .optional()
-    .describe('Explicit llms.txt URL.'),
+    .describe('Deprecated: write sources.llmsTxt.llmsTxtUrl. Explicit llms.txt URL.'),
   llmsFullTxtUrl: z
     .url({ protocol: /^https?$/ })
     .optional()
-    .describe('Explicit llms-full.txt URL.'),
+    .describe('Deprecated: write sources.llmsTxt.llmsFullTxtUrl. Explicit llms-full.txt URL.'),
   versionedDocsUrl: z
     .string()
     .includes('{version}')
     .optional()
-    .describe('Docs URL with a {version} placeholder, for version-specific documentation.'),
+    .describe('Deprecated: write sources.llmsTxt.versionedDocsUrl. Docs URL with a {version} placeholder.'),
+  sources: z
+    .record(z.string().min(1), z.record(z.string(), z.unknown()))
+    .optional()
+    .describe(
+      'Per-source settings, one mapping per source plugin (llmsTxt: { llmsTxtUrl, llmsFullTxtUrl, versionedDocsUrl }), each checked by its plugin.',
+    ),
+  packages: z
+    .record(
+      z.string().regex(/^[a-z][a-z0-9-]*$/, 'Ecosystem names are lower-case, e.g. pypi or npm'),
+      z.string().min(1).max(214),
+    )
+    .optional()
+    .describe('Package name per registry ecosystem, e.g. { pypi: pydantic } or { npm: zod }.'),
   repository: z.string().min(1).optional().describe('Source repository, owner/repo or a URL.'),
   docsPath: z.string().min(1).optional().describe('Folder of the docs inside the repository (default docs).'),
   localPath: z.string().min(1).optional().describe('Local folder holding the documentation.'),
@@ -62,10 +75,11 @@ export const libraryConfigSchema = z
       lib.llmsFullTxtUrl ||
       lib.repository ||
       lib.localPath ||
-      lib.source,
+      lib.source ||
+      Object.keys(lib.sources ?? {}).length > 0,
     {
       message:
-        'A library needs one of docsUrl, versionedDocsUrl, llmsTxtUrl, llmsFullTxtUrl, repository, localPath or source',
+        'A library needs one of docsUrl, versionedDocsUrl, llmsTxtUrl, llmsFullTxtUrl, repository, localPath, source or sources',
     },
   );
 

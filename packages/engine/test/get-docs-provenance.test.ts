@@ -1,6 +1,7 @@
 import {
   type DocsResult,
   definePlugin,
+  type FetchContext,
   KERNEL_VERSION,
   type LibraryDescriptor,
   type StartedKernel,
@@ -130,8 +131,43 @@ describe('a refresh of the docs', () => {
     await new Promise((r) => setTimeout(r, 450));
     // stale: served as it was, refreshed behind
     await engine.getDocs('acme', 'widgets', undefined, 2000);
-    await engine.store.idle();
+    await engine.idle();
     expect((await engine.getDocs('acme', 'widgets', undefined, 2000)).content).toContain('BETA-TWO');
     expect((await engine.readPage('https://docs.acme.test/widgets', 2000, 0)).content).toContain('BETA-TWO');
+  });
+});
+
+/** Serves its docs only once released (or fails with the caller's abort, as an HTTP fetch would). */
+class GatedAdapter extends StaticSourceAdapter {
+  release: () => void = () => undefined;
+  private readonly gate = new Promise<void>((resolve) => {
+    this.release = resolve;
+  });
+  override async fetchDocs(library: LibraryDescriptor, _version?: string, context?: FetchContext) {
+    await new Promise<void>((resolve, reject) => {
+      context?.signal?.addEventListener('abort', () => reject(context.signal?.reason), { once: true });
+      this.gate.then(resolve);
+    });
+    return super.fetchDocs(library);
+  }
+}
+
+describe('a first get-docs cancelled mid-fetch', () => {
+  it('does not fail a second call that joined its build: that call builds again', async () => {
+    const adapter = new GatedAdapter('internal', {
+      acme: {
+        pages: [{ url: 'https://docs.acme.test/billing', title: 'Billing', markdown: '# Billing\n\nInvoices.' }],
+      },
+    });
+    const engine = (await acmeKernel(adapter)).resolve(docsEngineToken);
+    const first = new AbortController();
+    const cancelled = engine.getDocs('acme', 'invoices', undefined, 1000, { signal: first.signal });
+    await new Promise((r) => setTimeout(r, 20));
+    const second = engine.getDocs('acme', 'invoices', undefined, 1000);
+    await new Promise((r) => setTimeout(r, 20));
+    first.abort(new Error('the agent moved on'));
+    await expect(cancelled).rejects.toThrow(/moved on/);
+    adapter.release();
+    expect((await second).content).toContain('Invoices');
   });
 });

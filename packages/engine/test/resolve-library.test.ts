@@ -9,7 +9,6 @@ import {
 } from '@pro-context/kernel';
 import { catalogErrorOf, createTestKernel, MemoryCacheStore, StaticSourceAdapter } from '@pro-context/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { LibraryCatalog } from '../src/core/catalog.js';
 import { docsEngineToken, enginePlugin } from '../src/plugin.js';
 
 const page = (lib: string, slug: string, title: string, markdown: string) => ({
@@ -102,8 +101,12 @@ afterEach(async () => {
   await Promise.all(kernels.splice(0).map((k) => k.stop()));
 });
 
-async function start(cache = new MemoryCacheStore(), config: Record<string, unknown> = { libraries }) {
-  const adapter = new DescribedAdapter('static', docs);
+async function start(
+  cache = new MemoryCacheStore(),
+  config: Record<string, unknown> = { libraries },
+  sourceDocs: ConstructorParameters<typeof StaticSourceAdapter>[1] = docs,
+) {
+  const adapter = new DescribedAdapter('static', sourceDocs);
   const kernel = await createTestKernel({
     plugins: [
       enginePlugin,
@@ -217,19 +220,20 @@ describe('resolve-library does not take an English word of a sentence for a libr
 describe('LibraryCatalog.match', () => {
   it('reads versions written the way package managers write them', async () => {
     const { engine } = await start();
-    const catalog: LibraryCatalog = engine.catalog;
+    const catalog = { match: (q: string) => engine.matchLibraries(q) };
     for (const [query, id, hint] of [
       ['zod@3', 'zod', '3'],
       ['zod@4.1.0', 'zod', '4.1.0'],
-      ['zod@^3.24', 'zod', '3.24'],
-      ['pydantic==2.5', 'pydantic', '2.5'],
-      ['pydantic>=2', 'pydantic', '2'],
-      ['pydantic >= 2', 'pydantic', '2'],
-      ['pydantic~=2.10', 'pydantic', '2.10'],
-      ['zod^3', 'zod', '3'],
+      // a range is kept as written, for the registry (or the engine's semver / PEP 440 matching) to evaluate
+      ['zod@^3.24', 'zod', '^3.24'],
+      ['pydantic==2.5', 'pydantic', '==2.5'],
+      ['pydantic>=2', 'pydantic', '>=2'],
+      ['pydantic >= 2', 'pydantic', '>=2'],
+      ['pydantic~=2.10', 'pydantic', '~=2.10'],
+      ['zod^3', 'zod', '^3'],
       ['zod 3.25', 'zod', '3.25'],
       ['zod ver 3.25', 'zod', '3.25'],
-      ['how do I use pydantic==2.5 validators', 'pydantic', '2.5'],
+      ['how do I use pydantic==2.5 validators', 'pydantic', '==2.5'],
     ]) {
       const best = catalog.match(query as string)[0];
       expect(best?.library.id, query).toBe(id);
@@ -246,7 +250,7 @@ describe('LibraryCatalog.match', () => {
 
   it('reads the version written after the name, not a number elsewhere in the sentence', async () => {
     const { engine } = await start();
-    const catalog: LibraryCatalog = engine.catalog;
+    const catalog = { match: (q: string) => engine.matchLibraries(q) };
     expect(catalog.match('pydantic v2 validators')[0]?.versionHint).toBe('2');
     expect(catalog.match('zod version 3.25')[0]?.versionHint).toBe('3.25');
     expect(catalog.match('langgraph on python 3.12')[0]?.versionHint).toBeUndefined();
@@ -276,16 +280,17 @@ describe('resolve-library and versions', () => {
     );
   });
 
-  it('serves the TOC of a hinted version when the docs are version-specific', async () => {
-    const versioned = libraries.map((l) =>
-      l.id === 'zod' ? { ...l, llmsTxtUrl: undefined, versionedDocsUrl: 'https://docs.zod.test/{version}' } : l,
+  it('serves the TOC of a hinted version when the source serves every version', async () => {
+    const { engine } = await start(
+      new MemoryCacheStore(),
+      { libraries },
+      { ...docs, zod: { ...docs.zod, versions: { kind: 'any' } } },
     );
-    const { engine } = await start(new MemoryCacheStore(), { libraries: versioned });
     const result = await engine.resolve('zod v3');
     expect(result.defaultVersion).toBe('4.1.0');
     expect(result.requestedVersion).toBe('3.25.0');
     expect(result.notes).toEqual([]);
-    expect(engine.resolved.get('zod')).toBe('3.25.0');
+    expect(engine.resolvedLibraries().get('zod')).toBe('3.25.0');
   });
 
   it('a hint that is the latest stable is just the latest', async () => {
@@ -309,7 +314,7 @@ describe('resolve-library when no documentation can be fetched (seed 001 §5.1)'
     expect(result.tocTruncated).toBe(false);
     expect(result.notes.join(' ')).toMatch(/No documentation could be indexed for Down Docs latest: .*HTTP 503/);
     // not listed as a resource: there is no TOC to read
-    expect(engine.resolved.has('down')).toBe(false);
+    expect(engine.resolvedLibraries().has('down')).toBe(false);
   });
 
   it('its TOC resource says why there is none instead of failing as an internal error', async () => {

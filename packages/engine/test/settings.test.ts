@@ -16,7 +16,7 @@ describe('the engine owns libraries and project', () => {
     );
     expect(error.code).toBe('CONFIG_INVALID');
     expect(error.message).toMatch(
-      /docsUrl, versionedDocsUrl, llmsTxtUrl, llmsFullTxtUrl, repository, localPath or source/,
+      /docsUrl, versionedDocsUrl, llmsTxtUrl, llmsFullTxtUrl, repository, localPath, source or sources/,
     );
   });
 

@@ -1,4 +1,5 @@
 import {
+  type DocVersions,
   definePlugin,
   KERNEL_VERSION,
   type LibraryDescriptor,
@@ -7,7 +8,7 @@ import {
 } from '@pro-context/kernel';
 import { catalogErrorOf, createTestKernel, StaticRegistryResolver, StaticSourceAdapter } from '@pro-context/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { hasVersionedDocs, resolveLibraryVersion } from '../src/core/versions.js';
+import { resolveLibraryVersion } from '../src/core/versions.js';
 import { docsEngineToken, enginePlugin } from '../src/plugin.js';
 
 const zodDocs = {
@@ -27,14 +28,16 @@ afterEach(async () => {
   await Promise.all(kernels.splice(0).map((k) => k.stop()));
 });
 
-async function start(zod: Record<string, unknown>) {
+/** The engine over the static source, which serves zod's docs for `docVersions` (default: the latest only). */
+async function start(zod: Record<string, unknown>, docVersions: DocVersions = { kind: 'latest' }) {
+  const source = new StaticSourceAdapter('static', { zod: { ...zodDocs.zod, versions: docVersions } });
   const kernel = await createTestKernel({
     plugins: [
       enginePlugin,
       definePlugin({
         id: 'static-docs',
         kernel: `>=${KERNEL_VERSION}`,
-        register: (ctx) => ctx.bindValue(sourceAdapterToken, new StaticSourceAdapter('static', zodDocs)),
+        register: (ctx) => ctx.bindValue(sourceAdapterToken, source),
       }),
     ],
     config: { libraries: [{ id: 'zod', name: 'Zod', language: 'javascript', source: 'static', versions, ...zod }] },
@@ -77,17 +80,17 @@ describe('docs at a URL that names no version describe the latest stable only (U
   });
 });
 
-describe('version-specific docs ({version} in the URL)', () => {
-  const versioned = { versionedDocsUrl: 'https://zod.test/{version}' };
+describe('version-specific docs (the source serves any version)', () => {
+  const versioned = {};
 
   it('serves an older release as that release', async () => {
-    const engine = await start(versioned);
+    const engine = await start(versioned, { kind: 'any' });
     const answer = await engine.getDocs('zod', 'object schemas', '3.25.0', 2000);
     expect(answer.version).toBe('3.25.0');
   });
 
   it('still refuses a version missing from the configured list', async () => {
-    const engine = await start(versioned);
+    const engine = await start(versioned, { kind: 'any' });
     expect((await catalogErrorOf(engine.getDocs('zod', 'object schemas', '9.0.0', 2000))).code).toBe(
       'VERSION_NOT_FOUND',
     );
@@ -96,7 +99,7 @@ describe('version-specific docs ({version} in the URL)', () => {
 
 describe('resolve-library reads versions written as package managers write them (seed 001 §9.1)', () => {
   it('serves the TOC of the version "zod@3" / "zod==3.25.0" / "zod^3" names when its docs are version-specific', async () => {
-    const engine = await start({ versionedDocsUrl: 'https://zod.test/{version}' });
+    const engine = await start({}, { kind: 'any' });
     for (const [query, version] of [
       ['zod@3', '3.25.0'],
       ['zod@4.1.0', '4.1.0'],
@@ -135,10 +138,10 @@ describe('resolve-library reads versions written as package managers write them 
 
 describe('resolveLibraryVersion', () => {
   const library: LibraryDescriptor = { id: 'httpx', name: 'HTTPX', language: 'python', docsUrl: 'https://httpx.test/' };
-  const pypi = new StaticRegistryResolver('pypi', 'python', {
+  const pypi = new StaticRegistryResolver('pypi', 'pypi', {
     httpx: {
       name: 'httpx',
-      ecosystem: 'python',
+      ecosystem: 'pypi',
       versions: [
         { version: '0.28.1', prerelease: false },
         { version: '0.27.2', prerelease: false },
@@ -146,19 +149,59 @@ describe('resolveLibraryVersion', () => {
       latestStable: '0.28.1',
     },
   });
+  const source = (versions: DocVersions) => new StaticSourceAdapter('static', { httpx: { pages: [], versions } });
 
   it('applies the same rule to versions a package registry knows', async () => {
-    expect((await resolveLibraryVersion(library, undefined, [pypi])).version).toBe('0.28.1');
-    const error = await catalogErrorOf(resolveLibraryVersion(library, '0.27.2', [pypi]));
+    const latestOnly = { registries: [pypi], adapters: [source({ kind: 'latest' })] };
+    expect((await resolveLibraryVersion(library, undefined, latestOnly)).version).toBe('0.28.1');
+    const error = await catalogErrorOf(resolveLibraryVersion(library, '0.27.2', latestOnly));
     expect(error.code).toBe('VERSION_NOT_FOUND');
     expect(error.details).toMatchObject({ documentedVersion: '0.28.1', releasedVersions: ['0.28.1', '0.27.2'] });
-    const versioned = { ...library, versionedDocsUrl: 'https://httpx.test/{version}/' };
-    expect((await resolveLibraryVersion(versioned, '0.27.2', [pypi])).version).toBe('0.27.2');
+    const anyVersion = { registries: [pypi], adapters: [source({ kind: 'any' })] };
+    expect((await resolveLibraryVersion(library, '0.27.2', anyVersion)).version).toBe('0.27.2');
+    const listed = { registries: [pypi], adapters: [source({ kind: 'list', versions: ['0.27.2'] })] };
+    expect((await resolveLibraryVersion(library, '0.27.2', listed)).version).toBe('0.27.2');
   });
+});
 
-  it('knows which URLs are version-specific', () => {
-    expect(hasVersionedDocs(library)).toBe(false);
-    expect(hasVersionedDocs({ ...library, llmsTxtUrl: 'https://httpx.test/{version}/llms.txt' })).toBe(true);
-    expect(hasVersionedDocs({ ...library, versionedDocsUrl: 'https://httpx.test/{version}' })).toBe(true);
+describe('the source chain asks only the adapters that document the version', () => {
+  it('serves an older release from the source that has it, the latest from the first source', async () => {
+    const page = (site: string, text: string) => ({
+      url: `https://${site}.test/api`,
+      title: 'API',
+      markdown: `# API\n\n${text}`,
+    });
+    // `latest` runs first (priority 10) but documents only the latest stable; `tags` has every version
+    const latest = new StaticSourceAdapter('latest', { zod: { pages: [page('latest', 'Zod 4 schemas.')] } }, 10);
+    const tags = new StaticSourceAdapter(
+      'tags',
+      { zod: { pages: [page('tags', 'Zod schemas at a tag.')], versions: { kind: 'any' } } },
+      20,
+    );
+    const kernel = await createTestKernel({
+      plugins: [
+        enginePlugin,
+        definePlugin({
+          id: 'two-sources',
+          kernel: `>=${KERNEL_VERSION}`,
+          register: (ctx) => {
+            ctx.bindValue(sourceAdapterToken, latest);
+            ctx.bindValue(sourceAdapterToken, tags);
+          },
+        }),
+      ],
+      config: {
+        libraries: [{ id: 'zod', name: 'Zod', language: 'javascript', docsUrl: 'https://zod.test', versions }],
+      },
+    });
+    kernels.push(kernel);
+    const engine = kernel.resolve(docsEngineToken);
+    const older = await engine.getDocs('zod', 'schemas', '3.25.0', 2000);
+    expect(older.version).toBe('3.25.0');
+    expect(older.content).toContain('at a tag');
+    expect(latest.calls.fetchDocs).toBe(0);
+    const current = await engine.getDocs('zod', 'schemas', undefined, 2000);
+    expect(current.version).toBe('4.1.0');
+    expect(current.content).toContain('Zod 4 schemas');
   });
 });

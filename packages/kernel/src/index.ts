@@ -44,6 +44,8 @@ export type {
   TocEntry,
   TocResult,
 } from './contracts/library.js';
+export type { LibraryProvider } from './contracts/library-provider.js';
+export { libraryProviderToken } from './contracts/library-provider.js';
 export type {
   PackageMetadata,
   PackageVersion,
@@ -62,7 +64,7 @@ export type {
 } from './contracts/search-backend.js';
 export { searchBackendToken } from './contracts/search-backend.js';
 export { kernelTokens } from './contracts/services.js';
-export type { SourceAdapter } from './contracts/source-adapter.js';
+export type { DocVersions, LibrarySettingsDeclaration, SourceAdapter } from './contracts/source-adapter.js';
 export { sourceAdapterToken } from './contracts/source-adapter.js';
 export type { Token, TokenCardinality } from './contracts/token.js';
 export { createToken, tokenCardinality, tokenId } from './contracts/token.js';

@@ -107,14 +107,8 @@ async function runTool(
 
 /** Lets people type a library name in the terminal: unknown ids are resolved (fuzzy) to their libraryId. */
 async function resolveLibraryArg(kernel: StartedKernel, args: Record<string, unknown>): Promise<void> {
-  const engine = kernel.resolve(docsEngineToken);
-  const given = String(args.libraryId);
-  if (engine.catalog.find(given)) {
-    args.libraryId = engine.catalog.find(given)?.id;
-    return;
-  }
-  const match = engine.catalog.match(given)[0];
-  if (match) args.libraryId = match.library.id;
+  const found = await kernel.resolve(docsEngineToken).findLibrary(String(args.libraryId));
+  if (found) args.libraryId = found.id;
 }
 
 export function buildProgram(): Command {
@@ -198,8 +192,7 @@ export function buildProgram(): Command {
         await resolveLibraryArg(kernel, a);
         // a terminal user waits for the first index instead of being told to retry
         const engine = kernel.resolve(docsEngineToken);
-        const lib = engine.catalog.find(String(a.libraryId));
-        if (lib) await engine.store.load(lib, (await engine.version(lib, opts.libVersion)).version);
+        if (await engine.findLibrary(String(a.libraryId))) await engine.loadDocs(String(a.libraryId), opts.libVersion);
       });
     });
 
@@ -214,12 +207,9 @@ export function buildProgram(): Command {
         // the terminal user names the URL deliberately: resolve configured libraries so their TOC domains are allowed
         const engine = kernel.resolve(docsEngineToken);
         // a malformed URL is left to read-page, which answers INVALID_INPUT like it does for an agent
-        const host = URL.canParse(url) ? new URL(url).host : undefined;
-        if (host === undefined) return;
-        for (const lib of engine.catalog.all()) {
-          if ([lib.docsUrl, lib.llmsTxtUrl].some((u) => u && new URL(u).host === host)) {
-            await engine.resolve(lib.id, { libraryId: lib.id }).catch(() => undefined);
-          }
+        if (!URL.canParse(url)) return;
+        for (const lib of engine.librariesAt(new URL(url))) {
+          await engine.resolve(lib.id, { libraryId: lib.id }).catch(() => undefined);
         }
       }),
     );

@@ -62,7 +62,7 @@ describe.skipIf(!corpora)(
       expect(error.code).toBe('INDEXING_IN_PROGRESS');
       expect(error.retryAfter).toBeGreaterThanOrEqual(2);
       web.clearFaults();
-      await engine.store.load(engine.catalog.require('httpx'), 'latest');
+      await engine.loadDocs('httpx', 'latest');
       const answer = await engine.search('httpx', 'async client', undefined, 5);
       expect(answer.results[0]?.url).toMatch(/async/);
     });

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import {
   type DocPage,
   type DocsResult,
+  type DocVersions,
   estimateTokens,
   type FetchContext,
   type Freshness,
@@ -31,7 +32,8 @@ import {
   scanLines,
   sniffNonMarkdown,
 } from './parse/markdown.js';
-import { llmsFullTxtUrlOf, llmsTxtUrlOf, pageCandidates, withoutHash } from './urls.js';
+import { llmsTxtLibrarySettings, llmsTxtSettingsOf, settingName } from './settings.js';
+import { hasVersionedDocs, llmsFullTxtUrlOf, llmsTxtUrlOf, pageCandidates, withoutHash } from './urls.js';
 
 /** An llms.txt as read: where from, its text, how it parsed, and the TOC made of it. */
 interface LoadedLlmsTxt {
@@ -77,11 +79,13 @@ interface FetchedBody {
 
 /** What to check when a library's llms.txt is not there: the settings it is actually configured with. */
 function notFoundSuggestion(library?: LibraryDescriptor): string {
-  const used = (['llmsTxtUrl', 'llmsFullTxtUrl', 'versionedDocsUrl', 'docsUrl'] as const).filter(
-    (key) => library?.[key],
-  );
+  const settings = library ? llmsTxtSettingsOf(library) : {};
+  const used = [
+    ...(['llmsTxtUrl', 'llmsFullTxtUrl', 'versionedDocsUrl'] as const).filter((key) => settings[key]).map(settingName),
+    ...(library?.docsUrl ? ['docsUrl'] : []),
+  ];
   const which = used.length > 0 ? used.join(' and ') : 'docsUrl';
-  return `Check ${which}${library ? ` of ${library.id}` : ''} in the configuration, or set llmsTxtUrl / llmsFullTxtUrl if the site publishes these files elsewhere.`;
+  return `Check ${which}${library ? ` of ${library.id}` : ''} in the configuration, or set ${settingName('llmsTxtUrl')} / llmsFullTxtUrl if the site publishes these files elsewhere.`;
 }
 
 const ACCEPT_LLMS_TXT = 'text/plain, text/markdown;q=0.9, */*;q=0.5';
@@ -120,6 +124,8 @@ function message(error: unknown): string {
 export class LlmsTxtSourceAdapter implements SourceAdapter {
   readonly id = 'llms-txt';
   readonly priority = 10;
+  /** Per-library settings in `sources.llmsTxt` (`llmsTxtUrl`, `llmsFullTxtUrl`, `versionedDocsUrl`). */
+  readonly librarySettings = llmsTxtLibrarySettings;
 
   private readonly logger: Logger;
   /** URLs listed by fetched TOCs (with and without fragment), and their titles. */
@@ -144,7 +150,19 @@ export class LlmsTxtSourceAdapter implements SourceAdapter {
   canHandle(library: LibraryDescriptor): boolean {
     if (!this.options.enabled) return false;
     if (library.source !== undefined && library.source !== this.id) return false;
-    return Boolean(library.llmsTxtUrl || library.docsUrl || library.versionedDocsUrl);
+    const settings = llmsTxtSettingsOf(library);
+    return Boolean(settings.llmsTxtUrl || library.docsUrl || settings.versionedDocsUrl);
+  }
+
+  /** Any version when a URL names one (`{version}`), else only the latest stable. */
+  async docVersions(library: LibraryDescriptor): Promise<DocVersions> {
+    return hasVersionedDocs(library) ? { kind: 'any' } : { kind: 'latest' };
+  }
+
+  /** The llms.txt and llms-full.txt URLs configured for the library (their hosts are allowed for read-page). */
+  docsUrls(library: LibraryDescriptor): string[] {
+    const { llmsTxtUrl, llmsFullTxtUrl } = llmsTxtSettingsOf(library);
+    return [llmsTxtUrl, llmsFullTxtUrl].filter((u): u is string => u !== undefined);
   }
 
   fetchToc(library: LibraryDescriptor, version: string, context: FetchContext = {}): Promise<TocResult> {
@@ -325,7 +343,7 @@ export class LlmsTxtSourceAdapter implements SourceAdapter {
         `Library '${library.id}' names no documentation site for llms.txt.`,
         {
           recoverable: false,
-          suggestion: 'Give the library a docsUrl or llmsTxtUrl, or let another source serve it.',
+          suggestion: `Give the library a docsUrl or ${settingName('llmsTxtUrl')}, or let another source serve it.`,
           details: { library: library.id },
         },
       );

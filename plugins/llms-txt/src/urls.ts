@@ -1,4 +1,5 @@
 import type { LibraryDescriptor } from '@pro-context/kernel';
+import { llmsTxtSettingsOf } from './settings.js';
 
 const VERSION = '{version}';
 
@@ -29,12 +30,19 @@ function concreteVersion(version: string): string | undefined {
  */
 export function llmsTxtUrlOf(library: LibraryDescriptor, version: string): string | undefined {
   const v = concreteVersion(version);
-  if (v && hasTemplate(library.llmsTxtUrl)) return substitute(library.llmsTxtUrl, v);
-  if (v && hasTemplate(library.versionedDocsUrl)) return joinFile(substitute(library.versionedDocsUrl, v), 'llms.txt');
-  if (library.llmsTxtUrl) return substitute(library.llmsTxtUrl, 'latest');
+  const { llmsTxtUrl, versionedDocsUrl } = llmsTxtSettingsOf(library);
+  if (v && hasTemplate(llmsTxtUrl)) return substitute(llmsTxtUrl, v);
+  if (v && hasTemplate(versionedDocsUrl)) return joinFile(substitute(versionedDocsUrl, v), 'llms.txt');
+  if (llmsTxtUrl) return substitute(llmsTxtUrl, 'latest');
   if (library.docsUrl) return joinFile(library.docsUrl, 'llms.txt');
-  if (library.versionedDocsUrl) return joinFile(substitute(library.versionedDocsUrl, 'latest'), 'llms.txt');
+  if (versionedDocsUrl) return joinFile(substitute(versionedDocsUrl, 'latest'), 'llms.txt');
   return undefined;
+}
+
+/** Whether the library's llms.txt (or llms-full.txt) URL names a version: then every version has its own docs. */
+export function hasVersionedDocs(library: LibraryDescriptor): boolean {
+  const { llmsTxtUrl, llmsFullTxtUrl, versionedDocsUrl } = llmsTxtSettingsOf(library);
+  return [versionedDocsUrl, llmsTxtUrl, llmsFullTxtUrl].some(hasTemplate);
 }
 
 /**
@@ -43,11 +51,12 @@ export function llmsTxtUrlOf(library: LibraryDescriptor, version: string): strin
  */
 export function llmsFullTxtUrlOf(library: LibraryDescriptor, version: string, llmsTxtUrl: string): string {
   const v = concreteVersion(version);
-  const full = library.llmsFullTxtUrl;
+  const settings = llmsTxtSettingsOf(library);
+  const full = settings.llmsFullTxtUrl;
   if (full) {
     if (hasTemplate(full)) return substitute(full, v ?? 'latest');
     // An unversioned explicit llms-full.txt would serve another version than a versioned llms.txt.
-    const versioned = v !== undefined && (hasTemplate(library.llmsTxtUrl) || hasTemplate(library.versionedDocsUrl));
+    const versioned = v !== undefined && (hasTemplate(settings.llmsTxtUrl) || hasTemplate(settings.versionedDocsUrl));
     if (!versioned) return full;
   }
   const url = new URL(llmsTxtUrl);

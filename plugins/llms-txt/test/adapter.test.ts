@@ -136,7 +136,8 @@ describe('LlmsTxtSourceAdapter on a loopback site', () => {
     );
     expect(error.recoverable).toBe(false);
     // It says what the user can do, and promises no other source: whether one is installed is not its to know.
-    expect(error.suggestion).toContain('set llmsTxtUrl');
+    // (the setting's place is sources.llmsTxt since the per-source bag; the old top-level key is still read)
+    expect(error.suggestion).toContain('set sources.llmsTxt.llmsTxtUrl');
     expect(error.suggestion).not.toMatch(/github/i);
     // and names the setting this library is configured with
     const configured = lib();
@@ -149,7 +150,14 @@ describe('LlmsTxtSourceAdapter on a loopback site', () => {
     const byLlmsTxt = await catalogErrorOf(
       adapter.fetchToc(lib({ docsUrl: undefined, llmsTxtUrl: `${base}/ex/llms.txt` }), 'latest'),
     );
-    expect(byLlmsTxt.suggestion).toMatch(/^Check llmsTxtUrl of ex in the configuration/);
+    expect(byLlmsTxt.suggestion).toMatch(/^Check sources\.llmsTxt\.llmsTxtUrl of ex in the configuration/);
+    const inBag = await catalogErrorOf(
+      adapter.fetchToc(
+        lib({ docsUrl: undefined, sources: { llmsTxt: { llmsTxtUrl: `${base}/ex/llms.txt` } } }),
+        'latest',
+      ),
+    );
+    expect(inBag.suggestion).toMatch(/^Check sources\.llmsTxt\.llmsTxtUrl of ex in the configuration/);
   });
 
   it('reads a site without llms.txt from its llms-full.txt: TOC, documentation and read-page', async () => {

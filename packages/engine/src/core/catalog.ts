@@ -1,6 +1,14 @@
-import { type LibraryDescriptor, ProContextError, type ResolvedConfig } from '@pro-context/kernel';
+import {
+  type FetchContext,
+  type LibraryDescriptor,
+  type LibraryProvider,
+  type LibrarySettingsDeclaration,
+  type Logger,
+  ProContextError,
+} from '@pro-context/kernel';
 import { distance } from 'fastest-levenshtein';
-import { librariesConfigSection, projectConfigSection } from '../settings.js';
+import { slug } from '../libraries/config-provider.js';
+import { applyLibrarySettings } from '../libraries/settings.js';
 import { withinOneEdit } from './ranking.js';
 
 /** A catalog match: the library, and how the query reached it. */
@@ -9,7 +17,10 @@ export interface CatalogMatch {
   matchedBy: 'id' | 'name' | 'alias' | 'fuzzy';
   /** Edit distance for fuzzy matches (0 otherwise). */
   distance: number;
-  /** A version written right after the library's name in the query ("pydantic v2" → `'2'`), if any. */
+  /**
+   * A version written right after the library's name in the query, a range as written ("pydantic v2" → `'2'`,
+   * "zod@^3.22" → `'^3.22'`, "pydantic>=2" → `'>=2'`), if any.
+   */
   versionHint?: string;
 }
 
@@ -41,10 +52,19 @@ const VERSION_OPERATOR = /(?<=[a-z0-9_\])-])\s*(?:@\s*[\^~]?|={1,3}|>=|~=|~>|\^|
 /** Bounds that name no version to serve (`pydantic<2`, `httpx != 0.28`, `zod>3`): dropped, never read as a hint. */
 const VERSION_EXCLUSION = /(?<=[a-z0-9_\])-])\s*(?:<=?|!=|>(?!=))\s*v?\d[\w.*]*/gi;
 
-/** The query with version requirements spaced off the name: "zod@3" → "zod 3", "pydantic<2" → "pydantic". */
-function spaceVersions(query: string): string {
-  return query.replace(VERSION_EXCLUSION, ' ').replace(VERSION_OPERATOR, ' ');
+/**
+ * The query with version requirements spaced off the name: "zod@3" → "zod 3", "pydantic<2" → "pydantic".
+ * With `keepOperators`, a range's operator stays on its version ("zod@^3.22" → "zod ^3.22", "pydantic>=2" →
+ * "pydantic >=2"), so the hint is the range as written; an npm-style `@` alone is dropped ("zod@3" → "zod 3").
+ */
+function spaceVersions(query: string, keepOperators = false): string {
+  return query
+    .replace(VERSION_EXCLUSION, ' ')
+    .replace(VERSION_OPERATOR, (operator) => (keepOperators ? ` ${operator.replace(/[@\s]/g, '')}` : ' '));
 }
+
+/** The operator a word of a query starts with (`^`, `~`, `==`, `>=`, `~=`), kept as written in a version hint. */
+const LEADING_OPERATOR = /^(?:[<>=!~]=|={2,3}|~>|[\^~=])/;
 
 /** Word endings of English inflections ("types", "typed", "typer", "settings", "streaming"). */
 const INFLECTIONS = ['s', 'es', 'd', 'ed', 'r', 'er', 'ing'];
@@ -85,16 +105,22 @@ export function normalizeQuery(query: string): string {
  * trimmed ("langgraph's", "zod?"). Hyphenated and dotted names stay one word ("pydantic-settings", "next.js").
  */
 function queryTokens(query: string): string[] {
+  return queryWords(query).map((w) => w.token);
+}
+
+/** The words of {@link queryTokens}, each with the operator it was written with (`^3.22` → `^`). */
+function queryWords(query: string): { token: string; operator: string }[] {
   return query
     .toLowerCase()
     .split(/[\s,;:!?()[\]{}"`]+/)
-    .map((t) =>
-      t
+    .map((t) => ({
+      token: t
         .replace(/['\u2019]s$/, '')
         .replace(/_/g, '-')
         .replace(/^[^a-z0-9@]+|[^a-z0-9]+$/g, ''),
-    )
-    .filter(Boolean);
+      operator: LEADING_OPERATOR.exec(t)?.[0] ?? '',
+    }))
+    .filter((w) => w.token);
 }
 
 /** A name as compared: lower-case, words joined by `-` ("Pydantic Settings" → `pydantic-settings`). */
@@ -106,11 +132,15 @@ const canonical = (name: string) =>
     .replace(/^-|-$/g, '');
 
 /**
- * Splits a version-ish suffix off a query ("pydantic v2" → "2", "fastapi 0.110" → "0.110", "zod@3" → "3",
- * "pydantic==2.5" → "2.5").
+ * Splits a version-ish suffix off a query, a range as written ("pydantic v2" → "2", "fastapi 0.110" →
+ * "0.110", "zod@3" → "3", "zod@^3.22" → "^3.22", "pydantic==2.5" → "==2.5", "pydantic >= 2" → ">=2").
+ * Tokenizing only: the range is evaluated by the registry or the engine's version matching.
  */
 export function versionHint(query: string): string | undefined {
-  return /(?:^|\s)v?(\d+(?:\.\d+)*(?:\.x)?)\s*$/i.exec(spaceVersions(query).trim())?.[1];
+  const found = /(?:^|\s)((?:[<>=!~]=|={2,3}|~>|[\^~=])?)v?(\d+(?:\.\d+)*(?:\.x)?)\s*$/i.exec(
+    spaceVersions(query, true).trim(),
+  );
+  return found ? `${found[1]}${found[2]}` : undefined;
 }
 
 /** How one name of a library met the query; lower tiers rank first. */
@@ -127,11 +157,18 @@ interface NameHit {
 /** Words that announce the version after them ("zod version 3.25", "zod ver 3"). */
 const VERSION_WORDS = new Set(['version', 'ver', 'v']);
 
-/** The version written right after the words at `after` ("zod v3", "zod version 3.25"), if any. */
-function versionAfter(tokens: readonly string[], after: number | undefined): string | undefined {
+/**
+ * The version written right after the words at `after` ("zod v3", "zod version 3.25", "pydantic==2.5
+ * validators" → "==2.5"), with its operator, if any.
+ */
+function versionAfter(
+  words: readonly { token: string; operator: string }[],
+  after: number | undefined,
+): string | undefined {
   if (after === undefined) return undefined;
-  const next = VERSION_WORDS.has(tokens[after] ?? '') ? tokens[after + 1] : tokens[after];
-  return next ? VERSION_TOKEN.exec(next)?.[1] : undefined;
+  const next = VERSION_WORDS.has(words[after]?.token ?? '') ? words[after + 1] : words[after];
+  const version = next ? VERSION_TOKEN.exec(next.token)?.[1] : undefined;
+  return version === undefined ? undefined : `${next?.operator ?? ''}${version}`;
 }
 
 const better = (a: NameHit, b: NameHit | undefined) =>
@@ -139,32 +176,97 @@ const better = (a: NameHit, b: NameHit | undefined) =>
   a.tier < b.tier ||
   (a.tier === b.tier && (a.length > b.length || (a.length === b.length && a.distance < b.distance)));
 
-const slug = (name: string) =>
-  name
-    .toLowerCase()
-    .replace(/[^a-z0-9._/-]+/g, '-')
-    .replace(/^-+|-+$/g, '');
+/**
+ * `over`'s defined fields over `base`'s, field by field; `sources` bags merge per adapter key, field by field.
+ */
+export function mergeLibrary<T extends Partial<LibraryDescriptor>>(base: T, over: Partial<LibraryDescriptor>): T {
+  const out: Record<string, unknown> = { ...base };
+  for (const [key, value] of Object.entries(over)) {
+    if (value === undefined) continue;
+    if (key === 'sources' && base.sources) {
+      const bags: Record<string, Record<string, unknown>> = { ...base.sources };
+      for (const [bag, settings] of Object.entries(value as Record<string, Record<string, unknown>>))
+        bags[bag] = { ...(bags[bag] ?? {}), ...settings };
+      out.sources = bags;
+    } else out[key] = value;
+  }
+  return out as T;
+}
 
 /**
- * The known libraries: those configured by hand (`libraries:`), with `project.libraryOverrides` applied.
- * Matches queries exactly by id, name or alias, then fuzzily (Levenshtein distance up to 3).
+ * The known libraries, from every {@link LibraryProvider} (config first: it binds priority 0): each library
+ * merged field by field across providers, the lowest priority number winning, then the providers' overrides
+ * (`project.libraryOverrides`) applied. A name no provider listed is looked up through the providers
+ * ({@link lookup}). Matches queries exactly by id, name or alias, then fuzzily (Levenshtein distance up to 3).
  */
 export class LibraryCatalog {
   private readonly libraries = new Map<string, LibraryDescriptor>();
+  private readonly providers: readonly LibraryProvider[];
 
-  constructor(config: ResolvedConfig) {
-    for (const entry of librariesConfigSection.read(config)) {
-      const id = entry.id ?? slug(entry.name);
-      this.libraries.set(id, { ...entry, id });
-    }
-    for (const [name, override] of Object.entries(projectConfigSection.read(config).libraryOverrides)) {
-      const target = this.find(name);
-      if (target)
-        this.libraries.set(target.id, { ...target, ...override, id: target.id, name: override.name ?? target.name });
-      else if (override.docsUrl || override.llmsTxtUrl || override.repository || override.localPath) {
-        this.libraries.set(slug(name), { ...override, id: slug(name), name: override.name ?? name });
+  constructor(
+    providers: readonly LibraryProvider[],
+    private readonly settings: readonly LibrarySettingsDeclaration[] = [],
+    private readonly logger?: Logger,
+  ) {
+    this.providers = [...providers].sort((a, b) => a.priority - b.priority);
+    // highest priority number first, so a lower one overrides it field by field
+    const weakestFirst = [...this.providers].reverse();
+    for (const provider of weakestFirst) {
+      for (const library of provider.libraries()) {
+        const known = this.libraries.get(library.id);
+        this.libraries.set(library.id, this.settled(known ? mergeLibrary(known, library) : library, provider.id));
       }
     }
+    for (const provider of weakestFirst) {
+      for (const [name, override] of Object.entries(provider.overrides?.() ?? {})) {
+        const target = this.find(name);
+        if (target)
+          this.libraries.set(target.id, {
+            ...mergeLibrary(target, override),
+            id: target.id,
+            name: override.name ?? target.name,
+          });
+        else if (
+          override.docsUrl ||
+          override.repository ||
+          override.localPath ||
+          Object.keys(override.sources ?? {}).length > 0
+        ) {
+          this.libraries.set(slug(name), { ...override, id: slug(name), name: override.name ?? name });
+        }
+      }
+    }
+  }
+
+  /** A library as a provider gave it, with legacy keys in their bags and bags checked (a bad bag is dropped). */
+  private settled(library: LibraryDescriptor, providerId: string): LibraryDescriptor {
+    const report = applyLibrarySettings(library, this.settings);
+    for (const issue of report.issues) {
+      this.logger?.warn(`library provider '${providerId}' gave ${library.id} a bad ${issue.path}: ${issue.message}`);
+    }
+    return report.library;
+  }
+
+  /**
+   * Asks the providers, in priority order, for a name none of them listed; a library found joins the
+   * catalog. `undefined` when no provider knows it (a failing provider is logged and skipped).
+   */
+  async lookup(name: string, context?: FetchContext): Promise<LibraryDescriptor | undefined> {
+    for (const provider of this.providers) {
+      if (!provider.lookup) continue;
+      context?.signal?.throwIfAborted();
+      try {
+        const found = await provider.lookup(name, context);
+        if (!found) continue;
+        const library = this.settled(found, provider.id);
+        this.add(library);
+        return library;
+      } catch (error) {
+        if (context?.signal?.aborted) throw error;
+        this.logger?.warn(`library provider '${provider.id}' failed to look up '${name}'`, { error });
+      }
+    }
+    return undefined;
   }
 
   /** Every known library. */
@@ -214,6 +316,8 @@ export class LibraryCatalog {
     const candidates = this.all().filter((lib) => !language || !lib.language || lib.language === language);
     const spaced = spaceVersions(query);
     const tokens = queryTokens(spaced);
+    // the same words, each with the range operator written before it ("zod@^3.22" → `^`)
+    const words = queryWords(spaceVersions(query, true));
     const whole = normalizeQuery(spaced);
     const raw = canonical(spaced.trim());
     const isWord = (t: string) => !STOP_WORDS.has(t) && !VERSION_TOKEN.test(t);
@@ -285,7 +389,7 @@ export class LibraryCatalog {
         }
       }
       if (!best) continue;
-      const hint = best.tier === 0 ? versionHint(spaced) : versionAfter(tokens, best.after);
+      const hint = best.tier === 0 ? versionHint(query) : versionAfter(words, best.after);
       ranked.push({
         rank: best,
         match: {

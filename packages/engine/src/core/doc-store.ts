@@ -90,6 +90,8 @@ function isoDateTime(value: string): string {
 export class DocStore {
   private readonly loaded = new Map<string, LoadedDocs>();
   private readonly builds = new Map<string, Promise<LoadResult>>();
+  /** Builds whose starting caller cancelled (they fail with its abort; a caller who joined them starts anew). */
+  private readonly aborted = new WeakSet<Promise<LoadResult>>();
   private readonly refreshing = new Set<string>();
   private readonly background = new Set<Promise<unknown>>();
   /** Persisting indexed docs, one library at a time: each encodes megabytes, and together they set peak memory. */
@@ -149,9 +151,16 @@ export class DocStore {
       return { docs: inMemory, cached: true, stale };
     }
     const running = this.builds.get(key);
-    if (running) return running;
+    if (running) {
+      // a build started by a caller who has since cancelled fails with that caller's abort: build again
+      return running.catch((error: unknown) => {
+        if (!this.aborted.has(running) || context.signal?.aborted) throw error;
+        return this.load(library, version, context);
+      });
+    }
     const build = this.loadOrBuild(library, version, context).finally(() => this.builds.delete(key));
     this.builds.set(key, build);
+    context.signal?.addEventListener('abort', () => this.aborted.add(build), { once: true });
     return build;
   }
 
@@ -240,6 +249,7 @@ export class DocStore {
           ...context,
           progress: (done, total, message) => report(total > 0 ? (80 * done) / total : 0, message),
         },
+        version,
       );
       report(80, `Chunking ${result.pages.length} pages`);
       const chunkStarted = performance.now();
@@ -257,9 +267,12 @@ export class DocStore {
           `${adapter.id} found no documentation content for ${library.name}.`,
           {
             suggestion: `Check the documentation settings of ${library.id} (${
-              (['llmsTxtUrl', 'llmsFullTxtUrl', 'versionedDocsUrl', 'docsUrl', 'repository', 'localPath'] as const)
-                .filter((key) => library[key])
-                .join(', ') || 'source'
+              [
+                ...Object.entries(library.sources ?? {}).flatMap(([bag, settings]) =>
+                  Object.keys(settings).map((key) => `sources.${bag}.${key}`),
+                ),
+                ...(['docsUrl', 'repository', 'localPath'] as const).filter((key) => library[key]),
+              ].join(', ') || 'source'
             }): ${adapter.id} read no page with content from them.`,
           },
         );
@@ -422,6 +435,7 @@ export class DocStore {
         'fetch the table of contents',
         (a, ctx) => a.fetchToc(library, version, ctx),
         context,
+        version,
       );
       const ttlMs = library.ttlHours ? library.ttlHours * 3_600_000 : undefined;
       const record: TocRecord = { toc, adapterId: adapter.id };

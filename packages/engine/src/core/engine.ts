@@ -6,18 +6,19 @@ import {
   isProContextError,
   kernelErrors,
   type LibraryDescriptor,
+  type LibraryProvider,
   type Logger,
   ProContextError,
   type RegistryResolver,
-  type ResolvedConfig,
   type SearchBackend,
   type SourceAdapter,
   type TocEntry,
   type TocResult,
   type UrlAllowlist,
 } from '@pro-context/kernel';
+import { settingsDeclarations } from '../libraries/settings.js';
 import type { EngineOptions } from '../options.js';
-import { type CatalogMatch, didYouMean, LibraryCatalog } from './catalog.js';
+import { type CatalogMatch, didYouMean, LibraryCatalog, normalizeQuery, versionHint } from './catalog.js';
 import { DocStore, type LoadResult, type StoredChunk } from './doc-store.js';
 import { ns, versionKey } from './keys.js';
 import { PageReader, type PageSlice } from './pages.js';
@@ -36,11 +37,12 @@ import {
   withSectionParts,
 } from './ranking.js';
 import { SourceChain } from './sources.js';
-import { resolveLibraryVersion, resolveReleasedVersion, type VersionInfo } from './versions.js';
+import { resolveLibraryVersion, resolveReleasedVersion, type VersionInfo, type VersionSources } from './versions.js';
 
 /** What the engine's collaborators are. */
 export interface DocsEngineDeps {
-  config: ResolvedConfig;
+  /** Where libraries come from (config's provider first); see `LibraryProvider` for the merge rules. */
+  providers: readonly LibraryProvider[];
   options: EngineOptions;
   cache: CacheStore;
   search: SearchBackend;
@@ -115,16 +117,17 @@ type StoredAnswer = DocsAnswer & { revision?: string };
 
 /** The docs engine: the five tools' behaviour, independent of MCP. */
 export class DocsEngine {
-  readonly catalog: LibraryCatalog;
+  private readonly catalog: LibraryCatalog;
+  /** The adapter chain; its `status` feeds `pro-context://health`. */
   readonly sources: SourceChain;
-  readonly store: DocStore;
-  readonly pages: PageReader;
+  private readonly store: DocStore;
+  private readonly pages: PageReader;
   /** Libraries resolved in this process (their TOCs are listed as resources), id → version. */
-  readonly resolved = new Map<string, string>();
+  private readonly resolved = new Map<string, string>();
   readonly startedAt = Date.now();
 
   constructor(private readonly deps: DocsEngineDeps) {
-    this.catalog = new LibraryCatalog(deps.config);
+    this.catalog = new LibraryCatalog(deps.providers, settingsDeclarations(deps.adapters), deps.logger);
     this.sources = new SourceChain(deps.adapters);
     this.store = new DocStore(deps.cache, deps.search, this.sources, deps.logger, {
       maxChunkTokens: deps.options.maxChunkTokens,
@@ -137,13 +140,83 @@ export class DocsEngine {
   }
 
   private allowDocsDomains(library: LibraryDescriptor): void {
-    const urls = [library.docsUrl, library.llmsTxtUrl, library.llmsFullTxtUrl].filter((u): u is string => Boolean(u));
-    this.deps.allowlist.allowHostsOf(urls, `library ${library.id}`);
+    this.deps.allowlist.allowHostsOf(this.docsUrlsOf(library), `library ${library.id}`);
+  }
+
+  /** The library's docs site and the URLs its adapters read it from (an llms.txt elsewhere). */
+  private docsUrlsOf(library: LibraryDescriptor): string[] {
+    const urls = [library.docsUrl, ...this.sources.for(library).flatMap((a) => a.docsUrls?.(library) ?? [])];
+    return [...new Set(urls.filter((u): u is string => Boolean(u)))];
+  }
+
+  /** The library a tool's `libraryId` names: a known one, else one a provider finds; else `LIBRARY_NOT_FOUND`. */
+  private async library(libraryId: string, context?: FetchContext): Promise<LibraryDescriptor> {
+    const known = this.catalog.find(libraryId);
+    if (known) return known;
+    const found = await this.catalog.lookup(libraryId, context);
+    if (found) {
+      this.allowDocsDomains(found);
+      return found;
+    }
+    return this.catalog.require(libraryId);
+  }
+
+  /** Every known library. */
+  libraries(): LibraryDescriptor[] {
+    return this.catalog.all();
+  }
+
+  /** Known libraries ranked by how well they match a free-text query, best first (no provider lookup). */
+  matchLibraries(query: string, language?: string): CatalogMatch[] {
+    return this.catalog.match(query, language);
+  }
+
+  /**
+   * The library a name means, as a person types it: an exact id, name or alias, else the best close match,
+   * else one a provider finds. `undefined` when none does.
+   */
+  async findLibrary(name: string, context?: FetchContext): Promise<LibraryDescriptor | undefined> {
+    return (
+      this.catalog.find(name) ?? this.catalog.match(name)[0]?.library ?? (await this.catalog.lookup(name, context))
+    );
+  }
+
+  /** Known libraries whose documentation is read from `url`'s host. */
+  librariesAt(url: URL): LibraryDescriptor[] {
+    return this.catalog.all().filter((lib) => this.docsUrlsOf(lib).some((u) => new URL(u).host === url.host));
+  }
+
+  /** Libraries resolved in this process (their TOCs are listed as resources): id → version. */
+  resolvedLibraries(): ReadonlyMap<string, string> {
+    return this.resolved;
+  }
+
+  /** Fetches and indexes a library version now, waiting for it (the CLI, benchmarks); the version as `version()` picks it. */
+  async loadDocs(libraryId: string, version?: string, context: FetchContext = {}): Promise<LoadResult> {
+    const library = await this.library(libraryId, context);
+    return this.store.load(library, (await this.version(library, version, context)).version, context);
   }
 
   /** The version to serve; `VERSION_NOT_FOUND` lists what exists. */
-  version(library: LibraryDescriptor, spec?: string): Promise<VersionInfo> {
-    return resolveLibraryVersion(library, spec, this.deps.registries);
+  async version(library: LibraryDescriptor, spec?: string, context?: FetchContext): Promise<VersionInfo> {
+    const info = await resolveLibraryVersion(library, spec, this.versionSources(library, context));
+    // only the adapters that document this version are asked for its docs (the others would serve another's)
+    const all = this.sources.for(library);
+    const only = info.documentedBy && info.documentedBy.length < all.length ? info.documentedBy : undefined;
+    this.sources.documents(library.id, info.version, only);
+    return info;
+  }
+
+  /** The registries, the library's adapters and the version-list cache, for {@link resolveLibraryVersion}. */
+  private versionSources(library: LibraryDescriptor, context?: FetchContext): VersionSources {
+    return {
+      registries: this.deps.registries,
+      adapters: this.sources.for(library),
+      cache: this.deps.cache,
+      versionsTtlMs: this.deps.options.versionsTtlSeconds * 1000,
+      logger: this.deps.logger,
+      ...(context ? { context } : {}),
+    };
   }
 
   /** resolve-library: fuzzy match, versions, sources and the TOC. */
@@ -154,9 +227,18 @@ export class DocsEngine {
   ): Promise<ResolveResult> {
     let matches: CatalogMatch[];
     if (options.libraryId) {
-      matches = [{ library: this.catalog.require(options.libraryId), matchedBy: 'id', distance: 0 }];
+      matches = [{ library: await this.library(options.libraryId, context), matchedBy: 'id', distance: 0 }];
     } else {
       matches = this.catalog.match(query, options.language);
+      if (matches.length === 0) {
+        // a name no provider listed: the providers may find it (a package name, later)
+        const name = normalizeQuery(query);
+        const found = name ? await this.catalog.lookup(name, context) : undefined;
+        if (found && (!options.language || !found.language || found.language === options.language)) {
+          const hint = versionHint(query);
+          matches = [{ library: found, matchedBy: 'id', distance: 0, ...(hint ? { versionHint: hint } : {}) }];
+        }
+      }
       if (matches.length === 0) {
         const anyLanguage = options.language ? this.catalog.match(query) : [];
         // close spellings too loose to resolve to ("http" → httpx) are still worth a "did you mean"
@@ -180,9 +262,9 @@ export class DocsEngine {
     const best = matches[0] as CatalogMatch;
     const library = best.library;
     const notes: string[] = [];
-    const latest = await this.version(library);
+    const latest = await this.version(library, undefined, context);
     const hinted = options.libraryId ? undefined : best.versionHint;
-    const requested = hinted ? await this.hintedVersion(library, hinted, latest, notes) : undefined;
+    const requested = hinted ? await this.hintedVersion(library, hinted, latest, notes, context) : undefined;
     const served = requested ?? latest;
     let toc: TocEntry[] = [];
     let tocSize = 0;
@@ -252,12 +334,15 @@ export class DocsEngine {
     hint: string,
     latest: VersionInfo,
     notes: string[],
+    context?: FetchContext,
   ): Promise<VersionInfo | undefined> {
-    // an exact version first, else the newest of that series ("pydantic v2" → 2.x, "typer 0.15" → 0.15.x)
+    // a range as written ("zod@^3.22", "pydantic>=2"); a bare version exactly, else the newest of its
+    // series ("pydantic v2" → 2.x, "typer 0.15" → 0.15.x)
+    const bare = /^v?\d+(\.\d+)*$/i.test(hint);
     let released: VersionInfo | undefined;
-    for (const spec of /\.[x*]$/i.test(hint) ? [hint] : [hint, `${hint}.x`]) {
+    for (const spec of bare ? [hint, `${hint}.x`] : [hint]) {
       try {
-        released = await resolveReleasedVersion(library, spec, this.deps.registries);
+        released = await resolveReleasedVersion(library, spec, this.versionSources(library, context));
         break;
       } catch (error) {
         if (!isProContextError(error) || error.code !== 'VERSION_NOT_FOUND') throw error;
@@ -265,16 +350,18 @@ export class DocsEngine {
     }
     if (!released) {
       const known = latest.available.filter((v) => v !== 'latest');
+      // "zod==2.5" asked for version 2.5
+      const shown = hint.replace(/^={1,3}\s*/, '');
       notes.push(
         known.length > 0
-          ? `${library.name} has no version '${hint}' (available: ${known.join(', ')}); this is the latest stable, ${latest.version}.`
-          : `pro-context knows no versions of ${library.name}, so '${hint}' could not be checked; this is its current documentation.`,
+          ? `${library.name} has no version '${shown}' (available: ${known.join(', ')}); this is the latest stable, ${latest.version}.`
+          : `pro-context knows no versions of ${library.name}, so '${shown}' could not be checked; this is its current documentation.`,
       );
       return undefined;
     }
     if (released.version === latest.version) return released;
     try {
-      return await this.version(library, released.version);
+      return await this.version(library, released.version, context);
     } catch (error) {
       if (!isProContextError(error) || error.code !== 'VERSION_NOT_FOUND') throw error;
       notes.push(
@@ -330,8 +417,8 @@ export class DocsEngine {
     context: FetchContext = {},
     footer?: (answer: DocsAnswer) => number,
   ): Promise<DocsAnswer> {
-    const library = this.catalog.require(libraryId);
-    const versions = await this.version(library, version);
+    const library = await this.library(libraryId, context);
+    const versions = await this.version(library, version, context);
     // seed 001 §5.2: a (library, version, topic) asked before is answered from the cache, without loading
     // the library's index (what a restarted server does first)
     const answerKey = `${versionKey(library.id, versions.version)}|${maxTokens}${footer ? '+footer' : ''}|${topic.trim().toLowerCase().replace(/\s+/g, ' ')}`;
@@ -343,7 +430,7 @@ export class DocsEngine {
       const stored = await this.deps.cache.get<StoredAnswer>(ns.answers, answerKey);
       if (stored && (inMemory === undefined || stored.value.revision === inMemory)) {
         const { revision: _revision, ...answer } = stored.value;
-        return { ...answer, cached: true, stale: false };
+        return { ...answer, cached: true, stale: Boolean(versions.stale) };
       }
     }
     const loaded = await this.store.load(library, versions.version, context);
@@ -369,7 +456,7 @@ export class DocsEngine {
         lastUpdated: loaded.docs.record.fetchedAt,
         confidence: confidenceOf(best, terms),
         cached: loaded.cached,
-        stale: loaded.stale,
+        stale: loaded.stale || Boolean(versions.stale),
         relatedPages: this.relatedPages(toc, ranked, terms, loaded.docs.record.pages, used),
       };
     };
@@ -430,7 +517,7 @@ export class DocsEngine {
     version: string | undefined,
     maxResults: number,
   ): Promise<SearchAnswer> {
-    const library = this.catalog.require(libraryId);
+    const library = await this.library(libraryId);
     const versions = await this.version(library, version);
     let loaded: LoadResult;
     if (this.store.state(library.id, versions.version) === 'ready') {
@@ -553,7 +640,7 @@ export class DocsEngine {
 
   /** The TOC of a resolved (or resolvable) library as markdown, for `library://{libraryId}/toc`. */
   async tocMarkdown(libraryId: string): Promise<string> {
-    const library = this.catalog.require(libraryId);
+    const library = await this.library(libraryId);
     const version = this.resolved.get(library.id) ?? (await this.version(library)).version;
     let toc: TocResult;
     try {

@@ -1,5 +1,7 @@
 /** Cache namespaces the engine uses. */
 export const ns = {
+  /** Registry version lists, `registryId:package` (kept past their TTL as the fallback of an unreachable registry). */
+  versions: 'versions',
   toc: 'toc',
   docs: 'docs',
   index: 'index',

@@ -20,16 +20,29 @@ export interface AdapterStatus {
  */
 export class SourceChain {
   readonly status = new Map<string, AdapterStatus>();
+  /** `libraryId@version` → the adapters that said they document it (set when the version is resolved). */
+  private readonly documented = new Map<string, ReadonlySet<string>>();
 
   constructor(private readonly adapters: readonly SourceAdapter[]) {
     for (const adapter of adapters) this.status.set(adapter.id, { status: 'unused' });
   }
 
-  /** Adapters able to serve this library, best first (a library's `source` forces one). */
-  for(library: LibraryDescriptor): SourceAdapter[] {
+  /**
+   * Adapters able to serve this library, best first (a library's `source` forces one); for a `version` that
+   * only some adapters document ({@link documents}), only those.
+   */
+  for(library: LibraryDescriptor, version?: string): SourceAdapter[] {
+    const only = version === undefined ? undefined : this.documented.get(`${library.id}@${version}`);
     return [...this.adapters]
       .filter((a) => (library.source ? a.id === library.source : true) && a.canHandle(library))
+      .filter((a) => !only || only.has(a.id))
       .sort((a, b) => a.priority - b.priority);
+  }
+
+  /** Records which adapters document a library version (`undefined`: every adapter that can handle it). */
+  documents(libraryId: string, version: string, adapterIds: readonly string[] | undefined): void {
+    if (adapterIds) this.documented.set(`${libraryId}@${version}`, new Set(adapterIds));
+    else this.documented.delete(`${libraryId}@${version}`);
   }
 
   /** The adapter that owns a URL (for read-page), if any. */
@@ -60,14 +73,15 @@ export class SourceChain {
     what: string,
     fn: (adapter: SourceAdapter, context?: FetchContext) => Promise<T>,
     context?: FetchContext,
+    version?: string,
   ): Promise<{ value: T; adapter: SourceAdapter }> {
-    const adapters = this.for(library);
+    const adapters = this.for(library, version);
     if (adapters.length === 0) {
       throw new ProContextError('SOURCE_UNAVAILABLE', `No documentation source can serve ${library.name}.`, {
         recoverable: false,
         suggestion: library.source
           ? `The source '${library.source}' configured for ${library.id} is not installed.`
-          : `Give ${library.id} a docsUrl, llmsTxtUrl or repository in the configuration.`,
+          : `Give ${library.id} a docsUrl, sources.llmsTxt.llmsTxtUrl or repository in the configuration.`,
       });
     }
     const failures: string[] = [];

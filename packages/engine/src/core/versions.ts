@@ -1,4 +1,18 @@
-import { isProContextError, type LibraryDescriptor, ProContextError, type RegistryResolver } from '@pro-context/kernel';
+import {
+  type CacheStore,
+  type DocVersions,
+  type FetchContext,
+  isProContextError,
+  type LibraryDescriptor,
+  type Logger,
+  type PackageMetadata,
+  ProContextError,
+  type RegistryResolver,
+  type SourceAdapter,
+} from '@pro-context/kernel';
+import * as pep440 from '@renovatebot/pep440';
+import semver from 'semver';
+import { ns } from './keys.js';
 
 /** A library version as served, and what else exists. */
 export interface VersionInfo {
@@ -12,37 +26,197 @@ export interface VersionInfo {
   latest: string;
   /** Registry that answered (`'pypi'`, `'npm'`), or `'config'`. */
   from: string;
+  /** The registry could not be reached: the version list is the last one it gave (from the cache). */
+  stale?: boolean;
+  /** Ids of the adapters that document this version (the source chain asks only those). */
+  documentedBy?: string[];
 }
 
-const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
-/** Whether `version` matches a `2.10.x` / `2.*` / `2` style spec. */
-function matchesWildcard(spec: string, version: string): boolean {
-  const parts = spec.replace(/(\.(x|\*))+$/i, '').split('.');
-  return new RegExp(`^${parts.map(escapeRegExp).join('\\.')}(\\.|$)`).test(version);
+/** What a version is resolved with. */
+export interface VersionSources {
+  /** The installed package registries. */
+  registries: readonly RegistryResolver[];
+  /** The adapters that can serve the library, best first: they say which versions have documentation. */
+  adapters?: readonly SourceAdapter[];
+  /** Where registry version lists are kept (namespace `versions`), for reuse and as a fallback. */
+  cache?: CacheStore;
+  /** How long a cached version list is used without asking the registry again, ms (default 1 hour). */
+  versionsTtlMs?: number;
+  context?: FetchContext;
+  logger?: Logger;
 }
 
-/** Whether the library's documentation URL names a version (`{version}` in it), so each version has its own docs. */
-export function hasVersionedDocs(library: LibraryDescriptor): boolean {
-  return [library.versionedDocsUrl, library.llmsTxtUrl, library.llmsFullTxtUrl].some((u) => u?.includes('{version}'));
+/** How versions are compared and ranges evaluated: npm's semver or Python's PEP 440. */
+export type VersionScheme = 'semver' | 'pep440';
+
+/** Ecosystems whose versions follow PEP 440; every other one is compared as semver. */
+const PEP440_ECOSYSTEMS = new Set(['pypi']);
+/** Languages of libraries with no `packages` entry, mapped to the ecosystem of their registry. */
+const LANGUAGE_ECOSYSTEMS: Record<string, string> = { python: 'pypi', javascript: 'npm', typescript: 'npm' };
+
+/** The ecosystems a library's packages belong to: its `packages` keys, else its language's registry. */
+function ecosystemsOf(library: LibraryDescriptor): string[] {
+  const listed = Object.keys(library.packages ?? {});
+  if (listed.length > 0) return listed;
+  const byLanguage = library.language ? LANGUAGE_ECOSYSTEMS[library.language.toLowerCase()] : undefined;
+  return byLanguage ? [byLanguage] : [];
+}
+
+/** The version scheme of a library: PEP 440 for a PyPI package (or a Python library), semver otherwise. */
+export function versionSchemeOf(library: LibraryDescriptor): VersionScheme {
+  return ecosystemsOf(library).some((e) => PEP440_ECOSYSTEMS.has(e)) ? 'pep440' : 'semver';
 }
 
 /**
- * The released version a spec names (seed 001 §9.1): exact, range (`0.3.x`), or latest stable when omitted —
- * through the package registry of the library's language when one is installed, else from the library's
- * configured versions. A version that does not exist is `VERSION_NOT_FOUND` listing what does. Whether
- * documentation exists for it is {@link resolveLibraryVersion}'s question.
+ * The registry that knows this library, and the package name to ask it for: the first `packages` entry whose
+ * ecosystem an installed registry serves, else (configs written before `packages`) the registry of the
+ * library's language, asked for `packageName` or the name.
+ */
+export function registryOf(
+  library: LibraryDescriptor,
+  registries: readonly RegistryResolver[],
+): { registry: RegistryResolver; name: string } | undefined {
+  for (const [ecosystem, name] of Object.entries(library.packages ?? {})) {
+    const registry = registries.find((r) => r.ecosystem === ecosystem);
+    if (registry) return { registry, name };
+  }
+  if (library.packages && Object.keys(library.packages).length > 0) return undefined;
+  const language = library.language?.toLowerCase();
+  if (!language) return undefined;
+  const registry = registries.find((r) => r.ecosystem === LANGUAGE_ECOSYSTEMS[language]);
+  return registry ? { registry, name: library.packageName ?? library.name } : undefined;
+}
+
+const BARE_VERSION = /^v?\d+(\.\d+)*$/i;
+const WILDCARD = /^v?(\d+(?:\.\d+)*)(?:\.[x*])+$/i;
+
+/**
+ * The newest of `versions` (newest first) a spec names, evaluated as the scheme does: an exact version;
+ * a wildcard (`2.10.x`, `2.*`); a range (`^3.22`, `>=2,<3`, `~=2.10`). A bare number that is not itself a
+ * version (`3`) names nothing here: callers ask for its series (`3.x`) explicitly. A range the scheme cannot
+ * read is tried in the other scheme (`zod==3.25.0`, `pydantic^2`).
+ */
+export function matchVersion(scheme: VersionScheme, spec: string, versions: readonly string[]): string | undefined {
+  if (versions.includes(spec)) return spec;
+  if (BARE_VERSION.test(spec)) return versions.find((v) => v === spec.replace(/^v/i, ''));
+  const wildcard = WILDCARD.exec(spec)?.[1];
+  const schemes: VersionScheme[] = scheme === 'pep440' ? ['pep440', 'semver'] : ['semver', 'pep440'];
+  for (const s of schemes) {
+    if (s === 'semver') {
+      const range = semver.validRange(spec, { loose: true });
+      if (!range) continue;
+      return versions.find((v) => {
+        const parsed = semver.valid(v, { loose: true }) ?? semver.coerce(v)?.version;
+        return parsed !== undefined && parsed !== null && semver.satisfies(parsed, range, { loose: true });
+      });
+    }
+    const specifier = wildcard ? `==${wildcard}.*` : spec;
+    if (!pep440.validRange(specifier)) continue;
+    return versions.find((v) => pep440.valid(v) !== null && pep440.satisfies(v, specifier));
+  }
+  return undefined;
+}
+
+/** A version list as cached: the registry's metadata and when it was read. */
+interface CachedVersions {
+  metadata: PackageMetadata;
+  fetchedAt: number;
+}
+
+/** Whether an error means the registry could not be reached (its last list may serve instead). */
+const unreachable = (error: unknown) =>
+  isProContextError(error) &&
+  (error.code === 'REGISTRY_TIMEOUT' || (error.code === 'SOURCE_UNAVAILABLE' && error.recoverable));
+
+/**
+ * The version a spec names in a registry's metadata, evaluated here (a cached list): latest stable without
+ * a spec, else {@link matchVersion} over the stable releases, then over every release.
+ */
+function fromMetadata(
+  metadata: PackageMetadata,
+  spec: string | undefined,
+  scheme: VersionScheme,
+  registry: RegistryResolver,
+  name: string,
+): string {
+  const stable = metadata.versions.filter((v) => !v.prerelease && !v.yanked).map((v) => v.version);
+  if (!spec || spec === 'latest' || spec === 'stable') {
+    const latest = metadata.latestStable ?? stable[0];
+    if (latest) return latest;
+  } else {
+    const found =
+      matchVersion(scheme, spec, stable) ??
+      matchVersion(
+        scheme,
+        spec,
+        metadata.versions.map((v) => v.version),
+      );
+    if (found) return found;
+  }
+  throw new ProContextError('VERSION_NOT_FOUND', `${name} has no version matching '${spec}' in ${registry.id}.`, {
+    suggestion: `Available versions: ${stable.slice(0, 10).join(', ')}`,
+    details: { requested: spec, availableVersions: stable.slice(0, 10) },
+  });
+}
+
+/**
+ * Asks the registry (the spec as written), caching the version list it returns; a list cached within the
+ * TTL answers without asking, and an unreachable registry is answered from the last list (marked stale).
+ */
+async function resolveInRegistry(
+  registry: RegistryResolver,
+  name: string,
+  spec: string | undefined,
+  scheme: VersionScheme,
+  sources: VersionSources,
+): Promise<{ version: string; metadata: PackageMetadata; stale: boolean }> {
+  const key = `${registry.id}:${name.toLowerCase()}`;
+  const cached = await sources.cache
+    ?.get<CachedVersions>(ns.versions, key, { allowStale: true })
+    .catch(() => undefined);
+  const ttl = sources.versionsTtlMs ?? 3_600_000;
+  if (cached && Date.now() - cached.value.fetchedAt < ttl) {
+    return {
+      version: fromMetadata(cached.value.metadata, spec, scheme, registry, name),
+      ...cached.value,
+      stale: false,
+    };
+  }
+  try {
+    const resolved = await registry.resolveVersion(name, spec, sources.context);
+    const entry: CachedVersions = { metadata: resolved.metadata, fetchedAt: Date.now() };
+    // kept without expiry: an expired list is still the fallback when the registry is down
+    await sources.cache?.set(ns.versions, key, entry, { ttlMs: 0 }).catch((error: unknown) => {
+      sources.logger?.warn('could not cache a version list', { registry: registry.id, name, error });
+    });
+    return { version: resolved.version, metadata: resolved.metadata, stale: false };
+  } catch (error) {
+    if (!cached || !unreachable(error) || sources.context?.signal?.aborted) throw error;
+    sources.logger?.warn('registry unreachable: serving its last version list', { registry: registry.id, name });
+    return { version: fromMetadata(cached.value.metadata, spec, scheme, registry, name), ...cached.value, stale: true };
+  }
+}
+
+/**
+ * The released version a spec names (seed 001 §9.1): exact, range (`0.3.x`, `^3.22`, `>=2,<3`), or latest
+ * stable when omitted. Precedence: the package registry of the library's ecosystem when one is installed
+ * (the spec handed to it as written; its version list cached, and reused when it cannot be reached); the
+ * library's configured `versions` only when no installed registry knows the package. A version that does
+ * not exist is `VERSION_NOT_FOUND` listing what does. Whether documentation exists for it is
+ * {@link resolveLibraryVersion}'s question.
  */
 export async function resolveReleasedVersion(
   library: LibraryDescriptor,
   spec: string | undefined,
-  registries: readonly RegistryResolver[],
+  sources: VersionSources,
 ): Promise<VersionInfo> {
   const requested = spec?.trim() || undefined;
-  const registry = registries.find((r) => r.ecosystem === library.language);
-  if (registry && !library.versions) {
+  const scheme = versionSchemeOf(library);
+  const found = registryOf(library, sources.registries);
+  if (found) {
+    const { registry, name } = found;
     try {
-      const resolved = await registry.resolveVersion(library.packageName ?? library.name, requested);
+      const resolved = await resolveInRegistry(registry, name, requested, scheme, sources);
       const stable = resolved.metadata.versions.filter((v) => !v.prerelease && !v.yanked).map((v) => v.version);
       return {
         version: resolved.version,
@@ -50,6 +224,7 @@ export async function resolveReleasedVersion(
         available: stable.slice(0, 10),
         latest: resolved.metadata.latestStable ?? stable[0] ?? resolved.version,
         from: registry.id,
+        ...(resolved.stale ? { stale: true } : {}),
       };
     } catch (error) {
       // a hand-configured library the registry does not know is served from its configuration
@@ -66,11 +241,14 @@ export async function resolveReleasedVersion(
     from: 'config',
   });
   if (!requested || requested === 'latest' || requested === 'stable') return result(latest);
-  if (available.includes(requested)) return result(requested);
-  const wildcard = available.find((v) => matchesWildcard(requested, v));
-  if (/^[\w.-]+$/.test(requested) && /(\.(x|\*))+$/i.test(requested) && wildcard) return result(wildcard);
-  // with no list of versions to check against, versioned docs are asked for the version as written
-  if (!library.versions?.length && hasVersionedDocs(library) && /^v?\d+(\.\d+)*([a-z0-9.-]*)?$/i.test(requested)) {
+  const match = matchVersion(scheme, requested, available);
+  if (match) return result(match);
+  // with no list of versions to check against, docs that serve any version are asked for the version as written
+  if (
+    !library.versions?.length &&
+    /^v?\d+(\.\d+)*([a-z0-9.-]*)?$/i.test(requested) &&
+    (await docVersionsOf(library, sources)).some((d) => d.kind === 'any')
+  ) {
     return result(requested);
   }
   throw new ProContextError('VERSION_NOT_FOUND', `${library.name} has no version '${requested}'.`, {
@@ -79,24 +257,55 @@ export async function resolveReleasedVersion(
   });
 }
 
+/** What each adapter able to serve the library says about its documented versions (default: latest only). */
+async function docVersionsOf(library: LibraryDescriptor, sources: VersionSources): Promise<DocVersions[]> {
+  return Promise.all(
+    (sources.adapters ?? []).map(
+      (a): Promise<DocVersions> =>
+        a.docVersions ? a.docVersions(library, sources.context) : Promise.resolve({ kind: 'latest' }),
+    ),
+  );
+}
+
 /**
- * Resolves the version to serve: {@link resolveReleasedVersion}, and then documentation for it must exist.
- * Documentation at a URL that names no version describes the latest stable release only, so another
- * release is `VERSION_NOT_FOUND` saying which version the available docs are (seed 001 §9.1 rule 4, US-6):
- * the docs of one version are never labelled as another's.
+ * The ids of the adapters that document `info.version`: every adapter for the latest stable (whose docs any
+ * source describes), else those whose `docVersions` is `any` or lists it.
+ */
+export async function documentingAdapters(
+  library: LibraryDescriptor,
+  info: VersionInfo,
+  sources: VersionSources,
+): Promise<string[]> {
+  const adapters = sources.adapters ?? [];
+  if (info.version === info.latest) return adapters.map((a) => a.id);
+  const said = await docVersionsOf(library, sources);
+  return adapters
+    .filter((_, i) => {
+      const d = said[i];
+      return d?.kind === 'any' || (d?.kind === 'list' && d.versions.includes(info.version));
+    })
+    .map((a) => a.id);
+}
+
+/**
+ * Resolves the version to serve: {@link resolveReleasedVersion}, and then a source must have documentation
+ * for it (each adapter says which versions it serves). Documentation that describes the latest stable release
+ * only makes another release `VERSION_NOT_FOUND` saying which version the available docs are (seed 001 §9.1
+ * rule 4, US-6): the docs of one version are never labelled as another's.
  */
 export async function resolveLibraryVersion(
   library: LibraryDescriptor,
   spec: string | undefined,
-  registries: readonly RegistryResolver[],
+  sources: VersionSources,
 ): Promise<VersionInfo> {
-  const info = await resolveReleasedVersion(library, spec, registries);
-  if (info.version === info.latest || hasVersionedDocs(library)) return info;
+  const info = await resolveReleasedVersion(library, spec, sources);
+  const documentedBy = await documentingAdapters(library, info, sources);
+  if (info.version === info.latest || documentedBy.length > 0) return { ...info, documentedBy };
   throw new ProContextError(
     'VERSION_NOT_FOUND',
     `${library.name} ${info.version} was released, but its documentation is not available: ${library.name}'s documentation URL is not version-specific, and the documentation there describes the latest stable version, ${info.latest}.`,
     {
-      suggestion: `Call again with version '${info.latest}' (or without a version) to read the ${info.latest} documentation, which may not match ${info.version}; or configure a versionedDocsUrl containing {version} for ${library.id}.`,
+      suggestion: `Call again with version '${info.latest}' (or without a version) to read the ${info.latest} documentation, which may not match ${info.version}; or configure a sources.llmsTxt.versionedDocsUrl containing {version} for ${library.id}.`,
       details: {
         requested: info.requested ?? info.version,
         resolved: info.version,

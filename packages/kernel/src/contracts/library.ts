@@ -20,11 +20,21 @@ export interface LibraryDescriptor {
   categories?: string[];
   /** Base URL of the documentation site; `{docsUrl}/llms.txt` is tried first. */
   docsUrl?: string;
-  /** Explicit llms.txt URL, when it is not at `{docsUrl}/llms.txt`. */
+  /**
+   * Per-source settings, one bag per adapter, keyed by the adapter's `librarySettings.key`
+   * (`{ llmsTxt: { llmsTxtUrl: '…' }, github: { ref: 'main' } }`). Each adapter validates its own bag.
+   */
+  sources?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+  /**
+   * Package names per ecosystem (`{ pypi: 'pydantic', npm: 'zod' }`): which registries know this library,
+   * and by what name. Without it, `packageName` (or the name) is looked up in the registry of `language`.
+   */
+  packages?: Readonly<Record<string, string>>;
+  /** @deprecated Read from `sources.llmsTxt.llmsTxtUrl`; the old key is still accepted, with a warning. */
   llmsTxtUrl?: string;
-  /** Explicit llms-full.txt URL, when it is not at `{docsUrl}/llms-full.txt`. */
+  /** @deprecated Read from `sources.llmsTxt.llmsFullTxtUrl`; the old key is still accepted, with a warning. */
   llmsFullTxtUrl?: string;
-  /** A docs URL containing `{version}` for version-specific documentation, e.g. `https://docs.x.dev/{version}`. */
+  /** @deprecated Read from `sources.llmsTxt.versionedDocsUrl`; the old key is still accepted, with a warning. */
   versionedDocsUrl?: string;
   /** Source repository, `'owner/repo'` or a URL. */
   repository?: string;

@@ -16,7 +16,7 @@ export interface PackageVersion {
 export interface PackageMetadata {
   /** Name as the registry spells it. */
   name: string;
-  /** `'python'`, `'javascript'`… */
+  /** The registry's ecosystem, as {@link RegistryResolver.ecosystem} names it (`'pypi'`, `'npm'`). */
   ecosystem: string;
   summary?: string;
   homepage?: string;
@@ -49,23 +49,34 @@ export interface RegistrySearchHit {
 }
 
 /**
- * A package registry for one ecosystem (PyPI for Python, npm for JavaScript).
+ * A package registry for one ecosystem (PyPI, npm).
+ *
+ * The engine picks the resolver whose `ecosystem` is a key of the library's `packages`
+ * (`{ pypi: 'pydantic' }`), else, for libraries without `packages`, the registry of its language (`python` →
+ * `pypi`, `javascript`/`typescript` → `npm`). A registry that knows the package wins over the library's
+ * configured `versions`. Specs are handed over as the agent wrote them (`^3.22`, `>=2,<3`, `~=2.10`, `2.x`):
+ * evaluate them as the ecosystem does (semver for npm, PEP 440 for PyPI). The engine caches the returned
+ * version list (namespace `versions`) and answers from it while it is fresh, or when the registry is down.
  *
  * `resolveVersion` throws `VERSION_NOT_FOUND` (with the available versions in its suggestion) for a
- * version or range that matches nothing, and `REGISTRY_TIMEOUT` when the registry cannot be reached.
+ * version or range that matches nothing, `LIBRARY_NOT_FOUND` for an unknown package, and `REGISTRY_TIMEOUT`
+ * when the registry cannot be reached. Every request honours `context.signal`.
  */
 export interface RegistryResolver {
   /** Stable id, equal to the plugin id (`'pypi'`, `'npm'`). */
   readonly id: string;
-  /** The ecosystem this registry serves (`'python'`, `'javascript'`). */
+  /** The package ecosystem this registry serves (`'pypi'`, `'npm'`): the key of `LibraryDescriptor.packages`. */
   readonly ecosystem: string;
   /** Package metadata, or `null` when the registry has no such package. */
   lookup(name: string, context?: FetchContext): Promise<PackageMetadata | null>;
-  /** An exact version (`'2.10.1'`), a range (`'2.10.x'`, `'^1.2'`, `'>=2,<3'`) or latest stable (`undefined`). */
+  /**
+   * An exact version (`'2.10.1'`), a range as written (`'2.10.x'`, `'^1.2'`, `'>=2,<3'`, `'~=2.10'`) or latest
+   * stable (`undefined`). Returns the newest release the spec allows, with the package's metadata.
+   */
   resolveVersion(name: string, spec?: string, context?: FetchContext): Promise<ResolvedVersion>;
   /** Free-text search, when the registry offers it. */
   search?(query: string, context?: FetchContext): Promise<RegistrySearchHit[]>;
 }
 
-/** Plural contract: one resolver per ecosystem. */
+/** Plural contract: one resolver per ecosystem (the first bound wins when two serve the same one). */
 export const registryResolverToken = createToken<RegistryResolver>('kernel.registryResolver', { multiple: true });

@@ -1,5 +1,30 @@
+import type * as z from 'zod';
 import type { DocsResult, FetchContext, Freshness, LibraryDescriptor, PageResult, TocResult } from './library.js';
 import { createToken } from './token.js';
+
+/**
+ * Which versions of a library an adapter has documentation for:
+ * - `latest`: only the latest stable release (a site whose URLs name no version); the default;
+ * - `any`: any released version (a URL with a `{version}` placeholder);
+ * - `list`: exactly these versions (git tags, installed versions, a versioned docs site's switcher).
+ */
+export type DocVersions = { kind: 'latest' } | { kind: 'any' } | { kind: 'list'; versions: readonly string[] };
+
+/**
+ * The per-library settings an adapter reads, kept in the library's `sources` bag under `key`
+ * (`libraries[].sources.llmsTxt`), validated by `schema` when the configuration is read.
+ */
+export interface LibrarySettingsDeclaration {
+  /** Key of the bag in `LibraryDescriptor.sources`, the camelCase of the config section (`'llmsTxt'`, `'github'`). */
+  readonly key: string;
+  /** zod schema of the bag (a strict object, so a misspelt key is reported with its path). */
+  readonly schema: z.ZodType;
+  /**
+   * Top-level `LibraryDescriptor` keys this adapter used to read before the bag existed. The engine still reads
+   * them, moving each into the bag with a deprecation warning naming the new key.
+   */
+  readonly legacyKeys?: readonly string[];
+}
 
 /**
  * A source of documentation (llms.txt, GitHub, a local folder, an internal site).
@@ -15,8 +40,21 @@ export interface SourceAdapter {
   readonly id: string;
   /** Lower runs first. llms-txt is 10, github 20, custom and local sources 30. */
   readonly priority: number;
+  /** The per-library settings this adapter reads from `library.sources[key]`, if any. */
+  readonly librarySettings?: LibrarySettingsDeclaration;
   /** Whether this adapter can serve this library at all (cheap; no I/O). */
   canHandle(library: LibraryDescriptor): boolean;
+  /**
+   * Which versions of the library this adapter has documentation for. Absent: only the latest stable
+   * release (`{ kind: 'latest' }`). The engine refuses another version with `VERSION_NOT_FOUND` rather than
+   * label the latest documentation with it.
+   */
+  docVersions?(library: LibraryDescriptor, context?: FetchContext): Promise<DocVersions>;
+  /**
+   * URLs this adapter reads the library's documentation from, known without I/O (its llms.txt, its site):
+   * their hosts are allowed for `read-page` from start-up.
+   */
+  docsUrls?(library: LibraryDescriptor): string[];
   /** The library's table of contents at this version. */
   fetchToc(library: LibraryDescriptor, version: string, context?: FetchContext): Promise<TocResult>;
   /** The library's documentation at this version, as markdown pages, for chunking and indexing. */

@@ -44,6 +44,25 @@ export function describeRegistryResolverContract(name: string, options: Registry
       expect((await resolver.resolveVersion(options.knownPackage, older)).version).toBe(older);
     });
 
+    it('evaluates a range as written, the way its ecosystem does', async () => {
+      const latest = await resolver.resolveVersion(options.knownPackage);
+      const stable = latest.metadata.versions.filter((v) => !v.prerelease && !v.yanked).map((v) => v.version);
+      const older = stable[1] as string;
+      // `>=` and `<=` read the same in semver and PEP 440
+      expect((await resolver.resolveVersion(options.knownPackage, `>=${older}`)).version).toBe(latest.version);
+      const atMost = await resolver.resolveVersion(options.knownPackage, `<=${older}`);
+      expect(atMost.version).toBe(older);
+      expect(atMost.requested).toBe(`<=${older}`);
+    });
+
+    it('honours the FetchContext: an aborted call is refused', async () => {
+      const controller = new AbortController();
+      controller.abort();
+      await expect(
+        resolver.resolveVersion(options.knownPackage, undefined, { signal: controller.signal }),
+      ).rejects.toThrow();
+    });
+
     it('refuses a version that does not exist with VERSION_NOT_FOUND listing versions', async () => {
       try {
         await resolver.resolveVersion(options.knownPackage, '999.999.999');

@@ -1,6 +1,7 @@
 import type {
   DocPage,
   DocsResult,
+  DocVersions,
   Freshness,
   LibraryDescriptor,
   PageResult,
@@ -14,6 +15,8 @@ export interface StaticLibraryDocs {
   pages: DocPage[];
   /** Changes when the docs change (drives `checkFreshness`). Default `'v1'`. */
   revision?: string;
+  /** Which versions these docs serve (`docVersions`). Default: the latest stable only. */
+  versions?: DocVersions;
 }
 
 /**
@@ -33,6 +36,10 @@ export class StaticSourceAdapter implements SourceAdapter {
 
   canHandle(library: LibraryDescriptor): boolean {
     return library.id in this.libraries && (library.source === undefined || library.source === this.id);
+  }
+
+  async docVersions(library: LibraryDescriptor): Promise<DocVersions> {
+    return this.libraries[library.id]?.versions ?? { kind: 'latest' };
   }
 
   private docsFor(library: LibraryDescriptor): StaticLibraryDocs {

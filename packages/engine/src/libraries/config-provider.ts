@@ -1,0 +1,79 @@
+import {
+  type LibraryDescriptor,
+  type LibraryProvider,
+  type LibrarySettingsDeclaration,
+  type Logger,
+  ProContextError,
+  type ResolvedConfig,
+} from '@pro-context/kernel';
+import { librariesConfigSection, projectConfigSection } from '../settings.js';
+import { applyLibrarySettings } from './settings.js';
+
+/** A library id made from a name ("Pydantic Settings" → `pydantic-settings`). */
+export const slug = (name: string) =>
+  name
+    .toLowerCase()
+    .replace(/[^a-z0-9._/-]+/g, '-')
+    .replace(/^-+|-+$/g, '');
+
+/**
+ * The configuration's libraries as a {@link LibraryProvider} (priority 0: config wins over every other
+ * provider, field by field): `libraries:` and `project.libraryOverrides`. This class is the one place that
+ * reads those two sections. Per-source bags are validated by their adapters' schemas here, so a bad key is
+ * reported with its path (`libraries.0.sources.llmsTxt.llmsTxtUrl`), and deprecated top-level keys are moved
+ * into their bags with a warning naming the new key.
+ */
+export class ConfigLibraryProvider implements LibraryProvider {
+  readonly id = 'config';
+  readonly priority = 0;
+  private readonly listed: LibraryDescriptor[] = [];
+  private readonly patches: Record<string, Partial<LibraryDescriptor>> = {};
+
+  constructor(config: ResolvedConfig, declarations: readonly LibrarySettingsDeclaration[], logger: Logger) {
+    const issues: { path: string; message: string }[] = [];
+    const read = (entry: LibraryDescriptor, path: string) => {
+      const report = applyLibrarySettings(entry, declarations);
+      issues.push(...report.issues.map((i) => ({ path: `${path}.${i.path}`, message: i.message })));
+      for (const { from, to } of report.deprecated) {
+        logger.warn(`${path}.${from} is deprecated: write it as ${path}.${to}.`, { config: config.sourceFile });
+      }
+      for (const bag of report.unread) {
+        logger.warn(`${path}.${bag} is set but no installed source plugin reads it.`, { config: config.sourceFile });
+      }
+      return report.library;
+    };
+    librariesConfigSection.read(config).forEach((entry, index) => {
+      const id = entry.id ?? slug(entry.name);
+      this.listed.push(read({ ...entry, id }, `libraries.${index}`));
+    });
+    for (const [name, override] of Object.entries(projectConfigSection.read(config).libraryOverrides)) {
+      // validated as a whole library would be; `id`/`name` are placeholders the patch does not carry
+      const { id: _id, ...patch } = read(
+        { ...override, id: name, name: override.name ?? name },
+        `project.libraryOverrides.${name}`,
+      );
+      if (override.name === undefined) delete (patch as Partial<LibraryDescriptor>).name;
+      this.patches[name] = patch;
+    }
+    if (issues.length > 0) {
+      const where = config.sourceFile ? ` in ${config.sourceFile}` : '';
+      throw new ProContextError(
+        'CONFIG_INVALID',
+        `Invalid configuration${where}:\n${issues.map((i) => `  - ${i.path}: ${i.message}`).join('\n')}`,
+        {
+          suggestion:
+            issues.length === 1 ? `Fix ${issues[0]?.path} and start again.` : 'Fix the keys listed and start again.',
+          details: { file: config.sourceFile, issues },
+        },
+      );
+    }
+  }
+
+  libraries(): readonly LibraryDescriptor[] {
+    return this.listed;
+  }
+
+  overrides(): Readonly<Record<string, Partial<LibraryDescriptor>>> {
+    return this.patches;
+  }
+}

@@ -1,0 +1,165 @@
+import {
+  createLogger,
+  definePlugin,
+  type FetchContext,
+  KERNEL_VERSION,
+  type LibraryDescriptor,
+  type LibraryProvider,
+  libraryProviderToken,
+  type StartedKernel,
+  sourceAdapterToken,
+  z,
+} from '@pro-context/kernel';
+import { catalogErrorOf, createTestKernel, StaticSourceAdapter } from '@pro-context/testing';
+import { afterEach, describe, expect, it } from 'vitest';
+import { docsEngineToken, enginePlugin } from '../src/plugin.js';
+
+const page = (id: string) => ({
+  url: `https://docs.${id}.test/intro`,
+  title: 'Intro',
+  markdown: `# Intro\n\nThe ${id} library configures widgets with \`configure()\`.`,
+});
+
+/** A source with per-library settings in `sources.static` (a `site` URL), and `site` once read at the top level. */
+class SettingsAdapter extends StaticSourceAdapter {
+  readonly librarySettings = {
+    key: 'static',
+    schema: z.strictObject({ site: z.url().optional(), depth: z.number().int().default(1) }),
+    legacyKeys: ['site'],
+  };
+  docsUrls(library: LibraryDescriptor): string[] {
+    const site = (library.sources?.static as { site?: string } | undefined)?.site;
+    return site ? [site] : [];
+  }
+}
+
+/** A provider, as a plugin would bind it: a list, overrides, and a lookup that counts its calls. */
+class FakeProvider implements LibraryProvider {
+  readonly lookups: { name: string; signal: boolean }[] = [];
+  constructor(
+    readonly id: string,
+    readonly priority: number,
+    private readonly listed: LibraryDescriptor[],
+    private readonly findable: Record<string, LibraryDescriptor> = {},
+  ) {}
+  libraries() {
+    return this.listed;
+  }
+  async lookup(name: string, context?: FetchContext) {
+    this.lookups.push({ name, signal: context?.signal !== undefined });
+    return this.findable[name.toLowerCase()] ?? null;
+  }
+}
+
+const kernels: StartedKernel[] = [];
+afterEach(async () => {
+  await Promise.all(kernels.splice(0).map((k) => k.stop()));
+});
+
+async function start(config: Record<string, unknown>, providers: LibraryProvider[] = []) {
+  const lines: string[] = [];
+  const source = new SettingsAdapter('static', {
+    acme: { pages: [page('acme')] },
+    widgets: { pages: [page('widgets')] },
+    found: { pages: [page('found')] },
+  });
+  const kernel = await createTestKernel({
+    plugins: [
+      enginePlugin,
+      definePlugin({
+        id: 'static-docs',
+        kernel: `>=${KERNEL_VERSION}`,
+        register: (ctx) => {
+          ctx.bindValue(sourceAdapterToken, source);
+          for (const provider of providers) ctx.bindValue(libraryProviderToken, provider);
+        },
+      }),
+    ],
+    config,
+    logger: createLogger({ level: 'warn', stream: { write: (chunk: string) => lines.push(chunk) } }),
+  });
+  kernels.push(kernel);
+  return { engine: kernel.resolve(docsEngineToken), kernel, lines };
+}
+
+describe('library providers', () => {
+  it("merges providers field by field, config (priority 0) winning, then applies config's overrides", async () => {
+    const registry = new FakeProvider('registry', 100, [
+      {
+        id: 'acme',
+        name: 'Acme',
+        description: 'From the registry.',
+        language: 'python',
+        categories: ['web'],
+        sources: { static: { site: 'https://registry.acme.test/', depth: 1 } },
+      },
+      { id: 'widgets', name: 'Widgets', description: 'Only in the registry.', docsUrl: 'https://docs.widgets.test' },
+    ]);
+    const { engine } = await start(
+      {
+        libraries: [{ id: 'acme', name: 'ACME', docsUrl: 'https://docs.acme.test', sources: { static: { depth: 3 } } }],
+        project: { libraryOverrides: { widgets: { description: 'Overridden.' } } },
+      },
+      [registry],
+    );
+    const acme = engine.libraries().find((l) => l.id === 'acme');
+    expect(acme).toMatchObject({
+      name: 'ACME',
+      description: 'From the registry.',
+      language: 'python',
+      categories: ['web'],
+      docsUrl: 'https://docs.acme.test',
+      sources: { static: { site: 'https://registry.acme.test/', depth: 3 } },
+    });
+    expect(engine.libraries().find((l) => l.id === 'widgets')?.description).toBe('Overridden.');
+    expect((await engine.getDocs('widgets', 'configure widgets', undefined, 1000)).content).toContain('configure()');
+  });
+
+  it('asks providers for a name nobody listed before LIBRARY_NOT_FOUND, with the FetchContext', async () => {
+    const discovery = new FakeProvider('discovery', 200, [], {
+      found: { id: 'found', name: 'Found', sources: { static: { site: 'https://docs.found.test/' } } },
+    });
+    const { engine, kernel } = await start({}, [discovery]);
+    const signal = new AbortController().signal;
+    const answer = await engine.getDocs('found', 'configure widgets', undefined, 1000, { signal });
+    expect(answer.content).toContain('configure()');
+    expect(discovery.lookups).toEqual([{ name: 'found', signal: true }]);
+    // known from now on: no second lookup; its docs host is allowed for read-page
+    expect((await engine.resolve('found')).libraryId).toBe('found');
+    expect(discovery.lookups).toHaveLength(1);
+    expect(kernel.allowlist.isAllowed(new URL('https://docs.found.test/page'))).toBe(true);
+    // a name no provider knows: the same LIBRARY_NOT_FOUND as without providers
+    const error = await catalogErrorOf(engine.getDocs('nothing-here', 'x', undefined, 1000));
+    expect(error.code).toBe('LIBRARY_NOT_FOUND');
+    expect(error.message).toBe("No library 'nothing-here' is known.");
+    expect(discovery.lookups.map((l) => l.name)).toEqual(['found', 'nothing-here']);
+    const resolved = await catalogErrorOf(engine.resolve('still nothing'));
+    expect(resolved.message).toBe("No library matches 'still nothing'.");
+  });
+});
+
+describe('per-source library settings', () => {
+  it('validates each bag with its adapter schema and reports a bad key with its path', async () => {
+    const error = await catalogErrorOf(
+      start({
+        libraries: [
+          { id: 'acme', name: 'Acme', docsUrl: 'https://docs.acme.test', sources: { static: { sight: 'x' } } },
+        ],
+      }),
+    );
+    expect(error.code).toBe('CONFIG_INVALID');
+    expect(error.message).toMatch(/libraries\.0\.sources\.static\.sight: Unrecognized key/);
+    const bad = await catalogErrorOf(
+      start({ project: { libraryOverrides: { acme: { sources: { static: { depth: 'deep' } } } } } }),
+    );
+    expect(bad.message).toMatch(/project\.libraryOverrides\.acme\.sources\.static\.depth: /);
+  });
+
+  it('warns about a bag no installed source reads, and keeps it', async () => {
+    const { engine, lines } = await start({
+      libraries: [{ id: 'acme', name: 'Acme', docsUrl: 'https://docs.acme.test', sources: { other: { a: 1 } } }],
+    });
+    expect(engine.libraries()[0]?.sources).toEqual({ other: { a: 1 } });
+    expect(lines.join('')).toMatch(/libraries\.0\.sources\.other is set but no installed source plugin reads it/);
+  });
+});

@@ -1,0 +1,117 @@
+import { type LibraryDescriptor, type PackageMetadata, ProContextError } from '@pro-context/kernel';
+import { catalogErrorOf, MemoryCacheStore, StaticRegistryResolver, StaticSourceAdapter } from '@pro-context/testing';
+import { describe, expect, it } from 'vitest';
+import {
+  matchVersion,
+  registryOf,
+  resolveLibraryVersion,
+  resolveReleasedVersion,
+  versionSchemeOf,
+} from '../src/core/versions.js';
+
+const metadata = (name: string, ecosystem: string, versions: string[]): PackageMetadata => ({
+  name,
+  ecosystem,
+  versions: versions.map((version) => ({ version, prerelease: /[a-z]/i.test(version) })),
+  latestStable: versions.find((v) => !/[a-z]/i.test(v)),
+});
+const pypi = () =>
+  new StaticRegistryResolver('pypi', 'pypi', {
+    pydantic: metadata('pydantic', 'pypi', ['2.11.3', '2.10.6', '2.9.2', '1.10.21']),
+  });
+const npm = () =>
+  new StaticRegistryResolver('npm', 'npm', {
+    zod: metadata('zod', 'npm', ['4.1.0', '4.0.0', '3.25.76', '3.24.1']),
+  });
+const anyVersion = [new StaticSourceAdapter('static', { pydantic: { pages: [], versions: { kind: 'any' } } })];
+const pydantic: LibraryDescriptor = { id: 'pydantic', name: 'Pydantic', language: 'python', docsUrl: 'https://x.test' };
+
+describe('registries are chosen by ecosystem', () => {
+  it("uses a library's packages first, else the registry of its language", () => {
+    const [p, n] = [pypi(), npm()];
+    expect(registryOf({ id: 'zod', name: 'Zod', packages: { npm: 'zod' } }, [p, n])).toEqual({
+      registry: n,
+      name: 'zod',
+    });
+    // a library packaged on both: the first ecosystem an installed registry serves
+    expect(registryOf({ id: 'x', name: 'X', packages: { conda: 'x', pypi: 'x-py' } }, [p, n])?.name).toBe('x-py');
+    expect(registryOf({ ...pydantic, packageName: 'pydantic' }, [p, n])?.registry).toBe(p);
+    expect(registryOf({ id: 'x', name: 'X', language: 'go' }, [p, n])).toBeUndefined();
+    // packages that name no installed registry: no registry, even if the language has one
+    expect(registryOf({ ...pydantic, packages: { conda: 'pydantic' } }, [p, n])).toBeUndefined();
+  });
+
+  it('evaluates ranges with PEP 440 for PyPI and semver for npm', () => {
+    expect(versionSchemeOf(pydantic)).toBe('pep440');
+    expect(versionSchemeOf({ id: 'zod', name: 'Zod', language: 'typescript' })).toBe('semver');
+    expect(versionSchemeOf({ id: 'x', name: 'X', language: 'javascript', packages: { pypi: 'x' } })).toBe('pep440');
+    const py = ['2.11.3', '2.10.6', '1.10.21'];
+    // ~=2.10 is ">=2.10, ==2.*" in PEP 440 (semver's ~2.10 would stop at 2.10.x)
+    expect(matchVersion('pep440', '~=2.10', py)).toBe('2.11.3');
+    expect(matchVersion('pep440', '>=2,<2.11', py)).toBe('2.10.6');
+    expect(matchVersion('pep440', '2.10.x', py)).toBe('2.10.6');
+    const js = ['4.1.0', '3.25.76', '3.24.1'];
+    expect(matchVersion('semver', '^3.24', js)).toBe('3.25.76');
+    expect(matchVersion('semver', '~3.24.0', js)).toBe('3.24.1');
+    expect(matchVersion('semver', '==3.24.1', js)).toBe('3.24.1');
+    // a bare number names its exact version only; the caller asks for the series explicitly
+    expect(matchVersion('semver', '3', js)).toBeUndefined();
+    expect(matchVersion('semver', 'not a range', js)).toBeUndefined();
+  });
+});
+
+describe('resolveReleasedVersion with a registry', () => {
+  it('hands the range to the registry as written, with the FetchContext', async () => {
+    const registry = pypi();
+    const signal = new AbortController().signal;
+    const info = await resolveReleasedVersion(pydantic, '~=2.10', { registries: [registry], context: { signal } });
+    expect(info).toMatchObject({ version: '2.11.3', requested: '~=2.10', from: 'pypi', latest: '2.11.3' });
+    expect(registry.calls).toEqual([{ spec: '~=2.10', signal: true }]);
+  });
+
+  it('asks the registry even when the library lists versions (a registry that knows the package wins)', async () => {
+    const listed = { ...pydantic, versions: ['2.0.0', '1.0.0'] };
+    const info = await resolveReleasedVersion(listed, undefined, { registries: [pypi()] });
+    expect(info).toMatchObject({ version: '2.11.3', from: 'pypi' });
+    // and falls back to the list for a package the registry does not know
+    const unknown = { ...listed, packages: { pypi: 'not-on-pypi' } };
+    expect(await resolveReleasedVersion(unknown, undefined, { registries: [pypi()] })).toMatchObject({
+      version: '2.0.0',
+      from: 'config',
+    });
+  });
+
+  it('caches the version list, answers from it within the TTL, and serves it marked stale when the registry is down', async () => {
+    const registry = pypi();
+    const cache = new MemoryCacheStore();
+    const sources = { registries: [registry], cache, adapters: anyVersion };
+    expect((await resolveLibraryVersion(pydantic, undefined, sources)).version).toBe('2.11.3');
+    expect(registry.calls).toHaveLength(1);
+    // within the TTL: evaluated on the cached list, the registry is not asked
+    expect((await resolveLibraryVersion(pydantic, '>=2,<2.11', sources)).version).toBe('2.10.6');
+    expect(registry.calls).toHaveLength(1);
+    expect(await cache.keys('versions')).toEqual(['pypi:pydantic']);
+
+    // past the TTL, registry down: the last list, marked stale
+    registry.failWith = new ProContextError('REGISTRY_TIMEOUT', 'pypi did not answer.');
+    const expired = { ...sources, versionsTtlMs: 0 };
+    const stale = await resolveLibraryVersion(pydantic, '2.10.x', expired);
+    expect(stale).toMatchObject({ version: '2.10.6', stale: true, from: 'pypi' });
+    expect(registry.calls).toHaveLength(2);
+
+    // with nothing cached, the registry's failure is the answer
+    const error = await catalogErrorOf(
+      resolveLibraryVersion(pydantic, undefined, { ...expired, cache: new MemoryCacheStore() }),
+    );
+    expect(error.code).toBe('REGISTRY_TIMEOUT');
+  });
+
+  it('refuses a range no cached release satisfies with VERSION_NOT_FOUND', async () => {
+    const cache = new MemoryCacheStore();
+    const sources = { registries: [pypi()], cache };
+    await resolveReleasedVersion(pydantic, undefined, sources);
+    const error = await catalogErrorOf(resolveReleasedVersion(pydantic, '>=3', sources));
+    expect(error.code).toBe('VERSION_NOT_FOUND');
+    expect(error.suggestion).toBe('Available versions: 2.11.3, 2.10.6, 2.9.2, 1.10.21');
+  });
+});

@@ -1,0 +1,38 @@
+import type { FetchContext, LibraryDescriptor } from './library.js';
+import { createToken } from './token.js';
+
+/**
+ * A way libraries become known to the engine: the config file (the engine binds that one, priority 0), and
+ * later the curated registry, package-registry discovery, project detection and local docs.
+ *
+ * Merging: providers are read in `priority` order, lowest first, and the lowest-priority number wins. When
+ * two providers describe the same library id, the winner's defined fields override the other's field by
+ * field (a field it leaves `undefined` keeps the other's value); `sources` bags merge one level deeper (per
+ * adapter key, field by field). So config (0) overriding the curated registry (100) changes only the keys
+ * it writes. {@link LibraryProvider.overrides} patches then apply to the merged list, highest priority number
+ * first, so config's `project.libraryOverrides` wins over everything.
+ */
+export interface LibraryProvider {
+  /** Stable id, equal to the plugin id (`'config'` for the engine's own, `'known-libraries'`, `'pypi'`). */
+  readonly id: string;
+  /** Lower wins a field-by-field merge. Config is 0; the curated registry 100; discovery and detection 200+. */
+  readonly priority: number;
+  /** The libraries this provider knows up front (cheap: no network). Read once, when the engine starts. */
+  libraries(): readonly LibraryDescriptor[];
+  /**
+   * Partial settings for libraries other providers describe, keyed by id, name, alias or package name
+   * (config's `project.libraryOverrides`). A key no library matches becomes a library of its own when the
+   * patch says where its documentation lives.
+   */
+  overrides?(): Readonly<Record<string, Partial<LibraryDescriptor>>>;
+  /**
+   * Finds a library no provider listed (a PyPI or npm package name, a folder): asked, in priority order,
+   * before the engine answers `LIBRARY_NOT_FOUND`. Returns `null` when this provider does not know the name.
+   * A provider that fails (an unreachable registry) is logged and skipped: the next provider is asked, and
+   * with none finding the name the answer stays `LIBRARY_NOT_FOUND`.
+   */
+  lookup?(name: string, context?: FetchContext): Promise<LibraryDescriptor | null>;
+}
+
+/** Plural contract: every installed library provider. */
+export const libraryProviderToken = createToken<LibraryProvider>('kernel.libraryProvider', { multiple: true });
