@@ -41,22 +41,22 @@ describe('registries are chosen by ecosystem', () => {
     expect(registryOf({ ...pydantic, packages: { conda: 'pydantic' } }, [p, n])).toBeUndefined();
   });
 
-  it('evaluates ranges with PEP 440 for PyPI and semver for npm', () => {
+  it('evaluates ranges with PEP 440 for PyPI and semver for npm', async () => {
     expect(versionSchemeOf(pydantic)).toBe('pep440');
     expect(versionSchemeOf({ id: 'zod', name: 'Zod', language: 'typescript' })).toBe('semver');
     expect(versionSchemeOf({ id: 'x', name: 'X', language: 'javascript', packages: { pypi: 'x' } })).toBe('pep440');
     const py = ['2.11.3', '2.10.6', '1.10.21'];
     // ~=2.10 is ">=2.10, ==2.*" in PEP 440 (semver's ~2.10 would stop at 2.10.x)
-    expect(matchVersion('pep440', '~=2.10', py)).toBe('2.11.3');
-    expect(matchVersion('pep440', '>=2,<2.11', py)).toBe('2.10.6');
-    expect(matchVersion('pep440', '2.10.x', py)).toBe('2.10.6');
+    expect(await matchVersion('pep440', '~=2.10', py)).toBe('2.11.3');
+    expect(await matchVersion('pep440', '>=2,<2.11', py)).toBe('2.10.6');
+    expect(await matchVersion('pep440', '2.10.x', py)).toBe('2.10.6');
     const js = ['4.1.0', '3.25.76', '3.24.1'];
-    expect(matchVersion('semver', '^3.24', js)).toBe('3.25.76');
-    expect(matchVersion('semver', '~3.24.0', js)).toBe('3.24.1');
-    expect(matchVersion('semver', '==3.24.1', js)).toBe('3.24.1');
+    expect(await matchVersion('semver', '^3.24', js)).toBe('3.25.76');
+    expect(await matchVersion('semver', '~3.24.0', js)).toBe('3.24.1');
+    expect(await matchVersion('semver', '==3.24.1', js)).toBe('3.24.1');
     // a bare number names its exact version only; the caller asks for the series explicitly
-    expect(matchVersion('semver', '3', js)).toBeUndefined();
-    expect(matchVersion('semver', 'not a range', js)).toBeUndefined();
+    expect(await matchVersion('semver', '3', js)).toBeUndefined();
+    expect(await matchVersion('semver', 'not a range', js)).toBeUndefined();
   });
 });
 

@@ -10,7 +10,6 @@ import {
   type RegistryResolver,
   type SourceAdapter,
 } from '@pro-context/kernel';
-import * as pep440 from '@renovatebot/pep440';
 import semver from 'semver';
 import { ns } from './keys.js';
 
@@ -45,6 +44,13 @@ export interface VersionSources {
   context?: FetchContext;
   logger?: Logger;
 }
+
+/** The PEP 440 library, loaded on first use (most answers never evaluate a Python specifier). */
+let pep440: Promise<typeof import('@renovatebot/pep440')> | undefined;
+const loadPep440 = () => {
+  pep440 ??= import('@renovatebot/pep440');
+  return pep440;
+};
 
 /** How versions are compared and ranges evaluated: npm's semver or Python's PEP 440. */
 export type VersionScheme = 'semver' | 'pep440';
@@ -96,7 +102,11 @@ const WILDCARD = /^v?(\d+(?:\.\d+)*)(?:\.[x*])+$/i;
  * version (`3`) names nothing here: callers ask for its series (`3.x`) explicitly. A range the scheme cannot
  * read is tried in the other scheme (`zod==3.25.0`, `pydantic^2`).
  */
-export function matchVersion(scheme: VersionScheme, spec: string, versions: readonly string[]): string | undefined {
+export async function matchVersion(
+  scheme: VersionScheme,
+  spec: string,
+  versions: readonly string[],
+): Promise<string | undefined> {
   if (versions.includes(spec)) return spec;
   if (BARE_VERSION.test(spec)) return versions.find((v) => v === spec.replace(/^v/i, ''));
   const wildcard = WILDCARD.exec(spec)?.[1];
@@ -111,8 +121,9 @@ export function matchVersion(scheme: VersionScheme, spec: string, versions: read
       });
     }
     const specifier = wildcard ? `==${wildcard}.*` : spec;
-    if (!pep440.validRange(specifier)) continue;
-    return versions.find((v) => pep440.valid(v) !== null && pep440.satisfies(v, specifier));
+    const pep = await loadPep440();
+    if (!pep.validRange(specifier)) continue;
+    return versions.find((v) => pep.valid(v) !== null && pep.satisfies(v, specifier));
   }
   return undefined;
 }
@@ -132,25 +143,25 @@ const unreachable = (error: unknown) =>
  * The version a spec names in a registry's metadata, evaluated here (a cached list): latest stable without
  * a spec, else {@link matchVersion} over the stable releases, then over every release.
  */
-function fromMetadata(
+async function fromMetadata(
   metadata: PackageMetadata,
   spec: string | undefined,
   scheme: VersionScheme,
   registry: RegistryResolver,
   name: string,
-): string {
+): Promise<string> {
   const stable = metadata.versions.filter((v) => !v.prerelease && !v.yanked).map((v) => v.version);
   if (!spec || spec === 'latest' || spec === 'stable') {
     const latest = metadata.latestStable ?? stable[0];
     if (latest) return latest;
   } else {
     const found =
-      matchVersion(scheme, spec, stable) ??
-      matchVersion(
+      (await matchVersion(scheme, spec, stable)) ??
+      (await matchVersion(
         scheme,
         spec,
         metadata.versions.map((v) => v.version),
-      );
+      ));
     if (found) return found;
   }
   throw new ProContextError('VERSION_NOT_FOUND', `${name} has no version matching '${spec}' in ${registry.id}.`, {
@@ -176,11 +187,8 @@ async function resolveInRegistry(
     .catch(() => undefined);
   const ttl = sources.versionsTtlMs ?? 3_600_000;
   if (cached && Date.now() - cached.value.fetchedAt < ttl) {
-    return {
-      version: fromMetadata(cached.value.metadata, spec, scheme, registry, name),
-      ...cached.value,
-      stale: false,
-    };
+    const version = await fromMetadata(cached.value.metadata, spec, scheme, registry, name);
+    return { version, ...cached.value, stale: false };
   }
   try {
     const resolved = await registry.resolveVersion(name, spec, sources.context);
@@ -193,7 +201,8 @@ async function resolveInRegistry(
   } catch (error) {
     if (!cached || !unreachable(error) || sources.context?.signal?.aborted) throw error;
     sources.logger?.warn('registry unreachable: serving its last version list', { registry: registry.id, name });
-    return { version: fromMetadata(cached.value.metadata, spec, scheme, registry, name), ...cached.value, stale: true };
+    const version = await fromMetadata(cached.value.metadata, spec, scheme, registry, name);
+    return { version, ...cached.value, stale: true };
   }
 }
 
@@ -241,7 +250,7 @@ export async function resolveReleasedVersion(
     from: 'config',
   });
   if (!requested || requested === 'latest' || requested === 'stable') return result(latest);
-  const match = matchVersion(scheme, requested, available);
+  const match = await matchVersion(scheme, requested, available);
   if (match) return result(match);
   // with no list of versions to check against, docs that serve any version are asked for the version as written
   if (
