@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
-import { createHttpClient } from '@pro-context/http';
 import { docsEngineToken, enginePlugin } from '@pro-context/engine';
+import { createHttpClient } from '@pro-context/http';
 import {
   createKernel,
   createSilentLogger,
