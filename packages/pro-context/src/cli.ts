@@ -1,9 +1,10 @@
 #!/usr/bin/env node
-import { docsEngineToken } from '@pro-context/engine';
+import { ConfigLibraryProvider, docsEngineToken } from '@pro-context/engine';
 import { serveStdio } from '@pro-context/host-stdio';
 import {
   type ErrorPayload,
   isProContextError,
+  libraryProviderToken,
   logLevels,
   ProContextError,
   type StartedKernel,
@@ -243,9 +244,13 @@ export function buildProgram(): Command {
           overrides,
         });
         await refuseHttpTransport(kernel);
+        // the configured libraries' warnings (deprecated keys, bags no plugin reads) come from the engine's provider
+        const libraryWarnings = kernel
+          .resolveAll(libraryProviderToken)
+          .flatMap((p) => (p instanceof ConfigLibraryProvider ? p.warnings : []));
         const fromEnvironment = kernel.environment.map(({ variable, key }) => `  ${key} from ${variable}\n`);
         process.stdout.write(
-          `configuration OK${kernel.config.sourceFile ? ` (${kernel.config.sourceFile})` : ' (no file: defaults and environment)'}\n${fromEnvironment.length > 0 ? `set by the environment:\n${fromEnvironment.join('')}` : ''}${kernel.warnings.map((w) => `warning: ${w}\n`).join('')}`,
+          `configuration OK${kernel.config.sourceFile ? ` (${kernel.config.sourceFile})` : ' (no file: defaults and environment)'}\n${fromEnvironment.length > 0 ? `set by the environment:\n${fromEnvironment.join('')}` : ''}${[...kernel.warnings, ...libraryWarnings].map((w) => `warning: ${w}\n`).join('')}`,
         );
         await kernel.stop();
       } catch (error) {

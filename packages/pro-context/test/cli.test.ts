@@ -1,4 +1,7 @@
 import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type CorpusProject, cliPath, skipReason, useCorpusProject } from './helpers.js';
@@ -93,5 +96,28 @@ describe.skipIf(skipReason)(`the pro-context CLI in a terminal${skipReason ? ` (
     const warnings = result.stdout.split('\n').filter((l) => l.startsWith('warning: '));
     expect(warnings.length).toBeGreaterThan(0);
     expect(result.stderr).toBe('');
+  });
+
+  it('config check shows the deprecated library keys it moved, naming their new place', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'pc-cli-deprecated-'));
+    try {
+      const configFile = join(dir, 'pro-context.config.yaml');
+      await writeFile(
+        configFile,
+        'libraries:\n  - id: zod\n    name: Zod\n    llmsTxtUrl: https://zod.dev/llms.txt\n',
+        'utf8',
+      );
+      const result = await cli(['-c', configFile, 'config', 'check'], {
+        HOME: dir,
+        PRO_CONTEXT_CACHE_DIR: join(dir, 'cache'),
+      });
+      expect(result.code).toBe(0);
+      expect(result.stdout).toMatch(
+        /^warning: libraries\.0\.llmsTxtUrl is deprecated: write it as libraries\.0\.sources\.llmsTxt\.llmsTxtUrl\.$/m,
+      );
+      expect(result.stderr).toBe('');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

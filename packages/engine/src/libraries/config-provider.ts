@@ -28,18 +28,20 @@ export class ConfigLibraryProvider implements LibraryProvider {
   readonly priority = 0;
   private readonly listed: LibraryDescriptor[] = [];
   private readonly patches: Record<string, Partial<LibraryDescriptor>> = {};
+  /** What the configuration's libraries should change (deprecated keys, bags no plugin reads), as logged. */
+  readonly warnings: string[] = [];
 
   constructor(config: ResolvedConfig, declarations: readonly LibrarySettingsDeclaration[], logger: Logger) {
     const issues: { path: string; message: string }[] = [];
     const read = (entry: LibraryDescriptor, path: string) => {
       const report = applyLibrarySettings(entry, declarations);
       issues.push(...report.issues.map((i) => ({ path: `${path}.${i.path}`, message: i.message })));
-      for (const { from, to } of report.deprecated) {
-        logger.warn(`${path}.${from} is deprecated: write it as ${path}.${to}.`, { config: config.sourceFile });
-      }
-      for (const bag of report.unread) {
-        logger.warn(`${path}.${bag} is set but no installed source plugin reads it.`, { config: config.sourceFile });
-      }
+      const warn = (message: string) => {
+        this.warnings.push(message);
+        logger.warn(message, { config: config.sourceFile });
+      };
+      for (const { from, to } of report.deprecated) warn(`${path}.${from} is deprecated: write it as ${path}.${to}.`);
+      for (const bag of report.unread) warn(`${path}.${bag} is set but no installed source plugin reads it.`);
       return report.library;
     };
     librariesConfigSection.read(config).forEach((entry, index) => {
