@@ -1,6 +1,7 @@
 import {
   type FetchContext,
   type LibraryDescriptor,
+  type LibraryLookupHints,
   type LibraryProvider,
   type LibrarySettingsDeclaration,
   type Logger,
@@ -251,12 +252,12 @@ export class LibraryCatalog {
    * Asks the providers, in priority order, for a name none of them listed; a library found joins the
    * catalog. `undefined` when no provider knows it (a failing provider is logged and skipped).
    */
-  async lookup(name: string, context?: FetchContext): Promise<LibraryDescriptor | undefined> {
+  async lookup(name: string, context?: FetchContext, hints?: LibraryLookupHints): Promise<LibraryDescriptor | undefined> {
     for (const provider of this.providers) {
       if (!provider.lookup) continue;
       context?.signal?.throwIfAborted();
       try {
-        const found = await provider.lookup(name, context);
+        const found = await provider.lookup(name, context, hints);
         if (!found) continue;
         const library = this.settled(found, provider.id);
         this.add(library);
