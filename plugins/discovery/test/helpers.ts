@@ -52,7 +52,11 @@ export function docsSite(): Promise<LoopbackSite> {
       case '/alpha/docs/llms.txt':
         return text(res, llmsTxt('Alpha Docs', `${origin}/alpha/docs`));
       case '/alpha/docs/start.md':
-        return text(res, page('Getting started', 'Install alpha-docs with pip, then call `make_widget()`.'), 'text/markdown');
+        return text(
+          res,
+          page('Getting started', 'Install alpha-docs with pip, then call `make_widget()`.'),
+          'text/markdown',
+        );
       case '/alpha/docs/options.md':
         return text(
           res,
@@ -200,8 +204,8 @@ export async function startKernel(
     ],
     config: {
       registries: {
-        pypi: { url: world.pypi.url, reuseSeconds: 0 },
-        npm: { url: world.npm.url, reuseSeconds: 0 },
+        ...(registries.includes('pypi') ? { pypi: { url: world.pypi.url, reuseSeconds: 0 } } : {}),
+        ...(registries.includes('npm') ? { npm: { url: world.npm.url, reuseSeconds: 0 } } : {}),
       },
       http: { retries: 0 },
       ...options.config,

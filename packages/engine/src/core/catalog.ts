@@ -252,7 +252,11 @@ export class LibraryCatalog {
    * Asks the providers, in priority order, for a name none of them listed; a library found joins the
    * catalog. `undefined` when no provider knows it (a failing provider is logged and skipped).
    */
-  async lookup(name: string, context?: FetchContext, hints?: LibraryLookupHints): Promise<LibraryDescriptor | undefined> {
+  async lookup(
+    name: string,
+    context?: FetchContext,
+    hints?: LibraryLookupHints,
+  ): Promise<LibraryDescriptor | undefined> {
     for (const provider of this.providers) {
       if (!provider.lookup) continue;
       context?.signal?.throwIfAborted();

@@ -103,8 +103,8 @@ export class SourceChain {
       }
     }
     if (adapters.length === 1 && isProContextError(lastError)) throw lastError;
-    const note = library.docsNote ? ` ${library.docsNote}` : '';
-    throw new ProContextError('SOURCE_UNAVAILABLE', `Could not ${what} for ${library.name}. ${failures.join(' | ')}${note}`, {
+    const why = `${failures.join(' | ')}${library.docsNote ? ` ${library.docsNote}` : ''}`;
+    throw new ProContextError('SOURCE_UNAVAILABLE', `Could not ${what} for ${library.name}. ${why}`, {
       details: { failures },
       ...(isProContextError(lastError) && lastError.retryAfter ? { retryAfter: lastError.retryAfter } : {}),
     });
