@@ -36,8 +36,9 @@ afterEach(async () => {
   await Promise.all(kernels.splice(0).map((k) => k.stop()));
 });
 
-async function start(provider: LibraryProvider) {
+async function start(provider: LibraryProvider, config: Record<string, unknown> = {}) {
   const kernel = await createTestKernel({
+    config,
     plugins: [
       enginePlugin,
       definePlugin({
@@ -75,5 +76,31 @@ describe('provider lookups', () => {
     const error = await catalogErrorOf(engine.getDocs('quiet-package', 'anything', undefined, 1000));
     expect(error.code).toBe('SOURCE_UNAVAILABLE');
     expect(error.message).toContain('Docs discovery tried https://docs.example.test/llms.txt (HTTP 404).');
+  });
+
+  it('never replace a library the catalog knows', async () => {
+    const provider = new HintedProvider();
+    const config = {
+      libraries: [{ id: 'requests', name: 'Requests', language: 'python', docsUrl: 'https://requests.example.test' }],
+    };
+    const engine = await start(provider, config);
+    // another language's package of that id is not taken: the answer stays LIBRARY_NOT_FOUND, pointing at it
+    const error = await catalogErrorOf(engine.resolve('requests', { language: 'javascript' }));
+    expect(error.code).toBe('LIBRARY_NOT_FOUND');
+    expect(error.suggestion).toContain("'requests' (python)");
+    // a provider answering a known id with the same language: the known library, as configured
+    const same = await start(
+      {
+        id: 'same',
+        priority: 200,
+        libraries: () => [],
+        lookup: async () => ({ id: 'requests', name: 'requests', language: 'python', docsNote: 'replaced' }),
+      },
+      config,
+    );
+    const found = await same.findLibrary('zzqqxx');
+    expect(found).toMatchObject({ id: 'requests', name: 'Requests', docsUrl: 'https://requests.example.test' });
+    expect(found?.docsNote).toBeUndefined();
+    expect(provider.asked).toEqual([{ name: 'requests', hints: { language: 'javascript' } }]);
   });
 });

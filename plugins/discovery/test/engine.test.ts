@@ -71,6 +71,17 @@ describe('the engine answers packages nobody listed', () => {
     expect(error.message).toContain(`${o}/delta/llms.txt (HTTP 404)`);
   });
 
+  it('serves a scoped npm package under an id an agent can pass back', async () => {
+    const world = await startWorld();
+    const { engine } = await engineKernel(world);
+    const resolved = await engine.resolve('@acme/widgets');
+    expect(resolved).toMatchObject({ libraryId: 'acme/widgets', language: 'javascript', defaultVersion: '3.4.0' });
+    expect(resolved.toc).toHaveLength(2);
+    // a fresh process, given that id: found again (from the name `@acme/widgets`)
+    const { engine: fresh } = await engineKernel(world);
+    expect((await fresh.resolve('', { libraryId: 'acme/widgets' })).toc).toHaveLength(2);
+  });
+
   it('asks the registry of the language filter', async () => {
     const world = await startWorld();
     const { engine } = await engineKernel(world);

@@ -264,6 +264,11 @@ export class LibraryCatalog {
         const found = await provider.lookup(name, context, hints);
         if (!found) continue;
         const library = this.settled(found, provider.id);
+        // a lookup never replaces a library the catalog knows (a package name spelt otherwise than its id): the
+        // same library is answered as known; another language's library of that id is not taken
+        const known = this.libraries.get(library.id);
+        if (known?.language && library.language && known.language !== library.language) continue;
+        if (known) return known;
         this.add(library);
         return library;
       } catch (error) {
