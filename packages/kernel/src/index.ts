@@ -44,7 +44,7 @@ export type {
   TocEntry,
   TocResult,
 } from './contracts/library.js';
-export type { LibraryProvider } from './contracts/library-provider.js';
+export type { LibraryLookupHints, LibraryProvider } from './contracts/library-provider.js';
 export { libraryProviderToken } from './contracts/library-provider.js';
 export type {
   PackageMetadata,

@@ -11,6 +11,7 @@ import {
   loadConfig,
   type StartedKernel,
 } from '@pro-context/kernel';
+import { discoveryPlugin } from '@pro-context/plugin-discovery';
 import { llmsTxtPlugin } from '@pro-context/plugin-llms-txt';
 import { oramaSearchPlugin } from '@pro-context/plugin-orama-search/plugin';
 import { sqliteCachePlugin } from '@pro-context/plugin-sqlite-cache';
@@ -22,7 +23,7 @@ export const PRESET_VERSION: string = (createRequire(import.meta.url)('../packag
 
 /** The embedded defaults: SQLite cache, Orama search, the llms.txt source and the docs engine. */
 export function defaultPlugins(): AnyPlugin[] {
-  return [sqliteCachePlugin, oramaSearchPlugin, llmsTxtPlugin, enginePlugin];
+  return [sqliteCachePlugin, oramaSearchPlugin, llmsTxtPlugin, enginePlugin, discoveryPlugin];
 }
 
 /** Options of {@link startProContext}. */

@@ -83,6 +83,7 @@ describe("the preset's settings (host sections, reserved variables, default allo
     };
     expect(Object.keys(schema.properties).sort()).toEqual([
       'cache',
+      'discovery',
       'engine',
       'http',
       'libraries',

@@ -1,6 +1,7 @@
 import {
   type FetchContext,
   type LibraryDescriptor,
+  type LibraryLookupHints,
   type LibraryProvider,
   type LibrarySettingsDeclaration,
   type Logger,
@@ -251,14 +252,23 @@ export class LibraryCatalog {
    * Asks the providers, in priority order, for a name none of them listed; a library found joins the
    * catalog. `undefined` when no provider knows it (a failing provider is logged and skipped).
    */
-  async lookup(name: string, context?: FetchContext): Promise<LibraryDescriptor | undefined> {
+  async lookup(
+    name: string,
+    context?: FetchContext,
+    hints?: LibraryLookupHints,
+  ): Promise<LibraryDescriptor | undefined> {
     for (const provider of this.providers) {
       if (!provider.lookup) continue;
       context?.signal?.throwIfAborted();
       try {
-        const found = await provider.lookup(name, context);
+        const found = await provider.lookup(name, context, hints);
         if (!found) continue;
         const library = this.settled(found, provider.id);
+        // a lookup never replaces a library the catalog knows (a package name spelt otherwise than its id): the
+        // same library is answered as known; another language's library of that id is not taken
+        const known = this.libraries.get(library.id);
+        if (known?.language && library.language && known.language !== library.language) continue;
+        if (known) return known;
         this.add(library);
         return library;
       } catch (error) {

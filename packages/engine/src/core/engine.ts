@@ -233,7 +233,8 @@ export class DocsEngine {
       if (matches.length === 0) {
         // a name no provider listed: the providers may find it (a package name, later)
         const name = normalizeQuery(query);
-        const found = name ? await this.catalog.lookup(name, context) : undefined;
+        const hints = options.language ? { language: options.language } : undefined;
+        const found = name ? await this.catalog.lookup(name, context, hints) : undefined;
         if (found && (!options.language || !found.language || found.language === options.language)) {
           const hint = versionHint(query);
           matches = [{ library: found, matchedBy: 'id', distance: 0, ...(hint ? { versionHint: hint } : {}) }];

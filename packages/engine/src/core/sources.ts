@@ -77,7 +77,9 @@ export class SourceChain {
   ): Promise<{ value: T; adapter: SourceAdapter }> {
     const adapters = this.for(library, version);
     if (adapters.length === 0) {
-      throw new ProContextError('SOURCE_UNAVAILABLE', `No documentation source can serve ${library.name}.`, {
+      // a provider that found the library may know where its documentation is not (docs discovery)
+      const note = library.docsNote ? ` ${library.docsNote}` : '';
+      throw new ProContextError('SOURCE_UNAVAILABLE', `No documentation source can serve ${library.name}.${note}`, {
         recoverable: false,
         suggestion: library.source
           ? `The source '${library.source}' configured for ${library.id} is not installed.`
@@ -101,7 +103,8 @@ export class SourceChain {
       }
     }
     if (adapters.length === 1 && isProContextError(lastError)) throw lastError;
-    throw new ProContextError('SOURCE_UNAVAILABLE', `Could not ${what} for ${library.name}. ${failures.join(' | ')}`, {
+    const why = `${failures.join(' | ')}${library.docsNote ? ` ${library.docsNote}` : ''}`;
+    throw new ProContextError('SOURCE_UNAVAILABLE', `Could not ${what} for ${library.name}. ${why}`, {
       details: { failures },
       ...(isProContextError(lastError) && lastError.retryAfter ? { retryAfter: lastError.retryAfter } : {}),
     });

@@ -29,9 +29,17 @@ export interface LibraryProvider {
    * Finds a library no provider listed (a PyPI or npm package name, a folder): asked, in priority order,
    * before the engine answers `LIBRARY_NOT_FOUND`. Returns `null` when this provider does not know the name.
    * A provider that fails (an unreachable registry) is logged and skipped: the next provider is asked, and
-   * with none finding the name the answer stays `LIBRARY_NOT_FOUND`.
+   * with none finding the name the answer stays `LIBRARY_NOT_FOUND`. `hints` says what the caller knows
+   * besides the name (resolve-library's `language` filter), so a name several registries know is looked up
+   * where the caller wants it.
    */
-  lookup?(name: string, context?: FetchContext): Promise<LibraryDescriptor | null>;
+  lookup?(name: string, context?: FetchContext, hints?: LibraryLookupHints): Promise<LibraryDescriptor | null>;
+}
+
+/** What a caller of {@link LibraryProvider.lookup} knows besides the name. */
+export interface LibraryLookupHints {
+  /** The language the library must be in (`'python'`, `'javascript'`), as resolve-library's filter gives it. */
+  language?: string;
 }
 
 /** Plural contract: every installed library provider. */

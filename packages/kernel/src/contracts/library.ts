@@ -50,6 +50,12 @@ export interface LibraryDescriptor {
   defaultVersion?: string;
   /** Known versions, newest first, when no package registry knows this library. */
   versions?: string[];
+  /**
+   * What the provider that found this library learnt about its documentation, one sentence or two (docs
+   * discovery: the URLs it probed and why each missed). Added to the error when no source can serve the
+   * library, so resolve-library's note and get-docs' `SOURCE_UNAVAILABLE` say what was tried.
+   */
+  docsNote?: string;
 }
 
 /** One page of a library's table of contents. */
