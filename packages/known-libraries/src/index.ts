@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { createKnownLibrariesPlugin } from './plugin.js';
 import { KnownLibraryRegistry } from './registry.js';
 import { type KnownLibrary, type RegistryFile, registryFileSchema } from './schema.js';
 
@@ -7,6 +8,13 @@ export { baseId, lookupKey, normalizePypiName, registryId, toLanguage } from './
 export { librariesJsonSchema, librariesJsonSchemaText, librariesSchemaFile } from './json-schema.js';
 export { KnownLibraryRegistry, type RegistryProblem } from './registry.js';
 export * from './schema.js';
+export {
+  createKnownLibrariesPlugin,
+  type KnownLibrariesOptions,
+  type KnownLibrariesOptionsInput,
+  KnownLibrariesProvider,
+  knownLibrariesOptionsSchema,
+} from './plugin.js';
 export { formatVersion, versionedDocsUrlFor } from './versions.js';
 
 /** Where the data file is, from `src/` and from `dist/` alike. */
@@ -21,6 +29,9 @@ export function parseRegistryFile(json: unknown): RegistryFile {
 export const knownLibraries: readonly KnownLibrary[] = Object.freeze(
   parseRegistryFile(JSON.parse(readFileSync(librariesDataUrl, 'utf8'))).libraries,
 );
+
+/** The curated registry as a library provider: `kernel.use(knownLibrariesPlugin)` (config section `registry`). */
+export const knownLibrariesPlugin = createKnownLibrariesPlugin(() => knownLibraries);
 
 /** Lookups over {@link knownLibraries}. */
 export const knownLibraryRegistry = new KnownLibraryRegistry(knownLibraries);
