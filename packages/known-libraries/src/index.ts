@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { createKnownLibrariesPlugin } from './plugin.js';
+import { librariesDataUrl } from './plugin.js';
 import { KnownLibraryRegistry } from './registry.js';
 import { type KnownLibrary, type RegistryFile, registryFileSchema } from './schema.js';
 
@@ -14,11 +14,11 @@ export {
   type KnownLibrariesOptionsInput,
   KnownLibrariesProvider,
   knownLibrariesOptionsSchema,
+  knownLibrariesPlugin,
+  librariesDataUrl,
+  loadKnownLibraries,
 } from './plugin.js';
 export { formatVersion, versionedDocsUrlFor } from './versions.js';
-
-/** Where the data file is, from `src/` and from `dist/` alike. */
-export const librariesDataUrl = new URL('../data/libraries.json', import.meta.url);
 
 /** Reads and validates a registry file (throws a `ZodError` naming the bad entry and field). */
 export function parseRegistryFile(json: unknown): RegistryFile {
@@ -29,9 +29,6 @@ export function parseRegistryFile(json: unknown): RegistryFile {
 export const knownLibraries: readonly KnownLibrary[] = Object.freeze(
   parseRegistryFile(JSON.parse(readFileSync(librariesDataUrl, 'utf8'))).libraries,
 );
-
-/** The curated registry as a library provider: `kernel.use(knownLibrariesPlugin)` (config section `registry`). */
-export const knownLibrariesPlugin = createKnownLibrariesPlugin(() => knownLibraries);
 
 /** Lookups over {@link knownLibraries}. */
 export const knownLibraryRegistry = new KnownLibraryRegistry(knownLibraries);

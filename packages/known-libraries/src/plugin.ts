@@ -1,6 +1,18 @@
+import { readFileSync } from 'node:fs';
 import { definePlugin, type LibraryDescriptor, type LibraryProvider, libraryProviderToken, z } from '@pro-context/kernel';
 import { toDescriptorFields } from './descriptor.js';
-import type { KnownLibrary } from './schema.js';
+import { type KnownLibrary, registryFileSchema } from './schema.js';
+
+/**
+ * Where the data file is, from `src/` and from `dist/` alike (a bundle that inlines this module ships a copy
+ * at `../data/libraries.json` from its own folder, as pro-context's does).
+ */
+export const librariesDataUrl = new URL('../data/libraries.json', import.meta.url);
+
+/** The shipped entries, read and validated on each call (the plugin calls it once, when the engine starts). */
+export function loadKnownLibraries(): readonly KnownLibrary[] {
+  return registryFileSchema.parse(JSON.parse(readFileSync(librariesDataUrl, 'utf8'))).libraries;
+}
 
 /** Options of {@link knownLibrariesPlugin} (config section `registry`). */
 export const knownLibrariesOptionsSchema = z.strictObject({
@@ -34,7 +46,8 @@ export class KnownLibrariesProvider implements LibraryProvider {
 }
 
 /**
- * The known-libraries plugin: binds a {@link KnownLibrariesProvider} over the shipped entries (or `entries`
+ * A known-libraries plugin over `entries` (read when the engine starts, only when the plugin is enabled):
+ * binds a {@link KnownLibrariesProvider} over the shipped entries (or `entries`
  * given to {@link createKnownLibrariesPlugin}). `registry.enabled: false` turns the list off.
  */
 export function createKnownLibrariesPlugin(entries: () => readonly KnownLibrary[]) {
@@ -51,3 +64,11 @@ export function createKnownLibrariesPlugin(entries: () => readonly KnownLibrary[
     },
   });
 }
+
+/**
+ * The curated registry as a library provider: `kernel.use(knownLibrariesPlugin)` (config section `registry`;
+ * `registry.enabled: false` turns it off). The data file is read when the engine starts, not on import.
+ */
+export const knownLibrariesPlugin = createKnownLibrariesPlugin(loadKnownLibraries);
+
+export default knownLibrariesPlugin;

@@ -11,8 +11,11 @@ import {
   loadConfig,
   type StartedKernel,
 } from '@pro-context/kernel';
+import { knownLibrariesPlugin } from '@pro-context/known-libraries/plugin';
 import { llmsTxtPlugin } from '@pro-context/plugin-llms-txt';
+import { npmPlugin } from '@pro-context/plugin-npm';
 import { oramaSearchPlugin } from '@pro-context/plugin-orama-search/plugin';
+import { pypiPlugin } from '@pro-context/plugin-pypi';
 import { sqliteCachePlugin } from '@pro-context/plugin-sqlite-cache';
 import { proContextPlugin } from './settings.js';
 
@@ -20,9 +23,12 @@ import { proContextPlugin } from './settings.js';
 export const PRESET_VERSION: string = (createRequire(import.meta.url)('../package.json') as { version: string })
   .version;
 
-/** The embedded defaults: SQLite cache, Orama search, the llms.txt source and the docs engine. */
+/**
+ * The embedded defaults: SQLite cache, Orama search, the llms.txt source, the curated registry of well-known
+ * libraries, the PyPI and npm version resolvers, and the docs engine.
+ */
 export function defaultPlugins(): AnyPlugin[] {
-  return [sqliteCachePlugin, oramaSearchPlugin, llmsTxtPlugin, enginePlugin];
+  return [sqliteCachePlugin, oramaSearchPlugin, llmsTxtPlugin, knownLibrariesPlugin, pypiPlugin, npmPlugin, enginePlugin];
 }
 
 /** Options of {@link startProContext}. */
