@@ -1,6 +1,6 @@
 import type { LibraryDescriptor } from '@pro-context/kernel';
-import { registryOf } from './schema.js';
 import type { KnownLibrary } from './schema.js';
+import { registryOf } from './schema.js';
 
 /** The kernel's `LibraryDescriptor`, as an entry fills it. */
 export type DescriptorFields = LibraryDescriptor & {

@@ -6,8 +6,6 @@ import { type KnownLibrary, type RegistryFile, registryFileSchema } from './sche
 export { type DescriptorFields, toDescriptorFields } from './descriptor.js';
 export { baseId, lookupKey, normalizePypiName, registryId, toLanguage } from './ids.js';
 export { librariesJsonSchema, librariesJsonSchemaText, librariesSchemaFile } from './json-schema.js';
-export { KnownLibraryRegistry, type RegistryProblem } from './registry.js';
-export * from './schema.js';
 export {
   createKnownLibrariesPlugin,
   type KnownLibrariesOptions,
@@ -18,6 +16,8 @@ export {
   librariesDataUrl,
   loadKnownLibraries,
 } from './plugin.js';
+export { KnownLibraryRegistry, type RegistryProblem } from './registry.js';
+export * from './schema.js';
 export { formatVersion, versionedDocsUrlFor } from './versions.js';
 
 /** Reads and validates a registry file (throws a `ZodError` naming the bad entry and field). */

@@ -1,5 +1,11 @@
 import { readFileSync } from 'node:fs';
-import { definePlugin, type LibraryDescriptor, type LibraryProvider, libraryProviderToken, z } from '@pro-context/kernel';
+import {
+  definePlugin,
+  type LibraryDescriptor,
+  type LibraryProvider,
+  libraryProviderToken,
+  z,
+} from '@pro-context/kernel';
 import { toDescriptorFields } from './descriptor.js';
 import { type KnownLibrary, registryFileSchema } from './schema.js';
 

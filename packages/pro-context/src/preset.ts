@@ -28,7 +28,15 @@ export const PRESET_VERSION: string = (createRequire(import.meta.url)('../packag
  * libraries, the PyPI and npm version resolvers, and the docs engine.
  */
 export function defaultPlugins(): AnyPlugin[] {
-  return [sqliteCachePlugin, oramaSearchPlugin, llmsTxtPlugin, knownLibrariesPlugin, pypiPlugin, npmPlugin, enginePlugin];
+  return [
+    sqliteCachePlugin,
+    oramaSearchPlugin,
+    llmsTxtPlugin,
+    knownLibrariesPlugin,
+    pypiPlugin,
+    npmPlugin,
+    enginePlugin,
+  ];
 }
 
 /** Options of {@link startProContext}. */

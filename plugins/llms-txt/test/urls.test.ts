@@ -63,7 +63,9 @@ describe('llmsTxtUrlOf / llmsFullTxtUrlOf', () => {
     expect(llmsTxtUrlOf(bag('majorminor'), '2.0.36')).toBe('https://docs.x.dev/20/llms.txt');
     expect(llmsTxtUrlOf(bag(), '2.10.6')).toBe('https://docs.x.dev/2.10.6/llms.txt');
     expect(llmsTxtUrlOf(bag('major.minor'), 'latest')).toBe('https://docs.x.dev/latest/llms.txt');
-    const templated = lib({ sources: { llmsTxt: { llmsTxtUrl: 'https://x.dev/v{version}/llms.txt', versionFormat: 'major' } } });
+    const templated = lib({
+      sources: { llmsTxt: { llmsTxtUrl: 'https://x.dev/v{version}/llms.txt', versionFormat: 'major' } },
+    });
     expect(llmsTxtUrlOf(templated, '4.2.1')).toBe('https://x.dev/v4/llms.txt');
   });
 
