@@ -1,35 +1,39 @@
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { type CallToolResult, CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import {
+  type FakeProxy,
   type FakeRegistry,
   fakeNpmPackages,
   fakePypiProjects,
   startFakeNpm,
+  startFakeProxy,
   startFakePypi,
 } from '@pro-context/testing';
+import type { FakeWeb } from '@pro-context/testing/fake-web';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cliPath, errorOf, skipReason } from './helpers.js';
+import { cliPath, errorOf, skipReason, startCorpusWeb } from './helpers.js';
 
 /**
  * The stdio server with NO configuration file (an empty working directory and home): the curated registry
  * answers well-known names, the PyPI and npm resolvers read their loopback fakes (set by the declared
  * variables PRO_CONTEXT_PYPI_URL / PRO_CONTEXT_NPM_URL; loopback allowed by --allow-private-network). The
- * documentation sites are real https hosts: HTTPS_PROXY/HTTP_PROXY point at a loopback proxy that refuses
- * every request (502) and records which host was asked, so no documentation request leaves the machine.
+ * curated docs sites are real https hosts: HTTPS_PROXY/HTTP_PROXY point at the loopback fake proxy, which
+ * serves https://fastapi.tiangolo.com from the fastapi corpus on the fake web (TLS with the test CA, trusted
+ * through NODE_EXTRA_CA_CERTS by the server's process only) and refuses every other host, so no request
+ * leaves the machine (a host asked through the proxy is still looked up locally by the SSRF guard's preflight).
  */
 describe.skipIf(skipReason)(
   `pro-context with no configuration file${skipReason ? ` (skipped: ${skipReason})` : ''}`,
   () => {
     let pypi: FakeRegistry;
     let npm: FakeRegistry;
-    let proxy: Server;
-    const proxied: string[] = [];
+    let web: FakeWeb;
+    let proxy: FakeProxy;
     let dir: string;
     let client: Client;
     const call = async (name: string, args: Record<string, unknown>) =>
@@ -38,16 +42,8 @@ describe.skipIf(skipReason)(
     beforeAll(async () => {
       pypi = await startFakePypi(fakePypiProjects);
       npm = await startFakeNpm(fakeNpmPackages);
-      proxy = createServer((req, res) => {
-        proxied.push(new URL(req.url ?? '/', 'http://x').host || (req.headers.host ?? ''));
-        res.writeHead(502).end();
-      });
-      proxy.on('connect', (req, socket) => {
-        proxied.push(req.url ?? '');
-        socket.end('HTTP/1.1 502 Bad Gateway\r\n\r\n');
-      });
-      await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
-      const proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+      web = await startCorpusWeb();
+      proxy = await startFakeProxy({ 'fastapi.tiangolo.com': web.siteUrl('fastapi') });
       dir = mkdtempSync(join(tmpdir(), 'pc-zero-config-'));
       const transport = new StdioClientTransport({
         command: process.execPath,
@@ -60,9 +56,10 @@ describe.skipIf(skipReason)(
           PRO_CONTEXT_CACHE_DIR: join(dir, 'cache'),
           PRO_CONTEXT_PYPI_URL: pypi.url,
           PRO_CONTEXT_NPM_URL: npm.url,
-          HTTPS_PROXY: proxyUrl,
-          HTTP_PROXY: proxyUrl,
+          HTTPS_PROXY: proxy.url,
+          HTTP_PROXY: proxy.url,
           NO_PROXY: '127.0.0.1',
+          NODE_EXTRA_CA_CERTS: proxy.caFile,
         },
         stderr: 'pipe',
       });
@@ -75,11 +72,12 @@ describe.skipIf(skipReason)(
       await client?.close();
       await pypi?.close();
       await npm?.close();
-      await new Promise((resolve) => proxy?.close(resolve));
+      await proxy?.close();
+      await web?.close();
       if (dir) rmSync(dir, { recursive: true, force: true });
     });
 
-    it('resolves a misspelt well-known name (fastapy) to FastAPI, with its versions from PyPI', async () => {
+    it('resolves a misspelt well-known name (fastapy) to FastAPI, with its versions from PyPI and its TOC', async () => {
       const result = await call('resolve-library', { query: 'fastapy' });
       expect(result.isError).toBeFalsy();
       const r = result.structuredContent as {
@@ -88,6 +86,7 @@ describe.skipIf(skipReason)(
         defaultVersion: string;
         availableVersions: string[];
         notes: string[];
+        toc: { title: string; url: string }[];
       };
       expect(r, JSON.stringify(r).slice(0, 300)).toMatchObject({
         libraryId: 'fastapi',
@@ -96,9 +95,10 @@ describe.skipIf(skipReason)(
       });
       expect(r.availableVersions).toContain('0.110.0');
       expect(pypi.count('/pypi/fastapi/json')).toBeGreaterThanOrEqual(1);
-      // the curated docs site was asked (through the proxy, which refused): the answer says so, not silently
-      expect(proxied.some((host) => host.startsWith('fastapi.tiangolo.com'))).toBe(true);
-      expect(r.notes.join(' ')).toMatch(/No documentation could be indexed for FastAPI 0\.116\.1/);
+      // the curated docs site, https://fastapi.tiangolo.com/llms.txt, served by the proxy from the corpus
+      expect(proxy.requests).toContain('fastapi.tiangolo.com:443');
+      expect(r.toc.length, JSON.stringify(r.notes)).toBeGreaterThan(10);
+      expect(r.notes).toEqual([]);
     });
 
     it('lists the whole curated registry, filtered by language and category', async () => {
@@ -114,6 +114,26 @@ describe.skipIf(skipReason)(
       };
       expect(orms.libraries.map((l) => l.id)).toContain('prisma');
       expect(orms.libraries.every((l) => l.categories.includes('orm'))).toBe(true);
+    });
+
+    it('answers get-docs for the latest stable from the curated docs site', async () => {
+      const result = await call('get-docs', { libraryId: 'fastapi', topic: 'dependencies with yield' });
+      expect(result.isError).toBeFalsy();
+      const answer = result.structuredContent as { version: string; content: string };
+      expect(answer.version).toBe('0.116.1');
+      expect(answer.content.toLowerCase()).toContain('yield');
+    });
+
+    it("prints every curated entry with the CLI's libraries --json", () => {
+      const out = execFileSync(process.execPath, [cliPath, 'libraries', '--json'], {
+        cwd: dir,
+        env: { PATH: process.env.PATH ?? '', HOME: dir, PRO_CONTEXT_CACHE_DIR: join(dir, 'cli-cache') },
+        encoding: 'utf8',
+      });
+      const listed = JSON.parse(out) as { libraries: { id: string }[]; total: number };
+      expect(listed.libraries.length).toBe(listed.total);
+      expect(listed.total).toBeGreaterThanOrEqual(400);
+      expect(listed.libraries.map((l) => l.id)).toEqual(expect.arrayContaining(['fastapi', 'react', 'openai-js']));
     });
 
     it('says plainly which version get-docs cannot serve for a range, and why', async () => {
