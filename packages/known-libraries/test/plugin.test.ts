@@ -1,7 +1,7 @@
 import { libraryProviderToken } from '@pro-context/kernel';
 import { createTestKernel } from '@pro-context/testing';
 import { describe, expect, it } from 'vitest';
-import { KnownLibrariesProvider, knownLibraries, knownLibrariesPlugin } from '../src/index.js';
+import { KnownLibrariesProvider, knownLibraries, knownLibrariesPlugin, loadKnownLibraries } from '../src/index.js';
 import { knownLibrariesPlugin as fromPluginEntry } from '../src/plugin.js';
 
 describe('knownLibrariesPlugin', () => {
@@ -12,6 +12,8 @@ describe('knownLibrariesPlugin', () => {
     const provider = providers[0] as KnownLibrariesProvider;
     expect(provider).toBeInstanceOf(KnownLibrariesProvider);
     expect(provider.libraries()).toHaveLength(knownLibraries.length);
+    // the plugin reads the file unvalidated (its tests validate it): the same entries as the validated list
+    expect(loadKnownLibraries()).toEqual(loadKnownLibraries({ validate: true }));
     expect(provider.libraries().find((l) => l.id === 'pydantic')).toMatchObject({
       packages: { pypi: 'pydantic' },
       sources: { llmsTxt: { versionedDocsUrl: 'https://docs.pydantic.dev/{version}/', versionFormat: 'major.minor' } },
