@@ -14,6 +14,19 @@ export type DescriptorFields = LibraryDescriptor & {
 };
 
 /**
+ * Whether the site's llms.txt lives inside its versioned docs tree (`docs.pydantic.dev/latest/llms.txt` for
+ * `docs.pydantic.dev/{version}/`): only then does each version's tree have an llms.txt the llms-txt adapter can
+ * read. Other versioned trees (`v{version}.vite.dev`, `docs.djangoproject.com/en/{version}/`) are HTML sites
+ * without one: handing them to the adapter would make even the latest release's docs fail where the
+ * unversioned llms.txt or `{docsUrl}/llms.txt` works.
+ */
+function llmsTxtIsVersioned(library: KnownLibrary): boolean {
+  if (!library.versionedDocs || !library.llmsTxt) return false;
+  const latest = `${library.versionedDocs.url.split('{version}').join('latest').replace(/\/+$/, '')}/llms.txt`;
+  return library.llmsTxt.url === latest;
+}
+
+/**
  * An entry as a kernel `LibraryDescriptor`, a pure mapping:
  *
  * - `packages` is `{ pypi: packages[0] }` for Python, `{ npm: packages[0] }` for JavaScript (which registry
@@ -21,7 +34,8 @@ export type DescriptorFields = LibraryDescriptor & {
  * - `sources.llmsTxt` is the llms-txt adapter's bag: `llmsTxtUrl` / `llmsFullTxtUrl` (checked or not: an
  *   unchecked URL that fails costs one request before the adapter falls back to `{docsUrl}/llms.txt`), and
  *   `versionedDocsUrl` with its `versionFormat` (how the site writes a version: `major.minor` for
- *   docs.pydantic.dev/2.10/), which the adapter applies when it fills `{version}`.
+ *   docs.pydantic.dev/2.10/), which the adapter applies when it fills `{version}`: only for sites whose
+ *   llms.txt lives inside the versioned tree (pydantic today); other entries keep `versionedDocs` as data.
  * - `repository` is the repository holding the docs (`docsRepository`, else `repository`), since the GitHub
  *   adapter reads `docsPath` inside it.
  */
@@ -32,7 +46,7 @@ export function toDescriptorFields(library: KnownLibrary): DescriptorFields {
   const llmsTxt: Record<string, string> = {
     ...(library.llmsTxt ? { llmsTxtUrl: library.llmsTxt.url } : {}),
     ...(library.llmsFullTxt ? { llmsFullTxtUrl: library.llmsFullTxt.url } : {}),
-    ...(library.versionedDocs
+    ...(library.versionedDocs && llmsTxtIsVersioned(library)
       ? { versionedDocsUrl: library.versionedDocs.url, versionFormat: library.versionedDocs.version }
       : {}),
   };

@@ -77,6 +77,10 @@ describe('toDescriptorFields', () => {
     expect(query.packages).toEqual({ npm: '@tanstack/react-query' });
     expect(query.aliases).toEqual(expect.arrayContaining(['@tanstack/query-core', 'react-query', 'tanstack query']));
     expect(toDescriptorFields(getKnownLibrary('requests')!)).not.toHaveProperty('sources');
+    // a versioned tree without an llms.txt of its own (v3.vitest.dev) is not handed to the llms-txt adapter
+    expect(toDescriptorFields(getKnownLibrary('vitest')!).sources).toEqual({
+      llmsTxt: { llmsTxtUrl: 'https://vitest.dev/llms.txt' },
+    });
   });
 });
 
