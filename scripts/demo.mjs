@@ -40,7 +40,14 @@ const config = join(dir, 'pro-context.config.yaml');
 writeFileSync(
   config,
   JSON.stringify(
-    { security: { allowPrivateNetwork: true }, cache: { directory: join(dir, 'cache') }, libraries },
+    {
+      security: { allowPrivateNetwork: true },
+      cache: { directory: join(dir, 'cache') },
+      // the nine corpus libraries only, served on 127.0.0.1: no curated registry, no package registry asked
+      registry: { enabled: false },
+      registries: { pypi: { enabled: false }, npm: { enabled: false } },
+      libraries,
+    },
     null,
     2,
   ),

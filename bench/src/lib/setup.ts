@@ -50,6 +50,9 @@ export function makeProject(web: FakeWeb, extra: Record<string, unknown> = {}) {
     http: { retryDelaysMs: [50, 100] },
     cache: { directory: cacheDir },
     logging: { level: 'warn' },
+    // the corpus libraries only, on the fake web: no curated registry, no package registry asked
+    registry: { enabled: false },
+    registries: { pypi: { enabled: false }, npm: { enabled: false } },
     libraries: corpusLibraries.map((l) => ({
       id: l.id,
       name: l.name,

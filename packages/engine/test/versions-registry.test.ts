@@ -99,10 +99,18 @@ describe('resolveReleasedVersion with a registry', () => {
     expect(stale).toMatchObject({ version: '2.10.6', stale: true, from: 'pypi' });
     expect(registry.calls).toHaveLength(2);
 
-    // with nothing cached, the registry's failure is the answer
-    const error = await catalogErrorOf(
-      resolveLibraryVersion(pydantic, undefined, { ...expired, cache: new MemoryCacheStore() }),
-    );
+    // with nothing cached (offline, a firewall): the library's own versions serve the latest, marked stale and
+    // naming the registry that could not be reached; a version asked for that they cannot name is the failure
+    const empty = { ...expired, cache: new MemoryCacheStore() };
+    expect(await resolveLibraryVersion(pydantic, undefined, empty)).toMatchObject({
+      version: 'latest',
+      from: 'config',
+      stale: true,
+      unreachable: 'pypi',
+    });
+    const listed = { ...pydantic, versions: ['2.10.6', '2.9.2'] };
+    expect(await resolveLibraryVersion(listed, '2.9.x', empty)).toMatchObject({ version: '2.9.2', stale: true });
+    const error = await catalogErrorOf(resolveLibraryVersion(pydantic, '2.10.x', empty));
     expect(error.code).toBe('REGISTRY_TIMEOUT');
   });
 

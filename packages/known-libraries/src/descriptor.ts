@@ -1,37 +1,41 @@
+import type { LibraryDescriptor } from '@pro-context/kernel';
 import type { KnownLibrary } from './schema.js';
+import { registryOf } from './schema.js';
 
-/**
- * The fields of the kernel's `LibraryDescriptor` (packages/kernel/src/contracts/library.ts) an entry fills.
- * Declared here rather than imported, so this package depends on nothing but zod; the engine adapts it when
- * it wires the registry in as a library provider (the llms.txt fields are moving into a per-source settings
- * bag).
- */
-export interface DescriptorFields {
-  id: string;
-  name: string;
+/** The kernel's `LibraryDescriptor`, as an entry fills it. */
+export type DescriptorFields = LibraryDescriptor & {
   description: string;
   language: string;
   packageName: string;
   aliases: string[];
   categories: string[];
   docsUrl: string;
-  llmsTxtUrl?: string;
-  llmsFullTxtUrl?: string;
-  versionedDocsUrl?: string;
-  repository?: string;
-  docsPath?: string;
+  packages: Readonly<Record<string, string>>;
+};
+
+/**
+ * Whether the site's llms.txt lives inside its versioned docs tree (`docs.pydantic.dev/latest/llms.txt` for
+ * `docs.pydantic.dev/{version}/`): only then does each version's tree have an llms.txt the llms-txt adapter can
+ * read. Other versioned trees (`v{version}.vite.dev`, `docs.djangoproject.com/en/{version}/`) are HTML sites
+ * without one: handing them to the adapter would make even the latest release's docs fail where the
+ * unversioned llms.txt or `{docsUrl}/llms.txt` works.
+ */
+function llmsTxtIsVersioned(library: KnownLibrary): boolean {
+  if (!library.versionedDocs || !library.llmsTxt) return false;
+  const latest = `${library.versionedDocs.url.split('{version}').join('latest').replace(/\/+$/, '')}/llms.txt`;
+  return library.llmsTxt.url === latest;
 }
 
 /**
- * An entry as the descriptor fields of today's kernel, a pure mapping:
+ * An entry as a kernel `LibraryDescriptor`, a pure mapping:
  *
- * - `packageName` is the primary package (`packages[0]`); the other package names join the `aliases`.
- * - `llmsTxtUrl` / `llmsFullTxtUrl` are the URLs of `llmsTxt` / `llmsFullTxt`, checked or not (an unchecked
- *   URL that fails costs one request before the adapter falls back to `{docsUrl}/llms.txt`).
- * - `versionedDocsUrl` is `versionedDocs.url` as written. Note: the llms-txt adapter fills `{version}` with the
- *   resolved release as is, while the entry says how the site writes it (`versionedDocs.version`, e.g.
- *   `major.minor` for docs.pydantic.dev/2.10/); use `versionedDocsUrlFor` to fill it in, or drop the
- *   field where the version format is not `exact` until the engine formats versions.
+ * - `packages` is `{ pypi: packages[0] }` for Python, `{ npm: packages[0] }` for JavaScript (which registry
+ *   resolves its versions); `packageName` is that primary package; the other package names join the `aliases`.
+ * - `sources.llmsTxt` is the llms-txt adapter's bag: `llmsTxtUrl` / `llmsFullTxtUrl` (checked or not: an
+ *   unchecked URL that fails costs one request before the adapter falls back to `{docsUrl}/llms.txt`), and
+ *   `versionedDocsUrl` with its `versionFormat` (how the site writes a version: `major.minor` for
+ *   docs.pydantic.dev/2.10/), which the adapter applies when it fills `{version}`: only for sites whose
+ *   llms.txt lives inside the versioned tree (pydantic today); other entries keep `versionedDocs` as data.
  * - `repository` is the repository holding the docs (`docsRepository`, else `repository`), since the GitHub
  *   adapter reads `docsPath` inside it.
  */
@@ -39,18 +43,24 @@ export function toDescriptorFields(library: KnownLibrary): DescriptorFields {
   const [packageName, ...otherPackages] = library.packages as [string, ...string[]];
   const aliases = [...new Set([...library.aliases, ...otherPackages])].filter((a) => a !== library.id);
   const repository = library.docsRepository ?? library.repository;
+  const llmsTxt: Record<string, string> = {
+    ...(library.llmsTxt ? { llmsTxtUrl: library.llmsTxt.url } : {}),
+    ...(library.llmsFullTxt ? { llmsFullTxtUrl: library.llmsFullTxt.url } : {}),
+    ...(library.versionedDocs && llmsTxtIsVersioned(library)
+      ? { versionedDocsUrl: library.versionedDocs.url, versionFormat: library.versionedDocs.version }
+      : {}),
+  };
   return {
     id: library.id,
     name: library.name,
     description: library.description,
     language: library.language,
     packageName,
+    packages: { [registryOf[library.language]]: packageName },
     aliases,
     categories: [...library.categories],
     docsUrl: library.docsUrl,
-    ...(library.llmsTxt ? { llmsTxtUrl: library.llmsTxt.url } : {}),
-    ...(library.llmsFullTxt ? { llmsFullTxtUrl: library.llmsFullTxt.url } : {}),
-    ...(library.versionedDocs ? { versionedDocsUrl: library.versionedDocs.url } : {}),
+    ...(Object.keys(llmsTxt).length > 0 ? { sources: { llmsTxt } } : {}),
     ...(repository ? { repository } : {}),
     ...(library.docsPath ? { docsPath: library.docsPath } : {}),
   };

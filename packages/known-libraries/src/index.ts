@@ -1,16 +1,24 @@
 import { readFileSync } from 'node:fs';
+import { librariesDataUrl } from './plugin.js';
 import { KnownLibraryRegistry } from './registry.js';
 import { type KnownLibrary, type RegistryFile, registryFileSchema } from './schema.js';
 
 export { type DescriptorFields, toDescriptorFields } from './descriptor.js';
 export { baseId, lookupKey, normalizePypiName, registryId, toLanguage } from './ids.js';
 export { librariesJsonSchema, librariesJsonSchemaText, librariesSchemaFile } from './json-schema.js';
+export {
+  createKnownLibrariesPlugin,
+  type KnownLibrariesOptions,
+  type KnownLibrariesOptionsInput,
+  KnownLibrariesProvider,
+  knownLibrariesOptionsSchema,
+  knownLibrariesPlugin,
+  librariesDataUrl,
+  loadKnownLibraries,
+} from './plugin.js';
 export { KnownLibraryRegistry, type RegistryProblem } from './registry.js';
 export * from './schema.js';
 export { formatVersion, versionedDocsUrlFor } from './versions.js';
-
-/** Where the data file is, from `src/` and from `dist/` alike. */
-export const librariesDataUrl = new URL('../data/libraries.json', import.meta.url);
 
 /** Reads and validates a registry file (throws a `ZodError` naming the bad entry and field). */
 export function parseRegistryFile(json: unknown): RegistryFile {

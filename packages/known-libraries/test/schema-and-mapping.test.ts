@@ -52,9 +52,15 @@ describe('toDescriptorFields', () => {
       aliases: ['pydantic v2'],
       categories: ['validation', 'serialization'],
       docsUrl: 'https://docs.pydantic.dev/latest',
-      llmsTxtUrl: 'https://docs.pydantic.dev/latest/llms.txt',
-      llmsFullTxtUrl: 'https://docs.pydantic.dev/latest/llms-full.txt',
-      versionedDocsUrl: 'https://docs.pydantic.dev/{version}/',
+      packages: { pypi: 'pydantic' },
+      sources: {
+        llmsTxt: {
+          llmsTxtUrl: 'https://docs.pydantic.dev/latest/llms.txt',
+          llmsFullTxtUrl: 'https://docs.pydantic.dev/latest/llms-full.txt',
+          versionedDocsUrl: 'https://docs.pydantic.dev/{version}/',
+          versionFormat: 'major.minor',
+        },
+      },
       repository: 'pydantic/pydantic',
       docsPath: 'docs',
     });
@@ -68,8 +74,13 @@ describe('toDescriptorFields', () => {
     expect(react.aliases).toContain('react-dom');
     const query = toDescriptorFields(getKnownLibrary('tanstack-react-query')!);
     expect(query.packageName).toBe('@tanstack/react-query');
+    expect(query.packages).toEqual({ npm: '@tanstack/react-query' });
     expect(query.aliases).toEqual(expect.arrayContaining(['@tanstack/query-core', 'react-query', 'tanstack query']));
-    expect(toDescriptorFields(getKnownLibrary('requests')!)).not.toHaveProperty('llmsTxtUrl');
+    expect(toDescriptorFields(getKnownLibrary('requests')!)).not.toHaveProperty('sources');
+    // a versioned tree without an llms.txt of its own (v3.vitest.dev) is not handed to the llms-txt adapter
+    expect(toDescriptorFields(getKnownLibrary('vitest')!).sources).toEqual({
+      llmsTxt: { llmsTxtUrl: 'https://vitest.dev/llms.txt' },
+    });
   });
 });
 

@@ -3,7 +3,7 @@
 // instead of resolving and loading several hundred modules: start-up to the first `tools/list` answer is
 // about half as long. Lazily imported parts (the HTTP client's undici, Orama, the HTML converters) become
 // their own chunks and still load on first use. better-sqlite3 (a native addon) stays external.
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -67,3 +67,9 @@ await build({
   },
   plugins: [inlinePackageJson],
 });
+
+// @pro-context/known-libraries reads its data file at `../data/libraries.json` from its module, which in the
+// bundle is a chunk in dist/bin/: ship the file there (dist/data/), as the package itself does.
+const librariesJson = createRequire(join(root, 'package.json')).resolve('@pro-context/known-libraries/libraries.json');
+mkdirSync(join(root, 'dist', 'data'), { recursive: true });
+copyFileSync(librariesJson, join(root, 'dist', 'data', 'libraries.json'));

@@ -11,9 +11,12 @@ import {
   loadConfig,
   type StartedKernel,
 } from '@pro-context/kernel';
+import { knownLibrariesPlugin } from '@pro-context/known-libraries/plugin';
 import { discoveryPlugin } from '@pro-context/plugin-discovery';
 import { llmsTxtPlugin } from '@pro-context/plugin-llms-txt';
+import { npmPlugin } from '@pro-context/plugin-npm';
 import { oramaSearchPlugin } from '@pro-context/plugin-orama-search/plugin';
+import { pypiPlugin } from '@pro-context/plugin-pypi';
 import { sqliteCachePlugin } from '@pro-context/plugin-sqlite-cache';
 import { proContextPlugin } from './settings.js';
 
@@ -21,9 +24,21 @@ import { proContextPlugin } from './settings.js';
 export const PRESET_VERSION: string = (createRequire(import.meta.url)('../package.json') as { version: string })
   .version;
 
-/** The embedded defaults: SQLite cache, Orama search, the llms.txt source and the docs engine. */
+/**
+ * The embedded defaults: SQLite cache, Orama search, the llms.txt source, the curated registry of well-known
+ * libraries, the PyPI and npm version resolvers, the docs engine, and docs discovery for packages nobody listed.
+ */
 export function defaultPlugins(): AnyPlugin[] {
-  return [sqliteCachePlugin, oramaSearchPlugin, llmsTxtPlugin, enginePlugin, discoveryPlugin];
+  return [
+    sqliteCachePlugin,
+    oramaSearchPlugin,
+    llmsTxtPlugin,
+    knownLibrariesPlugin,
+    pypiPlugin,
+    npmPlugin,
+    enginePlugin,
+    discoveryPlugin,
+  ];
 }
 
 /** Options of {@link startProContext}. */

@@ -52,8 +52,6 @@ export const firstPartySections = [
   'libraries',
   'search',
   'registries',
-  'registries.pypi',
-  'registries.npm',
   'context7',
   'grounding',
   'exa',

@@ -7,6 +7,7 @@ import { catalogErrorOf } from '@pro-context/testing';
 import { corpusSites, type FakeWeb, findCorpusRoot, startFakeWeb } from '@pro-context/testing/fake-web';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startProContext } from '../src/index.js';
+import { offlineRegistries } from './helpers.js';
 
 const corpora = findCorpusRoot();
 
@@ -34,6 +35,7 @@ describe.skipIf(!corpora)(
       dirs.push(dir);
       const kernel = await startProContext({
         config: {
+          ...offlineRegistries,
           security: { allowPrivateNetwork: true },
           http: { retryDelaysMs: [10, 20], timeoutMs: 5000 },
           cache: { directory: join(dir, 'cache') },
@@ -122,6 +124,7 @@ describe.skipIf(!corpora)(
       // allowed by configuration, only by the cached TOC listing the page
       const again = await startProContext({
         config: {
+          ...offlineRegistries,
           security: { allowPrivateNetwork: true },
           cache: { directory: join(first.dir, 'cache') },
           libraries: [

@@ -58,7 +58,16 @@ export function useCorpusProject(): CorpusProject {
   };
 }
 
-/** A temp folder with a config file naming libraries served by the fake web. */
+/**
+ * The curated registry and the PyPI/npm resolvers off: the corpus tests configure their libraries on the
+ * fake web and never ask a package registry (no request leaves the machine, answers stay as pinned).
+ */
+export const offlineRegistries = {
+  registry: { enabled: false },
+  registries: { pypi: { enabled: false }, npm: { enabled: false } },
+};
+
+/** A temp folder with a config file naming libraries served by the fake web (registries off). */
 export function writeProject(
   web: FakeWeb,
   extra: Record<string, unknown> = {},
@@ -89,6 +98,7 @@ export function writeProject(
     security: { allowPrivateNetwork: true },
     http: { retryDelaysMs: [10, 20], timeoutMs: 10000 },
     cache: { directory: cacheDir },
+    ...offlineRegistries,
     libraries,
     ...extra,
   };

@@ -7,6 +7,7 @@ import { catalogErrorOf } from '@pro-context/testing';
 import { corpusSites, type FakeWeb, findCorpusRoot, startFakeWeb } from '@pro-context/testing/fake-web';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startProContext } from '../src/index.js';
+import { offlineRegistries } from './helpers.js';
 
 const corpora = findCorpusRoot();
 
@@ -33,6 +34,7 @@ describe.skipIf(!corpora)(
       const lines: string[] = [];
       const kernel = await startProContext({
         config: {
+          ...offlineRegistries,
           security: { allowPrivateNetwork: true },
           cache: { directory: join(dir, 'cache') },
           libraries: [{ id: 'httpx', name: 'HTTPX', language: 'python', ...library }],

@@ -90,6 +90,8 @@ describe("the preset's settings (host sections, reserved variables, default allo
       'logging',
       'project',
       'rateLimit',
+      'registries',
+      'registry',
       'search',
       'security',
       'server',

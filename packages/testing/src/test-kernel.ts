@@ -29,6 +29,11 @@ export interface TestKernelOptions {
   fakeSearch?: boolean | SearchBackend;
   /** Extra HTTP client options (a DNS `lookup` for SSRF tests). */
   httpOptions?: Partial<HttpClientOptions>;
+  /**
+   * Environment variables, applied by the kernel as the CLI's are (each plugin's declared `environment`
+   * sets its config key); default none.
+   */
+  env?: Record<string, string | undefined>;
   /** Logger; default silent (set `PRO_CONTEXT_TEST_LOGS=1` to see logs on stderr). */
   logger?: Logger;
 }
@@ -41,12 +46,13 @@ export async function createTestKernel(options: TestKernelOptions = {}): Promise
   const config = options.config ?? {};
   const security = (config.security as Record<string, unknown> | undefined) ?? {};
   const http = (config.http as Record<string, unknown> | undefined) ?? {};
+  const values = {
+    ...config,
+    security: { allowPrivateNetwork: true, ...security },
+    http: { retryDelaysMs: [10, 20], timeoutMs: 10_000, ...http },
+  };
   const builder = createKernel({
-    config: {
-      ...config,
-      security: { allowPrivateNetwork: true, ...security },
-      http: { retryDelaysMs: [10, 20], timeoutMs: 10_000, ...http },
-    },
+    config: options.env ? { values, lines: new Map(), fromEnv: new Map(), env: options.env } : values,
     createHttpClient,
     logger:
       options.logger ??

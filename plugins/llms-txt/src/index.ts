@@ -12,6 +12,6 @@ export { detectLlmsFull, splitLlmsFull } from './parse/llms-full.js';
 export type { LlmsTxtFormat, LlmsTxtSection, ParsedLlmsTxt } from './parse/llms-txt.js';
 export { llmsTxtPages, parseLlmsTxt } from './parse/llms-txt.js';
 export { default, llmsTxtPlugin } from './plugin.js';
-export type { LlmsTxtLibrarySettings } from './settings.js';
+export type { LlmsTxtLibrarySettings, VersionFormat } from './settings.js';
 export { llmsTxtLibrarySettings, llmsTxtLibrarySettingsSchema, llmsTxtSettingsOf } from './settings.js';
-export { hasVersionedDocs, llmsFullTxtUrlOf, llmsTxtUrlOf } from './urls.js';
+export { formatVersion, hasVersionedDocs, llmsFullTxtUrlOf, llmsTxtUrlOf } from './urls.js';

@@ -18,7 +18,16 @@ export const llmsTxtLibrarySettingsSchema = z.strictObject({
     .includes('{version}')
     .optional()
     .describe('Docs URL with a {version} placeholder, for version-specific documentation.'),
+  versionFormat: z
+    .enum(['exact', 'major.minor', 'major', 'majorminor'])
+    .optional()
+    .describe(
+      'How the site writes a version in {version}: exact (2.10.6, the default), major.minor (2.10), major (2) or majorminor (210, as docs.sqlalchemy.org/en/20/).',
+    ),
 });
+
+/** How a docs site writes a version in its URLs (`sources.llmsTxt.versionFormat`). */
+export type VersionFormat = NonNullable<z.output<typeof llmsTxtLibrarySettingsSchema>['versionFormat']>;
 
 /** A library's llms-txt settings. */
 export type LlmsTxtLibrarySettings = z.output<typeof llmsTxtLibrarySettingsSchema>;
@@ -44,6 +53,7 @@ export function llmsTxtSettingsOf(library: LibraryDescriptor): LlmsTxtLibrarySet
     const value = bag[key] ?? library[key];
     if (value !== undefined) out[key] = value;
   }
+  if (bag.versionFormat) out.versionFormat = bag.versionFormat;
   return out;
 }
 

@@ -1,5 +1,5 @@
 import type { LibraryDescriptor } from '@pro-context/kernel';
-import { llmsTxtSettingsOf } from './settings.js';
+import { llmsTxtSettingsOf, type VersionFormat } from './settings.js';
 
 const VERSION = '{version}';
 
@@ -7,8 +7,24 @@ function hasTemplate(url: string | undefined): url is string {
   return url?.includes(VERSION) ?? false;
 }
 
-function substitute(template: string, version: string): string {
-  return template.split(VERSION).join(encodeURIComponent(version));
+/**
+ * A release written the way a docs site names it (`sources.llmsTxt.versionFormat`): `exact` keeps it,
+ * `major.minor` → `2.10`, `major` → `2`, `majorminor` → `20`. Missing parts count as `0`; a leading `v` and
+ * anything after the numeric core (`-beta.1`, `rc1`, `.post1`) are dropped for every format but `exact`;
+ * `latest` (the unversioned docs) is kept as it is.
+ */
+export function formatVersion(version: string, format: VersionFormat = 'exact'): string {
+  if (format === 'exact' || version === 'latest') return version;
+  const core = /^v?(\d+)(?:\.(\d+))?/.exec(version.trim());
+  if (!core) return version;
+  const major = core[1] ?? '0';
+  const minor = core[2] ?? '0';
+  if (format === 'major') return major;
+  return format === 'major.minor' ? `${major}.${minor}` : `${major}${minor}`;
+}
+
+function substitute(template: string, version: string, format?: VersionFormat): string {
+  return template.split(VERSION).join(encodeURIComponent(formatVersion(version, format)));
 }
 
 /** `base` + `/file`, unless `base` already names a file of that kind. */
@@ -30,9 +46,9 @@ function concreteVersion(version: string): string | undefined {
  */
 export function llmsTxtUrlOf(library: LibraryDescriptor, version: string): string | undefined {
   const v = concreteVersion(version);
-  const { llmsTxtUrl, versionedDocsUrl } = llmsTxtSettingsOf(library);
-  if (v && hasTemplate(llmsTxtUrl)) return substitute(llmsTxtUrl, v);
-  if (v && hasTemplate(versionedDocsUrl)) return joinFile(substitute(versionedDocsUrl, v), 'llms.txt');
+  const { llmsTxtUrl, versionedDocsUrl, versionFormat } = llmsTxtSettingsOf(library);
+  if (v && hasTemplate(llmsTxtUrl)) return substitute(llmsTxtUrl, v, versionFormat);
+  if (v && hasTemplate(versionedDocsUrl)) return joinFile(substitute(versionedDocsUrl, v, versionFormat), 'llms.txt');
   if (llmsTxtUrl) return substitute(llmsTxtUrl, 'latest');
   if (library.docsUrl) return joinFile(library.docsUrl, 'llms.txt');
   if (versionedDocsUrl) return joinFile(substitute(versionedDocsUrl, 'latest'), 'llms.txt');
@@ -54,7 +70,7 @@ export function llmsFullTxtUrlOf(library: LibraryDescriptor, version: string, ll
   const settings = llmsTxtSettingsOf(library);
   const full = settings.llmsFullTxtUrl;
   if (full) {
-    if (hasTemplate(full)) return substitute(full, v ?? 'latest');
+    if (hasTemplate(full)) return substitute(full, v ?? 'latest', settings.versionFormat);
     // An unversioned explicit llms-full.txt would serve another version than a versioned llms.txt.
     const versioned = v !== undefined && (hasTemplate(settings.llmsTxtUrl) || hasTemplate(settings.versionedDocsUrl));
     if (!versioned) return full;

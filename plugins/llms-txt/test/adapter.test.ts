@@ -308,6 +308,16 @@ describe('LlmsTxtSourceAdapter on a loopback site', () => {
     );
   });
 
+  it('fills {version} as the site writes versions (versionFormat major.minor: 2.10.6 is read at /2.10/)', async () => {
+    serve('2.10/llms.txt', '# Example 2.10\n- [Old page](old.md)\n');
+    const versioned = lib({
+      sources: { llmsTxt: { versionedDocsUrl: `${base}/ex/{version}/`, versionFormat: 'major.minor' } },
+    });
+    const toc = await adapter.fetchToc(versioned, '2.10.6');
+    expect(toc.title).toBe('Example 2.10');
+    expect(toc.sourceUrl).toBe(`${base}/ex/2.10/llms.txt`);
+  });
+
   it('fetches listed pages markdown twin first, skipping failures, Optional pages last', async () => {
     serve(
       'llms.txt',

@@ -1,6 +1,6 @@
 import type { LibraryDescriptor } from '@pro-context/kernel';
 import { describe, expect, it } from 'vitest';
-import { llmsFullTxtUrlOf, llmsTxtUrlOf } from '../src/index.js';
+import { formatVersion, llmsFullTxtUrlOf, llmsTxtUrlOf } from '../src/index.js';
 import { pageCandidates } from '../src/urls.js';
 
 const lib = (extra: Partial<LibraryDescriptor>): LibraryDescriptor => ({ id: 'x', name: 'X', ...extra });
@@ -35,6 +35,38 @@ describe('llmsTxtUrlOf / llmsFullTxtUrlOf', () => {
     );
     const templated = lib({ llmsTxtUrl: 'https://x.dev/{version}/llms.txt' });
     expect(llmsTxtUrlOf(templated, '3.0.0-beta')).toBe('https://x.dev/3.0.0-beta/llms.txt');
+  });
+
+  it('writes the version the way the site does (sources.llmsTxt.versionFormat)', () => {
+    expect(formatVersion('2.10.6', 'exact')).toBe('2.10.6');
+    expect(formatVersion('2.10.6', 'major.minor')).toBe('2.10');
+    expect(formatVersion('v15.1.0', 'major')).toBe('15');
+    expect(formatVersion('2.0.36', 'majorminor')).toBe('20');
+    expect(formatVersion('3', 'major.minor')).toBe('3.0');
+    expect(formatVersion('5.0.0b1', 'major.minor')).toBe('5.0');
+    expect(formatVersion('latest', 'major')).toBe('latest');
+    const bag = (versionFormat?: string) =>
+      lib({
+        docsUrl: 'https://docs.x.dev/latest',
+        sources: {
+          llmsTxt: {
+            versionedDocsUrl: 'https://docs.x.dev/{version}/',
+            llmsFullTxtUrl: 'https://docs.x.dev/{version}/llms-full.txt',
+            ...(versionFormat ? { versionFormat } : {}),
+          },
+        },
+      });
+    expect(llmsTxtUrlOf(bag('major.minor'), '2.10.6')).toBe('https://docs.x.dev/2.10/llms.txt');
+    expect(llmsFullTxtUrlOf(bag('major.minor'), '2.10.6', 'https://docs.x.dev/2.10/llms.txt')).toBe(
+      'https://docs.x.dev/2.10/llms-full.txt',
+    );
+    expect(llmsTxtUrlOf(bag('majorminor'), '2.0.36')).toBe('https://docs.x.dev/20/llms.txt');
+    expect(llmsTxtUrlOf(bag(), '2.10.6')).toBe('https://docs.x.dev/2.10.6/llms.txt');
+    expect(llmsTxtUrlOf(bag('major.minor'), 'latest')).toBe('https://docs.x.dev/latest/llms.txt');
+    const templated = lib({
+      sources: { llmsTxt: { llmsTxtUrl: 'https://x.dev/v{version}/llms.txt', versionFormat: 'major' } },
+    });
+    expect(llmsTxtUrlOf(templated, '4.2.1')).toBe('https://x.dev/v4/llms.txt');
   });
 
   it('has nothing to offer for a library without a docs site', () => {

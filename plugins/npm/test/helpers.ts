@@ -48,3 +48,12 @@ export async function resolverWithEnvironment(
   );
   return { kernel, resolver };
 }
+
+/** A started test kernel with the npm plugin, the variables in `env` applied by the kernel as the CLI's are. */
+export async function kernelFromEnv(
+  env: Record<string, string>,
+): Promise<{ kernel: StartedKernel; resolver: RegistryResolver }> {
+  const kernel = await createTestKernel({ plugins: [npmPlugin], env, httpOptions: { lookup: noDns } });
+  const resolver = kernel.resolveAll(registryResolverToken).find((r) => r.id === 'npm') as RegistryResolver;
+  return { kernel, resolver };
+}

@@ -15,7 +15,7 @@ import {
 } from '@pro-context/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { NpmRegistryResolver, npmPackagePath, npmPlugin } from '../src/index.js';
-import { kernelWith } from './helpers.js';
+import { kernelFromEnv, kernelWith } from './helpers.js';
 
 let npm: FakeRegistry;
 const kernels: StartedKernel[] = [];
@@ -69,14 +69,13 @@ describe('the plugin', () => {
   });
 
   it('refuses a PRO_CONTEXT_NPM_URL that is not a URL at start-up, naming it', async () => {
-    vi.stubEnv('PRO_CONTEXT_NPM_URL', 'not a url');
-    const error = await catalogErrorOf(kernelWith());
+    const error = await catalogErrorOf(kernelFromEnv({ PRO_CONTEXT_NPM_URL: 'not a url' }));
     expect([error.code, error.message]).toEqual(['CONFIG_INVALID', expect.stringContaining('PRO_CONTEXT_NPM_URL')]);
   });
 
-  it('reads PRO_CONTEXT_NPM_URL when the url option is not set', async () => {
-    vi.stubEnv('PRO_CONTEXT_NPM_URL', npm.url);
-    const { kernel, resolver } = await kernelWith();
+  it('reads PRO_CONTEXT_NPM_URL when the url option is not set (declared: the kernel sets registries.npm.url)', async () => {
+    const { kernel, resolver } = await kernelFromEnv({ PRO_CONTEXT_NPM_URL: npm.url });
+    expect(kernel.environment).toEqual([{ variable: 'PRO_CONTEXT_NPM_URL', key: 'registries.npm.url', secret: false }]);
     expect((await resolver.resolveVersion('zod', '3.x')).version).toBe('3.25.76');
     expect(npm.count('/zod')).toBe(1);
     await kernel.stop();

@@ -1,10 +1,11 @@
 import { definePlugin, registryResolverToken } from '@pro-context/kernel';
 import {
+  DEFAULT_PYPI_URL,
+  PYPI_URL_ENV,
   type PypiPluginOptions,
   type PypiPluginOptionsInput,
   pypiOptionsToken,
   pypiPluginOptionsSchema,
-  pypiUrlOf,
 } from './options.js';
 import { PypiRegistryResolver } from './resolver.js';
 
@@ -12,8 +13,8 @@ type ValidatedOptions = Omit<PypiPluginOptions, 'url'> & { url?: string };
 
 /**
  * The pypi plugin: binds {@link PypiRegistryResolver} as the registry resolver of the `pypi` ecosystem.
- * Options come from the `registries.pypi` config section or `kernel.use(pypiPlugin, options)`; without a
- * `url` option, `PRO_CONTEXT_PYPI_URL` (read when the plugin registers) or `https://pypi.org`.
+ * Options come from the `registries.pypi` config section (`PRO_CONTEXT_PYPI_URL` sets `registries.pypi.url`,
+ * applied by the kernel) or `kernel.use(pypiPlugin, options)`; without a `url`, `https://pypi.org`.
  */
 export const pypiPlugin = definePlugin<ValidatedOptions, PypiPluginOptionsInput>({
   id: 'pypi',
@@ -22,9 +23,10 @@ export const pypiPlugin = definePlugin<ValidatedOptions, PypiPluginOptionsInput>
   kernel: '^0.1.0',
   configKey: 'registries.pypi',
   optionsSchema: pypiPluginOptionsSchema,
+  environment: [{ variable: PYPI_URL_ENV, key: 'registries.pypi.url' }],
   register(context, options) {
     if (!options.enabled) return;
-    context.bindValue(pypiOptionsToken, { ...options, url: pypiUrlOf(options.url) });
+    context.bindValue(pypiOptionsToken, { ...options, url: options.url ?? DEFAULT_PYPI_URL });
     context.bindClass(registryResolverToken, PypiRegistryResolver);
   },
 });

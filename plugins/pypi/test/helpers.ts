@@ -25,3 +25,12 @@ export async function kernelWith(
   const resolver = kernel.resolveAll(registryResolverToken).find((r) => r.id === 'pypi') as RegistryResolver;
   return { kernel, resolver };
 }
+
+/** A started test kernel with the pypi plugin, the variables in `env` applied by the kernel as the CLI's are. */
+export async function kernelFromEnv(
+  env: Record<string, string>,
+): Promise<{ kernel: StartedKernel; resolver: RegistryResolver }> {
+  const kernel = await createTestKernel({ plugins: [pypiPlugin], env, httpOptions: { lookup: noDns } });
+  const resolver = kernel.resolveAll(registryResolverToken).find((r) => r.id === 'pypi') as RegistryResolver;
+  return { kernel, resolver };
+}

@@ -14,7 +14,7 @@ import {
 } from '@pro-context/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_PYPI_URL, PypiRegistryResolver, pypiPlugin } from '../src/index.js';
-import { kernelWith, noDns } from './helpers.js';
+import { kernelFromEnv, kernelWith, noDns } from './helpers.js';
 
 let pypi: FakeRegistry;
 const kernels: StartedKernel[] = [];
@@ -68,35 +68,35 @@ describe('the plugin', () => {
     expect(scheme.message).toContain('url');
   });
 
-  describe('PRO_CONTEXT_PYPI_URL', () => {
-    afterEach(() => {
-      vi.unstubAllEnvs();
-    });
-
-    it('is the index when the url option is not set', async () => {
-      vi.stubEnv('PRO_CONTEXT_PYPI_URL', pypi.url);
-      const { kernel, resolver } = await kernelWith();
+  describe('PRO_CONTEXT_PYPI_URL (declared: the kernel sets registries.pypi.url from it)', () => {
+    it('is the index when the config does not set registries.pypi.url', async () => {
+      const { kernel, resolver } = await kernelFromEnv({ PRO_CONTEXT_PYPI_URL: pypi.url });
       expect((await resolver.lookup('fastapi'))?.name).toBe('fastapi');
       expect(pypi.count('/pypi/fastapi/json')).toBe(1);
+      expect(kernel.environment).toEqual([
+        { variable: 'PRO_CONTEXT_PYPI_URL', key: 'registries.pypi.url', secret: false },
+      ]);
       await kernel.stop();
     });
 
-    it('gives way to the url option', async () => {
-      vi.stubEnv('PRO_CONTEXT_PYPI_URL', 'http://127.0.0.1:9');
-      const { kernel, resolver } = await kernelWith({ url: pypi.url });
-      expect((await resolver.lookup('fastapi'))?.name).toBe('fastapi');
+    it('gives way to the url option of kernel.use', async () => {
+      const kernel = await createTestKernel({
+        plugins: [[pypiPlugin, { url: pypi.url }]],
+        env: { PRO_CONTEXT_PYPI_URL: 'http://127.0.0.1:9' },
+        httpOptions: { lookup: noDns },
+      });
+      const resolver = kernel.resolveAll(registryResolverToken)[0];
+      expect((await resolver?.lookup('fastapi'))?.name).toBe('fastapi');
       await kernel.stop();
     });
 
     it('is refused at start-up when it is not a URL, naming the variable', async () => {
-      vi.stubEnv('PRO_CONTEXT_PYPI_URL', 'not a url');
-      const error = await catalogErrorOf(kernelWith());
+      const error = await catalogErrorOf(kernelFromEnv({ PRO_CONTEXT_PYPI_URL: 'not a url' }));
       expect([error.code, error.message]).toEqual(['CONFIG_INVALID', expect.stringContaining('PRO_CONTEXT_PYPI_URL')]);
     });
 
     it('falls back to the public index without it (checked without a request)', async () => {
-      vi.stubEnv('PRO_CONTEXT_PYPI_URL', '');
-      const { kernel, resolver } = await kernelWith();
+      const { kernel, resolver } = await kernelFromEnv({ PRO_CONTEXT_PYPI_URL: '' });
       // The lookup refuses every DNS name, so this fails on the machine instead of reaching the index.
       const error = await catalogErrorOf(resolver.lookup('fastapi'));
       expect(error.code).toBe('REGISTRY_TIMEOUT');

@@ -172,6 +172,9 @@ function versionAfter(
   return version === undefined ? undefined : `${next?.operator ?? ''}${version}`;
 }
 
+/** Between equally good hits, a library whose id the query is comes first, then by name, then by alias. */
+const BY_RANK: Record<CatalogMatch['matchedBy'], number> = { id: 0, name: 1, alias: 2, fuzzy: 3 };
+
 const better = (a: NameHit, b: NameHit | undefined) =>
   !b ||
   a.tier < b.tier ||
@@ -350,7 +353,11 @@ export class LibraryCatalog {
         const forms = new Set([full, tail]);
         // 1. the whole query is the name (a library called "Lib" is found by "lib" although "lib" is a stop word)
         if (forms.has(raw) || (whole && forms.has(whole))) {
-          const hit: NameHit = { tier: 0, length: full.length, distance: 0, by, after: tokens.length };
+          // a scoped name met by its tail ("@ai-sdk/openai" by "openai") is as specific as the tail, and ranks
+          // after a name met whole ("openai")
+          const met = forms.has(raw) ? raw : whole;
+          const length = full === met ? met.length : met.length - 0.5;
+          const hit: NameHit = { tier: 0, length, distance: 0, by, after: tokens.length };
           if (better(hit, best)) best = hit;
           continue;
         }
@@ -415,6 +422,7 @@ export class LibraryCatalog {
         (a, b) =>
           a.rank.tier - b.rank.tier ||
           b.rank.length - a.rank.length ||
+          BY_RANK[a.rank.by] - BY_RANK[b.rank.by] ||
           a.rank.distance - b.rank.distance ||
           a.match.library.id.localeCompare(b.match.library.id),
       )

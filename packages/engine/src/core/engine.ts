@@ -264,6 +264,12 @@ export class DocsEngine {
     const library = best.library;
     const notes: string[] = [];
     const latest = await this.version(library, undefined, context);
+    if (latest.unreachable)
+      notes.push(
+        latest.from === 'config'
+          ? `The ${latest.unreachable} registry could not be reached, so ${library.name}'s versions could not be checked: this is its current documentation (${latest.version}).`
+          : `The ${latest.unreachable} registry could not be reached: ${library.name}'s versions are the last list it gave (cached).`,
+      );
     const hinted = options.libraryId ? undefined : best.versionHint;
     const requested = hinted ? await this.hintedVersion(library, hinted, latest, notes, context) : undefined;
     const served = requested ?? latest;

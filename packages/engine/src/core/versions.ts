@@ -25,8 +25,13 @@ export interface VersionInfo {
   latest: string;
   /** Registry that answered (`'pypi'`, `'npm'`), or `'config'`. */
   from: string;
-  /** The registry could not be reached: the version list is the last one it gave (from the cache). */
+  /**
+   * The registry could not be reached: the version list is the last one it gave (from the cache), or, with
+   * none cached, the library's own (`from: 'config'`).
+   */
   stale?: boolean;
+  /** The registry that could not be reached (`'pypi'`), when the versions could not be refreshed. */
+  unreachable?: string;
   /** Ids of the adapters that document this version (the source chain asks only those). */
   documentedBy?: string[];
 }
@@ -48,7 +53,10 @@ export interface VersionSources {
 /** The PEP 440 library, loaded on first use (most answers never evaluate a Python specifier). */
 let pep440: Promise<typeof import('@renovatebot/pep440')> | undefined;
 const loadPep440 = () => {
-  pep440 ??= import('@renovatebot/pep440');
+  // a CommonJS module: bundled (dist/bin), its exports are the namespace's `default`
+  pep440 ??= import('@renovatebot/pep440').then(
+    (m) => ((m as unknown as { default?: typeof m }).default ?? m) as typeof import('@renovatebot/pep440'),
+  );
   return pep440;
 };
 
@@ -222,6 +230,8 @@ export async function resolveReleasedVersion(
   const requested = spec?.trim() || undefined;
   const scheme = versionSchemeOf(library);
   const found = registryOf(library, sources.registries);
+  let unreachableError: unknown;
+  let unreachableId: string | undefined;
   if (found) {
     const { registry, name } = found;
     try {
@@ -233,11 +243,21 @@ export async function resolveReleasedVersion(
         available: stable.slice(0, 10),
         latest: resolved.metadata.latestStable ?? stable[0] ?? resolved.version,
         from: registry.id,
-        ...(resolved.stale ? { stale: true } : {}),
+        ...(resolved.stale ? { stale: true, unreachable: registry.id } : {}),
       };
     } catch (error) {
+      // offline or behind a firewall, with no list cached: the library's own versions serve the latest
+      // (marked stale); a version asked for that they cannot name stays REGISTRY_TIMEOUT (below)
+      if (unreachable(error) && !sources.context?.signal?.aborted) {
+        sources.logger?.warn('registry unreachable and no version list cached: serving the configured versions', {
+          registry: registry.id,
+          name,
+        });
+        unreachableError = error;
+        unreachableId = registry.id;
+      }
       // a hand-configured library the registry does not know is served from its configuration
-      if (!(isProContextError(error) && error.code === 'LIBRARY_NOT_FOUND')) throw error;
+      else if (!(isProContextError(error) && error.code === 'LIBRARY_NOT_FOUND')) throw error;
     }
   }
   const available = library.versions?.length ? library.versions : [library.defaultVersion ?? 'latest'];
@@ -248,10 +268,12 @@ export async function resolveReleasedVersion(
     available: available.slice(0, 10),
     latest,
     from: 'config',
+    ...(unreachableId ? { stale: true, unreachable: unreachableId } : {}),
   });
   if (!requested || requested === 'latest' || requested === 'stable') return result(latest);
   const match = await matchVersion(scheme, requested, available);
   if (match) return result(match);
+  if (unreachableError) throw unreachableError;
   // with no list of versions to check against, docs that serve any version are asked for the version as written
   if (
     !library.versions?.length &&
