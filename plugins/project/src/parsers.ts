@@ -100,7 +100,8 @@ export function parseRequirements(text: string, file: string): ParsedFile {
       continue;
     }
     if (line.startsWith('-')) continue;
-    const found = pep508(line);
+    // per-requirement options (`--hash=…`, `--config-settings …`) follow the requirement
+    const found = pep508(line.replace(/\s+--[a-z].*$/i, ''));
     if (found) dependencies.push(found);
   }
   return { dependencies, includes };
