@@ -40,7 +40,12 @@ const config = join(dir, 'pro-context.config.yaml');
 writeFileSync(
   config,
   JSON.stringify(
-    { security: { allowPrivateNetwork: true }, cache: { directory: join(dir, 'cache') }, libraries },
+    {
+      security: { allowPrivateNetwork: true },
+      cache: { directory: join(dir, 'cache') },
+      project: { autoDetect: false },
+      libraries,
+    },
     null,
     2,
   ),

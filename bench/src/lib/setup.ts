@@ -50,6 +50,8 @@ export function makeProject(web: FakeWeb, extra: Record<string, unknown> = {}) {
     http: { retryDelaysMs: [50, 100] },
     cache: { directory: cacheDir },
     logging: { level: 'warn' },
+    // figures stay those of the corpus libraries, wherever the bench runs from
+    project: { autoDetect: false },
     libraries: corpusLibraries.map((l) => ({
       id: l.id,
       name: l.name,

@@ -13,6 +13,7 @@ import {
 } from '@pro-context/kernel';
 import { llmsTxtPlugin } from '@pro-context/plugin-llms-txt';
 import { oramaSearchPlugin } from '@pro-context/plugin-orama-search/plugin';
+import { projectPlugin } from '@pro-context/plugin-project/plugin';
 import { sqliteCachePlugin } from '@pro-context/plugin-sqlite-cache';
 import { proContextPlugin } from './settings.js';
 
@@ -20,9 +21,9 @@ import { proContextPlugin } from './settings.js';
 export const PRESET_VERSION: string = (createRequire(import.meta.url)('../package.json') as { version: string })
   .version;
 
-/** The embedded defaults: SQLite cache, Orama search, the llms.txt source and the docs engine. */
+/** The embedded defaults: SQLite cache, Orama search, the llms.txt source, the docs engine and project detection. */
 export function defaultPlugins(): AnyPlugin[] {
-  return [sqliteCachePlugin, oramaSearchPlugin, llmsTxtPlugin, enginePlugin];
+  return [sqliteCachePlugin, oramaSearchPlugin, llmsTxtPlugin, enginePlugin, projectPlugin];
 }
 
 /** Options of {@link startProContext}. */

@@ -1,6 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { basename, join, relative, sep } from 'node:path';
-import { type Ecosystem, type FoundDependency, LOCKFILES, parseRequirements, parserFor } from './parsers.js';
+import type { Ecosystem, FoundDependency, ParsedFile } from './parsers.js';
 
 /** A library detected in the project: its package, the installed version and where that was read. */
 export interface DetectedLibrary {
@@ -29,8 +29,11 @@ export interface DetectOptions {
 /** Folders never walked: installed packages, virtual environments, VCS data, build output. */
 const SKIPPED = new Set(['node_modules', 'bower_components', 'venv', 'env', '__pycache__', 'site-packages', 'dist', 'build', 'target']);
 
+/** The parsers, loaded on first scan (TOML, YAML and yarn's parser stay out of start-up). */
+type Parsers = typeof import('./parsers.js');
+
 /** The project files under `root`, breadth first (shallow files first), within the bounds. */
-async function projectFiles(root: string, options: DetectOptions): Promise<string[]> {
+async function projectFiles(root: string, options: DetectOptions, { parserFor }: Parsers): Promise<string[]> {
   const maxDepth = options.maxDepth ?? 4;
   const maxDirectories = options.maxDirectories ?? 2000;
   const files: string[] = [];
@@ -70,7 +73,9 @@ const key = (ecosystem: string, name: string) => `${ecosystem}:${name}`;
  * shallowest lockfile's, else a manifest's exact pin. Local files only: no network.
  */
 export async function detectProject(root: string, options: DetectOptions = {}): Promise<DetectedLibrary[]> {
-  const files = await projectFiles(root, options);
+  const parsers = await import('./parsers.js');
+  const { LOCKFILES, parseRequirements, parserFor } = parsers;
+  const files = await projectFiles(root, options, parsers);
   const rel = (file: string) => relative(root, file).split(sep).join('/');
   const direct = new Map<string, { dep: FoundDependency; file: string }>();
   const locked = new Map<string, { dep: FoundDependency; file: string }>();
@@ -80,7 +85,7 @@ export async function detectProject(root: string, options: DetectOptions = {}): 
     if (!parser || read.has(file)) return;
     read.add(file);
     options.signal?.throwIfAborted();
-    let parsed: ReturnType<typeof parser>;
+    let parsed: ParsedFile;
     try {
       parsed = parser(await readFile(file, 'utf8'), file);
     } catch (error) {
