@@ -27,7 +27,17 @@ export interface DetectOptions {
 }
 
 /** Folders never walked: installed packages, virtual environments, VCS data, build output. */
-const SKIPPED = new Set(['node_modules', 'bower_components', 'venv', 'env', '__pycache__', 'site-packages', 'dist', 'build', 'target']);
+const SKIPPED = new Set([
+  'node_modules',
+  'bower_components',
+  'venv',
+  'env',
+  '__pycache__',
+  'site-packages',
+  'dist',
+  'build',
+  'target',
+]);
 
 /** The parsers, loaded on first scan (TOML, YAML and yarn's parser stay out of start-up). */
 type Parsers = typeof import('./parsers.js');

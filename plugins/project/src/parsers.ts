@@ -1,6 +1,6 @@
 import { dirname, join } from 'node:path';
 import { parseSyml } from '@yarnpkg/parsers';
-import { parse as parseJsonc } from 'jsonc-parser';
+import JSON5 from 'json5';
 import { parse as parseToml } from 'smol-toml';
 import { parse as parseYaml } from 'yaml';
 
@@ -71,7 +71,8 @@ export function parsePyproject(text: string): ParsedFile {
   const tool = isObj(doc.tool) ? doc.tool : {};
   const poetry = isObj(tool.poetry) ? tool.poetry : {};
   const tables = [poetry.dependencies, poetry['dev-dependencies']];
-  if (isObj(poetry.group)) for (const group of Object.values(poetry.group)) if (isObj(group)) tables.push(group.dependencies);
+  if (isObj(poetry.group))
+    for (const group of Object.values(poetry.group)) if (isObj(group)) tables.push(group.dependencies);
   for (const table of tables) {
     if (!isObj(table)) continue;
     for (const [name, spec] of Object.entries(table)) {
@@ -79,7 +80,12 @@ export function parsePyproject(text: string): ParsedFile {
       // `{ path = "…" }` and `{ git = "…" }` are not registry packages
       if (isObj(spec) && (spec.path !== undefined || spec.git !== undefined || spec.url !== undefined)) continue;
       const pin = typeof spec === 'string' ? /^={0,2}\s*(\d[\w.+!-]*)$/.exec(spec.trim())?.[1] : undefined;
-      dependencies.push({ ecosystem: 'pypi', name: normalizePypiName(name), ...(pin ? { version: pin } : {}), direct: true });
+      dependencies.push({
+        ecosystem: 'pypi',
+        name: normalizePypiName(name),
+        ...(pin ? { version: pin } : {}),
+        direct: true,
+      });
     }
   }
   const own = [project.name, poetry.name].filter((n): n is string => typeof n === 'string').map(normalizePypiName);
@@ -116,7 +122,12 @@ export function parsePipfile(text: string): ParsedFile {
     for (const [name, spec] of Object.entries(table)) {
       if (isObj(spec) && (spec.path !== undefined || spec.git !== undefined || spec.file !== undefined)) continue;
       const pin = typeof spec === 'string' ? /^==\s*(\d[\w.+!-]*)$/.exec(spec.trim())?.[1] : undefined;
-      dependencies.push({ ecosystem: 'pypi', name: normalizePypiName(name), ...(pin ? { version: pin } : {}), direct: true });
+      dependencies.push({
+        ecosystem: 'pypi',
+        name: normalizePypiName(name),
+        ...(pin ? { version: pin } : {}),
+        direct: true,
+      });
     }
   }
   return { dependencies };
@@ -178,7 +189,8 @@ export function parsePipfileLock(text: string): ParsedFile {
   for (const section of [doc.default, doc.develop]) {
     if (!isObj(section)) continue;
     for (const [name, entry] of Object.entries(section)) {
-      const version = isObj(entry) && typeof entry.version === 'string' ? entry.version.replace(/^===?/, '') : undefined;
+      const version =
+        isObj(entry) && typeof entry.version === 'string' ? entry.version.replace(/^===?/, '') : undefined;
       if (!version) continue;
       dependencies.push({ ecosystem: 'pypi', name: normalizePypiName(name), version, direct: false });
     }
@@ -262,9 +274,9 @@ export function parseYarnLock(text: string): ParsedFile {
   return { dependencies };
 }
 
-/** `bun.lock` (JSONC: trailing commas): `packages` entries `name: ["name@version", …]`, the hoisted ones. */
+/** `bun.lock` (JSON with trailing commas, read with JSON5): `packages` entries `name: ["name@version", …]`, the hoisted ones. */
 export function parseBunLock(text: string): ParsedFile {
-  const doc = (parseJsonc(text, [], { allowTrailingComma: true }) ?? {}) as Obj;
+  const doc = (JSON5.parse(text) ?? {}) as Obj;
   const dependencies: FoundDependency[] = [];
   const direct = new Set<string>();
   if (isObj(doc.workspaces))

@@ -32,7 +32,9 @@ export const projectPlugin = definePlugin({
 });
 
 function providerOf(context: Resolver): ProjectLibraryProvider | undefined {
-  return context.resolveAll(libraryProviderToken).find((p): p is ProjectLibraryProvider => p instanceof ProjectLibraryProvider);
+  return context
+    .resolveAll(libraryProviderToken)
+    .find((p): p is ProjectLibraryProvider => p instanceof ProjectLibraryProvider);
 }
 
 export default projectPlugin;

@@ -286,7 +286,9 @@ lodash@^4.17.0, lodash@^4.17.21:
   it('normalizes PyPI names (PEP 503) and keeps npm names as written', () => {
     expect(normalizePypiName('Typing_Extensions')).toBe('typing-extensions');
     expect(normalizePypiName('zope.interface')).toBe('zope-interface');
-    expect(toDescriptor({ ecosystem: 'npm', name: '@TanStack/Query', version: '5.0.0', detectedFrom: 'bun.lock' })).toEqual({
+    expect(
+      toDescriptor({ ecosystem: 'npm', name: '@TanStack/Query', version: '5.0.0', detectedFrom: 'bun.lock' }),
+    ).toEqual({
       id: 'TanStack/Query',
       name: '@TanStack/Query',
       language: 'javascript',
@@ -308,7 +310,9 @@ describe('ProjectLibraryProvider', () => {
     expect(provider.libraries()).toEqual([]);
     await new Promise((r) => setTimeout(r, 200));
     expect(changes).toBe(1);
-    expect(provider.libraries()).toMatchObject([{ id: 'httpx', installedVersion: '0.28.1', detectedFrom: 'requirements.txt' }]);
+    expect(provider.libraries()).toMatchObject([
+      { id: 'httpx', installedVersion: '0.28.1', detectedFrom: 'requirements.txt' },
+    ]);
     await provider.stop();
 
     const cancelled = new ProjectLibraryProvider();

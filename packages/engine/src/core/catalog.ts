@@ -303,7 +303,7 @@ export class LibraryCatalog {
       for (const known of this.libraries.values())
         if (known.packages?.[ecosystem]?.toLowerCase() === wanted) return known;
     }
-    const languages = new Set(packages.map(([ecosystem]) => ECOSYSTEM_LANGUAGES[ecosystem]).flat());
+    const languages = new Set(packages.flatMap(([ecosystem]) => ECOSYSTEM_LANGUAGES[ecosystem]));
     for (const name of [library.id, ...packages.map(([, n]) => n)]) {
       const known = this.find(name);
       if (!known || (known.packages && Object.keys(known.packages).length > 0)) continue;

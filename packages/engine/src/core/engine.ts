@@ -283,7 +283,9 @@ export class DocsEngine {
         return { ...info, installed: true };
       } catch (error) {
         if (!isProContextError(error) || error.code !== 'VERSION_NOT_FOUND') throw error;
-        this.deps.logger.info(`${library.id} ${library.installedVersion} (installed) has no documentation: serving latest`);
+        this.deps.logger.info(
+          `${library.id} ${library.installedVersion} (installed) has no documentation: serving latest`,
+        );
         const { installedVersion: _installed, ...unpinned } = library;
         const latest = await this.version(unpinned, spec, context);
         return { ...latest, installedUndocumented: library.installedVersion };
