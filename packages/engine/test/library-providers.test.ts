@@ -202,6 +202,8 @@ describe('libraries delivered after start (LibraryProvider.watch)', () => {
             docsUrl: 'https://docs.widgets.test',
             versions: ['2.0.0', '1.0.0'],
           },
+          // an npm package with the name of a detected PyPI one
+          { id: 'nobody', name: 'Nobody', language: 'javascript', docsUrl: 'https://docs.nobody.test' },
           // documented for its latest version only
           {
             id: 'acme',
@@ -279,8 +281,9 @@ describe('libraries delivered after start (LibraryProvider.watch)', () => {
     expect(listed.map((l) => [l.id, l.projectDetected, l.detectedFrom, l.defaultVersion])).toEqual([
       ['acme', true, 'uv.lock', '3.0.0'],
       ['found-docs', true, 'requirements.txt', 'latest'],
-      ['nobody', true, 'uv.lock', '1.2.3'],
+      ['pypi/nobody', true, 'uv.lock', '1.2.3'],
       ['widgets', true, 'uv.lock', '1.0.0'],
+      ['nobody', false, undefined, 'latest'],
     ]);
 
     // no version asked: the installed one; an explicit version still wins

@@ -286,7 +286,9 @@ export class LibraryCatalog {
   adopt(library: LibraryDescriptor, providerId: string): LibraryDescriptor {
     const target = this.samePackage(library);
     const merged = target ? mergeLibrary(this.settled(library, providerId), target) : this.settled(library, providerId);
-    const id = target?.id ?? library.id;
+    // an id another library holds (`requests` in npm, detected `requests` from PyPI) is qualified by ecosystem
+    const ecosystem = Object.keys(library.packages ?? {})[0] ?? 'project';
+    const id = target?.id ?? (this.libraries.has(library.id) ? `${ecosystem}/${library.id}` : library.id);
     // a new scan's installed version replaces the last one
     const held: LibraryDescriptor = { ...merged, id, name: target?.name ?? library.name };
     if (library.installedVersion) held.installedVersion = library.installedVersion;
