@@ -283,7 +283,7 @@ export class DocsEngine {
         return { ...info, installed: true };
       } catch (error) {
         if (!isProContextError(error) || error.code !== 'VERSION_NOT_FOUND') throw error;
-        this.deps.logger.info(
+        this.deps.logger.debug(
           `${library.id} ${library.installedVersion} (installed) has no documentation: serving latest`,
         );
         const { installedVersion: _installed, ...unpinned } = library;
