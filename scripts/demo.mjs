@@ -46,6 +46,7 @@ writeFileSync(
       // the nine corpus libraries only, served on 127.0.0.1: no curated registry, no package registry asked
       registry: { enabled: false },
       registries: { pypi: { enabled: false }, npm: { enabled: false } },
+      project: { autoDetect: false },
       libraries,
     },
     null,

@@ -53,6 +53,8 @@ export function makeProject(web: FakeWeb, extra: Record<string, unknown> = {}) {
     // the corpus libraries only, on the fake web: no curated registry, no package registry asked
     registry: { enabled: false },
     registries: { pypi: { enabled: false }, npm: { enabled: false } },
+    // figures stay those of the corpus libraries, wherever the bench runs from
+    project: { autoDetect: false },
     libraries: corpusLibraries.map((l) => ({
       id: l.id,
       name: l.name,

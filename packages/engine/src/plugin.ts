@@ -77,7 +77,9 @@ export const enginePlugin = definePlugin<EngineOptions, unknown>({
     context.resolve(docsEngineToken);
   },
   async stop(context) {
-    await context.resolve(docsEngineToken).idle();
+    const engine = context.resolve(docsEngineToken);
+    engine.close();
+    await engine.idle();
   },
 });
 

@@ -46,8 +46,13 @@ export function engineResources(engine: DocsEngine, cache: CacheStore, version: 
         return {
           text: JSON.stringify(
             {
-              libraries: libraries.map((l) => ({ id: l.id, name: l.name, version: l.defaultVersion })),
-              detectedFrom: [],
+              libraries: libraries.map((l) => ({
+                id: l.id,
+                name: l.name,
+                version: l.defaultVersion,
+                ...(l.detectedFrom ? { detectedFrom: l.detectedFrom } : {}),
+              })),
+              detectedFrom: [...new Set(libraries.flatMap((l) => (l.detectedFrom ? [l.detectedFrom] : [])))],
             },
             null,
             2,

@@ -60,8 +60,9 @@ async function start(config: Record<string, unknown>, providers: LibraryProvider
   const lines: string[] = [];
   const source = new SettingsAdapter('static', {
     acme: { pages: [page('acme')] },
-    widgets: { pages: [page('widgets')] },
+    widgets: { pages: [page('widgets')], versions: { kind: 'any' } },
     found: { pages: [page('found')] },
+    'found-docs': { pages: [page('found')] },
   });
   const kernel = await createTestKernel({
     plugins: [
@@ -161,5 +162,143 @@ describe('per-source library settings', () => {
     });
     expect(engine.libraries()[0]?.sources).toEqual({ other: { a: 1 } });
     expect(lines.join('')).toMatch(/libraries\.0\.sources\.other is set but no installed source plugin reads it/);
+  });
+});
+
+/** A provider whose libraries arrive after start (as project detection's do), announced through `watch`. */
+class LateProvider implements LibraryProvider {
+  readonly id = 'late';
+  readonly priority = 300;
+  private listed: LibraryDescriptor[] = [];
+  private readonly listeners: (() => void)[] = [];
+  libraries() {
+    return this.listed;
+  }
+  watch(onChange: () => void) {
+    this.listeners.push(onChange);
+    return () => undefined;
+  }
+  deliver(libraries: LibraryDescriptor[]) {
+    this.listed = libraries;
+    for (const listener of this.listeners) listener();
+  }
+}
+
+describe('libraries delivered after start (LibraryProvider.watch)', () => {
+  it('merges them beneath known libraries, pre-resolves them in the background, and serves the installed version', async () => {
+    const late = new LateProvider();
+    const discovery = new FakeProvider('discovery', 200, [], {
+      // its docs are known under another id than the package name
+      findme: { id: 'found-docs', name: 'Found', sources: { static: { site: 'https://docs.found.test/' } } },
+    });
+    const { engine } = await start(
+      {
+        libraries: [
+          // documented per version (the static source serves any version of widgets)
+          {
+            id: 'widgets',
+            name: 'Widgets',
+            language: 'python',
+            docsUrl: 'https://docs.widgets.test',
+            versions: ['2.0.0', '1.0.0'],
+          },
+          // an npm package with the name of a detected PyPI one
+          { id: 'nobody', name: 'Nobody', language: 'javascript', docsUrl: 'https://docs.nobody.test' },
+          // documented for its latest version only
+          {
+            id: 'acme',
+            name: 'Acme',
+            language: 'python',
+            docsUrl: 'https://docs.acme.test',
+            versions: ['3.0.0', '2.5.0'],
+          },
+        ],
+      },
+      [late, discovery],
+    );
+    expect(engine.resolvedLibraries().size).toBe(0);
+    late.deliver([
+      {
+        id: 'widgets',
+        name: 'widgets',
+        language: 'python',
+        packages: { pypi: 'widgets' },
+        installedVersion: '1.0.0',
+        detectedFrom: 'uv.lock',
+      },
+      {
+        id: 'acme',
+        name: 'acme',
+        language: 'python',
+        packages: { pypi: 'acme' },
+        installedVersion: '2.5.0',
+        detectedFrom: 'uv.lock',
+      },
+      {
+        id: 'findme',
+        name: 'findme',
+        language: 'python',
+        packages: { pypi: 'findme' },
+        installedVersion: '0.9.0',
+        detectedFrom: 'requirements.txt',
+      },
+      {
+        id: 'nobody',
+        name: 'nobody',
+        language: 'python',
+        packages: { pypi: 'nobody' },
+        installedVersion: '1.2.3',
+        detectedFrom: 'uv.lock',
+      },
+    ]);
+    await engine.idle();
+
+    // known libraries keep their fields and gain the installed version and the mark
+    expect(engine.libraries().find((l) => l.id === 'widgets')).toMatchObject({
+      name: 'Widgets',
+      docsUrl: 'https://docs.widgets.test',
+      installedVersion: '1.0.0',
+      detectedFrom: 'uv.lock',
+    });
+    // a package nobody listed: a provider's lookup finds its docs, the installed version kept
+    expect(discovery.lookups.map((l) => l.name)).toEqual(['findme', 'nobody']);
+    expect(engine.libraries().find((l) => l.id === 'findme')).toBeUndefined();
+    expect(engine.libraries().find((l) => l.id === 'found-docs')).toMatchObject({
+      name: 'Found',
+      installedVersion: '0.9.0',
+    });
+    // resolved in the background: their TOCs are resources
+    expect([...engine.resolvedLibraries()]).toEqual(
+      expect.arrayContaining([
+        ['widgets', '1.0.0'],
+        ['acme', '3.0.0'],
+        ['found-docs', 'latest'],
+      ]),
+    );
+    expect(engine.resolvedLibraries().has('nobody')).toBe(false);
+
+    const listed = await engine.listLibraries();
+    expect(listed.map((l) => [l.id, l.projectDetected, l.detectedFrom, l.defaultVersion])).toEqual([
+      ['acme', true, 'uv.lock', '3.0.0'],
+      ['found-docs', true, 'requirements.txt', 'latest'],
+      ['pypi/nobody', true, 'uv.lock', '1.2.3'],
+      ['widgets', true, 'uv.lock', '1.0.0'],
+      ['nobody', false, undefined, 'latest'],
+    ]);
+
+    // no version asked: the installed one; an explicit version still wins
+    expect((await engine.getDocs('widgets', 'configure widgets', undefined, 1000)).version).toBe('1.0.0');
+    expect((await engine.getDocs('widgets', 'configure widgets', '2.0.0', 1000)).version).toBe('2.0.0');
+    const resolved = await engine.resolve('widgets');
+    expect(resolved.defaultVersion).toBe('1.0.0');
+    expect(resolved.notes).toContain(
+      'Widgets 1.0.0 is the version installed in this project (uv.lock); it is served when no version is asked (latest stable: 2.0.0).',
+    );
+    // an installed version without documentation of its own: the latest, and the answer says so
+    const acme = await engine.resolve('acme');
+    expect(acme.defaultVersion).toBe('3.0.0');
+    expect(acme.notes).toContain(
+      'Acme 2.5.0 is installed in this project, but its documentation is not available; this is the latest stable, 3.0.0.',
+    );
   });
 });

@@ -16,6 +16,7 @@ import { discoveryPlugin } from '@pro-context/plugin-discovery';
 import { llmsTxtPlugin } from '@pro-context/plugin-llms-txt';
 import { npmPlugin } from '@pro-context/plugin-npm';
 import { oramaSearchPlugin } from '@pro-context/plugin-orama-search/plugin';
+import { projectPlugin } from '@pro-context/plugin-project/plugin';
 import { pypiPlugin } from '@pro-context/plugin-pypi';
 import { sqliteCachePlugin } from '@pro-context/plugin-sqlite-cache';
 import { proContextPlugin } from './settings.js';
@@ -26,7 +27,8 @@ export const PRESET_VERSION: string = (createRequire(import.meta.url)('../packag
 
 /**
  * The embedded defaults: SQLite cache, Orama search, the llms.txt source, the curated registry of well-known
- * libraries, the PyPI and npm version resolvers, the docs engine, and docs discovery for packages nobody listed.
+ * libraries, the PyPI and npm version resolvers, the docs engine, docs discovery for packages nobody listed, and
+ * project detection.
  */
 export function defaultPlugins(): AnyPlugin[] {
   return [
@@ -38,6 +40,7 @@ export function defaultPlugins(): AnyPlugin[] {
     npmPlugin,
     enginePlugin,
     discoveryPlugin,
+    projectPlugin,
   ];
 }
 

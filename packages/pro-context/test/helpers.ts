@@ -99,6 +99,8 @@ export function writeProject(
     http: { retryDelaysMs: [10, 20], timeoutMs: 10000 },
     cache: { directory: cacheDir },
     ...offlineRegistries,
+    // the server runs in the repository: its own package.json and lockfile are not the tests' project
+    project: { autoDetect: false },
     libraries,
     ...extra,
   };

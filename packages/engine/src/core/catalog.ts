@@ -12,6 +12,9 @@ import { slug } from '../libraries/config-provider.js';
 import { applyLibrarySettings } from '../libraries/settings.js';
 import { withinOneEdit } from './ranking.js';
 
+/** The languages of each package ecosystem's libraries. */
+const ECOSYSTEM_LANGUAGES: Record<string, string[]> = { pypi: ['python'], npm: ['javascript', 'typescript'] };
+
 /** A catalog match: the library, and how the query reached it. */
 export interface CatalogMatch {
   library: LibraryDescriptor;
@@ -285,6 +288,48 @@ export class LibraryCatalog {
   /** Every known library. */
   all(): LibraryDescriptor[] {
     return [...this.libraries.values()];
+  }
+
+  /**
+   * A library a provider delivered after start ({@link LibraryProvider.watch}: project detection), placed
+   * beneath what is known: a known library with the same package (same ecosystem and name), or of that name
+   * in a compatible language, keeps its fields and gains only those it lacks (`installedVersion`,
+   * `detectedFrom`); otherwise the library joins as given. Returns the library as the catalog now holds it.
+   */
+  adopt(library: LibraryDescriptor, providerId: string): LibraryDescriptor {
+    const target = this.samePackage(library);
+    const merged = target ? mergeLibrary(this.settled(library, providerId), target) : this.settled(library, providerId);
+    // an id another library holds (`requests` in npm, detected `requests` from PyPI) is qualified by ecosystem
+    const ecosystem = Object.keys(library.packages ?? {})[0] ?? 'project';
+    const id = target?.id ?? (this.libraries.has(library.id) ? `${ecosystem}/${library.id}` : library.id);
+    // a new scan's installed version replaces the last one
+    const held: LibraryDescriptor = { ...merged, id, name: target?.name ?? library.name };
+    if (library.installedVersion) held.installedVersion = library.installedVersion;
+    if (library.detectedFrom) held.detectedFrom = library.detectedFrom;
+    this.libraries.set(id, held);
+    return held;
+  }
+
+  /** The known library that is the same package as `library` (see {@link adopt}), if any. */
+  private samePackage(library: LibraryDescriptor): LibraryDescriptor | undefined {
+    const packages = Object.entries(library.packages ?? {});
+    for (const [ecosystem, name] of packages) {
+      const wanted = name.toLowerCase();
+      for (const known of this.libraries.values())
+        if (known.packages?.[ecosystem]?.toLowerCase() === wanted) return known;
+    }
+    const languages = new Set(packages.flatMap(([ecosystem]) => ECOSYSTEM_LANGUAGES[ecosystem]));
+    for (const name of [library.id, ...packages.map(([, n]) => n)]) {
+      const known = this.find(name);
+      if (!known || (known.packages && Object.keys(known.packages).length > 0)) continue;
+      if (!known.language || languages.size === 0 || languages.has(known.language.toLowerCase())) return known;
+    }
+    return undefined;
+  }
+
+  /** Removes a library (a placeholder a provider's lookup replaced). */
+  remove(id: string): void {
+    this.libraries.delete(id);
   }
 
   /** Adds or replaces a library (registry lookups, project detection). */

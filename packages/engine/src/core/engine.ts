@@ -16,6 +16,7 @@ import {
   type TocResult,
   type UrlAllowlist,
 } from '@pro-context/kernel';
+import pLimit from 'p-limit';
 import { settingsDeclarations } from '../libraries/settings.js';
 import type { EngineOptions } from '../options.js';
 import { type CatalogMatch, didYouMean, LibraryCatalog, normalizeQuery, versionHint } from './catalog.js';
@@ -54,6 +55,9 @@ export interface DocsEngineDeps {
   /** Called when the set of resolved libraries grows (to emit `resources/list_changed`). */
   onLibraryResolved?: (libraryId: string) => void;
 }
+
+/** How many libraries delivered after start (project detection) are resolved at once, in the background. */
+const PRE_RESOLVE_CONCURRENCY = 2;
 
 /** resolve-library's answer. */
 export interface ResolveResult {
@@ -110,6 +114,8 @@ export interface LibrarySummary {
   categories: string[];
   sources: string[];
   projectDetected: boolean;
+  /** The project file the library was detected in (`uv.lock`), for detected libraries. */
+  detectedFrom?: string;
 }
 
 /** A get-docs answer as cached: with the revision of the docs it was computed from. */
@@ -125,6 +131,11 @@ export class DocsEngine {
   /** Libraries resolved in this process (their TOCs are listed as resources), id → version. */
   private readonly resolved = new Map<string, string>();
   readonly startedAt = Date.now();
+  /** Aborted by {@link close}: cancels the background resolution of libraries delivered after start. */
+  private readonly stopping = new AbortController();
+  private readonly unwatch: (() => void)[] = [];
+  private readonly preResolveLimit = pLimit(PRE_RESOLVE_CONCURRENCY);
+  private readonly background = new Set<Promise<void>>();
 
   constructor(private readonly deps: DocsEngineDeps) {
     this.catalog = new LibraryCatalog(deps.providers, settingsDeclarations(deps.adapters), deps.logger);
@@ -137,6 +148,70 @@ export class DocsEngine {
       this.tocTitleOf(url),
     );
     for (const library of this.catalog.all()) this.allowDocsDomains(library);
+    // providers whose libraries arrive later (project detection): adopted, then resolved in the background
+    for (const provider of deps.providers) {
+      if (provider.watch) this.unwatch.push(provider.watch(() => this.adoptFrom(provider)));
+    }
+  }
+
+  /**
+   * Reads a watching provider's libraries again, adds them beneath what is known (see `LibraryCatalog.adopt`)
+   * and resolves each in the background (bounded concurrency, cancelled by {@link close}): their TOCs become
+   * resources. Never blocks a tool call; a failure is logged.
+   */
+  private adoptFrom(provider: LibraryProvider): void {
+    if (this.stopping.signal.aborted) return;
+    let adopted: LibraryDescriptor[];
+    try {
+      adopted = provider.libraries().map((library) => this.catalog.adopt(library, provider.id));
+    } catch (error) {
+      this.deps.logger.warn(`library provider '${provider.id}' failed to list its libraries`, { error });
+      return;
+    }
+    for (const library of adopted) this.allowDocsDomains(library);
+    this.deps.logger.info(`${adopted.length} libraries from '${provider.id}'`, {
+      libraries: adopted.map((l) => `${l.id}@${l.installedVersion ?? 'latest'}`).slice(0, 50),
+    });
+    for (const library of adopted) {
+      const work = this.preResolveLimit(() => this.preResolve(library.id)).finally(() => this.background.delete(work));
+      this.background.add(work);
+    }
+  }
+
+  /** Resolves one adopted library in the background; a placeholder (no docs source) is looked up first. */
+  private async preResolve(libraryId: string): Promise<void> {
+    const signal = this.stopping.signal;
+    if (signal.aborted) return;
+    let library = this.catalog.find(libraryId);
+    if (!library) return;
+    try {
+      library = await this.withDocsSource(library, { signal });
+      if (this.sources.for(library).length === 0) return;
+      await this.resolve(library.id, { libraryId: library.id }, { signal });
+    } catch (error) {
+      if (signal.aborted) return;
+      this.deps.logger.warn(`could not pre-resolve ${libraryId}`, { error });
+    }
+  }
+
+  /**
+   * A library no source can serve yet (a detected package nobody described) as a provider's `lookup` finds
+   * it, keeping its installed version; the library itself when it has a source or nobody finds it.
+   */
+  private async withDocsSource(library: LibraryDescriptor, context?: FetchContext): Promise<LibraryDescriptor> {
+    if (this.sources.for(library).length > 0) return library;
+    const name = Object.values(library.packages ?? {})[0] ?? library.id;
+    const found = await this.catalog.lookup(name, context);
+    if (!found) return library;
+    if (found.id !== library.id) this.catalog.remove(library.id);
+    const held: LibraryDescriptor = {
+      ...found,
+      ...(library.installedVersion ? { installedVersion: library.installedVersion } : {}),
+      ...(library.detectedFrom ? { detectedFrom: library.detectedFrom } : {}),
+    };
+    this.catalog.add(held);
+    this.allowDocsDomains(held);
+    return held;
   }
 
   private allowDocsDomains(library: LibraryDescriptor): void {
@@ -152,6 +227,8 @@ export class DocsEngine {
   /** The library a tool's `libraryId` names: a known one, else one a provider finds; else `LIBRARY_NOT_FOUND`. */
   private async library(libraryId: string, context?: FetchContext): Promise<LibraryDescriptor> {
     const known = this.catalog.find(libraryId);
+    // a detected package nobody described yet: a provider may find its docs now
+    if (known?.detectedFrom) return this.withDocsSource(known, context);
     if (known) return known;
     const found = await this.catalog.lookup(libraryId, context);
     if (found) {
@@ -199,6 +276,21 @@ export class DocsEngine {
 
   /** The version to serve; `VERSION_NOT_FOUND` lists what exists. */
   async version(library: LibraryDescriptor, spec?: string, context?: FetchContext): Promise<VersionInfo> {
+    // no version asked: the one installed in the project, when it has documentation; else the latest stable
+    if (!spec?.trim() && library.installedVersion) {
+      try {
+        const { requested: _requested, ...info } = await this.version(library, library.installedVersion, context);
+        return { ...info, installed: true };
+      } catch (error) {
+        if (!isProContextError(error) || error.code !== 'VERSION_NOT_FOUND') throw error;
+        this.deps.logger.debug(
+          `${library.id} ${library.installedVersion} (installed) has no documentation: serving latest`,
+        );
+        const { installedVersion: _installed, ...unpinned } = library;
+        const latest = await this.version(unpinned, spec, context);
+        return { ...latest, installedUndocumented: library.installedVersion };
+      }
+    }
     const info = await resolveLibraryVersion(library, spec, this.versionSources(library, context));
     // only the adapters that document this version are asked for its docs (the others would serve another's)
     const all = this.sources.for(library);
@@ -269,6 +361,14 @@ export class DocsEngine {
         latest.from === 'config'
           ? `The ${latest.unreachable} registry could not be reached, so ${library.name}'s versions could not be checked: this is its current documentation (${latest.version}).`
           : `The ${latest.unreachable} registry could not be reached: ${library.name}'s versions are the last list it gave (cached).`,
+      );
+    if (latest.installed)
+      notes.push(
+        `${library.name} ${latest.version} is the version installed in this project (${library.detectedFrom ?? 'project files'}); it is served when no version is asked${latest.latest !== latest.version ? ` (latest stable: ${latest.latest})` : ''}.`,
+      );
+    else if (latest.installedUndocumented)
+      notes.push(
+        `${library.name} ${latest.installedUndocumented} is installed in this project, but its documentation is not available; this is the latest stable, ${latest.version}.`,
       );
     const hinted = options.libraryId ? undefined : best.versionHint;
     const requested = hinted ? await this.hintedVersion(library, hinted, latest, notes, context) : undefined;
@@ -630,7 +730,12 @@ export class DocsEngine {
         continue;
       const cachedVersion = cachedVersions.find((c) => c.libraryId === library.id)?.version;
       const defaultVersion =
-        this.resolved.get(library.id) ?? cachedVersion ?? library.defaultVersion ?? library.versions?.[0] ?? 'latest';
+        this.resolved.get(library.id) ??
+        library.installedVersion ??
+        cachedVersion ??
+        library.defaultVersion ??
+        library.versions?.[0] ??
+        'latest';
       out.push({
         id: library.id,
         name: library.name,
@@ -639,7 +744,8 @@ export class DocsEngine {
         defaultVersion,
         categories: library.categories ?? [],
         sources: this.sources.for(library).map((a) => a.id),
-        projectDetected: false,
+        projectDetected: library.detectedFrom !== undefined,
+        ...(library.detectedFrom ? { detectedFrom: library.detectedFrom } : {}),
       });
     }
     return out.sort((a, b) => Number(b.projectDetected) - Number(a.projectDetected) || a.name.localeCompare(b.name));
@@ -671,9 +777,16 @@ export class DocsEngine {
     return `${lines.join('\n').replace(/\n{3,}/g, '\n\n')}\n`;
   }
 
-  /** Waits for background work: persistence of indexes and refreshes. */
-  idle(): Promise<void> {
+  /** Waits for background work: resolution of libraries delivered after start, persistence of indexes, refreshes. */
+  async idle(): Promise<void> {
+    while (this.background.size > 0) await Promise.all([...this.background]);
     return this.store.idle();
+  }
+
+  /** Stops watching providers and cancels background resolution (the engine plugin's `stop`). */
+  close(): void {
+    for (const unwatch of this.unwatch.splice(0)) unwatch();
+    this.stopping.abort();
   }
 
   /** Status for health. */

@@ -34,6 +34,10 @@ export interface VersionInfo {
   unreachable?: string;
   /** Ids of the adapters that document this version (the source chain asks only those). */
   documentedBy?: string[];
+  /** No version was asked and this is the version installed in the project (project detection). */
+  installed?: boolean;
+  /** No version was asked; this version installed in the project has no documentation, so the latest is served. */
+  installedUndocumented?: string;
 }
 
 /** What a version is resolved with. */

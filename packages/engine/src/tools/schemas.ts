@@ -179,6 +179,10 @@ export const listLibrariesOutput = z.object({
       categories: z.array(z.string()),
       sources: z.array(z.string()),
       projectDetected: z.boolean().describe('Whether this library was detected in the current project'),
+      detectedFrom: z
+        .string()
+        .optional()
+        .describe("The project file it was detected in (e.g. 'uv.lock'); defaultVersion is then the installed version"),
     }),
   ),
   total: z.number(),

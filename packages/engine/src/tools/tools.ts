@@ -251,7 +251,7 @@ export function docsTools(engine: DocsEngine): ToolDefinition[] {
           : libraries
               .map(
                 (l) =>
-                  `- **${l.name}** (\`${l.id}\`)${l.language ? ` · ${l.language}` : ''} · ${l.defaultVersion}${l.projectDetected ? ' · in this project' : ''}${l.description ? ` — ${l.description}` : ''}`,
+                  `- **${l.name}** (\`${l.id}\`)${l.language ? ` · ${l.language}` : ''} · ${l.defaultVersion}${l.projectDetected ? ` · in this project${l.detectedFrom ? ` (${l.detectedFrom})` : ''}` : ''}${l.description ? ` — ${l.description}` : ''}`,
               )
               .join('\n');
       return { structured: { libraries, total: libraries.length }, text };

@@ -34,6 +34,14 @@ export interface LibraryProvider {
    * where the caller wants it.
    */
   lookup?(name: string, context?: FetchContext, hints?: LibraryLookupHints): Promise<LibraryDescriptor | null>;
+  /**
+   * For a provider whose libraries arrive after start (project detection scans in the background, so
+   * readiness never waits on it): the engine calls `watch` once, and each time `onChange` is called it reads
+   * {@link libraries} again and adds what is new. A library delivered this way that another provider already
+   * describes (same id, name, alias, or package name in the same ecosystem) keeps every field it has: only the
+   * fields it leaves `undefined` are filled in (`installedVersion`, `detectedFrom`). Returns an unsubscribe.
+   */
+  watch?(onChange: () => void): () => void;
 }
 
 /** What a caller of {@link LibraryProvider.lookup} knows besides the name. */

@@ -56,6 +56,13 @@ export interface LibraryDescriptor {
    * library, so resolve-library's note and get-docs' `SOURCE_UNAVAILABLE` say what was tried.
    */
   docsNote?: string;
+  /**
+   * The version installed in the user's project (a lockfile's, set by project detection): served when a
+   * tool call names no version. An explicit version still wins.
+   */
+  installedVersion?: string;
+  /** The project file this library was detected in (`'uv.lock'`, `'apps/web/package.json'`); detected libraries only. */
+  detectedFrom?: string;
 }
 
 /** One page of a library's table of contents. */

@@ -1,0 +1,40 @@
+import { createRequire } from 'node:module';
+import { projectConfigSection } from '@pro-context/engine';
+import { definePlugin, libraryProviderToken, type Resolver } from '@pro-context/kernel';
+import { ProjectLibraryProvider } from './provider.js';
+
+const { version } = createRequire(import.meta.url)('../package.json') as { version: string };
+
+/**
+ * Project auto-detection: after start, in the background, scans `project.workingDirectory` (default: the
+ * current directory) for Python and JavaScript manifests and lockfiles, and provides the dependencies as
+ * libraries at their installed versions. `project.autoDetect: false` turns it off. The `project` section is
+ * the engine's.
+ */
+export const projectPlugin = definePlugin({
+  id: 'project',
+  version,
+  description: 'Project auto-detection: the dependencies of the working directory at their installed versions.',
+  kernel: '^0.1.0',
+  dependsOn: ['engine'],
+  register(context) {
+    context.bindValue(libraryProviderToken, new ProjectLibraryProvider());
+  },
+  start(context) {
+    const project = projectConfigSection.read(context.config);
+    if (!project.autoDetect) return;
+    // readiness never waits on the walk: the provider starts it on the next turn and returns
+    providerOf(context)?.start(project.workingDirectory, { logger: context.logger.child({ component: 'project' }) });
+  },
+  async stop(context) {
+    await providerOf(context)?.stop();
+  },
+});
+
+function providerOf(context: Resolver): ProjectLibraryProvider | undefined {
+  return context
+    .resolveAll(libraryProviderToken)
+    .find((p): p is ProjectLibraryProvider => p instanceof ProjectLibraryProvider);
+}
+
+export default projectPlugin;
