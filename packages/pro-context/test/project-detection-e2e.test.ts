@@ -6,7 +6,7 @@ import { dirname, join } from 'node:path';
 import { ResourceListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { corpusSites, type FakeWeb, startFakeWeb } from '@pro-context/testing/fake-web';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectStdio, corpusRoot, skipReason } from './helpers.js';
+import { connectStdio, corpusRoot, offlineRegistries, skipReason } from './helpers.js';
 
 type Connection = Awaited<ReturnType<typeof connectStdio>>;
 interface Listed {
@@ -108,6 +108,8 @@ function config(origin: string, dir: string, project: Record<string, unknown>): 
     security: { allowPrivateNetwork: true },
     http: { retryDelaysMs: [10, 20], timeoutMs: 10000 },
     cache: { directory: join(dir, 'cache') },
+    // the two corpus libraries only, on loopback: no curated registry, no package registry asked
+    ...offlineRegistries,
     project,
     libraries: [
       { id: 'pydantic', name: 'Pydantic', language: 'python', llmsTxtUrl: `${origin}pydantic/{version}/llms.txt` },
