@@ -14,7 +14,12 @@ describe.skipIf(skipReason)(
       const { web, project } = corpus;
       const [a, b] = await Promise.all([connectStdio(project.configFile), connectStdio(project.configFile)]);
       const ask = { libraryId: 'fastapi', topic: 'dependencies with yield', maxTokens: 2000 };
-      const [first, second] = await Promise.all([a.call('get-docs', ask), b.call('get-docs', ask)]);
+      const [first, second] = await Promise.all([a.call('get-docs', ask), b.call('get-docs', ask)]).catch((error) => {
+        // a server that died says why on its stderr: show it with the failure
+        throw new Error(
+          `${String(error)}\nserver A stderr:\n${a.stderr.join('')}\nserver B stderr:\n${b.stderr.join('')}`,
+        );
+      });
       for (const result of [first, second]) {
         expect(result.isError).toBeFalsy();
         expect((result.structuredContent as { content: string }).content).toMatch(/yield/);
