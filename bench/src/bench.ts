@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { compareQuality, QUALITY_BUDGETS, type QualityReport, type QualityRow } from './lib/compare.js';
 import { startInProcess } from './lib/inprocess.js';
 import { measureScale, queriesFor, type ScaleReport } from './lib/scale.js';
-import { corpusLibraries, loadEvalRows, makeProject, pct, spawnServer, startWeb, table } from './lib/setup.js';
+import { corpusLibraries, loadEvalRows, makeProject, median, pct, spawnServer, startWeb, table } from './lib/setup.js';
 import { measureStdio, type StdioReport } from './lib/stdio-bench.js';
 import { evaluateTargets, type TargetResult } from './lib/targets.js';
 
@@ -127,6 +127,13 @@ function printStdio(s: StdioReport): void {
           '',
           s.restart.length,
         ],
+        [
+          'unlisted package: cold start → first get-docs answer (discovery)',
+          ms(s.discoveryMedianMs, 0),
+          '',
+          ms(median(s.discovery.map((r) => r.cpuMs ?? Number.NaN)), 0),
+          s.discovery.length,
+        ],
         ['peak RSS (VmHWM), all corpora indexed', s.memory ? `${s.memory.peakRssMb.toFixed(0)} MB` : 'n/a', '', '', 1],
         ['RSS (VmRSS) after the timed calls', s.memory ? `${s.memory.rssMb.toFixed(0)} MB` : 'n/a', '', '', 1],
       ],
@@ -147,6 +154,14 @@ function printStdio(s: StdioReport): void {
         ` get-docs ${ms(med('get-docs'), 0)} = engine.index ${ms(med('engine.index'), 0)} [fetch+parse ${ms(med('engine.index.fetchMs'), 0)},` +
         ` chunk ${ms(med('engine.index.chunkMs'), 0)}, search index ${ms(med('engine.index.indexMs'), 0)}] + ranking and answer;` +
         ` the rest of the round trip is transport and process`,
+    );
+  }
+  if (s.discovery.length) {
+    const med = (pick: (r: StdioReport['discovery'][number]) => number) => ms(median(s.discovery.map(pick)), 0);
+    console.log(
+      `unlisted package breakdown (median of ${s.discovery.length}, fresh cache each): spawn → initialize ${med((r) => r.initializeMs)},` +
+        ` resolve-library (PyPI lookup + llms.txt probe, ${s.discovery[0]?.tocEntries} TOC entries) ${med((r) => r.resolveMs)},` +
+        ` get-docs (pages fetched, indexed, answered) ${med((r) => r.getDocsMs)}`,
     );
   }
   console.log(
@@ -236,7 +251,14 @@ async function main() {
       const queries: Record<string, string[]> = {};
       for (const { id } of corpusLibraries)
         queries[id] = queriesFor(await inProcess.chunks(id), evalQuestions[id] ?? [], 40);
-      stdio = await measureStdio(web, rows, queries, { startups: 5, calls, fullTxtRuns: 3, restarts: 3, log });
+      stdio = await measureStdio(web, rows, queries, {
+        startups: 5,
+        calls,
+        fullTxtRuns: 3,
+        restarts: 3,
+        discoveryRuns: 3,
+        log,
+      });
       printStdio(stdio);
     }
     if (sections.has('scale')) {

@@ -2,6 +2,7 @@
  * The stdio measurements: start-up, cached get-docs, search-docs with every corpus indexed, peak memory,
  * first-time llms-full.txt indexing and warm restart, each against a freshly spawned `pro-context`.
  */
+import { startFakePypi } from '@pro-context/testing';
 import type { FakeWeb } from '@pro-context/testing/fake-web';
 import { cpuMsOf, type LogRecord, logRecords, memoryOf, spawnTimed, type TimedServer } from './latency.js';
 import type { LatencySummary } from './scale.js';
@@ -34,6 +35,22 @@ export interface RestartRun {
   requests: number;
 }
 
+/** An unlisted package, cold: spawn → resolve-library → first get-docs answer, one run on a fresh cache. */
+export interface DiscoveryRun {
+  /** Spawn → the get-docs answer. */
+  ms: number;
+  /** Spawn → the `initialize` answer. */
+  initializeMs: number;
+  /** The resolve-library round trip (registry lookup, llms.txt probe and fetch, TOC). */
+  resolveMs: number;
+  /** The get-docs round trip (the pages fetched, chunked, indexed, answered). */
+  getDocsMs: number;
+  /** CPU time the server had used by its answer. */
+  cpuMs?: number;
+  /** TOC entries resolve-library returned (from the discovered llms.txt). */
+  tocEntries: number;
+}
+
 /** What {@link measureStdio} returns. */
 export interface StdioReport {
   startup: StartupRun[];
@@ -50,6 +67,85 @@ export interface StdioReport {
   restart: RestartRun[];
   restartMedianMs: number;
   restartMedianCpuMs: number;
+  discovery: DiscoveryRun[];
+  discoveryMedianMs: number;
+}
+
+/** The package the discovery row looks up: on the fake PyPI only, its docs URL the httpx corpus site. */
+export const UNLISTED_PACKAGE = 'benchdocs-unlisted';
+
+/**
+ * A package no configuration and no curated entry lists, from a cold start: each run spawns the server on a
+ * fresh cache (curated registry on, PyPI pointed at a loopback fake that lists {@link UNLISTED_PACKAGE} with
+ * `project_urls.Documentation` = the fake web's httpx site, npm off), then times spawn → resolve-library
+ * (discovery: PyPI lookup, `{docs}/llms.txt` probe, TOC) → first get-docs answer.
+ */
+export async function measureDiscovery(
+  web: FakeWeb,
+  topic: string,
+  options: { runs: number; log: (line: string) => void },
+): Promise<{ runs: DiscoveryRun[]; medianMs: number }> {
+  const pypi = await startFakePypi([
+    {
+      name: UNLISTED_PACKAGE,
+      summary: 'A package only PyPI knows, its docs the httpx corpus site.',
+      projectUrls: { Documentation: web.siteUrl('httpx') },
+      releases: [
+        { version: '0.27.0', uploadedAt: '2024-02-21T00:00:00Z' },
+        { version: '0.28.1', uploadedAt: '2024-12-06T00:00:00Z' },
+      ],
+    },
+  ]);
+  const runs: DiscoveryRun[] = [];
+  try {
+    for (let i = 0; i < options.runs; i++) {
+      const project = makeProject(web, {
+        libraries: [],
+        registry: { enabled: true },
+        registries: { pypi: { url: pypi.url }, npm: { enabled: false } },
+      });
+      try {
+        const server = await spawnTimed(project.configFile);
+        try {
+          const resolved = await server.call('resolve-library', { query: UNLISTED_PACKAGE, language: 'python' });
+          const error = errorCode(resolved.result);
+          if (error) throw new Error(`resolve-library ${UNLISTED_PACKAGE} failed: ${error.code} ${error.message}`);
+          const r = resolved.result.structuredContent as { libraryId?: string; toc?: unknown[] } | undefined;
+          if (!r?.toc?.length) throw new Error(`resolve-library ${UNLISTED_PACKAGE}: no TOC discovered`);
+          const getDocsMs = await expectAnswer(server, 'get-docs', {
+            libraryId: r.libraryId ?? UNLISTED_PACKAGE,
+            topic,
+            maxTokens: 5000,
+          });
+          const ms = performance.now() - server.spawnedAt;
+          const cpuMs = cpuMsOf(server.pid);
+          runs.push({
+            ms,
+            initializeMs: server.initializeMs,
+            resolveMs: resolved.ms,
+            getDocsMs,
+            tocEntries: r.toc.length,
+            ...(cpuMs === undefined ? {} : { cpuMs }),
+          });
+        } finally {
+          await server.close();
+        }
+      } finally {
+        project.cleanup();
+      }
+    }
+  } finally {
+    await pypi.close();
+  }
+  options.log(
+    `  unlisted package, cold start to first answer: ${runs
+      .map(
+        (r) =>
+          `${r.ms.toFixed(0)} ms (initialize ${r.initializeMs.toFixed(0)}, resolve ${r.resolveMs.toFixed(0)}, get-docs ${r.getDocsMs.toFixed(0)})`,
+      )
+      .join(', ')}`,
+  );
+  return { runs, medianMs: median(runs.map((r) => r.ms)) };
 }
 
 function summary(times: number[]): LatencySummary {
@@ -96,7 +192,14 @@ export async function measureStdio(
   web: FakeWeb,
   rows: readonly EvalRow[],
   queries: Record<string, string[]>,
-  options: { startups: number; calls: number; fullTxtRuns: number; restarts: number; log: (line: string) => void },
+  options: {
+    startups: number;
+    calls: number;
+    fullTxtRuns: number;
+    restarts: number;
+    discoveryRuns: number;
+    log: (line: string) => void;
+  },
 ): Promise<StdioReport> {
   const { log } = options;
   const project = makeProject(web);
@@ -254,6 +357,12 @@ export async function measureStdio(
     const fullTxtMedianMs = median(fullTxt.map((r) => r.answerMs));
     log(`  pydantic llms-full.txt first answer: ${fullTxt.map((r) => r.answerMs.toFixed(0)).join(', ')} ms`);
 
+    // 5. an unlisted package, cold: spawn → resolve-library (discovery) → first get-docs answer
+    const discovery = await measureDiscovery(web, queries.httpx?.[0] ?? 'timeouts', {
+      runs: options.discoveryRuns,
+      log,
+    });
+
     return {
       startup,
       startupMedian,
@@ -267,6 +376,8 @@ export async function measureStdio(
       restart,
       restartMedianMs: median(restart.map((r) => r.ms)),
       restartMedianCpuMs: median(restart.map((r) => r.cpuMs ?? Number.NaN)),
+      discovery: discovery.runs,
+      discoveryMedianMs: discovery.medianMs,
     };
   } finally {
     project.cleanup();

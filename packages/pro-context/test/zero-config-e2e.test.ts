@@ -7,16 +7,80 @@ import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotoc
 import { type CallToolResult, CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import {
   type FakeProxy,
+  type FakePypiProject,
   type FakeRegistry,
   fakeNpmPackages,
   fakePypiProjects,
+  type LoopbackSite,
   startFakeNpm,
   startFakeProxy,
   startFakePypi,
+  startLoopbackSite,
 } from '@pro-context/testing';
 import type { FakeWeb } from '@pro-context/testing/fake-web';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliPath, errorOf, skipReason, startCorpusWeb } from './helpers.js';
+
+/** Docs of two packages the curated registry does not list: tinydocs (an llms.txt and two pages), quietdocs (nothing). */
+function unlistedDocsSite(): Promise<LoopbackSite> {
+  let origin = '';
+  const text = (res: import('node:http').ServerResponse, body: string) =>
+    res.writeHead(200, { 'content-type': 'text/markdown; charset=utf-8' }).end(body);
+  const promise = startLoopbackSite((path, res) => {
+    switch (path.split('?')[0]) {
+      case '/tinydocs/docs/llms.txt':
+        return text(
+          res,
+          [
+            '# Tinydocs',
+            '',
+            '> Tinydocs makes widgets.',
+            '',
+            '## Docs',
+            '',
+            `- [Getting started](${origin}/tinydocs/docs/start.md): install tinydocs-lib and make a first widget`,
+            `- [Widget options](${origin}/tinydocs/docs/options.md): every option of configure_widget`,
+            '',
+          ].join('\n'),
+        );
+      case '/tinydocs/docs/start.md':
+        return text(res, '# Getting started\n\nInstall tinydocs-lib with pip, then call `make_widget()`.\n');
+      case '/tinydocs/docs/options.md':
+        return text(
+          res,
+          '# Widget options\n\n## Colour\n\nPass `colour="blue"` to `configure_widget` to paint a widget blue.\n',
+        );
+      default:
+        res.writeHead(404, { 'content-type': 'text/html' }).end('<html><body>Not found</body></html>');
+    }
+  });
+  return promise.then((site) => {
+    origin = site.origin;
+    return site;
+  });
+}
+
+/** PyPI projects the curated registry does not list, their docs on {@link unlistedDocsSite}. */
+function unlistedProjects(origin: string): FakePypiProject[] {
+  return [
+    {
+      name: 'tinydocs-lib',
+      summary: 'Tinydocs makes widgets.',
+      projectUrls: { Documentation: `${origin}/tinydocs/docs/`, Source: 'https://github.com/example/tinydocs-lib' },
+      releases: [
+        { version: '1.0.0', uploadedAt: '2024-01-01T00:00:00Z' },
+        { version: '1.2.0', uploadedAt: '2025-03-01T10:00:00Z' },
+      ],
+    },
+    {
+      name: 'quietdocs-lib',
+      summary: 'Quietdocs publishes no llms.txt.',
+      homePage: `${origin}/quietdocs/home`,
+      projectUrls: { Documentation: `${origin}/quietdocs/docs/` },
+      releases: [{ version: '0.4.0', uploadedAt: '2025-02-01T00:00:00Z' }],
+    },
+  ];
+}
 
 /**
  * The stdio server with NO configuration file (an empty working directory and home): the curated registry
@@ -26,6 +90,8 @@ import { cliPath, errorOf, skipReason, startCorpusWeb } from './helpers.js';
  * serves https://fastapi.tiangolo.com from the fastapi corpus on the fake web (TLS with the test CA, trusted
  * through NODE_EXTRA_CA_CERTS by the server's process only) and refuses every other host, so no request
  * leaves the machine (a host asked through the proxy is still looked up locally by the SSRF guard's preflight).
+ * Two packages the curated registry does not list are on the fake PyPI with their docs on a loopback site
+ * (reached directly: NO_PROXY), so docs discovery finds one's llms.txt and reports what it tried for the other.
  */
 describe.skipIf(skipReason)(
   `pro-context with no configuration file${skipReason ? ` (skipped: ${skipReason})` : ''}`,
@@ -34,13 +100,15 @@ describe.skipIf(skipReason)(
     let npm: FakeRegistry;
     let web: FakeWeb;
     let proxy: FakeProxy;
+    let docs: LoopbackSite;
     let dir: string;
     let client: Client;
     const call = async (name: string, args: Record<string, unknown>) =>
       (await client.callTool({ name, arguments: args }, CallToolResultSchema, { timeout: 60_000 })) as CallToolResult;
 
     beforeAll(async () => {
-      pypi = await startFakePypi(fakePypiProjects);
+      docs = await unlistedDocsSite();
+      pypi = await startFakePypi([...fakePypiProjects, ...unlistedProjects(docs.origin)]);
       npm = await startFakeNpm(fakeNpmPackages);
       web = await startCorpusWeb();
       proxy = await startFakeProxy({ 'fastapi.tiangolo.com': web.siteUrl('fastapi') });
@@ -74,6 +142,7 @@ describe.skipIf(skipReason)(
       await npm?.close();
       await proxy?.close();
       await web?.close();
+      await docs?.close();
       if (dir) rmSync(dir, { recursive: true, force: true });
     });
 
@@ -99,6 +168,49 @@ describe.skipIf(skipReason)(
       expect(proxy.requests).toContain('fastapi.tiangolo.com:443');
       expect(r.toc.length, JSON.stringify(r.notes)).toBeGreaterThan(10);
       expect(r.notes).toEqual([]);
+    });
+
+    it('discovers a package the registry does not list (tinydocs-lib) from its PyPI metadata and llms.txt', async () => {
+      const result = await call('resolve-library', { query: 'tinydocs-lib' });
+      expect(result.isError, JSON.stringify(result.content).slice(0, 300)).toBeFalsy();
+      const r = result.structuredContent as {
+        libraryId: string;
+        defaultVersion: string;
+        availableVersions: string[];
+        notes: string[];
+        toc: { title: string; url: string }[];
+      };
+      expect(r, JSON.stringify(r).slice(0, 300)).toMatchObject({ libraryId: 'tinydocs-lib', defaultVersion: '1.2.0' });
+      expect(r.availableVersions).toEqual(expect.arrayContaining(['1.0.0', '1.2.0']));
+      expect(pypi.count('/pypi/tinydocs-lib/json')).toBeGreaterThanOrEqual(1);
+      expect(r.toc.map((t) => t.title)).toEqual(expect.arrayContaining(['Getting started', 'Widget options']));
+      expect(r.toc.map((t) => t.url)).toContain(`${docs.origin}/tinydocs/docs/options.md`);
+      expect(docs.hits).toContain('/tinydocs/docs/llms.txt');
+
+      const answer = await call('get-docs', { libraryId: 'tinydocs-lib', topic: 'paint a widget blue' });
+      expect(answer.isError, JSON.stringify(answer.content).slice(0, 300)).toBeFalsy();
+      const a = answer.structuredContent as { version: string; content: string };
+      expect(a.version).toBe('1.2.0');
+      expect(a.content).toContain('colour="blue"');
+      expect(docs.hits).toContain('/tinydocs/docs/options.md');
+    });
+
+    it('resolves an unlisted package whose docs publish no llms.txt with an empty TOC and the URLs tried', async () => {
+      const result = await call('resolve-library', { query: 'quietdocs-lib' });
+      expect(result.isError, JSON.stringify(result.content).slice(0, 300)).toBeFalsy();
+      const r = result.structuredContent as {
+        libraryId: string;
+        defaultVersion: string;
+        notes: string[];
+        toc: unknown[];
+      };
+      expect(r, JSON.stringify(r).slice(0, 300)).toMatchObject({ libraryId: 'quietdocs-lib', defaultVersion: '0.4.0' });
+      expect(r.toc).toEqual([]);
+      const note = r.notes.join(' ');
+      expect(note).toContain(`${docs.origin}/quietdocs/docs/llms.txt`);
+      expect(note).toContain(`${docs.origin}/quietdocs/docs/llms-full.txt`);
+      expect(note).toContain(`${docs.origin}/quietdocs/home/llms.txt`);
+      expect(note).toContain('HTTP 404');
     });
 
     it('lists the whole curated registry, filtered by language and category', async () => {
