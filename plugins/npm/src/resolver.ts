@@ -12,10 +12,10 @@ import {
   type RegistrySearchHit,
   type ResolvedVersion,
 } from '@pro-context/kernel';
+import { LRUCache } from 'lru-cache';
 import { type NpmEnvironment, type NpmPluginOptions, npmEnvironmentToken, npmOptionsToken } from './options.js';
 import { distTagsOf, type NpmPackument, nearestNpmVersions, npmMetadata, selectNpmVersion } from './packument.js';
 import { discoverNpmRegistry, type NpmRegistrySettings } from './registry-config.js';
-import { ReuseCache } from './reuse.js';
 
 /** The media type of npm's abbreviated metadata, with the fallbacks npm itself sends. */
 const ABBREVIATED_ACCEPT = 'application/vnd.npm.install-v1+json; q=1.0, application/json; q=0.8, */*';
@@ -50,7 +50,12 @@ export function npmPackagePath(name: string): string | undefined {
 export class NpmRegistryResolver implements RegistryResolver {
   readonly id = 'npm';
   readonly ecosystem = 'npm';
-  private readonly reuse: ReuseCache<Known | null>;
+  /**
+   * Answers kept for `reuseSeconds`, so the lookup and version resolution of one `resolve-library` call make one
+   * request (bounded; the engine keeps the long-lived, stale-tolerant version cache). `value` may be `null`: known
+   * to be missing.
+   */
+  private readonly reuse: LRUCache<string, { value: Known | null }>;
   private settings?: Promise<NpmRegistrySettings>;
 
   constructor(
@@ -58,7 +63,7 @@ export class NpmRegistryResolver implements RegistryResolver {
     @inject(kernelTokens.http) private readonly http: HttpClient,
     @inject(npmEnvironmentToken) private readonly environment: NpmEnvironment,
   ) {
-    this.reuse = new ReuseCache(options.reuseSeconds);
+    this.reuse = new LRUCache({ max: 200, ttl: Math.max(1, options.reuseSeconds * 1000) });
   }
 
   /** The registries in use, found once (on first use) from the options and the npm configuration. */
@@ -124,7 +129,7 @@ export class NpmRegistryResolver implements RegistryResolver {
   private async read(name: string, full: boolean, context?: FetchContext): Promise<Known | null> {
     const path = npmPackagePath(name);
     if (!path) return null;
-    const reused = this.reuse.get(path);
+    const reused = this.reuse.get(path)?.value;
     if (reused === null || (reused && (reused.full || !full))) return reused;
     const { registry, scopes } = await this.registries();
     const scope = path.startsWith('@') ? path.slice(0, path.indexOf('%2f')).toLowerCase() : undefined;
@@ -142,7 +147,7 @@ export class NpmRegistryResolver implements RegistryResolver {
       isFull = false;
     }
     const known = doc?.name ? { metadata: npmMetadata(doc, this.ecosystem), doc, full: isFull || 'time' in doc } : null;
-    this.reuse.set(path, known);
+    if (this.options.reuseSeconds > 0) this.reuse.set(path, { value: known });
     return known;
   }
 

@@ -11,9 +11,9 @@ import {
   type RegistryResolver,
   type ResolvedVersion,
 } from '@pro-context/kernel';
+import { LRUCache } from 'lru-cache';
 import { type PypiProjectJson, pypiMetadata } from './metadata.js';
 import { type PypiPluginOptions, pypiOptionsToken } from './options.js';
-import { ReuseCache } from './reuse.js';
 import { isPypiName, nearestVersions, normalizePypiName, selectVersion } from './versions.js';
 
 /**
@@ -25,14 +25,19 @@ export class PypiRegistryResolver implements RegistryResolver {
   readonly id = 'pypi';
   readonly ecosystem = 'pypi';
   private readonly root: string;
-  private readonly reuse: ReuseCache<PackageMetadata | null>;
+  /**
+   * Answers kept for `reuseSeconds`, so the lookup and version resolution of one `resolve-library` call make one
+   * request (bounded; the engine keeps the long-lived, stale-tolerant version cache). `value` may be `null`: known
+   * to be missing.
+   */
+  private readonly reuse: LRUCache<string, { value: PackageMetadata | null }>;
 
   constructor(
     @inject(pypiOptionsToken) private readonly options: PypiPluginOptions,
     @inject(kernelTokens.http) private readonly http: HttpClient,
   ) {
     this.root = options.url.replace(/\/+$/, '');
-    this.reuse = new ReuseCache(options.reuseSeconds);
+    this.reuse = new LRUCache({ max: 200, ttl: Math.max(1, options.reuseSeconds * 1000) });
   }
 
   /** The project's metadata, or `null` when the index has no project of that (normalized) name. */
@@ -40,13 +45,13 @@ export class PypiRegistryResolver implements RegistryResolver {
     if (!isPypiName(name)) return null;
     const normalized = normalizePypiName(name);
     const reused = this.reuse.get(normalized);
-    if (reused !== undefined) return reused;
+    if (reused) return reused.value;
     const data = await this.getJson<PypiProjectJson>(
       `${this.root}/pypi/${encodeURIComponent(normalized)}/json`,
       context,
     );
     const metadata = data?.info?.name ? pypiMetadata(data, this.ecosystem) : null;
-    this.reuse.set(normalized, metadata);
+    if (this.options.reuseSeconds > 0) this.reuse.set(normalized, { value: metadata });
     return metadata;
   }
 
