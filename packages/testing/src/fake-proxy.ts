@@ -23,7 +23,8 @@ const fixture = (name: string) => fileURLToPath(new URL(`../fixtures/tls/${name}
 /**
  * Starts a proxy on 127.0.0.1 that routes by host: `routes` maps a host (`fastapi.tiangolo.com`) to a
  * loopback base URL (`http://127.0.0.1:{port}/fastapi/`), so `https://fastapi.tiangolo.com/llms.txt` is served
- * from `{base}llms.txt`. HTTPS is a `CONNECT` tunnel the proxy terminates itself with a certificate of the
+ * from `{base}llms.txt`. A key may name a path prefix too (`docs.pydantic.dev/latest`): the longest matching
+ * key wins and its prefix is dropped, so `https://docs.pydantic.dev/latest/llms.txt` is `{base}llms.txt`. HTTPS is a `CONNECT` tunnel the proxy terminates itself with a certificate of the
  * test CA ({@link FakeProxy.caFile}); an unrouted host gets `502` and is never contacted. For tests only:
  * the process under test must be told to trust the test CA and to use the proxy, both by environment.
  */
@@ -31,13 +32,19 @@ export async function startFakeProxy(routes: Readonly<Record<string, string>>): 
   const requests: string[] = [];
   const key = readFileSync(fixture('site.key'));
   const cert = readFileSync(fixture('site.pem'));
+  const hosts = new Set(Object.keys(routes).map((key) => key.split('/')[0]?.toLowerCase()));
+  // longest key first, so `docs.pydantic.dev/latest` wins over `docs.pydantic.dev`
+  const keys = Object.keys(routes).sort((a, b) => b.length - a.length);
   const forward = (host: string, path: string, res: ServerResponse) => {
-    const base = routes[host.toLowerCase()];
-    if (!base) {
+    const at = `${host.toLowerCase()}${path}`;
+    const key = keys.find((k) => at === k.toLowerCase() || at.startsWith(`${k.toLowerCase().replace(/\/$/, '')}/`));
+    const base = key ? routes[key] : undefined;
+    if (!key || !base) {
       res.writeHead(502).end();
       return;
     }
-    get(new URL(path.replace(/^\/+/, ''), base), (upstream) => {
+    const rest = at.slice(key.replace(/\/$/, '').length);
+    get(new URL(rest.replace(/^\/+/, ''), base), (upstream) => {
       res.writeHead(upstream.statusCode ?? 502, upstream.headers);
       upstream.pipe(res);
     }).on('error', () => res.writeHead(502).end());
@@ -54,7 +61,7 @@ export async function startFakeProxy(routes: Readonly<Record<string, string>>): 
   proxy.on('connect', (req: IncomingMessage, socket, head: Buffer) => {
     requests.push(req.url ?? '');
     const host = (req.url ?? '').replace(/:\d+$/, '').toLowerCase();
-    if (!routes[host]) {
+    if (!hosts.has(host)) {
       socket.end('HTTP/1.1 502 Bad Gateway\r\n\r\n');
       return;
     }
