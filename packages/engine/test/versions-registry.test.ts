@@ -114,6 +114,28 @@ describe('resolveReleasedVersion with a registry', () => {
     expect(error.code).toBe('REGISTRY_TIMEOUT');
   });
 
+  it('does not ask a registry that could not be reached again for a while (one deadline, not one per call)', async () => {
+    const registry = pypi();
+    registry.failWith = new ProContextError('REGISTRY_TIMEOUT', 'pypi did not answer.');
+    const sources = { registries: [registry], cache: new MemoryCacheStore(), adapters: anyVersion };
+    expect(await resolveLibraryVersion(pydantic, undefined, sources)).toMatchObject({
+      stale: true,
+      unreachable: 'pypi',
+    });
+    expect(await resolveLibraryVersion(pydantic, undefined, sources)).toMatchObject({
+      stale: true,
+      unreachable: 'pypi',
+    });
+    expect(registry.calls).toHaveLength(1);
+    // once the pause is over (0 here), the registry is asked again, and a registry that is back answers
+    registry.failWith = undefined;
+    const retry = { ...sources, registryRetryAfterMs: 0 };
+    expect((await resolveLibraryVersion(pydantic, undefined, retry)).version).toBe('2.11.3');
+    // still within the first minute, but a registry that answered is no longer paused
+    registry.failWith = undefined;
+    expect(await resolveLibraryVersion(pydantic, undefined, sources)).toMatchObject({ version: '2.11.3' });
+  });
+
   it('refuses a range no cached release satisfies with VERSION_NOT_FOUND', async () => {
     const cache = new MemoryCacheStore();
     const sources = { registries: [pypi()], cache };

@@ -16,6 +16,15 @@ export const npmPluginOptionsSchema = z.strictObject({
     .describe(
       `Registry URL as npm's registry setting spells it (packuments at {url}/{name}). Default: ${NPM_URL_ENV}, else the registry of your npm configuration (npm_config_registry, the project's .npmrc, ~/.npmrc, then npm config get registry).`,
     ),
+  timeoutMs: z
+    .number()
+    .int()
+    .min(500)
+    .max(60_000)
+    .default(5000)
+    .describe(
+      'Deadline of one registry request, retries included, ms. Short, because resolve-library waits on it: a registry behind a firewall that drops packets costs this long once, then the curated data and the cache answer.',
+    ),
   reuseSeconds: z
     .number()
     .int()

@@ -175,6 +175,7 @@ export class NpmRegistryResolver implements RegistryResolver {
     let response: HttpResponse;
     try {
       response = await this.http.get(url, {
+        timeoutMs: this.options.timeoutMs,
         headers: { accept },
         ...(context?.signal ? { signal: context.signal } : {}),
       });

@@ -18,6 +18,15 @@ export const pypiPluginOptionsSchema = z.strictObject({
     .describe(
       `Root of the package index serving the PyPI JSON API ({url}/pypi/{name}/json). Default: ${PYPI_URL_ENV}, else ${DEFAULT_PYPI_URL}.`,
     ),
+  timeoutMs: z
+    .number()
+    .int()
+    .min(500)
+    .max(60_000)
+    .default(5000)
+    .describe(
+      'Deadline of one registry request, retries included, ms. Short, because resolve-library waits on it: a registry behind a firewall that drops packets costs this long once, then the curated data and the cache answer.',
+    ),
   reuseSeconds: z
     .number()
     .int()

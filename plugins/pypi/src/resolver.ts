@@ -101,6 +101,7 @@ export class PypiRegistryResolver implements RegistryResolver {
     let response: HttpResponse;
     try {
       response = await this.http.get(url, {
+        timeoutMs: this.options.timeoutMs,
         headers: { accept: 'application/json' },
         ...(context?.signal ? { signal: context.signal } : {}),
       });

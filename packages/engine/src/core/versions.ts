@@ -50,6 +50,8 @@ export interface VersionSources {
   cache?: CacheStore;
   /** How long a cached version list is used without asking the registry again, ms (default 1 hour). */
   versionsTtlMs?: number;
+  /** How long a registry that could not be reached is not asked again, ms (default {@link REGISTRY_RETRY_AFTER_MS}). */
+  registryRetryAfterMs?: number;
   context?: FetchContext;
   logger?: Logger;
 }
@@ -151,6 +153,29 @@ const unreachable = (error: unknown) =>
   isProContextError(error) &&
   (error.code === 'REGISTRY_TIMEOUT' || (error.code === 'SOURCE_UNAVAILABLE' && error.recoverable));
 
+/** How long a registry that could not be reached is not asked again (the curated data and caches answer). */
+export const REGISTRY_RETRY_AFTER_MS = 60_000;
+/** Registries that could not be reached, with the error and when. */
+const unreachableRegistries = new WeakMap<RegistryResolver, { at: number; error: unknown }>();
+
+/**
+ * Asks the registry unless it could not be reached within the last {@link REGISTRY_RETRY_AFTER_MS}: then its
+ * last error is thrown at once, so a firewall that drops packets costs one registry deadline a minute, not
+ * one per call.
+ */
+async function askRegistry<T>(registry: RegistryResolver, ask: () => Promise<T>, retryAfterMs: number): Promise<T> {
+  const down = unreachableRegistries.get(registry);
+  if (down && Date.now() - down.at < retryAfterMs) throw down.error;
+  try {
+    const answer = await ask();
+    unreachableRegistries.delete(registry);
+    return answer;
+  } catch (error) {
+    if (unreachable(error)) unreachableRegistries.set(registry, { at: Date.now(), error });
+    throw error;
+  }
+}
+
 /**
  * The version a spec names in a registry's metadata, evaluated here (a cached list): latest stable without
  * a spec, else {@link matchVersion} over the stable releases, then over every release.
@@ -203,7 +228,11 @@ async function resolveInRegistry(
     return { version, ...cached.value, stale: false };
   }
   try {
-    const resolved = await registry.resolveVersion(name, spec, sources.context);
+    const resolved = await askRegistry(
+      registry,
+      () => registry.resolveVersion(name, spec, sources.context),
+      sources.registryRetryAfterMs ?? REGISTRY_RETRY_AFTER_MS,
+    );
     const entry: CachedVersions = { metadata: resolved.metadata, fetchedAt: Date.now() };
     // kept without expiry: an expired list is still the fallback when the registry is down
     await sources.cache?.set(ns.versions, key, entry, { ttlMs: 0 }).catch((error: unknown) => {
