@@ -100,4 +100,19 @@ describe("the preset's settings (host sections, reserved variables, default allo
     expect(schema.properties.server?.properties?.transport).toMatchObject({ enum: ['stdio', 'http'] });
     expect(Object.keys(schema.properties.security?.properties ?? {})).toContain('cors');
   });
+
+  it("describes each source plugin's per-library bag under libraries[].sources, so editors complete its keys", () => {
+    const schema = presetConfigJsonSchema() as {
+      properties: { libraries: { items: { properties: { sources: Record<string, unknown> } } } };
+    };
+    const sources = schema.properties.libraries.items.properties.sources as {
+      properties: Record<string, { properties?: Record<string, unknown>; additionalProperties?: unknown }>;
+    };
+    const llmsTxt = sources.properties.llmsTxt;
+    expect(Object.keys(llmsTxt?.properties ?? {})).toEqual(
+      expect.arrayContaining(['llmsTxtUrl', 'llmsFullTxtUrl', 'versionedDocsUrl']),
+    );
+    // a misspelt key inside a known bag is flagged by the editor (strict), other bags stay free-form
+    expect(llmsTxt?.additionalProperties).toBe(false);
+  });
 });

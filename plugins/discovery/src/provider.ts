@@ -15,6 +15,9 @@ import { type LlmsFileKind, type ProbeOutcome, probe, probeCandidates } from './
 /** The cache namespace of discoveries (one entry per ecosystem and package name). */
 export const DISCOVERY_NAMESPACE = 'discovery';
 
+/** At most this many earlier discoveries are listed after a restart. */
+const MAX_RESTORED = 1000;
+
 /** What was discovered about one package of one registry: what a descriptor is built from. */
 export interface DiscoveredPackage {
   /** The registry's ecosystem (`pypi`, `npm`). */
@@ -105,8 +108,45 @@ export class DiscoveryLibraryProvider implements LibraryProvider {
     this.logger = deps.logger.child({ plugin: 'discovery' });
   }
 
+  /** Packages discovered by earlier processes (read from the cache after start), so list-libraries shows them. */
+  private restored: readonly LibraryDescriptor[] = [];
+
   libraries(): readonly LibraryDescriptor[] {
-    return [];
+    return this.restored;
+  }
+
+  /**
+   * Reads the packages earlier processes discovered from the cache, after start (readiness never waits on
+   * it), and hands them to the engine: a package discovered yesterday is listed by list-libraries today
+   * without being looked up again. Names a registry did not know are not listed.
+   */
+  watch(onChange: () => void): () => void {
+    let stopped = false;
+    this.restore()
+      .then((restored) => {
+        if (stopped || restored.length === 0) return;
+        this.restored = restored;
+        onChange();
+      })
+      .catch((error: unknown) => this.logger.warn('could not read earlier discoveries from the cache', { error }));
+    return () => {
+      stopped = true;
+    };
+  }
+
+  private async restore(): Promise<LibraryDescriptor[]> {
+    const keys = (await this.deps.cache.keys(DISCOVERY_NAMESPACE)).sort().slice(0, MAX_RESTORED);
+    const byId = new Map<string, DiscoveredPackage>();
+    for (const key of keys) {
+      const entry = await this.deps.cache.get<CachedDiscovery>(DISCOVERY_NAMESPACE, key, { allowStale: true });
+      const pkg = entry?.value.package;
+      if (!pkg) continue;
+      const id = libraryIdOf(pkg.ecosystem, pkg.name);
+      // one id on two registries: the one whose docs were found, as lookup chooses
+      const known = byId.get(id);
+      if (!known || (!known.found && pkg.found)) byId.set(id, pkg);
+    }
+    return [...byId.values()].map((pkg) => descriptorOf(pkg));
   }
 
   async lookup(name: string, context?: FetchContext, hints?: LibraryLookupHints): Promise<LibraryDescriptor | null> {

@@ -4,7 +4,7 @@ import { kernelTokens } from '@pro-context/kernel';
 import { llmsTxtPlugin } from '@pro-context/plugin-llms-txt';
 import { sqliteCachePlugin } from '@pro-context/plugin-sqlite-cache';
 import { catalogErrorOf } from '@pro-context/testing';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { startKernel, startWorld, tempDir, type World } from './helpers.js';
 
 /** The real engine and llms-txt plugins, the fake registries and discovery. */
@@ -126,5 +126,28 @@ describe('the engine answers packages nobody listed', () => {
     const after = await restarted.resolve(docsEngineToken).resolve('gamma');
     expect(after).toEqual(before);
     expect(requests()).toBe(made);
+  });
+
+  it('lists the packages discovered by an earlier process after a restart, without looking them up again', async () => {
+    const world = await startWorld();
+    const options = {
+      plugins: [sqliteCachePlugin, llmsTxtPlugin, enginePlugin],
+      config: { cache: { directory: join(tempDir(), 'cache') } },
+    };
+    const first = await startKernel(world, options);
+    await first.resolve(docsEngineToken).resolve('gamma');
+    expect(await catalogErrorOf(first.resolve(docsEngineToken).resolve('no-such-package'))).toMatchObject({
+      code: 'LIBRARY_NOT_FOUND',
+    });
+    await first.stop();
+    const made = world.pypi.count() + world.npm.count();
+
+    const restarted = await startKernel(world, options);
+    const engine = restarted.resolve(docsEngineToken);
+    // read from the cache after start: the list fills in without delaying readiness
+    await vi.waitFor(async () => expect((await engine.listLibraries({})).map((l) => l.id)).toContain('gamma'));
+    const ids = (await engine.listLibraries({})).map((l) => l.id);
+    expect(ids).not.toContain('no-such-package');
+    expect(world.pypi.count() + world.npm.count()).toBe(made);
   });
 });

@@ -6,6 +6,7 @@ import {
   llmsTxtOptionsToken,
   llmsTxtPluginOptionsSchema,
 } from './options.js';
+import { llmsTxtLibrarySettings } from './settings.js';
 
 /**
  * The llms-txt plugin: binds {@link LlmsTxtSourceAdapter} as a source adapter (priority 10, tried before
@@ -18,6 +19,7 @@ export const llmsTxtPlugin = definePlugin<LlmsTxtPluginOptions, LlmsTxtPluginOpt
   kernel: '^0.1.0',
   configKey: 'sources.llmsTxt',
   optionsSchema: llmsTxtPluginOptionsSchema,
+  librarySettings: llmsTxtLibrarySettings,
   register(context, options) {
     // Disabled: bind nothing, so the adapter does not even appear among the sources.
     if (!options.enabled) return;

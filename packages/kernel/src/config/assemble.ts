@@ -303,10 +303,41 @@ export function configJsonSchema(plugins: readonly AnyPlugin[]): Record<string, 
     string,
     unknown
   >;
+  describeLibrarySettings(schema, plugins);
   return {
     ...schema,
     $id: 'https://pro-context.dev/schemas/pro-context.config.schema.json',
     title: 'pro-context configuration (pro-context.config.yaml)',
+  };
+}
+
+type JsonObject = Record<string, unknown>;
+const objectAt = (node: unknown, ...path: string[]): JsonObject | undefined => {
+  let at = node;
+  for (const key of path) at = at && typeof at === 'object' ? (at as JsonObject)[key] : undefined;
+  return at && typeof at === 'object' ? (at as JsonObject) : undefined;
+};
+
+/**
+ * Gives `libraries[].sources` the keys of the bags installed source plugins declare (`sources.llmsTxt`,
+ * `sources.github`), each with its plugin's schema; other keys stay free-form (a third-party source's bag).
+ */
+function describeLibrarySettings(schema: JsonObject, plugins: readonly AnyPlugin[]): void {
+  const declared = plugins.flatMap((p) => (p.librarySettings ? [p.librarySettings] : []));
+  const library = objectAt(schema, 'properties', 'libraries', 'items', 'properties');
+  const sources = library ? objectAt(library, 'sources') : undefined;
+  if (!library || !sources || declared.length === 0) return;
+  const properties: JsonObject = {};
+  for (const { key, schema: bag } of declared) {
+    const json = z.toJSONSchema(bag, { io: 'input', unrepresentable: 'any' }) as JsonObject;
+    delete json.$schema;
+    properties[key] = json;
+  }
+  library.sources = {
+    ...(sources.description ? { description: sources.description } : {}),
+    type: 'object',
+    properties,
+    additionalProperties: { type: 'object' },
   };
 }
 

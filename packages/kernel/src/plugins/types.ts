@@ -1,6 +1,7 @@
 import type * as z from 'zod';
 import type { ConfigSection, EnvironmentVariable } from '../config/sections.js';
 import type { ResolvedConfig } from '../config/types.js';
+import type { LibrarySettingsDeclaration } from '../contracts/source-adapter.js';
 import type { Token } from '../contracts/token.js';
 import type { ErrorTable } from '../errors/catalog.js';
 import type { HttpClient } from '../http/types.js';
@@ -83,6 +84,12 @@ export interface PluginDefinition<O = unknown, I = O> {
   readonly reservedSections?: readonly string[];
   /** Error codes this plugin raises (see `defineErrors`); a code defined differently elsewhere stops start-up. */
   readonly errors?: ErrorTable;
+  /**
+   * The per-library settings bag its source adapter reads (`libraries[].sources.<key>`): declared here too so the
+   * configuration's JSON Schema describes the bag's keys (editors complete them). The adapter's own
+   * `librarySettings` stays what the engine validates with.
+   */
+  readonly librarySettings?: LibrarySettingsDeclaration;
   /** `read-page` allowlist entries this plugin needs (hosts, `*.suffixes` or URL prefixes), with why. */
   readonly allowlist?: readonly { readonly entry: string; readonly reason: string }[];
   /** Binds this plugin's implementations. No I/O here. */
