@@ -44,6 +44,15 @@ export const engineOptionsSchema = z.strictObject({
     .describe(
       "How long a package registry's version list is reused before asking the registry again, seconds (an unreachable registry is answered from the last list, marked stale).",
     ),
+  interactiveTimeoutMs: z
+    .number()
+    .int()
+    .min(1000)
+    .max(300_000)
+    .default(15_000)
+    .describe(
+      'How long a tool call waits on documentation sources, ms: past it resolve-library answers without a TOC and says the source timed out, get-docs and read-page answer SOURCE_UNAVAILABLE (timed out). A fetch under way goes on in the background, so the next call can find it done.',
+    ),
   maxLoadedLibraries: z
     .number()
     .int()

@@ -13,11 +13,20 @@ export function engineResources(engine: DocsEngine, cache: CacheStore, version: 
       async read() {
         const stats = await cache.stats();
         const adapters = Object.fromEntries(engine.sources.status);
-        const failing = [...engine.sources.status.values()].some((s) => s.status === 'failing');
+        // a source that could not be reached on its last try: answers come from the cache (marked stale) meanwhile
+        const failing = [...engine.sources.status.entries()]
+          .filter(([, s]) => s.status === 'failing')
+          .map(([source, s]) => ({ source, since: s.failingSince ?? s.lastErrorAt, lastError: s.lastError }));
         return {
           text: JSON.stringify(
             {
-              status: failing ? 'degraded' : 'healthy',
+              status: failing.length > 0 ? 'degraded' : 'healthy',
+              ...(failing.length > 0
+                ? {
+                    reason: `${failing.map((f) => `${f.source} failing since ${f.since}`).join('; ')}: cached answers are served, marked stale.`,
+                    failing,
+                  }
+                : {}),
               uptime: Math.round((Date.now() - engine.startedAt) / 1000),
               cache: {
                 memoryEntries: stats.memoryEntries,

@@ -35,10 +35,12 @@ interface Settings {
 const MiB = 1024 * 1024;
 const redirectStatuses = new Set([301, 302, 303, 307, 308]);
 const idempotentMethods = new Set<Method>(['GET', 'HEAD']);
-/** Transient transport failures worth another attempt; DNS misses, TLS and protocol errors are not. */
+/**
+ * Transient transport failures worth another attempt; DNS misses, TLS and protocol errors are not, nor a refused
+ * connection (nothing listens: retrying it only makes an interactive tool wait seconds for the same answer).
+ */
 const retryableCodes = new Set([
   'ECONNRESET',
-  'ECONNREFUSED',
   'ECONNABORTED',
   'ETIMEDOUT',
   'EPIPE',

@@ -13,7 +13,7 @@ import {
 } from '@pro-context/kernel';
 import { chunkMarkdown, loadHtmlToMarkdown } from '@pro-context/markdown';
 import { ns, versionKey } from './keys.js';
-import type { SourceChain } from './sources.js';
+import { SourceChain } from './sources.js';
 
 /** A chunk as the engine stores it (the search backend only keeps ids). */
 export interface StoredChunk {
@@ -413,7 +413,8 @@ export class DocStore {
           await this.fetchAndIndex(library, version, {});
         })
         .catch((error: unknown) => {
-          // the origin is down: keep serving the stale docs (they were never taken out)
+          // the origin is down: keep serving the stale docs (they were never taken out), and say so in health
+          if (SourceChain.unreachable(error)) this.sources.record(docs.record.adapterId, error);
           this.logger.warn('refresh failed; serving stale docs', { libraryId: library.id, error });
         })
         .finally(() => this.refreshing.delete(key)),

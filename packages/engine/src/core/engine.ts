@@ -83,6 +83,8 @@ export interface ResolveResult {
    * or has no documentation of its own, or why no documentation could be indexed (the TOC is empty then).
    */
   notes: string[];
+  /** Why the TOC is empty: the source's error, `timedOut` when it did not answer within the tool deadline. */
+  tocError?: { code: string; message: string; timedOut: boolean };
 }
 
 /** get-docs' answer. */
@@ -299,6 +301,62 @@ export class DocsEngine {
     return info;
   }
 
+  /**
+   * Runs `run` and waits on it while the source shows signs of life: past `engine.interactiveTimeoutMs` with
+   * no progress (a page fetched, an index step), throws a recoverable SOURCE_UNAVAILABLE that says the source
+   * timed out (`details.timedOut`). A big library whose pages keep arriving is waited for; a host that accepted
+   * the connection and sends nothing is not. The work is not cancelled: it goes on (shared with the next call by
+   * the doc store), and its outcome is logged.
+   */
+  private async withDeadline<T>(
+    run: (context: FetchContext) => Promise<T>,
+    what: string,
+    context: FetchContext = {},
+  ): Promise<T> {
+    const ms = this.deps.options.interactiveTimeoutMs;
+    let timer: NodeJS.Timeout | undefined;
+    let expire: (error: ProContextError) => void = () => undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      expire = reject;
+    });
+    const arm = () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        const seconds = Math.round(ms / 100) / 10;
+        expire(
+          new ProContextError(
+            'SOURCE_UNAVAILABLE',
+            `${what}: nothing arrived for ${seconds} s, the source timed out.`,
+            {
+              recoverable: true,
+              retryAfter: 5,
+              suggestion:
+                'The fetch goes on in the background: call again in a few seconds, or raise engine.interactiveTimeoutMs for a slow source.',
+              details: { timedOut: true, timeoutMs: ms },
+            },
+          ),
+        );
+      }, ms);
+      timer.unref();
+    };
+    arm();
+    const watched: FetchContext = {
+      ...context,
+      progress: (done, total, message) => {
+        arm();
+        context.progress?.(done, total, message);
+      },
+    };
+    const work = run(watched);
+    // the work's own failure after the deadline is not an unhandled rejection
+    work.catch(() => undefined);
+    try {
+      return await Promise.race([work, deadline]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
   /** The registries, the library's adapters and the version-list cache, for {@link resolveLibraryVersion}. */
   private versionSources(library: LibraryDescriptor, context?: FetchContext): VersionSources {
     return {
@@ -377,8 +435,13 @@ export class DocsEngine {
     let tocSize = 0;
     let summary: string | undefined;
     let adapterId: string | undefined;
+    let tocError: ResolveResult['tocError'];
     try {
-      const record = await this.store.toc(library, served.version, context);
+      const record = await this.withDeadline(
+        (ctx) => this.store.toc(library, served.version, ctx),
+        `${library.name}'s documentation source did not send its table of contents`,
+        context,
+      );
       toc = record.toc.entries;
       tocSize = toc.length;
       summary = describeToc(record.toc);
@@ -391,6 +454,12 @@ export class DocsEngine {
       notes.push(
         `No documentation could be indexed for ${library.name} ${served.version}: ${error.message}${error.suggestion ? ` ${error.suggestion}` : ''}`,
       );
+      tocError = {
+        code: error.code,
+        message: error.message,
+        timedOut:
+          (error.details as { timedOut?: unknown } | undefined)?.timedOut === true || /timed out/i.test(error.message),
+      };
     }
     this.allowDocsDomains(library);
     if (adapterId) {
@@ -429,6 +498,7 @@ export class DocsEngine {
       ),
       ...(requested ? { requestedVersion: requested.version } : {}),
       notes,
+      ...(tocError ? { tocError } : {}),
     };
   }
 
@@ -540,7 +610,11 @@ export class DocsEngine {
         return { ...answer, cached: true, stale: Boolean(versions.stale) };
       }
     }
-    const loaded = await this.store.load(library, versions.version, context);
+    const loaded = await this.withDeadline(
+      (ctx) => this.store.load(library, versions.version, ctx),
+      `${library.name} ${versions.version}'s documentation could not be fetched and indexed`,
+      context,
+    );
     const { ranked, terms } = await this.rank(library, loaded, topic, 40);
     const toc = (await this.store.cachedToc(library.id, versions.version))?.toc.entries ?? [];
     // Any hit matched a word of the topic (as written, misspelt, in another spelling or through a synonym):
@@ -674,7 +748,7 @@ export class DocsEngine {
   /** read-page. */
   async readPage(url: string, maxTokens: number, offset: number, signal?: AbortSignal): Promise<PageSlice> {
     try {
-      return await this.pages.read(url, maxTokens, offset, signal);
+      return await this.withDeadline(() => this.pages.read(url, maxTokens, offset, signal), `${url} could not be read`);
     } catch (error) {
       // A page listed in a TOC fetched before a restart is still allowed: the allowlist lives in memory,
       // the TOCs in the cache.

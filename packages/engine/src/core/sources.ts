@@ -12,6 +12,8 @@ export interface AdapterStatus {
   lastSuccess?: string;
   lastError?: string;
   lastErrorAt?: string;
+  /** When the current run of failures began (cleared by a success): how long the source has been down. */
+  failingSince?: string;
 }
 
 /**
@@ -50,21 +52,27 @@ export class SourceChain {
     return [...this.adapters].sort((a, b) => a.priority - b.priority).find((a) => a.ownsUrl?.(url));
   }
 
+  /** Whether an error means the origin could not be reached (what makes an adapter 'failing'). */
+  static unreachable(error: unknown): boolean {
+    return !isProContextError(error) || (error.code === 'SOURCE_UNAVAILABLE' && error.recoverable);
+  }
+
   /** Records a success or failure of an adapter. */
   record(adapterId: string, error?: unknown): void {
     const now = new Date().toISOString();
     const current = this.status.get(adapterId) ?? { status: 'unused' };
-    this.status.set(
-      adapterId,
-      error === undefined
-        ? { ...current, status: 'available', lastSuccess: now }
-        : {
-            ...current,
-            status: 'failing',
-            lastError: error instanceof Error ? error.message : String(error),
-            lastErrorAt: now,
-          },
-    );
+    if (error === undefined) {
+      const { failingSince: _over, ...rest } = current;
+      this.status.set(adapterId, { ...rest, status: 'available', lastSuccess: now });
+      return;
+    }
+    this.status.set(adapterId, {
+      ...current,
+      status: 'failing',
+      lastError: error instanceof Error ? error.message : String(error),
+      lastErrorAt: now,
+      failingSince: current.status === 'failing' && current.failingSince ? current.failingSince : now,
+    });
   }
 
   /** Runs `fn` on each adapter in turn until one succeeds. */
@@ -96,8 +104,7 @@ export class SourceChain {
         return { value, adapter };
       } catch (error) {
         // only an origin that cannot be reached makes an adapter 'failing'; bad content is the library's problem
-        if (!isProContextError(error) || (error.code === 'SOURCE_UNAVAILABLE' && error.recoverable))
-          this.record(adapter.id, error);
+        if (SourceChain.unreachable(error)) this.record(adapter.id, error);
         lastError = error;
         failures.push(`${adapter.id}: ${error instanceof Error ? error.message : String(error)}`);
       }

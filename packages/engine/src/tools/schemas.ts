@@ -62,6 +62,14 @@ export const resolveLibraryOutput = z.object({
     .array(z.string())
     .optional()
     .describe('What the agent should know: no documentation indexed and why, a hinted version that does not exist'),
+  tocError: z
+    .object({
+      code: z.string().describe('Error code, e.g. SOURCE_UNAVAILABLE'),
+      message: z.string(),
+      timedOut: z.boolean().describe('True when the source did not answer within the tool deadline'),
+    })
+    .optional()
+    .describe('Why the table of contents is empty: the documentation source failed or timed out (not a success)'),
 });
 
 /** get-docs (seed 001 §5.2). */

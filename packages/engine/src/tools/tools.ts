@@ -140,7 +140,7 @@ export function docsTools(engine: DocsEngine): ToolDefinition[] {
         matchedBy === 'fuzzy' ? `\nMatched '${args.query}' to ${result.libraryId} by a close spelling.` : '',
         result.alternatives.length > 0 ? `\nAlso matched: ${result.alternatives.map((a) => a.id).join(', ')}.` : '',
         result.toc.length === 0
-          ? '\n## Table of contents\nNo documentation is indexed for this library (see the note above).'
+          ? `\n## Table of contents\n${result.tocError?.timedOut ? 'None: the documentation source timed out (see the note above). This is not an empty library; call resolve-library again shortly.' : result.tocError ? `None: the documentation source failed with ${result.tocError.code} (see the note above).` : 'No documentation is indexed for this library (see the note above).'}`
           : `\n## Table of contents (${result.toc.length}${result.tocTruncated ? ` of ${tocSize}; the full TOC is the resource library://${result.libraryId}/toc` : ''})`,
       ];
       let section: string | undefined;
