@@ -6,7 +6,7 @@ import {
   sourceAdapterToken,
 } from '@pro-context/kernel';
 import { createTestKernel, StaticSourceAdapter } from '@pro-context/testing';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { docsEngineToken, enginePlugin } from '../src/plugin.js';
 
 const kernels: StartedKernel[] = [];
@@ -61,5 +61,55 @@ describe('the TOC in a resolve-library answer (seed D2)', () => {
     );
     expect(tokens).toBeLessThanOrEqual(10_000);
     expect(tokens).toBeGreaterThan(9_000);
+  });
+});
+
+describe('an expired TOC (stale-while-revalidate)', () => {
+  it('answers at once from the cache, marked stale, with one refresh behind it; the refresh replaces it', async () => {
+    let release: () => void = () => undefined;
+    class SlowAdapter extends StaticSourceAdapter {
+      gate: Promise<void> | undefined;
+      asked = 0;
+      override async fetchToc(...args: Parameters<StaticSourceAdapter['fetchToc']>) {
+        this.asked += 1;
+        if (this.gate) await this.gate;
+        return super.fetchToc(...args);
+      }
+    }
+    const pages = [{ url: 'https://docs.swr.test/a', title: 'A', markdown: '# A\n\nAlpha.' }];
+    const adapter = new SlowAdapter('internal', { swr: { pages } });
+    const kernel = await createTestKernel({
+      plugins: [
+        enginePlugin,
+        definePlugin({
+          id: 'internal-docs',
+          kernel: `>=${KERNEL_VERSION}`,
+          register: (ctx) => ctx.bindValue(sourceAdapterToken, adapter),
+        }),
+      ],
+      // cached for 50 ms
+      config: {
+        libraries: [{ id: 'swr', name: 'SWR', language: 'python', source: 'internal', ttlHours: 0.05 / 3600 }],
+      },
+    });
+    kernels.push(kernel);
+    const engine = kernel.resolve(docsEngineToken);
+    expect((await engine.resolve('swr')).toc).toHaveLength(1);
+    expect(adapter.asked).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 80));
+
+    // the source now hangs: three calls answer from the expired TOC, and only one refresh is asked for
+    adapter.gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const answers = await Promise.all([engine.resolve('swr'), engine.resolve('swr'), engine.resolve('swr')]);
+    const asked = adapter.asked;
+    release();
+    for (const answer of answers) {
+      expect(answer.toc.map((e) => e.title)).toEqual(['A']);
+      expect(answer.notes.join(' ')).toContain('from the cache');
+    }
+    expect(asked).toBe(2);
+    await vi.waitFor(async () => expect((await engine.resolve('swr')).notes.join(' ')).not.toContain('from the cache'));
   });
 });

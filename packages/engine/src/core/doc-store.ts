@@ -130,6 +130,11 @@ export class DocStore {
     while (this.background.size > 0) await Promise.allSettled([...this.background]);
   }
 
+  /** TOC refreshes running behind a stale TOC, one per entry. */
+  private readonly tocRefreshes = new Map<string, Promise<void>>();
+  /** First TOC fetches under way, shared by concurrent callers. */
+  private readonly tocFetches = new Map<string, Promise<TocRecord>>();
+
   private track<T>(promise: Promise<T>): Promise<T> {
     this.background.add(promise);
     void promise.finally(() => this.background.delete(promise)).catch(() => undefined);
@@ -421,7 +426,11 @@ export class DocStore {
     );
   }
 
-  /** The library's TOC: cached, else from the first adapter that has one. */
+  /**
+   * The library's TOC: cached, else from the first adapter that has one. An expired TOC answers at once (marked
+   * stale) while one refresh per entry runs behind it (stale-while-revalidate); when the refresh fails, the
+   * expired TOC goes on answering.
+   */
   async toc(
     library: LibraryDescriptor,
     version: string,
@@ -430,25 +439,39 @@ export class DocStore {
     const key = versionKey(library.id, version);
     const cached = await this.cache.get<TocRecord>(ns.toc, key, { allowStale: true });
     if (cached && !cached.stale) return { ...cached.value, cached: true, stale: false };
-    try {
-      const { value: toc, adapter } = await this.sources.first(
-        library,
-        'fetch the table of contents',
-        (a, ctx) => a.fetchToc(library, version, ctx),
-        context,
-        version,
-      );
-      const ttlMs = library.ttlHours ? library.ttlHours * 3_600_000 : undefined;
-      const record: TocRecord = { toc, adapterId: adapter.id };
-      await this.cache.set(ns.toc, key, record, ttlMs ? { ttlMs } : {});
-      return { ...record, cached: false, stale: false };
-    } catch (error) {
-      if (cached) {
-        this.logger.warn('TOC refresh failed; serving the stale TOC', { libraryId: library.id, error });
-        return { ...cached.value, cached: true, stale: true };
+    if (cached) {
+      if (!this.tocRefreshes.has(key)) {
+        const refresh = this.fetchToc(library, version, {})
+          .then(() => undefined)
+          .catch((error: unknown) => {
+            this.logger.warn('TOC refresh failed; serving the stale TOC', { libraryId: library.id, error });
+          })
+          .finally(() => this.tocRefreshes.delete(key));
+        this.tocRefreshes.set(key, refresh);
+        this.track(refresh);
       }
-      throw error;
+      return { ...cached.value, cached: true, stale: true };
     }
+    // concurrent first calls share one fetch
+    const running = this.tocFetches.get(key);
+    if (running) return { ...(await running), cached: false, stale: false };
+    const fetching = this.fetchToc(library, version, context).finally(() => this.tocFetches.delete(key));
+    this.tocFetches.set(key, fetching);
+    return { ...(await fetching), cached: false, stale: false };
+  }
+
+  private async fetchToc(library: LibraryDescriptor, version: string, context: FetchContext): Promise<TocRecord> {
+    const { value: toc, adapter } = await this.sources.first(
+      library,
+      'fetch the table of contents',
+      (a, ctx) => a.fetchToc(library, version, ctx),
+      context,
+      version,
+    );
+    const ttlMs = library.ttlHours ? library.ttlHours * 3_600_000 : undefined;
+    const record: TocRecord = { toc, adapterId: adapter.id };
+    await this.cache.set(ns.toc, versionKey(library.id, version), record, ttlMs ? { ttlMs } : {});
+    return record;
   }
 
   /** A TOC already known (cached or loaded), without any fetch. */

@@ -447,7 +447,9 @@ export class DocsEngine {
       summary = describeToc(record.toc);
       adapterId = record.adapterId;
       if (record.stale)
-        notes.push(`The table of contents is from the cache: ${library.name}'s source could not be refreshed.`);
+        notes.push(
+          `The table of contents is from the cache and has expired: it is being refreshed from ${library.name}'s source${this.sources.status.get(record.adapterId)?.status === 'failing' ? ', which could not be reached on its last try' : ''}.`,
+        );
     } catch (error) {
       // seed 001 §5.1: no documentation source → the metadata without a TOC, and a note why
       if (!isProContextError(error) || context.signal?.aborted) throw error;
