@@ -87,16 +87,16 @@ describe('an expired TOC (stale-while-revalidate)', () => {
           register: (ctx) => ctx.bindValue(sourceAdapterToken, adapter),
         }),
       ],
-      // cached for 50 ms
+      // cached for half a second
       config: {
-        libraries: [{ id: 'swr', name: 'SWR', language: 'python', source: 'internal', ttlHours: 0.05 / 3600 }],
+        libraries: [{ id: 'swr', name: 'SWR', language: 'python', source: 'internal', ttlHours: 0.5 / 3600 }],
       },
     });
     kernels.push(kernel);
     const engine = kernel.resolve(docsEngineToken);
     expect((await engine.resolve('swr')).toc).toHaveLength(1);
     expect(adapter.asked).toBe(1);
-    await new Promise((resolve) => setTimeout(resolve, 80));
+    await new Promise((resolve) => setTimeout(resolve, 600));
 
     // the source now hangs: three calls answer from the expired TOC, and only one refresh is asked for
     adapter.gate = new Promise<void>((resolve) => {
