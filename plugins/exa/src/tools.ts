@@ -173,7 +173,7 @@ export class ExaTools implements ToolPlugin {
     ] as unknown as ToolDefinition[];
   }
 
-  private request(context: ToolContext) {
+  private request() {
     const apiKey = this.options.apiKey;
     if (!apiKey) throw exaErrors.create('EXA_KEY_MISSING', {});
     return {
@@ -202,7 +202,7 @@ export class ExaTools implements ToolPlugin {
       'exa.web_search',
       { query: args.query, numResults: args.numResults, searchType: args.searchType },
       async (span) => {
-        const { apiKey, options } = this.request(context);
+        const { apiKey, options } = this.request();
         const category = args.category ? exaCategory[args.category] : undefined;
         const body = {
           query: args.query,
@@ -245,7 +245,7 @@ export class ExaTools implements ToolPlugin {
       'exa.find_similar_content',
       { url: args.url, numResults: args.numResults },
       async (span) => {
-        const { apiKey, options } = this.request(context);
+        const { apiKey, options } = this.request();
         const body = {
           url: args.url,
           numResults: args.numResults,
