@@ -125,7 +125,11 @@ export type {
 } from './plugins/types.js';
 export type { UrlAllowlist } from './util/allowlist.js';
 export { createUrlAllowlist } from './util/allowlist.js';
+export type { CachedResult, CachedResultOptions } from './util/cached-result.js';
+export { cachedResult, cacheKeyOf } from './util/cached-result.js';
 export type { EventBus, KernelEvents } from './util/events.js';
 export { createEventBus } from './util/events.js';
+export type { RetryPolicy } from './util/post-with-retries.js';
+export { postWithRetries } from './util/post-with-retries.js';
 export { CHARS_PER_TOKEN, charsForTokens, estimateTokens } from './util/tokens.js';
 export { KERNEL_VERSION } from './version.js';

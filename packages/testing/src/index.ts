@@ -14,6 +14,27 @@ export { catalogErrorOf } from './errors.js';
 export type { FakeProxy } from './fake-proxy.js';
 export { startFakeProxy } from './fake-proxy.js';
 export * from './fake-registries/index.js';
+// fakes of the remote search APIs (Gemini grounding, Exa) for the grounding and exa plugins
+export type {
+  FakeApi,
+  FakeApiFault,
+  FakeApiRequest,
+  FakeExa,
+  FakeExaOptions,
+  FakeExaPage,
+  FakeGemini,
+  FakeGeminiAnswer,
+  FakeGeminiOptions,
+  FakeGeminiSource,
+} from './fake-search/index.js';
+export {
+  defaultFakeGeminiAnswer,
+  exaErrorBody,
+  fakeExaPages,
+  googleErrorBody,
+  startFakeExa,
+  startFakeGemini,
+} from './fake-search/index.js';
 export type {
   FakeSiteDefinition,
   FakeSiteFile,

@@ -1,0 +1,73 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createSilentLogger } from '@pro-context/kernel';
+import exaPlugin from '@pro-context/plugin-exa';
+import groundingPlugin from '@pro-context/plugin-grounding';
+import { type FakeExa, type FakeGemini, startFakeExa, startFakeGemini } from '@pro-context/testing';
+import { corpusSites, type FakeWeb, findCorpusRoot, startFakeWeb } from '@pro-context/testing/fake-web';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createToolClient, type ToolClient } from '../src/index.js';
+
+const corpusRoot = findCorpusRoot();
+
+describe.skipIf(!corpusRoot)('createToolClient() starting the preset (real SQLite and Orama, the httpx corpus)', () => {
+  let web: FakeWeb;
+  let exa: FakeExa;
+  let gemini: FakeGemini;
+  let client: ToolClient;
+  let dir: string;
+
+  beforeAll(async () => {
+    web = await startFakeWeb({ sites: corpusSites(corpusRoot as string) });
+    exa = await startFakeExa();
+    gemini = await startFakeGemini();
+    dir = mkdtempSync(join(tmpdir(), 'pc-embed-'));
+    client = await createToolClient({
+      start: {
+        config: {
+          values: {
+            registry: { enabled: false },
+            registries: { pypi: { enabled: false }, npm: { enabled: false } },
+            security: { allowPrivateNetwork: true },
+            http: { retryDelaysMs: [10, 20], timeoutMs: 10_000 },
+            cache: { directory: join(dir, 'cache') },
+            libraries: [{ id: 'httpx', name: 'HTTPX', language: 'python', llmsTxtUrl: web.llmsTxtUrl('httpx') }],
+          },
+          lines: new Map(),
+          fromEnv: new Map(),
+          // the keys and URLs reach the plugins through their declared environment variables, as in a server
+          env: {
+            EXA_API_KEY: exa.apiKey,
+            PRO_CONTEXT_EXA_URL: exa.url,
+            OT_GEMINI_API_KEY: gemini.apiKey,
+            PRO_CONTEXT_GEMINI_URL: gemini.url,
+          },
+        },
+        plugins: [groundingPlugin, exaPlugin],
+        logger: createSilentLogger(),
+      },
+    });
+  }, 60_000);
+  afterAll(async () => {
+    await client?.close();
+    await Promise.all([web?.close(), exa?.close(), gemini?.close()]);
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('offers the docs engine and the installed remote plugins, and answers search_documentation from the corpus', async () => {
+    expect(client.getAvailableTools()).toEqual(
+      expect.arrayContaining(['search_documentation', 'resolve_library', 'get-docs', 'ground.search', 'web_search']),
+    );
+    const result = await client.executeTool('search_documentation', { libraryName: 'httpx', topic: 'async client' });
+    expect(result.success).toBe(true);
+    const data = result.data as { libraryId: string; documentation: string; codeExamples: number };
+    expect(data.libraryId).toBe('httpx');
+    expect(data.documentation).toContain('AsyncClient');
+    expect(data.codeExamples).toBeGreaterThan(0);
+    const grounded = await client.executeTool('ground.docs', { query: 'AsyncClient timeouts', technology: 'HTTPX' });
+    expect(grounded.success).toBe(true);
+    expect(grounded.metadata?.text).toContain('## Sources\n\n1. [');
+    expect(gemini.prompts().at(-1)).toContain('official HTTPX documentation');
+  }, 60_000);
+});

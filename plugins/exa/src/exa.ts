@@ -1,0 +1,139 @@
+import {
+  defineErrors,
+  type HttpClient,
+  type HttpResponse,
+  isProContextError,
+  ProContextError,
+  postWithRetries,
+  type RetryPolicy,
+} from '@pro-context/kernel';
+import { EXA_API_KEY_ENV } from './options.js';
+
+/** The answer of both Exa tools when the key is missing (worded as seed 003 words Gemini's). */
+export const EXA_MISSING_KEY_MESSAGE = `Error: ${EXA_API_KEY_ENV} environment variable not set`;
+
+/** The exa plugin's own error codes. */
+export const exaErrors = defineErrors({
+  EXA_KEY_MISSING: {
+    recoverable: false,
+    message: EXA_MISSING_KEY_MESSAGE,
+    suggestion: `Set ${EXA_API_KEY_ENV} to an Exa API key in the server's environment and restart it.`,
+  },
+  EXA_KEY_REJECTED: {
+    recoverable: false,
+    message: 'Exa refused the API key (HTTP {status}): {detail}',
+    suggestion: `Check ${EXA_API_KEY_ENV}: it must be a valid Exa API key.`,
+  },
+  EXA_REQUEST_INVALID: {
+    recoverable: true,
+    message: 'Exa refused the request (HTTP {status}): {detail}',
+    suggestion: 'Fix the named argument and call the tool again.',
+  },
+});
+
+/** One result as Exa answers it (the fields read here). */
+export interface ExaResult {
+  id?: string;
+  url: string;
+  title?: string | null;
+  publishedDate?: string | null;
+  author?: string | null;
+  score?: number | null;
+  text?: string | null;
+  highlights?: string[] | null;
+  summary?: string | null;
+}
+
+/** Exa's `/search` and `/findSimilar` response (the fields read here). */
+export interface ExaSearchResponse {
+  requestId?: string;
+  resolvedSearchType?: string;
+  results?: ExaResult[];
+  searchTime?: number;
+}
+
+/** Options of one Exa request. */
+export interface ExaRequestOptions {
+  url: string;
+  apiKey: string;
+  timeoutMs: number;
+  retry: RetryPolicy;
+  signal?: AbortSignal;
+}
+
+/** Replaces every occurrence of the key (should an upstream ever echo it) with a placeholder. */
+export function withoutKey(text: string, key: string | undefined): string {
+  return key ? text.split(key).join('[REDACTED]') : text;
+}
+
+/**
+ * POSTs `body` to `{url}{path}` with `x-api-key`, retried on 5xx, 429 and network failures within the
+ * deadline; answers the parsed body and the round-trip time. Failures are catalog errors without the key.
+ */
+export async function exaPost(
+  http: HttpClient,
+  path: '/search' | '/findSimilar',
+  body: Record<string, unknown>,
+  options: ExaRequestOptions,
+): Promise<{ response: ExaSearchResponse; elapsedMs: number }> {
+  const endpoint = `${options.url.replace(/\/+$/, '')}${path}`;
+  const started = performance.now();
+  let response: HttpResponse;
+  try {
+    response = await postWithRetries(
+      http,
+      endpoint,
+      {
+        headers: { 'x-api-key': options.apiKey, 'content-type': 'application/json', accept: 'application/json' },
+        body,
+        timeoutMs: options.timeoutMs,
+        ...(options.signal ? { signal: options.signal } : {}),
+      },
+      options.retry,
+    );
+  } catch (error) {
+    if (isProContextError(error) && error.code === 'SOURCE_UNAVAILABLE') {
+      const timedOut = typeof (error.details as { timeoutMs?: unknown } | undefined)?.timeoutMs === 'number';
+      throw new ProContextError(
+        'SOURCE_UNAVAILABLE',
+        timedOut
+          ? `Exa did not answer within ${Math.round(options.timeoutMs / 1000)} s.`
+          : withoutKey(`Exa could not be reached: ${error.message}`, options.apiKey),
+        { suggestion: 'Try again later, or raise exa.timeoutSeconds.', cause: error },
+      );
+    }
+    throw error;
+  }
+  if (response.status < 200 || response.status >= 300) throw statusError(response, options.apiKey);
+  try {
+    return { response: response.json<ExaSearchResponse>(), elapsedMs: Math.round(performance.now() - started) };
+  } catch {
+    throw new ProContextError('SOURCE_UNAVAILABLE', 'Exa answered with something that is not JSON.');
+  }
+}
+
+function statusError(response: HttpResponse, apiKey: string): ProContextError {
+  let detail: string;
+  try {
+    const parsed = response.json<{ error?: string; message?: string }>();
+    detail = [parsed.error, parsed.message].filter(Boolean).join(': ');
+  } catch {
+    // a gateway's HTML page, as exa-js reports it
+    detail = `Request failed with status ${response.status}`;
+  }
+  detail = withoutKey(detail.trim() || 'no details', apiKey).slice(0, 500);
+  const status = response.status;
+  if (status === 429) {
+    const retryAfter = response.retryAfter ?? 60;
+    return new ProContextError('RATE_LIMITED', `Exa rate limit reached (HTTP 429): ${detail}`, {
+      retryAfter,
+      suggestion: `Try again after ${retryAfter} seconds.`,
+    });
+  }
+  if (status === 401 || status === 403) return exaErrors.create('EXA_KEY_REJECTED', { status, detail });
+  if (status >= 400 && status < 500) return exaErrors.create('EXA_REQUEST_INVALID', { status, detail });
+  return new ProContextError('SOURCE_UNAVAILABLE', `Exa is unavailable (HTTP ${status}): ${detail}`, {
+    suggestion: 'Try again later.',
+    details: { status },
+  });
+}

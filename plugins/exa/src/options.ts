@@ -1,0 +1,71 @@
+import { createToken, type RetryPolicy, z } from '@pro-context/kernel';
+
+/** The environment variable holding the Exa API key. */
+export const EXA_API_KEY_ENV = 'EXA_API_KEY';
+
+/** The environment variable that sets Exa's root URL when the `url` option is not given. */
+export const EXA_URL_ENV = 'PRO_CONTEXT_EXA_URL';
+
+/** Exa's API, used when neither the `url` option nor {@link EXA_URL_ENV} is set. */
+export const DEFAULT_EXA_URL = 'https://api.exa.ai';
+
+/**
+ * Options of the exa plugin (config section `exa`). A strict object: a misspelt key is an error, not a
+ * silent no-op.
+ */
+export const exaPluginOptionsSchema = z.strictObject({
+  enabled: z.boolean().default(true).describe('Offer the web_search and find_similar_content tools (Exa).'),
+  url: z
+    .url({ protocol: /^https?$/ })
+    .optional()
+    .describe(`Root of Exa's API ({url}/search, {url}/findSimilar). Default: ${EXA_URL_ENV}, else ${DEFAULT_EXA_URL}.`),
+  apiKey: z
+    .string()
+    .min(1)
+    .optional()
+    .describe(`Exa API key. Set it with the ${EXA_API_KEY_ENV} environment variable rather than in a file.`),
+  timeoutSeconds: z
+    .number()
+    .int()
+    .min(1)
+    .max(120)
+    .default(30)
+    .describe('Deadline of one tool call against Exa, retries included, seconds.'),
+  retries: z
+    .number()
+    .int()
+    .min(0)
+    .max(5)
+    .default(2)
+    .describe("Retries on 5xx, 429 (after its Retry-After) and network failures, within the call's deadline."),
+  maxContentCharacters: z
+    .number()
+    .int()
+    .min(200)
+    .max(100_000)
+    .default(3000)
+    .describe('Characters of page text fetched per result when includeContent is true.'),
+  cacheMinutes: z
+    .number()
+    .min(0)
+    .max(24 * 60)
+    .default(15)
+    .describe(
+      'Minutes a result is reused for an identical call (0: never stored; concurrent calls still share one request).',
+    ),
+});
+
+/** Options of the exa plugin as a user writes them (every key optional). */
+export type ExaPluginOptionsInput = z.input<typeof exaPluginOptionsSchema>;
+
+/**
+ * Options of the exa plugin after validation, defaults and the environment: `url` is always set, and
+ * `retry` holds `retries` with the kernel's `http` backoff.
+ */
+export type ExaPluginOptions = Omit<z.output<typeof exaPluginOptionsSchema>, 'url'> & {
+  url: string;
+  retry: RetryPolicy;
+};
+
+/** The resolved options, bound by the plugin for the tools. */
+export const exaOptionsToken = createToken<ExaPluginOptions>('exa.options');
