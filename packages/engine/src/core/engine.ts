@@ -199,7 +199,8 @@ export class DocsEngine {
    * it, keeping its installed version; the library itself when it has a source or nobody finds it.
    */
   private async withDocsSource(library: LibraryDescriptor, context?: FetchContext): Promise<LibraryDescriptor> {
-    if (this.sources.for(library).length > 0) return library;
+    // local sources (an installed package's files) come last in the chain: a provider may know a better source
+    if (this.sources.for(library).some((a) => !a.local)) return library;
     const name = Object.values(library.packages ?? {})[0] ?? library.id;
     const found = await this.catalog.lookup(name, context);
     if (!found) return library;
