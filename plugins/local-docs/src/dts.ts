@@ -37,26 +37,35 @@ function jsDocOf(ts: Ts, node: TS.Node, source: TS.SourceFile): string {
     .map((l) => l.replace(/^\s*\* ?/, ''))
     .join('\n')
     .trim();
-  const out: string[] = [];
-  let inExample = false;
-  for (const line of raw.split('\n')) {
+  const text: string[] = [];
+  const tags: string[] = [];
+  const examples: string[][] = [];
+  let current: string[] = text;
+  for (const line of raw.replace(/\{@link\s+([^}|\s]+)(?:[|\s][^}]*)?\}/g, '`$1`').split('\n')) {
     const tag = /^@(\w+)\s*(.*)$/.exec(line);
-    if (tag) {
-      inExample = tag[1] === 'example';
-      if (inExample) {
-        out.push('', '**Example**', '');
-        if (tag[2]) out.push(tag[2] as string);
-        continue;
-      }
-      const [name, ...rest] = (tag[2] as string).split(/\s+/);
-      if (tag[1] === 'param' && name)
-        out.push(`- \`${name.replace(/^\{[^}]*\}\s*/, '')}\`${rest.length ? ` — ${rest.join(' ').replace(/^- /, '')}` : ''}`);
-      else out.push(`- **@${tag[1]}**${tag[2] ? ` ${tag[2]}` : ''}`);
+    if (!tag) {
+      current.push(line);
       continue;
     }
-    out.push(inExample ? line : line);
+    if (tag[1] === 'example') {
+      current = [];
+      examples.push(current);
+      if (tag[2]) current.push(tag[2] as string);
+      continue;
+    }
+    current = tags;
+    const [name, ...rest] = (tag[2] as string).split(/\s+/);
+    if (tag[1] === 'param' && name)
+      tags.push(`- \`${name}\`${rest.length ? ` — ${rest.join(' ').replace(/^- /, '')}` : ''}`);
+    else tags.push(`- **@${tag[1]}**${tag[2] ? ` ${tag[2]}` : ''}`);
   }
-  return out.join('\n').trim();
+  const blocks = [text.join('\n').trim(), tags.join('\n').trim()];
+  for (const example of examples) {
+    const code = example.join('\n').trim();
+    // an example is code: fenced as TypeScript unless it brings its own fences
+    blocks.push(`**Example**\n\n${code.includes('```') ? code : `\`\`\`ts\n${code}\n\`\`\``}`);
+  }
+  return blocks.filter((b) => b).join('\n\n');
 }
 
 const isExported = (ts: Ts, node: TS.Node) =>
