@@ -132,6 +132,7 @@ describe.skipIf(skipReason)(`local docs over stdio${skipReason ? ` (skipped: ${s
     const toc = (resolved.structuredContent as { toc: { title: string; url: string }[] }).toc;
     expect(toc.map((e) => e.title)).toEqual(['tiny-pkg', 'Advanced greetings', 'tiny-pkg API reference']);
     const api = await server.call('read-page', { url: toc[2]?.url as string });
+    expect(api.isError, text(api)).toBeFalsy();
     const apiText = (api.structuredContent as { content: string }).content;
     expect(apiText).toContain('export declare function greetAll(names: string[], separator?: string): string;');
     expect(apiText).toContain('Greets everyone, joined by the separator.');
