@@ -53,7 +53,11 @@ describe.skipIf(skipReason)(`local docs over stdio${skipReason ? ` (skipped: ${s
 
     const resolved = await server.call('resolve-library', { query: 'acme/handbook' });
     expect(resolved.isError).toBeFalsy();
-    const r = resolved.structuredContent as { libraryId: string; sources: string[]; toc: { title: string; url: string }[] };
+    const r = resolved.structuredContent as {
+      libraryId: string;
+      sources: string[];
+      toc: { title: string; url: string }[];
+    };
     expect(r.libraryId).toBe('acme/handbook');
     expect(r.sources).toEqual(['local-docs']);
     expect(r.toc.map((e) => e.title)).toEqual(['Acme handbook', 'Retry policies', 'Tracing']);
@@ -69,9 +73,15 @@ describe.skipIf(skipReason)(`local docs over stdio${skipReason ? ` (skipped: ${s
 
     // the team edits the page: the next answers are the new text, without a restart or a TTL to wait for
     const file = join(dir, 'handbook/guides/retries.md');
-    writeFileSync(file, '# Retry policies\n\nRetry budgets are gone: use a **circuit breaker** (`CircuitBreaker(threshold=3)`).\n');
+    writeFileSync(
+      file,
+      '# Retry policies\n\nRetry budgets are gone: use a **circuit breaker** (`CircuitBreaker(threshold=3)`).\n',
+    );
     utimesSync(file, new Date(), new Date(Date.now() + 10_000));
-    const edited = await server.call('get-docs', { libraryId: 'acme/handbook', topic: 'retry budgets circuit breaker' });
+    const edited = await server.call('get-docs', {
+      libraryId: 'acme/handbook',
+      topic: 'retry budgets circuit breaker',
+    });
     expect(edited.isError).toBeFalsy();
     const content = (edited.structuredContent as { content: string }).content;
     expect(content).toContain('CircuitBreaker(threshold=3)');
@@ -80,8 +90,10 @@ describe.skipIf(skipReason)(`local docs over stdio${skipReason ? ` (skipped: ${s
     expect((reread.structuredContent as { content: string }).content).toContain('circuit breaker');
 
     // a URL climbing out of the folder is refused with a coded error
-    const escape = await server.call('read-page', { url: retries.replace('guides/retries.md', '..%2F..%2Fpro-context.config.yaml') });
-    expect(errorOf(escape).code).toBe('LOCAL_PATH_REFUSED');
+    const outside = await server.call('read-page', {
+      url: retries.replace('guides/retries.md', '..%2F..%2Fpro-context.config.yaml'),
+    });
+    expect(errorOf(outside).code).toBe('LOCAL_PATH_REFUSED');
   });
 
   it('an installed node_modules package is answered at its installed version with the network down', async () => {

@@ -109,15 +109,23 @@ export class LocalDocsSourceAdapter implements SourceAdapter {
         pages.push(await readDocFile(spec, file, this.deps.limits, this.render));
       } catch (error) {
         // a file removed meanwhile, too large or refused (a link out of the folder) is left out, not fatal
-        skipped.push({ url: localUrl(spec.kind, spec.key, file.rel), reason: error instanceof Error ? error.message : String(error) });
+        skipped.push({
+          url: localUrl(spec.kind, spec.key, file.rel),
+          reason: error instanceof Error ? error.message : String(error),
+        });
       }
       context?.progress?.(++done, listing.files.length, `Read ${file.rel}`);
     }
     if (pages.length === 0) {
-      throw new ProContextError('INVALID_CONTENT', `No documentation files were found for ${library.name} in ${spec.root}.`, {
-        suggestion: 'Put markdown files (.md, .mdx) in the folder, or point the path at an llms.txt or a markdown file.',
-        details: { root: spec.root, skipped },
-      });
+      throw new ProContextError(
+        'INVALID_CONTENT',
+        `No documentation files were found for ${library.name} in ${spec.root}.`,
+        {
+          suggestion:
+            'Put markdown files (.md, .mdx) in the folder, or point the path at an llms.txt or a markdown file.',
+          details: { root: spec.root, skipped },
+        },
+      );
     }
     const toc = await this.fetchToc(library, version);
     return {
@@ -155,7 +163,11 @@ export class LocalDocsSourceAdapter implements SourceAdapter {
     };
   }
 
-  async checkFreshness(library: LibraryDescriptor, version: string, cached: Freshness): Promise<'fresh' | 'changed' | 'unknown'> {
+  async checkFreshness(
+    library: LibraryDescriptor,
+    version: string,
+    cached: Freshness,
+  ): Promise<'fresh' | 'changed' | 'unknown'> {
     if (!cached.contentHash) return 'unknown';
     try {
       const spec = await this.specFor(library, version);
@@ -200,7 +212,8 @@ export class LocalDocsSourceAdapter implements SourceAdapter {
     }
     const entries: TocEntry[] = [{ title: page.title, url, ...section, ...description }];
     if (listing.files.length === 1) {
-      for (const s of sectionsOf(page.markdown)) entries.push({ title: s.title, url: `${url}#${s.anchor}`, section: page.title });
+      for (const s of sectionsOf(page.markdown))
+        entries.push({ title: s.title, url: `${url}#${s.anchor}`, section: page.title });
     }
     return entries;
   }
@@ -213,10 +226,14 @@ export class LocalDocsSourceAdapter implements SourceAdapter {
     }
     const installed = this.deps.installed.of(library);
     if (!installed) {
-      throw new ProContextError('SOURCE_UNAVAILABLE', `${library.name} has no local documentation: no localPath, and it is not installed in the project.`, {
-        recoverable: false,
-        suggestion: `Give ${library.id} a localPath, or install it in the project (project.workingDirectory).`,
-      });
+      throw new ProContextError(
+        'SOURCE_UNAVAILABLE',
+        `${library.name} has no local documentation: no localPath, and it is not installed in the project.`,
+        {
+          recoverable: false,
+          suggestion: `Give ${library.id} a localPath, or install it in the project (project.workingDirectory).`,
+        },
+      );
     }
     if (version !== installed.version) {
       throw new ProContextError(
@@ -237,7 +254,14 @@ export class LocalDocsSourceAdapter implements SourceAdapter {
     const installed = this.deps.installed.get(ecosystem, name);
     if (!installed) throw new ProContextError('PAGE_NOT_FOUND', `${name} is not installed in the project (any more).`);
     return installed.ecosystem === 'npm'
-      ? { layout: 'npm', kind: 'npm', key: installed.name, root: installed.root, version: installed.version, ...(installed.types ? { types: installed.types } : {}) }
+      ? {
+          layout: 'npm',
+          kind: 'npm',
+          key: installed.name,
+          root: installed.root,
+          version: installed.version,
+          ...(installed.types ? { types: installed.types } : {}),
+        }
       : { layout: 'pypi', kind: 'pypi', key: installed.name, root: installed.root, version: installed.version };
   }
 
@@ -248,7 +272,11 @@ export class LocalDocsSourceAdapter implements SourceAdapter {
     try {
       isDir = (await stat(path)).isDirectory();
     } catch (error) {
-      throw localDocsErrors.create('LOCAL_PATH_MISSING', { path, reason: (error as NodeJS.ErrnoException).code ?? String(error) }, { cause: error });
+      throw localDocsErrors.create(
+        'LOCAL_PATH_MISSING',
+        { path, reason: (error as NodeJS.ErrnoException).code ?? String(error) },
+        { cause: error },
+      );
     }
     if (isDir) return { layout: 'folder', kind: 'lib', key: libraryId, root: await realRootOf(path) };
     const root = await realRootOf(dirname(path));

@@ -51,13 +51,20 @@ export interface Listing {
 }
 
 /** Renders a page from a file that is not markdown (a `.d.ts`, a METADATA file). */
-export type Renderer = (spec: DocSetSpec, file: DocFile, absolute: string) => Promise<{ title: string; markdown: string }>;
+export type Renderer = (
+  spec: DocSetSpec,
+  file: DocFile,
+  absolute: string,
+) => Promise<{ title: string; markdown: string }>;
 
 const toPosix = (p: string) => p.split('\\').join('/');
 
 /** A file or folder name as a title (`getting-started.md` → `Getting started`). */
 export function humanize(name: string): string {
-  const stem = name.replace(/\.(md|mdx|markdown|txt)$/i, '').replace(/[-_]+/g, ' ').trim();
+  const stem = name
+    .replace(/\.(md|mdx|markdown|txt)$/i, '')
+    .replace(/[-_]+/g, ' ')
+    .trim();
   return stem ? stem.charAt(0).toUpperCase() + stem.slice(1) : name;
 }
 
@@ -259,10 +266,17 @@ export async function readDocFile(
   const url = localUrl(spec.kind, spec.key, file.rel);
   if (file.role !== 'page') {
     const rendered = await render(spec, file, absolute);
-    return { url, title: rendered.title, markdown: rendered.markdown, ...(file.section ? { section: file.section } : {}) };
+    return {
+      url,
+      title: rendered.title,
+      markdown: rendered.markdown,
+      ...(file.section ? { section: file.section } : {}),
+    };
   }
   const markdown = await readFile(absolute, 'utf8');
-  const fallback = /^readme$/i.test(basename(file.rel).replace(/\.[^.]+$/, '')) ? spec.key : humanize(basename(file.rel));
+  const fallback = /^readme$/i.test(basename(file.rel).replace(/\.[^.]+$/, ''))
+    ? spec.key
+    : humanize(basename(file.rel));
   return {
     url,
     title: file.title ?? titleOf(markdown, fallback),

@@ -75,7 +75,9 @@ const isExported = (ts: Ts, node: TS.Node) =>
 function declarationsOf(ts: Ts, source: TS.SourceFile): { entries: Entry[]; reexports: string[] } {
   const printer = ts.createPrinter({ removeComments: true });
   const print = (node: TS.Node) => printer.printNode(ts.EmitHint.Unspecified, node, source).trim();
-  const hasExports = source.statements.some((s) => isExported(ts, s) || ts.isExportDeclaration(s) || ts.isExportAssignment(s));
+  const hasExports = source.statements.some(
+    (s) => isExported(ts, s) || ts.isExportDeclaration(s) || ts.isExportAssignment(s),
+  );
   const entries: Entry[] = [];
   const reexports: string[] = [];
   const visit = (statements: readonly TS.Statement[], prefix: string, all: boolean) => {
@@ -94,7 +96,12 @@ function declarationsOf(ts: Ts, source: TS.SourceFile): { entries: Entry[]; reex
         for (const member of node.members) {
           const memberDoc = jsDocOf(ts, member, source);
           if (!memberDoc) continue;
-          const name = member.name && ts.isIdentifier(member.name) ? member.name.text : ts.isConstructorDeclaration(member) ? 'constructor' : undefined;
+          const name =
+            member.name && ts.isIdentifier(member.name)
+              ? member.name.text
+              : ts.isConstructorDeclaration(member)
+                ? 'constructor'
+                : undefined;
           if (name) members.push({ name, signature: print(member), doc: memberDoc });
         }
         named(ts.isClassDeclaration(node) ? 'Classes' : 'Interfaces', node.name.text, members);

@@ -75,7 +75,10 @@ async function typesEntry(dir: string, manifest: Record<string, unknown>): Promi
     if (typeof manifest[key] === 'string') candidates.push(manifest[key] as string);
   }
   const exports = manifest.exports as unknown;
-  const dot = exports && typeof exports === 'object' && !Array.isArray(exports) ? (exports as Record<string, unknown>)['.'] ?? exports : undefined;
+  const dot =
+    exports && typeof exports === 'object' && !Array.isArray(exports)
+      ? ((exports as Record<string, unknown>)['.'] ?? exports)
+      : undefined;
   const findTypes = (node: unknown, depth = 0): string | undefined => {
     if (!node || typeof node !== 'object' || depth > 4) return undefined;
     for (const [key, value] of Object.entries(node as Record<string, unknown>)) {
@@ -105,7 +108,11 @@ async function typesEntry(dir: string, manifest: Record<string, unknown>): Promi
  * up to the project root (Node's resolution, bounded by the root). Its real path must stay inside the project
  * (pnpm's links into `node_modules/.pnpm` do); a link leading out of it is not followed.
  */
-export async function findNpmPackage(projectRoot: string, fromDir: string, name: string): Promise<InstalledPackage | undefined> {
+export async function findNpmPackage(
+  projectRoot: string,
+  fromDir: string,
+  name: string,
+): Promise<InstalledPackage | undefined> {
   const realRoot = await realpath(projectRoot).catch(() => undefined);
   if (!realRoot) return undefined;
   let dir = resolve(fromDir);
@@ -164,9 +171,17 @@ export async function scanVenv(venv: string): Promise<Map<string, InstalledPacka
 
 /** The project's virtual environment: `pythonEnv` when configured, else `.venv` or `venv` in the project root. */
 export async function findVenv(projectRoot: string, pythonEnv?: string): Promise<string | undefined> {
-  const candidates = pythonEnv ? [resolve(projectRoot, pythonEnv)] : [join(projectRoot, '.venv'), join(projectRoot, 'venv')];
+  const candidates = pythonEnv
+    ? [resolve(projectRoot, pythonEnv)]
+    : [join(projectRoot, '.venv'), join(projectRoot, 'venv')];
   for (const candidate of candidates) {
-    if (await stat(join(candidate, 'pyvenv.cfg')).then(() => true, () => false)) return candidate;
+    if (
+      await stat(join(candidate, 'pyvenv.cfg')).then(
+        () => true,
+        () => false,
+      )
+    )
+      return candidate;
     if ((await sitePackages(candidate)).length > 0) return candidate;
   }
   return undefined;

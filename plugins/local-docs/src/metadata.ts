@@ -61,7 +61,7 @@ export function rstHeadingsToMarkdown(rst: string): string {
     const next = lines[i + 1];
     const over = adornment.exec(line);
     // overline + title + underline
-    if (over && next !== undefined && next.trim() && adornment.test(lines[i + 2] ?? '')) {
+    if (over && next?.trim() && adornment.test(lines[i + 2] ?? '')) {
       const key = `o${over[1]}`;
       if (!levels.includes(key)) levels.push(key);
       out.push(`${'#'.repeat(Math.min(levels.indexOf(key) + 1, 6))} ${next.trim()}`);

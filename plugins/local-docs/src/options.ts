@@ -41,15 +41,24 @@ const libraryIdPattern = /^[A-Za-z0-9][A-Za-z0-9._/-]{0,199}$/;
 /** One custom source (seed 001 §8.4): a library whose docs are an llms.txt URL, a local file or folder, or a repository. */
 export const customSourceSchema = z
   .strictObject({
-    name: z.string().min(1).max(200).describe('Name of the source; the library name unless `libraryName` says otherwise.'),
+    name: z
+      .string()
+      .min(1)
+      .max(200)
+      .describe('Name of the source; the library name unless `libraryName` says otherwise.'),
     libraryId: z
       .string()
       .regex(libraryIdPattern, 'Library ids use letters, digits and -_./ (at most 200 characters)')
       .optional()
       .describe('Canonical id agents pass to get-docs (default: the name, lower-cased).'),
     libraryName: z.string().min(1).max(200).optional().describe('Human-readable library name (default: name).'),
-    type: z.enum(['url', 'file', 'github']).describe('"url": an llms.txt URL; "file": a local llms.txt, markdown file or folder; "github": a repository.'),
-    url: z.url({ protocol: /^https?$/ }).optional().describe('type url: the llms.txt URL.'),
+    type: z
+      .enum(['url', 'file', 'github'])
+      .describe('"url": an llms.txt URL; "file": a local llms.txt, markdown file or folder; "github": a repository.'),
+    url: z
+      .url({ protocol: /^https?$/ })
+      .optional()
+      .describe('type url: the llms.txt URL.'),
     path: z
       .string()
       .min(1)
@@ -65,7 +74,8 @@ export const customSourceSchema = z
   .superRefine((source, ctx) => {
     const needed = { url: 'url', file: 'path', github: 'repo' } as const;
     const key = needed[source.type];
-    if (!source[key]) ctx.addIssue({ code: 'custom', path: [key], message: `A source of type ${source.type} needs ${key}` });
+    if (!source[key])
+      ctx.addIssue({ code: 'custom', path: [key], message: `A source of type ${source.type} needs ${key}` });
   });
 
 /** One custom source as validated. */
@@ -74,7 +84,10 @@ export type CustomSource = z.output<typeof customSourceSchema>;
 /** `sources.custom`: user-configured documentation sources (seed 001 §8.4). */
 export const customSourcesSection = defineConfigSection(
   'sources.custom',
-  z.array(customSourceSchema).default([]).describe('Custom documentation sources: llms.txt URLs, local files and folders, repositories.'),
+  z
+    .array(customSourceSchema)
+    .default([])
+    .describe('Custom documentation sources: llms.txt URLs, local files and folders, repositories.'),
 );
 
 /** The plugin's error codes. */

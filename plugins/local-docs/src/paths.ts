@@ -30,7 +30,11 @@ export async function confinedPath(root: string, rel: string): Promise<string> {
     });
   }
   if (!isInside(realRoot, real)) {
-    throw localDocsErrors.create('LOCAL_PATH_REFUSED', { path: rel, root }, { details: { path: rel, root, target: real } });
+    throw localDocsErrors.create(
+      'LOCAL_PATH_REFUSED',
+      { path: rel, root },
+      { details: { path: rel, root, target: real } },
+    );
   }
   return real;
 }

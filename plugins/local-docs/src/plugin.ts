@@ -46,7 +46,10 @@ export const localDocsPlugin = definePlugin<LocalDocsPluginOptions, LocalDocsPlu
         installed,
       }),
     );
-    context.bindValue(libraryProviderToken, new CustomSourcesProvider(customSourcesSection.read(context.config), baseDir));
+    context.bindValue(
+      libraryProviderToken,
+      new CustomSourcesProvider(customSourcesSection.read(context.config), baseDir),
+    );
     context.bindValue(libraryProviderToken, new InstalledPackagesProvider(installed));
   },
   start(context, options) {
@@ -58,7 +61,9 @@ export const localDocsPlugin = definePlugin<LocalDocsPluginOptions, LocalDocsPlu
       .resolveAll(libraryProviderToken)
       .find((p) => p.id === 'project' && typeof p.watch === 'function');
     if (!detection?.watch) return;
-    const root = isAbsolute(project.workingDirectory) ? project.workingDirectory : resolve(process.cwd(), project.workingDirectory);
+    const root = isAbsolute(project.workingDirectory)
+      ? project.workingDirectory
+      : resolve(process.cwd(), project.workingDirectory);
     installedProviderOf(context)?.follow(detection as Parameters<InstalledPackagesProvider['follow']>[0], root, {
       ...(project.pythonEnv ? { pythonEnv: project.pythonEnv } : {}),
       logger: context.logger.child({ component: 'local-docs' }),

@@ -1,7 +1,14 @@
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import type { LibraryDescriptor, LibraryProvider, Logger } from '@pro-context/kernel';
 import { toDescriptor } from '@pro-context/plugin-project';
-import { findNpmPackage, findVenv, type InstalledPackage, type InstalledPackages, normalizePypi, scanVenv } from './installed.js';
+import {
+  findNpmPackage,
+  findVenv,
+  type InstalledPackage,
+  type InstalledPackages,
+  normalizePypi,
+  scanVenv,
+} from './installed.js';
 import type { CustomSource } from './options.js';
 
 /** A library id made from a name ("Internal SDK" → `internal-sdk`). */
@@ -113,7 +120,11 @@ export class InstalledPackagesProvider implements LibraryProvider {
   }
 
   /** Finds `libraries` (project detection's) installed under `root` and announces them. */
-  async scan(libraries: readonly LibraryDescriptor[], root: string, options: { pythonEnv?: string; logger?: Logger } = {}): Promise<void> {
+  async scan(
+    libraries: readonly LibraryDescriptor[],
+    root: string,
+    options: { pythonEnv?: string; logger?: Logger } = {},
+  ): Promise<void> {
     const started = Date.now();
     const packages: InstalledPackage[] = [];
     let venv: Map<string, InstalledPackage> | undefined;
@@ -137,11 +148,18 @@ export class InstalledPackagesProvider implements LibraryProvider {
     if (this.stopped) return;
     this.installed.replace(packages);
     this.found = packages.map((p) => ({
-      ...toDescriptor({ ecosystem: p.ecosystem, name: p.name, version: p.version, detectedFrom: detectedFromOf(libraries, p) }),
+      ...toDescriptor({
+        ecosystem: p.ecosystem,
+        name: p.name,
+        version: p.version,
+        detectedFrom: detectedFromOf(libraries, p),
+      }),
       versions: [p.version],
     }));
     this.scanned = true;
-    options.logger?.info(`local-docs: ${packages.length} project dependencies installed in ${root} (${Date.now() - started} ms)`);
+    options.logger?.info(
+      `local-docs: ${packages.length} project dependencies installed in ${root} (${Date.now() - started} ms)`,
+    );
     for (const listener of this.listeners) listener();
   }
 }

@@ -38,9 +38,10 @@ export const INTERNAL_DOCS = {
 /** A small npm package as installed: README, docs/, a `.d.ts` entry with JSDoc, re-exports. */
 export const TINY_PKG = {
   'package.json': JSON.stringify({ name: 'tiny-pkg', version: '1.4.2', types: './index.d.ts', main: 'index.js' }),
-  'README.md': '# tiny-pkg\n\nTiny helpers for greeting people.\n\n## Usage\n\n```js\nimport { greet } from "tiny-pkg";\n```\n',
+  'README.md':
+    '# tiny-pkg\n\nTiny helpers for greeting people.\n\n## Usage\n\n```js\nimport { greet } from "tiny-pkg";\n```\n',
   'docs/advanced.md': '# Advanced greetings\n\nUse `greetAll` with a **separator** option to join many names.\n',
-  'index.js': 'export function greet(name) { return `hello ${name}`; }\n',
+  'index.js': "export function greet(name) { return 'hello ' + name; }\n",
   'index.d.ts': `/**
  * Greets someone by name.
  * @param name - who to greet

@@ -114,7 +114,9 @@ describe('a local llms.txt and a single markdown file', () => {
   });
 
   it('one markdown file: the TOC lists its sections', async () => {
-    const dir = folder({ 'handbook.md': '# Handbook\n\n## On call\n\nPage the SRE.\n\n## Deploys\n\nFridays never.\n' });
+    const dir = folder({
+      'handbook.md': '# Handbook\n\n## On call\n\nPage the SRE.\n\n## Deploys\n\nFridays never.\n',
+    });
     const toc = await adapterFor().fetchToc(lib('handbook', join(dir, 'handbook.md')), 'latest');
     const url = localUrl('lib', 'handbook', 'handbook.md');
     expect(toc.entries.map((e) => e.url)).toEqual([url, `${url}#on-call`, `${url}#deploys`]);
@@ -129,8 +131,20 @@ describe('packages installed in the project', () => {
       ...extra,
     });
   const detected: LibraryDescriptor[] = [
-    { id: 'tiny-pkg', name: 'tiny-pkg', language: 'javascript', packages: { npm: 'tiny-pkg' }, detectedFrom: 'package.json' },
-    { id: 'acme-tool', name: 'acme-tool', language: 'python', packages: { pypi: 'Acme_Tool' }, detectedFrom: 'uv.lock' },
+    {
+      id: 'tiny-pkg',
+      name: 'tiny-pkg',
+      language: 'javascript',
+      packages: { npm: 'tiny-pkg' },
+      detectedFrom: 'package.json',
+    },
+    {
+      id: 'acme-tool',
+      name: 'acme-tool',
+      language: 'python',
+      packages: { pypi: 'Acme_Tool' },
+      detectedFrom: 'uv.lock',
+    },
     { id: 'absent', name: 'absent', language: 'javascript', packages: { npm: 'absent' }, detectedFrom: 'package.json' },
   ];
 
@@ -143,7 +157,12 @@ describe('packages installed in the project', () => {
     await provider.scan(detected, root);
     expect(announced).toBe(1);
     expect(provider.libraries()).toEqual([
-      expect.objectContaining({ id: 'tiny-pkg', installedVersion: '1.4.2', versions: ['1.4.2'], packages: { npm: 'tiny-pkg' } }),
+      expect.objectContaining({
+        id: 'tiny-pkg',
+        installedVersion: '1.4.2',
+        versions: ['1.4.2'],
+        packages: { npm: 'tiny-pkg' },
+      }),
     ]);
     const adapter = adapterFor(installed);
     const library = detected[0] as LibraryDescriptor;
@@ -161,7 +180,7 @@ describe('packages installed in the project', () => {
     expect(api?.title).toBe('tiny-pkg 1.4.2 API reference');
     expect(api?.markdown).toContain('declare function greet(name: string): string;');
     expect(api?.markdown).toContain('Greets someone by name.');
-    expect(api?.markdown).toContain("- `name` — who to greet");
+    expect(api?.markdown).toContain('- `name` — who to greet');
     expect(api?.markdown).toContain('### greetAll');
     expect(api?.markdown).toContain('#### Greeter.count');
     expect(api?.markdown).toContain('How many greetings so far.');
@@ -201,7 +220,10 @@ describe('packages installed in the project', () => {
       'Set ACME_HOME.',
       '',
     ].join('\n');
-    const root = project({ '.venv/lib/python3.12/site-packages/acme_tool-0.3.1.dist-info/METADATA': metadata, '.venv/pyvenv.cfg': 'home = /usr\n' });
+    const root = project({
+      '.venv/lib/python3.12/site-packages/acme_tool-0.3.1.dist-info/METADATA': metadata,
+      '.venv/pyvenv.cfg': 'home = /usr\n',
+    });
     const installed = new InstalledPackages();
     const provider = new InstalledPackagesProvider(installed);
     await provider.scan(detected, root);
@@ -233,7 +255,12 @@ describe('packages installed in the project', () => {
 
 describe('sources.custom', () => {
   it('url → the llms-txt bag, file → localPath (from the config folder), github → repository', () => {
-    expect(customSourceLibrary({ name: 'internal-sdk', type: 'url', url: 'https://docs.acme.internal/sdk/llms.txt', libraryId: 'acme/sdk' }, '/etc/pc')).toEqual({
+    expect(
+      customSourceLibrary(
+        { name: 'internal-sdk', type: 'url', url: 'https://docs.acme.internal/sdk/llms.txt', libraryId: 'acme/sdk' },
+        '/etc/pc',
+      ),
+    ).toEqual({
       id: 'acme/sdk',
       name: 'internal-sdk',
       sources: { llmsTxt: { llmsTxtUrl: 'https://docs.acme.internal/sdk/llms.txt' } },
@@ -243,7 +270,9 @@ describe('sources.custom', () => {
       name: 'Local Docs',
       localPath: '/etc/pc/docs/llms.txt',
     });
-    expect(customSourceLibrary({ name: 'tool', type: 'github', repo: 'acme/tool', docsPath: 'site' }, '/')).toMatchObject({
+    expect(
+      customSourceLibrary({ name: 'tool', type: 'github', repo: 'acme/tool', docsPath: 'site' }, '/'),
+    ).toMatchObject({
       repository: 'acme/tool',
       docsPath: 'site',
     });
