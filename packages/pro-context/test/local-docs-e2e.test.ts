@@ -80,7 +80,7 @@ describe.skipIf(skipReason)(`local docs over stdio${skipReason ? ` (skipped: ${s
     utimesSync(file, new Date(), new Date(Date.now() + 10_000));
     const edited = await server.call('get-docs', {
       libraryId: 'acme/handbook',
-      topic: 'retry budgets circuit breaker',
+      topic: 'retry budgets',
     });
     expect(edited.isError).toBeFalsy();
     const content = (edited.structuredContent as { content: string }).content;

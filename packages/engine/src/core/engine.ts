@@ -534,7 +534,10 @@ export class DocsEngine {
     // refresh that just landed may not have cleared the older revision's answers yet)
     const state = this.store.state(library.id, versions.version);
     const inMemory = state === 'ready' ? this.store.loadedRevision(library.id, versions.version) : undefined;
-    if (state !== 'ready' || inMemory !== undefined) {
+    // docs a local source may serve (files on disk) are checked on every load: a stored answer could be of an
+    // older edit, and ranking them again is cheap
+    const local = this.sources.for(library).some((a) => a.local);
+    if (!local && (state !== 'ready' || inMemory !== undefined)) {
       const stored = await this.deps.cache.get<StoredAnswer>(ns.answers, answerKey);
       if (stored && (inMemory === undefined || stored.value.revision === inMemory)) {
         const { revision: _revision, ...answer } = stored.value;
