@@ -1,4 +1,6 @@
 import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { startFakeNpm } from '@pro-context/testing';
@@ -28,6 +30,15 @@ async function serve(dir: string, settings: Record<string, unknown>): Promise<Co
   const server = await connectStdio(configFile);
   servers.push(server);
   return server;
+}
+
+/** A loopback URL nothing listens on any more (a registry that went down). */
+async function stoppedUrl(): Promise<string> {
+  const server = createServer();
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((done) => server.close(done));
+  return `http://127.0.0.1:${port}/pypi`;
 }
 
 const text = (result: { content: unknown[] }) => (result.content[0] as { text: string }).text;
@@ -152,5 +163,48 @@ describe.skipIf(skipReason)(`local docs over stdio${skipReason ? ` (skipped: ${s
     // another version than the installed one is not labelled with the installed docs
     const other = await server.call('get-docs', { libraryId: 'tiny-pkg', topic: 'greetAll', version: '2.0.0' });
     expect(other.isError).toBe(true);
+  });
+
+  it('a Python dependency is answered from the virtual environment METADATA at its installed version, offline', async () => {
+    const metadata = [
+      'Metadata-Version: 2.1',
+      'Name: acme-tool',
+      'Version: 0.3.1',
+      'Summary: Tools for Acme pipelines.',
+      'Description-Content-Type: text/markdown',
+      '',
+      '# acme-tool',
+      '',
+      '## Pipelines',
+      '',
+      'Run a pipeline with `acme.run(pipeline, workers=4)`.',
+      '',
+    ].join('\n');
+    const dir = folder({
+      'requirements.txt': 'acme-tool>=0.3\n',
+      '.venv/pyvenv.cfg': 'home = /usr/bin\n',
+      '.venv/lib/python3.12/site-packages/acme_tool-0.3.1.dist-info/METADATA': metadata,
+    });
+    const server = await serve(dir, {
+      security: { allowPrivateNetwork: true },
+      http: { retryDelaysMs: [10], timeoutMs: 2000 },
+      registry: { enabled: false },
+      registries: { pypi: { url: await stoppedUrl() }, npm: { enabled: false } },
+      project: { workingDirectory: dir },
+    });
+    const deadline = Date.now() + 20_000;
+    let listed: { id: string; defaultVersion: string }[] = [];
+    while (Date.now() < deadline) {
+      const result = await server.call('list-libraries', {});
+      listed = (result.structuredContent as { libraries: typeof listed }).libraries;
+      if (listed.some((l) => l.id === 'acme-tool' && l.defaultVersion === '0.3.1')) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(listed).toContainEqual(expect.objectContaining({ id: 'acme-tool', defaultVersion: '0.3.1' }));
+    const docs = await server.call('get-docs', { libraryId: 'acme-tool', topic: 'run a pipeline workers' });
+    expect(docs.isError, text(docs)).toBeFalsy();
+    const answer = docs.structuredContent as { version: string; content: string };
+    expect(answer.version).toBe('0.3.1');
+    expect(answer.content).toContain('acme.run(pipeline, workers=4)');
   });
 });
