@@ -87,6 +87,11 @@ export const libraryConfigSchema = z
 export const projectConfigSchema = z.strictObject({
   autoDetect: z.boolean().default(true).describe('Scan the working directory for project files.'),
   workingDirectory: z.string().default('.').describe('Directory to scan (defaults to the current directory).'),
+  pythonEnv: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('Python virtual environment of the project (default: .venv or venv in the working directory).'),
   libraryOverrides: z
     .record(z.string(), z.strictObject({ ...libraryFields, name: libraryFields.name.optional() }))
     .default({})

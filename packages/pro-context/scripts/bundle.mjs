@@ -2,7 +2,8 @@
 // Bundles the two CLIs into dist/bin/ (ESM, code-split), so that starting `pro-context` reads a few files
 // instead of resolving and loading several hundred modules: start-up to the first `tools/list` answer is
 // about half as long. Lazily imported parts (the HTTP client's undici, Orama, the HTML converters) become
-// their own chunks and still load on first use. better-sqlite3 (a native addon) stays external.
+// their own chunks and still load on first use. better-sqlite3 (a native addon) stays external, and so does
+// typescript (local-docs renders installed packages' .d.ts with it, on first use; bundled, it breaks and weighs 9 MB).
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
@@ -55,7 +56,7 @@ await build({
   format: 'esm',
   platform: 'node',
   target: 'node20',
-  external: ['better-sqlite3'],
+  external: ['better-sqlite3', 'typescript'],
   sourcemap: 'linked',
   // less to read and parse at every start; names are kept, so stack traces stay readable
   minifyWhitespace: true,

@@ -14,6 +14,7 @@ import {
 import { knownLibrariesPlugin } from '@pro-context/known-libraries/plugin';
 import { discoveryPlugin } from '@pro-context/plugin-discovery';
 import { llmsTxtPlugin } from '@pro-context/plugin-llms-txt';
+import { localDocsPlugin } from '@pro-context/plugin-local-docs';
 import { npmPlugin } from '@pro-context/plugin-npm';
 import { oramaSearchPlugin } from '@pro-context/plugin-orama-search/plugin';
 import { projectPlugin } from '@pro-context/plugin-project/plugin';
@@ -27,8 +28,8 @@ export const PRESET_VERSION: string = (createRequire(import.meta.url)('../packag
 
 /**
  * The embedded defaults: SQLite cache, Orama search, the llms.txt source, the curated registry of well-known
- * libraries, the PyPI and npm version resolvers, the docs engine, docs discovery for packages nobody listed, and
- * project detection.
+ * libraries, the PyPI and npm version resolvers, the docs engine, docs discovery for packages nobody listed,
+ * project detection, and local docs (folders of markdown, `sources.custom`, the installed packages' own docs).
  */
 export function defaultPlugins(): AnyPlugin[] {
   return [
@@ -41,6 +42,7 @@ export function defaultPlugins(): AnyPlugin[] {
     enginePlugin,
     discoveryPlugin,
     projectPlugin,
+    localDocsPlugin,
   ];
 }
 

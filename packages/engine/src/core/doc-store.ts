@@ -147,7 +147,9 @@ export class DocStore {
    */
   async load(library: LibraryDescriptor, version: string, context: FetchContext = {}): Promise<LoadResult> {
     const key = versionKey(library.id, version);
-    const inMemory = this.loaded.get(key);
+    const loaded = this.loaded.get(key);
+    // docs from a local adapter whose files changed since they were indexed are built again now
+    const inMemory = loaded && !(await this.changedLocally(library, version, loaded.record)) ? loaded : undefined;
     if (inMemory) {
       this.touch(key, inMemory);
       await this.ensureIndexed(inMemory);
@@ -163,7 +165,9 @@ export class DocStore {
         return this.load(library, version, context);
       });
     }
-    const build = this.loadOrBuild(library, version, context).finally(() => this.builds.delete(key));
+    const build = this.loadOrBuild(library, version, context, loaded !== undefined).finally(() =>
+      this.builds.delete(key),
+    );
     this.builds.set(key, build);
     context.signal?.addEventListener('abort', () => this.aborted.add(build), { once: true });
     return build;
@@ -178,10 +182,15 @@ export class DocStore {
     return promise;
   }
 
-  private async loadOrBuild(library: LibraryDescriptor, version: string, context: FetchContext): Promise<LoadResult> {
+  private async loadOrBuild(
+    library: LibraryDescriptor,
+    version: string,
+    context: FetchContext,
+    changed = false,
+  ): Promise<LoadResult> {
     const key = versionKey(library.id, version);
-    const cached = await this.cache.get<DocsRecord>(ns.docs, key, { allowStale: true });
-    if (cached && Array.isArray(cached.value.chunks)) {
+    const cached = changed ? undefined : await this.cache.get<DocsRecord>(ns.docs, key, { allowStale: true });
+    if (cached && Array.isArray(cached.value.chunks) && !(await this.changedLocally(library, version, cached.value))) {
       const docs = this.remember(cached.value, cached.expiresAt);
       await this.ensureIndexed(docs, cached.value);
       if (cached.stale) this.refreshInBackground(library, version, docs);
@@ -189,6 +198,26 @@ export class DocStore {
     }
     const docs = await this.fetchAndIndex(library, version, context);
     return { docs, cached: false, stale: false };
+  }
+
+  /**
+   * Whether content a local adapter (`SourceAdapter.local`: files on disk, a cheap freshness check) produced has
+   * changed since: asked on every load, so an edited file is answered at once. Other adapters: `false` (their
+   * content is checked when the TTL expires).
+   */
+  private async changedLocally(
+    library: LibraryDescriptor,
+    version: string,
+    record: { adapterId: string; freshness: Freshness },
+  ): Promise<boolean> {
+    const adapter = this.sources.for(library).find((a) => a.id === record.adapterId);
+    if (!adapter?.local) return false;
+    try {
+      return (await adapter.checkFreshness(library, version, record.freshness)) === 'changed';
+    } catch (error) {
+      this.logger.debug('local freshness check failed', { libraryId: library.id, error: String(error) });
+      return false;
+    }
   }
 
   private touch(key: string, docs: LoadedDocs): void {
@@ -438,8 +467,15 @@ export class DocStore {
   ): Promise<TocRecord & { cached: boolean; stale: boolean }> {
     const key = versionKey(library.id, version);
     const cached = await this.cache.get<TocRecord>(ns.toc, key, { allowStale: true });
-    if (cached && !cached.stale) return { ...cached.value, cached: true, stale: false };
-    if (cached) {
+    // a local source's files changed since: fetched again now (a local read is quick), not served stale
+    const changed =
+      cached !== undefined &&
+      (await this.changedLocally(library, version, {
+        adapterId: cached.value.adapterId,
+        freshness: cached.value.toc.freshness,
+      }));
+    if (cached && !cached.stale && !changed) return { ...cached.value, cached: true, stale: false };
+    if (cached && !changed) {
       if (!this.tocRefreshes.has(key)) {
         const refresh = this.fetchToc(library, version, {})
           .then(() => undefined)
@@ -457,7 +493,13 @@ export class DocStore {
     if (running) return { ...(await running), cached: false, stale: false };
     const fetching = this.fetchToc(library, version, context).finally(() => this.tocFetches.delete(key));
     this.tocFetches.set(key, fetching);
-    return { ...(await fetching), cached: false, stale: false };
+    try {
+      return { ...(await fetching), cached: false, stale: false };
+    } catch (error) {
+      if (!cached) throw error;
+      this.logger.warn('TOC refresh failed; serving the stale TOC', { libraryId: library.id, error });
+      return { ...cached.value, cached: true, stale: true };
+    }
   }
 
   private async fetchToc(library: LibraryDescriptor, version: string, context: FetchContext): Promise<TocRecord> {

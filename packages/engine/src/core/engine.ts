@@ -201,7 +201,8 @@ export class DocsEngine {
    * it, keeping its installed version; the library itself when it has a source or nobody finds it.
    */
   private async withDocsSource(library: LibraryDescriptor, context?: FetchContext): Promise<LibraryDescriptor> {
-    if (this.sources.for(library).length > 0) return library;
+    // local sources (an installed package's files) come last in the chain: a provider may know a better source
+    if (this.sources.for(library).some((a) => !a.local)) return library;
     const name = Object.values(library.packages ?? {})[0] ?? library.id;
     const found = await this.catalog.lookup(name, context);
     if (!found) return library;
@@ -605,7 +606,10 @@ export class DocsEngine {
     // refresh that just landed may not have cleared the older revision's answers yet)
     const state = this.store.state(library.id, versions.version);
     const inMemory = state === 'ready' ? this.store.loadedRevision(library.id, versions.version) : undefined;
-    if (state !== 'ready' || inMemory !== undefined) {
+    // docs a local source may serve (files on disk) are checked on every load: a stored answer could be of an
+    // older edit, and ranking them again is cheap
+    const local = this.sources.for(library).some((a) => a.local);
+    if (!local && (state !== 'ready' || inMemory !== undefined)) {
       const stored = await this.deps.cache.get<StoredAnswer>(ns.answers, answerKey);
       if (stored && (inMemory === undefined || stored.value.revision === inMemory)) {
         const { revision: _revision, ...answer } = stored.value;

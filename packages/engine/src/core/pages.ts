@@ -177,10 +177,12 @@ export class PageReader {
   /** The page (from cache or fetched), sliced from `offset` to at most `maxTokens`. */
   async read(raw: string, maxTokens: number, offset = 0, signal?: AbortSignal): Promise<PageSlice> {
     const url = this.checkUrl(raw);
-    const entry = await this.cache.get<PageRecord>(ns.pages, url.href);
+    // a local adapter's page (a file on disk) is read again each time: cheap, and never stale
+    const local = this.sources.owner(url)?.local === true;
+    const entry = local ? undefined : await this.cache.get<PageRecord>(ns.pages, url.href);
     const cached = entry?.value.format === PAGE_FORMAT ? entry.value : undefined;
     const record = cached ?? (await this.fetch(url, signal));
-    if (!cached) await this.cache.set(ns.pages, url.href, record);
+    if (!cached && !local) await this.cache.set(ns.pages, url.href, record);
     // a TOC entry into one file (`llms.txt#key-features`) starts at its section, unless an offset says where
     const fragment = new URL(raw).hash;
     const start = offset === 0 && fragment ? (sectionOffset(record.markdown, fragment) ?? 0) : offset;

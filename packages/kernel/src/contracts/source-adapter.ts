@@ -40,6 +40,13 @@ export interface SourceAdapter {
   readonly id: string;
   /** Lower runs first. llms-txt is 10, github 20, custom and local sources 30. */
   readonly priority: number;
+  /**
+   * The adapter reads the local disk only (no network): its {@link SourceAdapter.checkFreshness} is cheap, so the
+   * engine asks it on every load of cached docs, TOC or page and re-reads what changed at once, rather than when
+   * the cache TTL expires; and a library only such adapters can serve is still offered to the library providers'
+   * lookups (docs discovery), whose remote sources come first in the chain.
+   */
+  readonly local?: boolean;
   /** The per-library settings this adapter reads from `library.sources[key]`, if any. */
   readonly librarySettings?: LibrarySettingsDeclaration;
   /** Whether this adapter can serve this library at all (cheap; no I/O). */
