@@ -12,7 +12,12 @@ export function engineResources(engine: DocsEngine, cache: CacheStore, version: 
       mimeType: 'application/json',
       async read() {
         const stats = await cache.stats();
-        const adapters = Object.fromEntries(engine.sources.status);
+        const adapters = Object.fromEntries(
+          [...engine.sources.status].map(([id, status]) => {
+            const extra = engine.sources.adapterHealth(id);
+            return [id, extra ? { ...status, ...extra } : status];
+          }),
+        );
         const failing = [...engine.sources.status.values()].some((s) => s.status === 'failing');
         return {
           text: JSON.stringify(
