@@ -13,6 +13,7 @@ import {
 } from '@pro-context/kernel';
 import { knownLibrariesPlugin } from '@pro-context/known-libraries/plugin';
 import { discoveryPlugin } from '@pro-context/plugin-discovery';
+import { githubPlugin } from '@pro-context/plugin-github';
 import { llmsTxtPlugin } from '@pro-context/plugin-llms-txt';
 import { npmPlugin } from '@pro-context/plugin-npm';
 import { oramaSearchPlugin } from '@pro-context/plugin-orama-search/plugin';
@@ -26,7 +27,7 @@ export const PRESET_VERSION: string = (createRequire(import.meta.url)('../packag
   .version;
 
 /**
- * The embedded defaults: SQLite cache, Orama search, the llms.txt source, the curated registry of well-known
+ * The embedded defaults: SQLite cache, Orama search, the llms.txt and GitHub sources, the curated registry of well-known
  * libraries, the PyPI and npm version resolvers, the docs engine, docs discovery for packages nobody listed, and
  * project detection.
  */
@@ -35,6 +36,7 @@ export function defaultPlugins(): AnyPlugin[] {
     sqliteCachePlugin,
     oramaSearchPlugin,
     llmsTxtPlugin,
+    githubPlugin,
     knownLibrariesPlugin,
     pypiPlugin,
     npmPlugin,
