@@ -95,7 +95,8 @@ function pageOrder(a: string, b: string): number {
     const file = parts.pop() ?? '';
     return `${parts.join('/')}/${/^(index|readme)\./i.test(file) ? '\0' : ''}${file}`;
   };
-  return key(a).localeCompare(key(b));
+  const [ka, kb] = [key(a), key(b)];
+  return ka < kb ? -1 : ka > kb ? 1 : 0;
 }
 
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
