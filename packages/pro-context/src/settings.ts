@@ -79,8 +79,6 @@ export const proContextPlugin = definePlugin({
     { variable: 'PRO_CONTEXT_HOST', key: 'server.host' },
   ],
   reservedSections: firstPartySections,
-  allowlist: [
-    { entry: 'pypi.org', reason: 'default' },
-  ],
+  allowlist: [{ entry: 'pypi.org', reason: 'default' }],
   register() {},
 });

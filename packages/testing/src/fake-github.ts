@@ -255,7 +255,12 @@ export async function startFakeGithub(repos: readonly FakeGithubRepo[]): Promise
       const content = repo && parts[3] ? contentAt(repo, parts[3]) : undefined;
       const body = content?.files.get(parts.slice(4).join('/'));
       if (!body) return notFound(false);
-      return { status: 200, body, headers: { 'content-type': 'text/plain; charset=utf-8', etag: `"${blobSha(body)}"` }, api: false };
+      return {
+        status: 200,
+        body,
+        headers: { 'content-type': 'text/plain; charset=utf-8', etag: `"${blobSha(body)}"` },
+        api: false,
+      };
     }
     if (parts[0] === 'codeload') {
       const repo = byName.get(`${parts[1]}/${parts[2]}`.toLowerCase());
@@ -396,16 +401,13 @@ export async function startFakeGithub(repos: readonly FakeGithubRepo[]): Promise
       }
       if (isApi && rate.remaining <= 0) {
         record(403);
-        res
-          .writeHead(403, { 'content-type': 'application/json; charset=utf-8', ...rateHeaders() })
-          .end(
-            JSON.stringify({
-              message:
-                "API rate limit exceeded for 127.0.0.1. (But here's the good news: Authenticated requests get a higher rate limit. Check out the documentation for more details.)",
-              documentation_url:
-                'https://docs.github.com/rest/overview/resources-in-the-rest-api#rate-limiting',
-            }),
-          );
+        res.writeHead(403, { 'content-type': 'application/json; charset=utf-8', ...rateHeaders() }).end(
+          JSON.stringify({
+            message:
+              "API rate limit exceeded for 127.0.0.1. (But here's the good news: Authenticated requests get a higher rate limit. Check out the documentation for more details.)",
+            documentation_url: 'https://docs.github.com/rest/overview/resources-in-the-rest-api#rate-limiting',
+          }),
+        );
         return;
       }
       const answer = await route(path);
@@ -526,7 +528,12 @@ export function corpusRepos(corpusRoot: string): FakeGithubRepo[] {
         },
       ],
     },
-    { fullName: 'fastapi/typer', description: 'Typer, build great CLIs.', dir: dir('typer'), tags: [{ name: '0.16.0' }] },
+    {
+      fullName: 'fastapi/typer',
+      description: 'Typer, build great CLIs.',
+      dir: dir('typer'),
+      tags: [{ name: '0.16.0' }],
+    },
     {
       fullName: 'colinhacks/zod',
       description: 'TypeScript-first schema validation with static type inference',

@@ -17,7 +17,14 @@ import {
   type TocEntry,
   type TocResult,
 } from '@pro-context/kernel';
-import { cleanHeading, createSlugger, headingPlainText, normalizeMarkdown, splitFrontMatter, walkLines } from '@pro-context/markdown';
+import {
+  cleanHeading,
+  createSlugger,
+  headingPlainText,
+  normalizeMarkdown,
+  splitFrontMatter,
+  walkLines,
+} from '@pro-context/markdown';
 import pLimit from 'p-limit';
 import { GithubApi } from './client.js';
 import { type GithubPluginOptions, githubOptionsToken } from './options.js';
@@ -150,7 +157,11 @@ export class GithubSourceAdapter implements SourceAdapter {
     try {
       const info = await this.repoInfo(repo, context);
       const tags = await this.tags(this.canonical(info), context);
-      const versions = versionsOfTags(tags, tagFormatsOf(githubSettingsOf(library).tagFormat), this.namesOf(library, repo));
+      const versions = versionsOfTags(
+        tags,
+        tagFormatsOf(githubSettingsOf(library).tagFormat),
+        this.namesOf(library, repo),
+      );
       return versions.length > 0 ? { kind: 'list', versions } : { kind: 'latest' };
     } catch (error) {
       if (context.signal?.aborted) throw error;
@@ -183,7 +194,11 @@ export class GithubSourceAdapter implements SourceAdapter {
   fetchToc(library: LibraryDescriptor, version: string, context: FetchContext = {}): Promise<TocResult> {
     return this.logger.span('github.fetchToc', { library: library.id, version }, async (span) => {
       const snapshot = await this.load(library, version, context);
-      span.set({ repo: `${snapshot.repo.owner}/${snapshot.repo.name}`, ref: snapshot.ref, entries: snapshot.toc.entries.length });
+      span.set({
+        repo: `${snapshot.repo.owner}/${snapshot.repo.name}`,
+        ref: snapshot.ref,
+        entries: snapshot.toc.entries.length,
+      });
       return snapshot.toc;
     });
   }
@@ -191,7 +206,11 @@ export class GithubSourceAdapter implements SourceAdapter {
   fetchDocs(library: LibraryDescriptor, version: string, context: FetchContext = {}): Promise<DocsResult> {
     return this.logger.span('github.fetchDocs', { library: library.id, version }, async (span) => {
       const snapshot = await this.load(library, version, context);
-      span.set({ repo: `${snapshot.repo.owner}/${snapshot.repo.name}`, ref: snapshot.ref, pages: snapshot.pages.length });
+      span.set({
+        repo: `${snapshot.repo.owner}/${snapshot.repo.name}`,
+        ref: snapshot.ref,
+        pages: snapshot.pages.length,
+      });
       return {
         pages: [...snapshot.pages],
         sourceUrl: snapshot.toc.sourceUrl,
@@ -224,13 +243,23 @@ export class GithubSourceAdapter implements SourceAdapter {
       }
       const raw = await this.api.raw(rawUrl, context);
       if (!raw) {
-        throw new ProContextError('PAGE_NOT_FOUND', `${parsed.owner}/${parsed.name} has no file ${parsed.path} at ${parsed.ref}.`, {
-          details: { url: url.href },
-        });
+        throw new ProContextError(
+          'PAGE_NOT_FOUND',
+          `${parsed.owner}/${parsed.name} has no file ${parsed.path} at ${parsed.ref}.`,
+          {
+            details: { url: url.href },
+          },
+        );
       }
       const markdown = toMarkdown(parsed.path, raw.text);
       span.set('from', 'raw');
-      return this.pageResult(url, rawUrl, titleOf(parsed.path, markdown).title, markdown, raw.etag ? { etag: raw.etag } : {});
+      return this.pageResult(
+        url,
+        rawUrl,
+        titleOf(parsed.path, markdown).title,
+        markdown,
+        raw.etag ? { etag: raw.etag } : {},
+      );
     });
   }
 
@@ -426,7 +455,8 @@ export class GithubSourceAdapter implements SourceAdapter {
     const { docsPath, files, hash } = this.docsIn(tree.value, configuredDocsPath);
     const fetchedAt = new Date().toISOString();
     const freshness: Freshness = { ...(tree.etag ? { etag: tree.etag } : {}), ...(hash ? { contentHash: hash } : {}) };
-    const rawOf = (path: string) => `${this.options.rawUrl}/${full}/${ref}/${path.split('/').map(encodeURIComponent).join('/')}`;
+    const rawOf = (path: string) =>
+      `${this.options.rawUrl}/${full}/${ref}/${path.split('/').map(encodeURIComponent).join('/')}`;
     const sourceUrl = `${this.options.webUrl}/${full}/tree/${ref}${docsPath ? `/${docsPath}` : ''}`;
     const head = {
       title: library.name,
@@ -442,7 +472,10 @@ export class GithubSourceAdapter implements SourceAdapter {
         `a docs folder or README in ${full} at ${ref}`,
         context,
       );
-      const text = Buffer.from(readme.value.content ?? '', (readme.value.encoding as BufferEncoding) || 'base64').toString('utf8');
+      const text = Buffer.from(
+        readme.value.content ?? '',
+        (readme.value.encoding as BufferEncoding) || 'base64',
+      ).toString('utf8');
       const markdown = toMarkdown(readme.value.path, text);
       const url = rawOf(readme.value.path);
       const page: DocPage = { url, title: titleOf(readme.value.path, markdown).title, markdown };
@@ -469,16 +502,29 @@ export class GithubSourceAdapter implements SourceAdapter {
       if (text === undefined || text.trim() === '') continue;
       const markdown = toMarkdown(file.path, text);
       const { title, description } = titleOf(file.path, markdown);
-      const folder = file.path.slice(docsPath.length + 1).split('/').slice(0, -1).join('/');
-      const section = folder ? folder.split('/').map((part) => humanize(part)).join(' / ') : undefined;
+      const folder = file.path
+        .slice(docsPath.length + 1)
+        .split('/')
+        .slice(0, -1)
+        .join('/');
+      const section = folder
+        ? folder
+            .split('/')
+            .map((part) => humanize(part))
+            .join(' / ')
+        : undefined;
       const url = rawOf(file.path);
       pages.push({ url, title, markdown, ...(section ? { section } : {}) });
       entries.push({ title, url, ...(description ? { description } : {}), ...(section ? { section } : {}) });
     }
     if (pages.length === 0) {
-      throw new ProContextError('INVALID_CONTENT', `The docs folder ${docsPath} of ${full} at ${ref} has no readable page.`, {
-        details: { repo: full, ref, docsPath },
-      });
+      throw new ProContextError(
+        'INVALID_CONTENT',
+        `The docs folder ${docsPath} of ${full} at ${ref} has no readable page.`,
+        {
+          details: { repo: full, ref, docsPath },
+        },
+      );
     }
     return this.snapshot(repo, ref, docsPath, pages, { ...head, entries });
   }
@@ -507,7 +553,12 @@ export class GithubSourceAdapter implements SourceAdapter {
           context,
         );
         texts = await filesFromTarball(tarball, new Set(files.map((f) => f.path)));
-        this.logger.debug('read the docs from the tarball', { repo: full, ref, files: texts.size, bytes: tarball.length });
+        this.logger.debug('read the docs from the tarball', {
+          repo: full,
+          ref,
+          files: texts.size,
+          bytes: tarball.length,
+        });
       } catch (error) {
         if (context.signal?.aborted || (isProContextError(error) && error.code === 'RATE_LIMITED')) throw error;
         this.logger.warn('tarball failed; reading the files one by one', { repo: full, ref, error: message(error) });
@@ -567,7 +618,10 @@ export class GithubSourceAdapter implements SourceAdapter {
     const href = url.href.split('#')[0]?.split('?')[0] ?? '';
     const pick = (root: string, blob: boolean) => {
       if (!href.startsWith(`${root}/`)) return undefined;
-      const parts = href.slice(root.length + 1).split('/').map(decodeURIComponent);
+      const parts = href
+        .slice(root.length + 1)
+        .split('/')
+        .map(decodeURIComponent);
       const [owner, name] = parts;
       const rest = parts.slice(2);
       if (blob && rest.shift() !== 'blob') return undefined;

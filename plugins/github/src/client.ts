@@ -84,7 +84,10 @@ export class GithubApi {
   private fail(response: HttpResponse, what: string): never {
     const status = response.status;
     const retryAfter = Number(response.headers['retry-after']);
-    if ((status === 403 || status === 429) && (response.headers['x-ratelimit-remaining'] === '0' || Number.isFinite(retryAfter))) {
+    if (
+      (status === 403 || status === 429) &&
+      (response.headers['x-ratelimit-remaining'] === '0' || Number.isFinite(retryAfter))
+    ) {
       const wait = Number.isFinite(retryAfter)
         ? retryAfter
         : (this.rate?.reset ?? Math.floor(Date.now() / 1000) + 60) - Math.floor(Date.now() / 1000);
@@ -113,7 +116,11 @@ export class GithubApi {
   }
 
   /** GET an API path (`/repos/o/r`), revalidating a previous answer with its ETag. */
-  async json<T>(path: string, what: string, context: FetchContext = {}): Promise<{ value: T; etag?: string; headers: Record<string, string> }> {
+  async json<T>(
+    path: string,
+    what: string,
+    context: FetchContext = {},
+  ): Promise<{ value: T; etag?: string; headers: Record<string, string> }> {
     const url = `${this.options.apiUrl}${path}`;
     const known = this.etags.get(url);
     this.checkBudget();
@@ -139,7 +146,12 @@ export class GithubApi {
   }
 
   /** A conditional GET: `'not-modified'` for a 304, else the answer's ETag and body. */
-  async revalidate<T>(path: string, etag: string, what: string, context: FetchContext = {}): Promise<'not-modified' | { value: T; etag?: string }> {
+  async revalidate<T>(
+    path: string,
+    etag: string,
+    what: string,
+    context: FetchContext = {},
+  ): Promise<'not-modified' | { value: T; etag?: string }> {
     const url = `${this.options.apiUrl}${path}`;
     this.checkBudget();
     this.requests += 1;

@@ -18,7 +18,10 @@ const httpUrl = () => z.url({ protocol: /^https?$/ });
  * not a silent no-op.
  */
 export const githubPluginOptionsSchema = z.strictObject({
-  enabled: z.boolean().default(true).describe('Read documentation from GitHub repositories (the docs folder, else the README).'),
+  enabled: z
+    .boolean()
+    .default(true)
+    .describe('Read documentation from GitHub repositories (the docs folder, else the README).'),
   token: z
     .string()
     .min(1)
@@ -50,7 +53,13 @@ export const githubPluginOptionsSchema = z.strictObject({
     .describe(
       'A docs folder of at most this many files is read file by file from the raw host; a larger one with one tarball download.',
     ),
-  maxFiles: z.number().int().positive().max(20_000).default(1000).describe('Most documentation files read for one version.'),
+  maxFiles: z
+    .number()
+    .int()
+    .positive()
+    .max(20_000)
+    .default(1000)
+    .describe('Most documentation files read for one version.'),
   maxTarballBytes: z
     .number()
     .int()
@@ -99,10 +108,14 @@ export function resolveGithubOptions(
   if (!apiUrl) {
     const fromEnv = env[GITHUB_API_URL_ENV]?.trim();
     if (fromEnv && !httpUrl().safeParse(fromEnv).success) {
-      throw new ProContextError('CONFIG_INVALID', `${GITHUB_API_URL_ENV} is not an http(s) URL: "${fromEnv.slice(0, 200)}".`, {
-        suggestion: `Set ${GITHUB_API_URL_ENV} to the API root, such as ${DEFAULT_API_URL} or https://HOST/api/v3, or unset it.`,
-        details: { variable: GITHUB_API_URL_ENV },
-      });
+      throw new ProContextError(
+        'CONFIG_INVALID',
+        `${GITHUB_API_URL_ENV} is not an http(s) URL: "${fromEnv.slice(0, 200)}".`,
+        {
+          suggestion: `Set ${GITHUB_API_URL_ENV} to the API root, such as ${DEFAULT_API_URL} or https://HOST/api/v3, or unset it.`,
+          details: { variable: GITHUB_API_URL_ENV },
+        },
+      );
     }
     apiUrl = fromEnv || DEFAULT_API_URL;
   }

@@ -50,7 +50,7 @@ export function tagFormatsOf(tagFormat: string | undefined): string[] {
   return tagFormat ? [tagFormat] : DEFAULT_TAG_FORMATS;
 }
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
  * The tag of `version` among `tags` (`v1.2.3`, `1.2.3`, `name@1.2.3`, `name-v1.2.3`, …, in the order of
@@ -80,12 +80,16 @@ const VERSION_LIKE = /^\d+(\.\d+)*([-.+]?[a-z0-9.]+)?$/i;
  * The versions `tags` name in `formats` (`v1.2.3` → `1.2.3`), each once, in the order of the tags (GitHub lists
  * the newest first). A tag of another package of a monorepo (`other@1.0.0`) names none.
  */
-export function versionsOfTags(tags: readonly string[], formats: readonly string[], names: readonly string[]): string[] {
+export function versionsOfTags(
+  tags: readonly string[],
+  formats: readonly string[],
+  names: readonly string[],
+): string[] {
   const patterns = formats.flatMap((format) => {
     const withNames = format.includes('{name}') ? names.map((n) => format.split('{name}').join(n)) : [format];
     return withNames.map((f) => {
       const [before, after] = f.split('{version}') as [string, string?];
-      return new RegExp(`^${escape(before)}(.+)${escape(after ?? '')}$`, 'i');
+      return new RegExp(`^${escapeRegExp(before)}(.+)${escapeRegExp(after ?? '')}$`, 'i');
     });
   });
   const out: string[] = [];

@@ -50,7 +50,13 @@ export function rstToMarkdown(rst: string): string {
       continue;
     }
     // underlined title
-    if (line.trim() !== '' && indentOf(line) === 0 && next !== undefined && ADORN.test(next) && next.trim().length >= Math.min(line.trim().length, 3)) {
+    if (
+      line.trim() !== '' &&
+      indentOf(line) === 0 &&
+      next !== undefined &&
+      ADORN.test(next) &&
+      next.trim().length >= Math.min(line.trim().length, 3)
+    ) {
       out.push(`${'#'.repeat(levelOf(next[0] as string))} ${inline(line.trim())}`, '');
       i += 2;
       continue;
@@ -67,13 +73,39 @@ export function rstToMarkdown(rst: string): string {
         if (kind === 'literalinclude') out.push(`(Code from \`${argument}\`.)`, '');
         else fence(argument.trim(), body);
       } else if (
-        ['note', 'warning', 'tip', 'important', 'caution', 'danger', 'attention', 'hint', 'seealso', 'deprecated', 'versionadded', 'versionchanged', 'admonition'].includes(kind)
+        [
+          'note',
+          'warning',
+          'tip',
+          'important',
+          'caution',
+          'danger',
+          'attention',
+          'hint',
+          'seealso',
+          'deprecated',
+          'versionadded',
+          'versionchanged',
+          'admonition',
+        ].includes(kind)
       ) {
-        const label = kind === 'admonition' ? argument : `${kind[0]?.toUpperCase()}${kind.slice(1)}${argument ? `: ${argument}` : ''}`;
+        const label =
+          kind === 'admonition'
+            ? argument
+            : `${kind[0]?.toUpperCase()}${kind.slice(1)}${argument ? `: ${argument}` : ''}`;
         out.push(`**${inline(label.trim())}**`, '', ...convertNested(body), '');
       } else if (/^(auto\w+|py:\w+|function|class|method|attribute|data|module|exception|currentmodule)$/.test(kind)) {
         out.push(`\`${argument.trim()}\``, '', ...convertNested(body), '');
-      } else if (kind === 'toctree' || kind === 'contents' || kind === 'index' || kind === 'only' || kind === 'raw' || kind === 'image' || kind === 'figure' || kind === 'include') {
+      } else if (
+        kind === 'toctree' ||
+        kind === 'contents' ||
+        kind === 'index' ||
+        kind === 'only' ||
+        kind === 'raw' ||
+        kind === 'image' ||
+        kind === 'figure' ||
+        kind === 'include'
+      ) {
         // navigation and media: nothing to read
       } else {
         out.push(...convertNested(body), '');
@@ -109,7 +141,10 @@ export function rstToMarkdown(rst: string): string {
     out.push(inline(line.replace(/^(\s*)[-*+] /, '$1- ')));
     i += 1;
   }
-  return `${out.join('\n').replace(/\n{3,}/g, '\n\n').trim()}\n`;
+  return `${out
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim()}\n`;
 }
 
 function convertNested(body: string[]): string[] {
@@ -120,8 +155,9 @@ function convertNested(body: string[]): string[] {
 function inline(text: string): string {
   return text
     .replace(/``([^`]+)``/g, '`$1`')
-    .replace(/:[\w:.-]+:`~?([^`<]*?)(?:\s*<([^>]+)>)?`/g, (_m, label: string, target?: string) =>
-      `\`${(label.trim() || target || '').trim()}\``,
+    .replace(
+      /:[\w:.-]+:`~?([^`<]*?)(?:\s*<([^>]+)>)?`/g,
+      (_m, label: string, target?: string) => `\`${(label.trim() || target || '').trim()}\``,
     )
     .replace(/`([^`<]+?)\s*<(https?:[^>]+)>`__?/g, '[$1]($2)')
     .replace(/`([^`]+)`__?(?=\W|$)/g, '$1');

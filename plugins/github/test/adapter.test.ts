@@ -11,17 +11,18 @@ import {
   createTestKernel,
   describeSourceAdapterContract,
   type FakeGithub,
+  type FakeGithubRepo,
   findCorpusRoot,
   startFakeGithub,
 } from '@pro-context/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { GithubSourceAdapter, type GithubPluginOptionsInput, githubPlugin } from '../src/index.js';
+import { type GithubPluginOptionsInput, GithubSourceAdapter, githubPlugin } from '../src/index.js';
 
 const corpusRoot = findCorpusRoot();
 const skip = corpusRoot ? false : 'the corpora in ../shared/corpora are absent';
 
 /** Repositories made inline: tag formats, a README-only repository, reStructuredText docs. */
-const inlineRepos = [
+const inlineRepos: FakeGithubRepo[] = [
   {
     fullName: 'acme/monorepo',
     files: { 'docs/index.md': '# Head docs\n\nOn the default branch.\n' },
@@ -69,6 +70,9 @@ async function kernelWith(
   if (!adapter) throw new Error('github adapter not bound');
   return { kernel, adapter };
 }
+
+/** What the adapter reports for pro-context://health. */
+const healthOf = (adapter: SourceAdapter): any => (adapter.health ? adapter.health() : {});
 
 const lib = (repository: string, extra: Partial<LibraryDescriptor> = {}): LibraryDescriptor => ({
   id: repository.split('/')[1] as string,
@@ -134,7 +138,9 @@ describe.skipIf(skip)(`the GitHub source adapter${skip ? ` (skipped: ${skip})` :
     expect(docs.pages.length).toBeGreaterThan(100);
     expect(toc.entries.length).toBe(docs.pages.length);
     expect(toc.entries.map((e) => e.title)).toContain('Dependencies with yield');
-    const tutorial = toc.entries.find((e) => e.url.endsWith('/docs/en/docs/tutorial/dependencies/dependencies-with-yield.md'));
+    const tutorial = toc.entries.find((e) =>
+      e.url.endsWith('/docs/en/docs/tutorial/dependencies/dependencies-with-yield.md'),
+    );
     expect(tutorial?.section).toBe('Tutorial / Dependencies');
     expect(tutorial?.url.startsWith(`${github.rawUrl}/fastapi/fastapi/master/`)).toBe(true);
     // repo metadata, the tree, the tarball and its download: nothing per file
@@ -171,9 +177,9 @@ describe.skipIf(skip)(`the GitHub source adapter${skip ? ` (skipped: ${skip})` :
     expect((await adapter.fetchDocs(widgets, '2.0.0')).pages[0]?.markdown).toContain('widgets-two');
     expect((await adapter.fetchDocs(widgets, 'latest')).pages[0]?.markdown).toContain('On the default branch');
     const httpx = lib('encode/httpx');
-    expect((await adapter.fetchDocs(httpx, '0.27.0')).pages.find((p) => p.url.endsWith('/docs/index.md'))?.markdown).toContain(
-      'httpx-0-27-0',
-    );
+    expect(
+      (await adapter.fetchDocs(httpx, '0.27.0')).pages.find((p) => p.url.endsWith('/docs/index.md'))?.markdown,
+    ).toContain('httpx-0-27-0');
     await kernel.stop();
   });
 
@@ -257,7 +263,7 @@ describe.skipIf(skip)(`the GitHub source adapter${skip ? ` (skipped: ${skip})` :
   it('reads the rate limit, shows it in health, and refuses locally with RATE_LIMITED when it is exhausted', async () => {
     const { kernel, adapter } = await kernelWith(github, { reuseSeconds: 0 });
     await adapter.fetchToc(lib('acme/readme-only'), 'latest');
-    const health = adapter.health?.() as { rateLimit: { remaining: number; limit: number }; authenticated: boolean };
+    const health = healthOf(adapter);
     expect(health.rateLimit.limit).toBe(5000);
     expect(health.rateLimit.remaining).toBeLessThan(5000);
     expect(health.authenticated).toBe(false);
@@ -270,7 +276,7 @@ describe.skipIf(skip)(`the GitHub source adapter${skip ? ` (skipped: ${skip})` :
     expect(error.retryAfter).toBeLessThanOrEqual(120);
     expect(error.message).toMatch(/rate limit is exhausted/);
     expect(error.suggestion).toMatch(/sources\.github\.token/);
-    expect((adapter.health?.() as { rateLimit: { remaining: number } }).rateLimit.remaining).toBe(0);
+    expect(healthOf(adapter).rateLimit.remaining).toBe(0);
     // known to be exhausted: the next call is refused without a request
     const before = github.count();
     expect((await catalogErrorOf(adapter.fetchDocs(lib('acme/readme-only'), 'latest'))).code).toBe('RATE_LIMITED');
@@ -286,10 +292,10 @@ describe.skipIf(skip)(`the GitHub source adapter${skip ? ` (skipped: ${skip})` :
     const { kernel, adapter } = await kernelWith(github, {}, { env: { PRO_CONTEXT_GITHUB_TOKEN: token }, logs });
     await adapter.fetchDocs(lib('acme/sphinx'), 'latest');
     expect(github.requests.filter((r) => r.path.startsWith('/repos/')).every((r) => r.authorized)).toBe(true);
-    expect((adapter.health?.() as { authenticated: boolean }).authenticated).toBe(true);
+    expect(healthOf(adapter).authenticated).toBe(true);
     expect(logs.length).toBeGreaterThan(0);
     expect(logs.join('\n')).not.toContain(token);
-    expect(JSON.stringify(adapter.health?.())).not.toContain(token);
+    expect(JSON.stringify(healthOf(adapter))).not.toContain(token);
     await kernel.stop();
   });
 
