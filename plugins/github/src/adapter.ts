@@ -1,3 +1,4 @@
+import { posix } from 'node:path';
 import {
   type DocPage,
   type DocsResult,
@@ -82,6 +83,34 @@ function humanize(path: string): string {
   const base = (path.split('/').at(-1) ?? path).replace(DOC_FILE, '');
   const words = base.replace(/[-_]+/g, ' ').trim();
   return words ? `${words[0]?.toUpperCase()}${words.slice(1)}` : path;
+}
+
+/** Include directives of MkDocs pages (`{* path … *}`, `{! path !}`, `--8<-- "path"`), as the engine's cleanup reads them. */
+const INCLUDES = [
+  /^[ \t]*\{\*[ \t]*(\S+).*?\*\}[ \t]*$/gm,
+  /^[ \t]*\{!>?[ \t]*(.+?)[ \t]*!\}[ \t]*$/gm,
+  /^[ \t]*;?-{2,}8<-{2,}[ \t]+["']?([^"'\s]+)["']?[ \t]*$/gm,
+];
+/** Most files pulled in by include directives for one version, and the largest one read. */
+const MAX_INCLUDES = 2000;
+const MAX_INCLUDE_BYTES = 256 * 1024;
+
+/** The include targets a page names, as written. */
+function includeTargets(text: string): string[] {
+  return INCLUDES.flatMap((re) => [...text.matchAll(re)].map((m) => m[1] as string));
+}
+
+/**
+ * The repository file an include of `page` names: relative to the page's folder or to one of its ancestors (MkDocs
+ * resolves them from its config folder, which the repository does not say), the nearest that exists.
+ */
+function resolveInclude(page: string, target: string, blobs: ReadonlySet<string>): string | undefined {
+  const dirs = page.split('/').slice(0, -1);
+  for (let i = dirs.length; i >= 0; i -= 1) {
+    const path = posix.normalize(posix.join(dirs.slice(0, i).join('/') || '.', target.replace(/^\//, '')));
+    if (!path.startsWith('..') && blobs.has(path)) return path;
+  }
+  return undefined;
 }
 
 /** Title and description of a page: front matter, else the first heading, else the file name. */
@@ -494,13 +523,22 @@ export class GithubSourceAdapter implements SourceAdapter {
     }
 
     const chosen = files.sort((a, b) => pageOrder(a.path, b.path)).slice(0, this.options.maxFiles);
-    const texts = await this.readFiles(repo, ref, chosen, tree.value, rawOf, context);
+    const { texts, tarball } = await this.readFiles(repo, ref, chosen, tree.value, rawOf, context);
+    const included = await this.readIncludes(repo, ref, texts, tree.value, tarball, rawOf, context);
+    const includedPaths = new Set(included.keys());
     const pages: DocPage[] = [];
     const entries: TocEntry[] = [];
     for (const file of chosen) {
       const text = texts.get(file.path);
       if (text === undefined || text.trim() === '') continue;
-      const markdown = toMarkdown(file.path, text);
+      const converted = toMarkdown(file.path, text);
+      // code examples pulled in from other files of the repository are put in place (fastapi's docs_src)
+      const markdown =
+        included.size > 0 && includeTargets(converted).length > 0
+          ? normalizeMarkdown(converted, {
+              resolveInclude: (target) => included.get(resolveInclude(file.path, target, includedPaths) ?? ''),
+            })
+          : converted;
       const { title, description } = titleOf(file.path, markdown);
       const folder = file.path
         .slice(docsPath.length + 1)
@@ -540,8 +578,9 @@ export class GithubSourceAdapter implements SourceAdapter {
     tree: TreeAnswer,
     rawOf: (path: string) => string,
     context: FetchContext,
-  ): Promise<Map<string, string>> {
+  ): Promise<{ texts: Map<string, string>; tarball?: Uint8Array }> {
     const full = `${repo.owner}/${repo.name}`;
+    let kept: Uint8Array | undefined;
     const repoBytes = tree.tree.reduce((sum, e) => sum + (e.size ?? 0), 0);
     let texts = new Map<string, string>();
     if (files.length > this.options.rawFileLimit && repoBytes <= this.options.maxTarballBytes) {
@@ -553,6 +592,7 @@ export class GithubSourceAdapter implements SourceAdapter {
           context,
         );
         texts = await filesFromTarball(tarball, new Set(files.map((f) => f.path)));
+        kept = tarball;
         this.logger.debug('read the docs from the tarball', {
           repo: full,
           ref,
@@ -565,7 +605,7 @@ export class GithubSourceAdapter implements SourceAdapter {
       }
     }
     const missing = files.filter((f) => !texts.has(f.path));
-    if (missing.length === 0) return texts;
+    if (missing.length === 0) return { texts, ...(kept ? { tarball: kept } : {}) };
     const limit = pLimit(this.options.concurrency);
     let done = 0;
     await Promise.all(
@@ -579,7 +619,47 @@ export class GithubSourceAdapter implements SourceAdapter {
         }),
       ),
     );
-    return texts;
+    return { texts, ...(kept ? { tarball: kept } : {}) };
+  }
+
+  /**
+   * The files the pages pull in with include directives (that exist in the tree, within {@link MAX_INCLUDES}
+   * and {@link MAX_INCLUDE_BYTES}): from the tarball already downloaded, else raw.
+   */
+  private async readIncludes(
+    repo: RepoRef,
+    ref: string,
+    texts: ReadonlyMap<string, string>,
+    tree: TreeAnswer,
+    tarball: Uint8Array | undefined,
+    rawOf: (path: string) => string,
+    context: FetchContext,
+  ): Promise<Map<string, string>> {
+    const sizes = new Map(tree.tree.filter((e) => e.type === 'blob').map((e) => [e.path, e.size ?? 0]));
+    const blobs = new Set(sizes.keys());
+    const wanted = new Set<string>();
+    for (const [page, text] of texts) {
+      for (const target of includeTargets(text)) {
+        const path = resolveInclude(page, target, blobs);
+        if (path && (sizes.get(path) ?? 0) <= MAX_INCLUDE_BYTES && wanted.size < MAX_INCLUDES) wanted.add(path);
+      }
+    }
+    let out = new Map<string, string>();
+    if (wanted.size > 0 && tarball) out = await filesFromTarball(tarball, wanted);
+    else if (wanted.size > 0) {
+      const limit = pLimit(this.options.concurrency);
+      await Promise.all(
+        [...wanted].slice(0, this.options.maxFiles).map((path) =>
+          limit(async () => {
+            const raw = await this.api.raw(rawOf(path), context).catch(() => undefined);
+            if (raw) out.set(path, raw.text);
+          }),
+        ),
+      );
+    }
+    if (wanted.size > 0)
+      this.logger.debug('read included files', { repo: `${repo.owner}/${repo.name}`, ref, files: out.size });
+    return out;
   }
 
   private snapshot(repo: RepoRef, ref: string, docsPath: string, pages: DocPage[], toc: TocResult): Snapshot {

@@ -143,6 +143,10 @@ describe.skipIf(skip)(`the GitHub source adapter${skip ? ` (skipped: ${skip})` :
     );
     expect(tutorial?.section).toBe('Tutorial / Dependencies');
     expect(tutorial?.url.startsWith(`${github.rawUrl}/fastapi/fastapi/master/`)).toBe(true);
+    // its `{* ../../docs_src/… *}` includes are put in place from the same tarball (docs_src/ at the root)
+    const withYield = docs.pages.find((p) => p.url === tutorial?.url)?.markdown ?? '';
+    expect(withYield).not.toMatch(/\{\*.*docs_src/);
+    expect(withYield).toMatch(/```python\n[\s\S]*yield db/);
     // repo metadata, the tree, the tarball and its download: nothing per file
     expect(github.count(), JSON.stringify(github.requests.map((r) => r.path))).toBeLessThanOrEqual(5);
     expect(github.count('/tarball/')).toBe(1);
