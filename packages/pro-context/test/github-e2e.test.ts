@@ -119,7 +119,9 @@ describe.skipIf(skipReason)(
         maxTokens: 1500,
       });
       expect(result.isError, JSON.stringify(result.content).slice(0, 400)).toBeFalsy();
-      expect((result.structuredContent as { source: string }).source).toContain(new URL(web.siteUrl('pydantic')).origin);
+      expect((result.structuredContent as { source: string }).source).toContain(
+        new URL(web.siteUrl('pydantic')).origin,
+      );
       const reads = github.requests.filter(
         (r) => r.path.includes('pydantic/pydantic') && /\/(git\/trees|tarball|readme|contents)\/|^\/raw\//.test(r.path),
       );
