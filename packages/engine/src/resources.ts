@@ -12,7 +12,12 @@ export function engineResources(engine: DocsEngine, cache: CacheStore, version: 
       mimeType: 'application/json',
       async read() {
         const stats = await cache.stats();
-        const adapters = Object.fromEntries(engine.sources.status);
+        const adapters = Object.fromEntries(
+          [...engine.sources.status].map(([id, status]) => {
+            const extra = engine.sources.adapterHealth(id);
+            return [id, extra ? { ...status, ...extra } : status];
+          }),
+        );
         // a source that could not be reached on its last try: answers come from the cache (marked stale) meanwhile
         const failing = [...engine.sources.status.entries()]
           .filter(([, s]) => s.status === 'failing')

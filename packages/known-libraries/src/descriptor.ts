@@ -37,7 +37,8 @@ function llmsTxtIsVersioned(library: KnownLibrary): boolean {
  *   docs.pydantic.dev/2.10/), which the adapter applies when it fills `{version}`: only for sites whose
  *   llms.txt lives inside the versioned tree (pydantic today); other entries keep `versionedDocs` as data.
  * - `repository` is the repository holding the docs (`docsRepository`, else `repository`), since the GitHub
- *   adapter reads `docsPath` inside it.
+ *   adapter reads `docsPath` inside it; `sources.github.docsPath` is the GitHub adapter's bag with that folder
+ *   (the top-level `docsPath` stays for other readers).
  */
 export function toDescriptorFields(library: KnownLibrary): DescriptorFields {
   const [packageName, ...otherPackages] = library.packages as [string, ...string[]];
@@ -60,7 +61,14 @@ export function toDescriptorFields(library: KnownLibrary): DescriptorFields {
     aliases,
     categories: [...library.categories],
     docsUrl: library.docsUrl,
-    ...(Object.keys(llmsTxt).length > 0 ? { sources: { llmsTxt } } : {}),
+    ...(Object.keys(llmsTxt).length > 0 || library.docsPath
+      ? {
+          sources: {
+            ...(Object.keys(llmsTxt).length > 0 ? { llmsTxt } : {}),
+            ...(library.docsPath ? { github: { docsPath: library.docsPath } } : {}),
+          },
+        }
+      : {}),
     ...(repository ? { repository } : {}),
     ...(library.docsPath ? { docsPath: library.docsPath } : {}),
   };

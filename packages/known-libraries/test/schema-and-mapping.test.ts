@@ -60,6 +60,7 @@ describe('toDescriptorFields', () => {
           versionedDocsUrl: 'https://docs.pydantic.dev/{version}/',
           versionFormat: 'major.minor',
         },
+        github: { docsPath: 'docs' },
       },
       repository: 'pydantic/pydantic',
       docsPath: 'docs',
@@ -76,10 +77,12 @@ describe('toDescriptorFields', () => {
     expect(query.packageName).toBe('@tanstack/react-query');
     expect(query.packages).toEqual({ npm: '@tanstack/react-query' });
     expect(query.aliases).toEqual(expect.arrayContaining(['@tanstack/query-core', 'react-query', 'tanstack query']));
-    expect(toDescriptorFields(getKnownLibrary('requests')!)).not.toHaveProperty('sources');
+    // no llms.txt: only the GitHub adapter's bag, naming the docs folder of the repository
+    expect(toDescriptorFields(getKnownLibrary('requests')!).sources).toEqual({ github: { docsPath: 'docs' } });
     // a versioned tree without an llms.txt of its own (v3.vitest.dev) is not handed to the llms-txt adapter
     expect(toDescriptorFields(getKnownLibrary('vitest')!).sources).toEqual({
       llmsTxt: { llmsTxtUrl: 'https://vitest.dev/llms.txt' },
+      github: { docsPath: 'docs' },
     });
   });
 });

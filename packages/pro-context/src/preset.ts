@@ -13,6 +13,7 @@ import {
 } from '@pro-context/kernel';
 import { knownLibrariesPlugin } from '@pro-context/known-libraries/plugin';
 import { discoveryPlugin } from '@pro-context/plugin-discovery';
+import { githubPlugin } from '@pro-context/plugin-github';
 import { llmsTxtPlugin } from '@pro-context/plugin-llms-txt';
 import { localDocsPlugin } from '@pro-context/plugin-local-docs';
 import { npmPlugin } from '@pro-context/plugin-npm';
@@ -27,15 +28,16 @@ export const PRESET_VERSION: string = (createRequire(import.meta.url)('../packag
   .version;
 
 /**
- * The embedded defaults: SQLite cache, Orama search, the llms.txt source, the curated registry of well-known
- * libraries, the PyPI and npm version resolvers, the docs engine, docs discovery for packages nobody listed,
- * project detection, and local docs (folders of markdown, `sources.custom`, the installed packages' own docs).
+ * The embedded defaults: SQLite cache, Orama search, the llms.txt and GitHub sources, the curated registry of
+ * well-known libraries, the PyPI and npm version resolvers, the docs engine, docs discovery for packages nobody
+ * listed, project detection, and local docs (folders of markdown, `sources.custom`, the installed packages' own docs).
  */
 export function defaultPlugins(): AnyPlugin[] {
   return [
     sqliteCachePlugin,
     oramaSearchPlugin,
     llmsTxtPlugin,
+    githubPlugin,
     knownLibrariesPlugin,
     pypiPlugin,
     npmPlugin,

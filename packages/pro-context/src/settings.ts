@@ -64,9 +64,8 @@ const { version } = createRequire(import.meta.url)('../package.json') as { versi
 
 /**
  * The preset's own settings, as a plugin that binds nothing: the hosts' sections (`server`; `rateLimit` and
- * `security.cors` until the HTTP host exists and declares them), their environment variables,
- * `PRO_CONTEXT_GITHUB_TOKEN` until the GitHub source does, the first-party sections, and the `read-page`
- * hosts of the GitHub and PyPI plugins to come.
+ * `security.cors` until the HTTP host exists and declares them), their environment variables, the first-party
+ * sections, and the `read-page` host of PyPI (the GitHub plugin declares its own hosts and variables).
  */
 export const proContextPlugin = definePlugin({
   id: 'pro-context',
@@ -78,13 +77,8 @@ export const proContextPlugin = definePlugin({
     { variable: 'PRO_CONTEXT_TRANSPORT', key: 'server.transport' },
     { variable: 'PRO_CONTEXT_PORT', key: 'server.port', type: 'number' },
     { variable: 'PRO_CONTEXT_HOST', key: 'server.host' },
-    { variable: 'PRO_CONTEXT_GITHUB_TOKEN', key: 'sources.github.token', secret: true },
   ],
   reservedSections: firstPartySections,
-  allowlist: [
-    { entry: 'github.com', reason: 'default' },
-    { entry: 'raw.githubusercontent.com', reason: 'default' },
-    { entry: 'pypi.org', reason: 'default' },
-  ],
+  allowlist: [{ entry: 'pypi.org', reason: 'default' }],
   register() {},
 });

@@ -53,14 +53,14 @@ describe("the preset's settings (host sections, reserved variables, default allo
     );
   });
 
-  it('accepts PRO_CONTEXT_GITHUB_TOKEN (a secret) until the GitHub source reads it: a warning, not an error', async () => {
+  it('reads PRO_CONTEXT_GITHUB_TOKEN (a secret) into the GitHub source: no warning any more', async () => {
     const kernel = await start({ PRO_CONTEXT_GITHUB_TOKEN: 'not-a-real-token' });
     expect(kernel.environment).toContainEqual({
       variable: 'PRO_CONTEXT_GITHUB_TOKEN',
       key: 'sources.github.token',
       secret: true,
     });
-    expect(kernel.warnings).toEqual(['sources.github is set but no installed plugin reads it.']);
+    expect(kernel.warnings).toEqual([]);
   });
 
   it('allows the GitHub and PyPI hosts read-page allowed before they moved out of the kernel', async () => {

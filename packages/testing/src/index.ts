@@ -11,6 +11,15 @@ export { contractCorpus, describeSearchBackendContract } from './contracts/searc
 export type { SourceAdapterContractOptions } from './contracts/source-adapter.js';
 export { describeSourceAdapterContract } from './contracts/source-adapter.js';
 export { catalogErrorOf } from './errors.js';
+export type {
+  FakeGithub,
+  FakeGithubContent,
+  FakeGithubFault,
+  FakeGithubRepo,
+  FakeGithubRequest,
+  FakeGithubTag,
+} from './fake-github.js';
+export { corpusRepos, startFakeGithub } from './fake-github.js';
 export type { FakeProxy } from './fake-proxy.js';
 export { startFakeProxy } from './fake-proxy.js';
 export * from './fake-registries/index.js';

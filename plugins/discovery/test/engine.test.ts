@@ -1,9 +1,10 @@
 import { join } from 'node:path';
 import { docsEngineToken, enginePlugin } from '@pro-context/engine';
 import { kernelTokens } from '@pro-context/kernel';
+import { githubPlugin } from '@pro-context/plugin-github';
 import { llmsTxtPlugin } from '@pro-context/plugin-llms-txt';
 import { sqliteCachePlugin } from '@pro-context/plugin-sqlite-cache';
-import { catalogErrorOf } from '@pro-context/testing';
+import { catalogErrorOf, startFakeGithub } from '@pro-context/testing';
 import { describe, expect, it, vi } from 'vitest';
 import { startKernel, startWorld, tempDir, type World } from './helpers.js';
 
@@ -69,6 +70,36 @@ describe('the engine answers packages nobody listed', () => {
     const error = await catalogErrorOf(engine.getDocs('delta-none', 'anything', undefined, 1000));
     expect(error.code).toBe('SOURCE_UNAVAILABLE');
     expect(error.message).toContain(`${o}/delta/llms.txt (HTTP 404)`);
+  });
+
+  it('serves a package without llms.txt from the GitHub repository its metadata names', async () => {
+    const world = await startWorld();
+    const github = await startFakeGithub([
+      {
+        fullName: 'example/delta',
+        files: {
+          'README.md': '# Delta\n',
+          'docs/index.md': '# Delta\n\nDelta resizes gadgets.\n',
+          'docs/guide/resize.md': '# Resizing\n\nCall `delta.resize(gadget, factor=2)` to double a gadget.\n',
+        },
+        tags: [{ name: 'v5.1.0' }],
+      },
+    ]);
+    try {
+      const kernel = await startKernel(world, {
+        plugins: [llmsTxtPlugin, githubPlugin, enginePlugin],
+        config: { sources: { github: { apiUrl: github.apiUrl, rawUrl: github.rawUrl } } },
+      });
+      const engine = kernel.resolve(docsEngineToken);
+      const resolved = await engine.resolve('delta-none');
+      expect(resolved).toMatchObject({ libraryId: 'delta-none', defaultVersion: '5.1.0', sources: ['github'] });
+      expect(resolved.toc.map((e) => e.title)).toEqual(['Delta', 'Resizing']);
+      const answer = await engine.getDocs('delta-none', 'resize a gadget', undefined, 2000);
+      expect(answer.content).toContain('delta.resize(gadget, factor=2)');
+      expect(answer.source).toContain(`${github.origin}/raw/example/delta/v5.1.0/docs/`);
+    } finally {
+      await github.close();
+    }
   });
 
   it('serves a scoped npm package under an id an agent can pass back', async () => {

@@ -47,6 +47,16 @@ export class SourceChain {
     else this.documented.delete(`${libraryId}@${version}`);
   }
 
+  /** What an adapter reports for `pro-context://health` (its `health()`), if anything; a failing report is left out. */
+  adapterHealth(adapterId: string): Record<string, unknown> | undefined {
+    const adapter = this.adapters.find((a) => a.id === adapterId);
+    try {
+      return adapter?.health?.();
+    } catch {
+      return undefined;
+    }
+  }
+
   /** The adapter that owns a URL (for read-page), if any. */
   owner(url: URL): SourceAdapter | undefined {
     return [...this.adapters].sort((a, b) => a.priority - b.priority).find((a) => a.ownsUrl?.(url));

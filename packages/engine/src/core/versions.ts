@@ -293,8 +293,14 @@ export async function resolveReleasedVersion(
       else if (!(isProContextError(error) && error.code === 'LIBRARY_NOT_FOUND')) throw error;
     }
   }
-  const available = library.versions?.length ? library.versions : [library.defaultVersion ?? 'latest'];
-  const latest = library.defaultVersion ?? available[0] ?? 'latest';
+  // no registry and no configured versions: the versions the sources list (a repository's tags), latest = the head
+  const listed = library.versions?.length || unreachableId ? [] : await listedVersionsOf(library, sources);
+  const available = library.versions?.length
+    ? library.versions
+    : listed.length > 0
+      ? listed
+      : [library.defaultVersion ?? 'latest'];
+  const latest = library.defaultVersion ?? (listed.length > 0 ? 'latest' : available[0]) ?? 'latest';
   const result = (version: string): VersionInfo => ({
     version,
     ...(requested ? { requested } : {}),
@@ -319,6 +325,12 @@ export async function resolveReleasedVersion(
     suggestion: `Available versions: ${available.slice(0, 10).join(', ')}`,
     details: { requested, availableVersions: available.slice(0, 10) },
   });
+}
+
+/** The versions the adapters list (`kind: 'list'`, such as a repository's tags), each once, in their order. */
+async function listedVersionsOf(library: LibraryDescriptor, sources: VersionSources): Promise<string[]> {
+  const said = await docVersionsOf(library, sources);
+  return [...new Set(said.flatMap((d) => (d.kind === 'list' ? d.versions : [])))];
 }
 
 /** What each adapter able to serve the library says about its documented versions (default: latest only). */

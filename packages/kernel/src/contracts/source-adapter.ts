@@ -71,6 +71,11 @@ export interface SourceAdapter {
   /** Fetch one page for `read-page`. Only called when {@link SourceAdapter.ownsUrl} said yes. */
   fetchPage?(url: URL, context?: FetchContext): Promise<PageResult>;
   /**
+   * What this adapter wants shown in `pro-context://health` under its id (a rate limit's remaining budget, the
+   * origin it reads): plain JSON, never a secret. Cheap; no I/O.
+   */
+  health?(): Record<string, unknown>;
+  /**
    * Whether cached content is still current: `'fresh'` (unchanged), `'changed'`, or `'unknown'` (the origin
    * cannot tell cheaply; the cache TTL decides).
    */
