@@ -114,5 +114,6 @@ describe("the preset's settings (host sections, reserved variables, default allo
     );
     // a misspelt key inside a known bag is flagged by the editor (strict), other bags stay free-form
     expect(llmsTxt?.additionalProperties).toBe(false);
+    expect(Object.keys(sources.properties.github?.properties ?? {})).toEqual(expect.arrayContaining(['docsPath']));
   });
 });

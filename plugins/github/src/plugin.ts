@@ -8,6 +8,7 @@ import {
   githubPluginOptionsSchema,
   resolveGithubOptions,
 } from './options.js';
+import { githubLibrarySettings } from './settings.js';
 
 type ValidatedOptions = z.output<typeof githubPluginOptionsSchema>;
 
@@ -24,6 +25,7 @@ export const githubPlugin = definePlugin<ValidatedOptions, GithubPluginOptionsIn
   kernel: '^0.1.0',
   configKey: 'sources.github',
   optionsSchema: githubPluginOptionsSchema,
+  librarySettings: githubLibrarySettings,
   environment: [
     { variable: GITHUB_TOKEN_ENV, key: 'sources.github.token', secret: true },
     { variable: GITHUB_API_URL_ENV, key: 'sources.github.apiUrl' },
