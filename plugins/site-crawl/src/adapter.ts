@@ -115,13 +115,16 @@ function message(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** The first ATX heading of a markdown text, outside code fences. */
+/**
+ * The H1 of a markdown text, outside code fences. Only an H1: a twin without one (mkdocs-llmstxt leaves it out)
+ * would otherwise be named after its first section.
+ */
 function markdownTitle(markdown: string): string | undefined {
   let fence = false;
   for (const line of markdown.slice(0, 65_536).split('\n')) {
     if (/^\s*(```|~~~)/.test(line)) fence = !fence;
     if (fence) continue;
-    const m = /^#{1,6}\s+(.+?)\s*#*\s*$/.exec(line);
+    const m = /^#\s+(.+?)\s*#*\s*$/.exec(line);
     if (m?.[1]) return m[1].replace(/\s*\{#[^}]*\}\s*$/, '').trim();
   }
   return undefined;
@@ -410,6 +413,7 @@ export class SiteCrawlSourceAdapter implements SourceAdapter {
         for (const [i, result] of results.entries()) {
           const url = current[i] as string;
           if (result.reason) skipped.push({ url, reason: result.reason });
+          if (result.page) seen.add(result.page.url);
           if (url === scope.startUrl && result.response) anchorResponse = result.response;
           if (result.page && !found.has(result.page.url)) found.set(result.page.url, result.page);
           if (via === 'links' && depth < caps.maxDepth) {
@@ -505,17 +509,19 @@ export class SiteCrawlSourceAdapter implements SourceAdapter {
     if (!inScope(finalUrl, scope) && finalUrl !== scope.startUrl) {
       return { reason: `redirected outside the docs to ${finalUrl}`, links: [] };
     }
+    // A link without its trailing slash redirects to the page: the page is known by where it ended up.
+    const pageUrl = finalUrl;
     const verdict = classifyContent(response.headers['content-type'], response.body);
     if (!verdict.ok) return { reason: verdict.message, links: [] };
     if (verdict.kind !== 'html') {
       const markdown = twin?.markdown ?? response.text();
-      return { page: this.page(url, scope, markdownTitle(markdown), markdown, false), links: [], response };
+      return { page: this.page(pageUrl, scope, markdownTitle(markdown), markdown, false), links: [], response };
     }
     const convert = await loadHtmlToMarkdown();
-    const converted = convert(response.text(), response.url || url);
+    const converted = convert(response.text(), response.url || pageUrl);
     if (twin) {
       return {
-        page: this.page(url, scope, markdownTitle(twin.markdown) ?? converted.title, twin.markdown, true),
+        page: this.page(pageUrl, scope, markdownTitle(twin.markdown) ?? converted.title, twin.markdown, true),
         links: converted.links,
         response,
       };
@@ -523,7 +529,7 @@ export class SiteCrawlSourceAdapter implements SourceAdapter {
     // A page of links only (a section index) is not indexed, but its links are still followed.
     if (!hasBody(converted.markdown)) return { reason: 'no text in the main content', links: converted.links };
     return {
-      page: this.page(url, scope, converted.title, converted.markdown, false),
+      page: this.page(pageUrl, scope, converted.title, converted.markdown, false),
       links: converted.links,
       response,
     };

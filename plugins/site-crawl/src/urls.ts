@@ -107,5 +107,6 @@ export function titleFromUrl(url: string): string {
   const segments = new URL(url).pathname.split('/').filter(Boolean);
   const last = segments.pop()?.replace(/\.(html?|md)$/i, '');
   const name = last === 'index' ? segments.pop() : last;
-  return name ? decodeURIComponent(name).replace(/[-_]+/g, ' ') : new URL(url).host;
+  const words = name ? decodeURIComponent(name).replace(/[-_]+/g, ' ').trim() : '';
+  return words ? words.charAt(0).toUpperCase() + words.slice(1) : new URL(url).host;
 }
