@@ -127,6 +127,7 @@ const CHROME_CLASSES = new Set([
   'version-switcher__container',
   // Starlight
   'pagination-links',
+  'sl-anchor-link',
   'right-sidebar-container',
   'sl-banner',
   'sl-skip-link',
@@ -269,7 +270,11 @@ function slimHtml(html: string): string {
     .replace(/<!--[\s\S]*?-->/g, '')
     .replace(/(<pre\b[^>]*>)([\s\S]*?)(<\/pre\s*>)/gi, (_m, open: string, inner: string, close: string) => {
       const code = /^\s*(?:<[^>]*>\s*)*?(<code\b[^>]*>)/i.exec(inner)?.[1];
-      const text = inner.replace(/<br\s*\/?>/gi, '\n').replace(/<[^>]*>/g, '');
+      const text = inner
+        .replace(/<br\s*\/?>/gi, '\n')
+        // Expressive Code (Starlight) writes each line as a <div class="ec-line">, with no newline between them.
+        .replace(/(<\/div>\s*)(<div\b[^>]*\bclass="[^"]*\bec-line\b)/gi, '$1\n$2')
+        .replace(/<[^>]*>/g, '');
       return code ? `${open}${code}${text}</code>${close}` : `${open}${text}${close}`;
     });
 }
@@ -352,9 +357,22 @@ function cleanTree(root: DomElement, document: DomDocument): void {
   removeChrome(root);
   // Site headers outside the article (an article's own <header> holds its H1). Footers hold edit links, "last
   // updated" and prev/next links even inside <main> (Starlight, Mintlify); only a quotation's own footer stays.
+  // A header holding the page's H1 stays wherever it is (Mintlify's sits beside the content, not in it).
   for (const el of root.querySelectorAll('header, footer')) {
-    if (el.nodeName === 'FOOTER' ? !el.closest('blockquote, figure') : !el.parentElement?.closest('article, main, [role=main]'))
-      el.remove();
+    const keep =
+      el.nodeName === 'FOOTER'
+        ? el.closest('blockquote, figure') !== null
+        : el.parentElement?.closest('article, main, [role=main]') || el.querySelector('h1');
+    if (!keep) el.remove();
+  }
+  // Permalink anchors inside headings whose text is only an icon or a zero-width space (Mintlify, many themes).
+  for (const a of root.querySelectorAll('h1 a, h2 a, h3 a, h4 a, h5 a, h6 a')) {
+    if (!(a.textContent ?? '').replace(/[\s\u200b¶#]+/g, '')) a.remove();
+  }
+  // Mintlify's code block: a header with the language and a copy tooltip above the <pre>; keep the <pre>.
+  for (const block of root.querySelectorAll('.code-block')) {
+    const pre = block.querySelector('pre');
+    if (pre) replaceWith(block, pre);
   }
   flattenCodeBlocks(root);
   // Pygments tables with line numbers: keep only the code.
@@ -552,7 +570,11 @@ function codeLanguage(pre: DomElement, code: DomElement): string {
     if (cls) classes.push(cls);
     parent = parent.parentNode;
   }
-  const dataLang = code.getAttribute('data-lang') ?? pre.getAttribute('data-language');
+  const dataLang =
+    code.getAttribute('data-lang') ??
+    pre.getAttribute('data-language') ??
+    code.getAttribute('language') ??
+    pre.getAttribute('language');
   if (dataLang) return dataLang.toLowerCase();
   for (const cls of classes) {
     const m = /(?:^|\s)(?:language|lang|highlight-source|highlight)-([\w+#.-]+)/.exec(cls);
