@@ -18,6 +18,7 @@ import { npmPlugin } from '@pro-context/plugin-npm';
 import { oramaSearchPlugin } from '@pro-context/plugin-orama-search/plugin';
 import { projectPlugin } from '@pro-context/plugin-project/plugin';
 import { pypiPlugin } from '@pro-context/plugin-pypi';
+import { siteCrawlPlugin } from '@pro-context/plugin-site-crawl';
 import { sqliteCachePlugin } from '@pro-context/plugin-sqlite-cache';
 import { proContextPlugin } from './settings.js';
 
@@ -26,7 +27,8 @@ export const PRESET_VERSION: string = (createRequire(import.meta.url)('../packag
   .version;
 
 /**
- * The embedded defaults: SQLite cache, Orama search, the llms.txt source, the curated registry of well-known
+ * The embedded defaults: SQLite cache, Orama search, the llms.txt source, the crawl of docs sites without
+ * llms.txt, the curated registry of well-known
  * libraries, the PyPI and npm version resolvers, the docs engine, docs discovery for packages nobody listed, and
  * project detection.
  */
@@ -35,6 +37,7 @@ export function defaultPlugins(): AnyPlugin[] {
     sqliteCachePlugin,
     oramaSearchPlugin,
     llmsTxtPlugin,
+    siteCrawlPlugin,
     knownLibrariesPlugin,
     pypiPlugin,
     npmPlugin,

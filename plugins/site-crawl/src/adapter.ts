@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { createRequire } from 'node:module';
 import {
   type DocPage,
   type DocsResult,
@@ -19,6 +18,7 @@ import {
 } from '@pro-context/kernel';
 import { classifyContent, loadHtmlToMarkdown } from '@pro-context/markdown';
 import pLimit from 'p-limit';
+import robotsParserModule from 'robots-parser';
 import { type SiteCrawlPluginOptions, siteCrawlOptionsToken } from './options.js';
 import { siteLibrarySettings, siteSettingsOf, startUrlOf } from './settings.js';
 import {
@@ -47,9 +47,9 @@ interface Robots {
   isAllowed(url: string, userAgent?: string): boolean | undefined;
   getSitemaps(): string[];
 }
-// robots-parser is CommonJS (`module.exports = fn`) whose typings describe an ES default export, which
-// TypeScript's NodeNext resolution then misreads: required, and typed here.
-const robotsParser = createRequire(import.meta.url)('robots-parser') as (url: string, text: string) => Robots;
+// robots-parser is CommonJS (`module.exports = fn`), whose default import is that function; its typings describe
+// an ES module's default export, which NodeNext resolution reads as the namespace, so it is typed here.
+const robotsParser = robotsParserModule as unknown as (url: string, text: string) => Robots;
 
 /** One page as crawled. */
 interface CrawledPage {
