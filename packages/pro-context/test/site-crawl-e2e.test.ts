@@ -69,7 +69,11 @@ describe.skipIf(skipReason)(
     });
 
     it('finds sections with search-docs and reads a page with read-page', async () => {
-      const search = await server.call('search-docs', { libraryId: 'httpx-site', query: 'HTTP/2 support', maxResults: 3 });
+      const search = await server.call('search-docs', {
+        libraryId: 'httpx-site',
+        query: 'HTTP/2 support',
+        maxResults: 3,
+      });
       const results = (search.structuredContent as { results: { url: string; section: string }[] }).results;
       expect(results[0]?.url).toContain('/httpx-html-bare/http2/');
 

@@ -363,7 +363,7 @@ export class SiteCrawlSourceAdapter implements SourceAdapter {
     return this.logger.span('site-crawl.crawl', { url: scope.startUrl }, async (span) => {
       const state: CrawlState = { bytes: 0, twins: 'unknown', twinMisses: 0, caps, signal: context.signal };
       const robots = this.options.respectRobotsTxt ? await this.readRobots(scope, state) : undefined;
-      const allowed = (url: string): boolean => !robots || robots.isAllowed(url, ROBOTS_AGENT) !== false;
+      const allowed = (url: string): boolean => robots?.isAllowed(url, ROBOTS_AGENT) !== false;
 
       const sitemap = this.options.useSitemap ? await this.readSitemaps(scope, robots, state) : undefined;
       const listed = (sitemap?.urls ?? [])
@@ -466,12 +466,7 @@ export class SiteCrawlSourceAdapter implements SourceAdapter {
    * Reads one page: its markdown twin when the site has them, else its HTML converted to markdown. When the
    * crawl follows links, the HTML is read even when the twin is used, for its links.
    */
-  private async visit(
-    url: string,
-    scope: CrawlScope,
-    state: CrawlState,
-    needLinks: boolean,
-  ): Promise<VisitResult> {
+  private async visit(url: string, scope: CrawlScope, state: CrawlState, needLinks: boolean): Promise<VisitResult> {
     if (state.bytes >= state.caps.maxBytes) {
       return { reason: `byte cap reached (${state.caps.maxBytes} bytes)`, links: [] };
     }

@@ -29,13 +29,7 @@ export const siteCrawlPluginOptionsSchema = z.strictObject({
     .positive()
     .default(50 * 1024 * 1024)
     .describe('Most bytes downloaded in one crawl (pages, markdown twins, sitemaps); the crawl stops there.'),
-  concurrency: z
-    .number()
-    .int()
-    .min(1)
-    .max(16)
-    .default(4)
-    .describe('Pages fetched at the same time.'),
+  concurrency: z.number().int().min(1).max(16).default(4).describe('Pages fetched at the same time.'),
   useSitemap: z
     .boolean()
     .default(true)

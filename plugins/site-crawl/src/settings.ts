@@ -5,7 +5,7 @@ import { type LibraryDescriptor, type LibrarySettingsDeclaration, z } from '@pro
  * `libraries: [{ id: acme, name: Acme, docsUrl: …, sources: { site: { maxPages: 50 } } }]`.
  */
 export const siteLibrarySettingsSchema = z.strictObject({
-  enabled: z.boolean().optional().describe('Crawl this library\'s docs site (default: the plugin\'s `enabled`).'),
+  enabled: z.boolean().optional().describe("Crawl this library's docs site (default: the plugin's `enabled`)."),
   url: z
     .url({ protocol: /^https?$/ })
     .optional()

@@ -44,15 +44,18 @@ describe('the plugin', () => {
     expect(adapter.canHandle({ id: 'a', name: 'A', repository: 'o/a' })).toBe(false);
     expect(adapter.canHandle({ id: 'a', name: 'A', llmsTxtUrl: 'https://a.dev/llms.txt' })).toBe(false);
     expect(adapter.canHandle({ id: 'a', name: 'A', docsUrl: 'https://a.dev', source: 'llms-txt' })).toBe(false);
-    expect(adapter.canHandle({ id: 'a', name: 'A', docsUrl: 'https://a.dev', sources: { site: { enabled: false } } })).toBe(
-      false,
-    );
+    expect(
+      adapter.canHandle({ id: 'a', name: 'A', docsUrl: 'https://a.dev', sources: { site: { enabled: false } } }),
+    ).toBe(false);
     expect(adapter.canHandle({ id: 'a', name: 'A', sources: { site: { url: 'https://a.dev/guide/' } } })).toBe(true);
     await kernel.stop();
   });
 
   it('binds nothing when disabled in the sources.site section, and refuses a misspelt option', async () => {
-    const kernel = await createTestKernel({ plugins: [siteCrawlPlugin], config: { sources: { site: { enabled: false } } } });
+    const kernel = await createTestKernel({
+      plugins: [siteCrawlPlugin],
+      config: { sources: { site: { enabled: false } } },
+    });
     expect(kernel.resolveAll(sourceAdapterToken).some((a) => a.id === 'site')).toBe(false);
     await kernel.stop();
     const error = await catalogErrorOf(createTestKernel({ plugins: [[siteCrawlPlugin, { maxPage: 10 }]] }));
@@ -133,7 +136,10 @@ describe.skipIf(!corpusRoot)('SiteCrawlSourceAdapter on the built HTML corpora',
   });
 
   it('stops at the depth cap and the page cap', async () => {
-    const shallow = await adapter.fetchToc(site('httpx-html-nositemap', { sources: { site: { maxDepth: 0 } } }), 'latest');
+    const shallow = await adapter.fetchToc(
+      site('httpx-html-nositemap', { sources: { site: { maxDepth: 0 } } }),
+      'latest',
+    );
     expect(shallow.entries.map((e) => e.url)).toEqual([web.siteUrl('httpx-html-nositemap')]);
     const few = await adapter.fetchDocs(site('httpx-html-bare', { sources: { site: { maxPages: 5 } } }), 'latest');
     expect(few.pages).toHaveLength(5);

@@ -94,7 +94,8 @@ export class FakeSite {
       }
       if (def.htmlMarkdownTwins) {
         for (const rel of walk(def.htmlDir, (n) => n === 'index.md')) {
-          if (this.htmlRoutes.has(rel.slice(0, -'index.md'.length))) this.htmlTwins.set(rel, path.join(def.htmlDir, rel));
+          if (this.htmlRoutes.has(rel.slice(0, -'index.md'.length)))
+            this.htmlTwins.set(rel, path.join(def.htmlDir, rel));
         }
       }
     }
