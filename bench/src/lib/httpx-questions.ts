@@ -24,11 +24,13 @@ export function httpxQuestions(corpusDir: string): EvalRow[] {
     const rel = `docs/${relative(docs, file).split(sep).join('/')}`;
     const lines = readFileSync(file, 'utf8').split('\n');
     const name = rel.replace(/^.*\//, '').replace(/\.md$/, '').replace(/[-_]+/g, ' ');
-    const title =
-      lines
-        .find((l) => /^# /.test(l))
-        ?.slice(2)
-        .trim() ?? name;
+    let inCode = false;
+    // the page's H1, outside code blocks (a Python comment is not a title)
+    const h1 = lines.find((l) => {
+      if (/^\s*(```|~~~)/.test(l)) inCode = !inCode;
+      return !inCode && /^# /.test(l);
+    });
+    const title = h1?.slice(2).trim() ?? name;
     const seen = new Set<string>();
     let fence = false;
     let heading: string | undefined;
