@@ -5,58 +5,147 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { FakeWeb } from '@pro-context/testing/fake-web';
+import { httpxQuestions } from './lib/httpx-questions.js';
 import { findPhrase, isHit, type QuestionOutcome, summarize } from './lib/quality.js';
-import { loadEvalRows, makeProject, pct, spawnServer, startWeb, table } from './lib/setup.js';
+import {
+  type EvalRow,
+  loadEvalRows,
+  makeProject,
+  pct,
+  type StdioServer,
+  sharedDir,
+  spawnServer,
+  startWeb,
+  table,
+} from './lib/setup.js';
 
 const BUDGETS = [5000, 2000, 1000];
 
+/** Asks every row's question of a running server: get-docs at each budget, search-docs top 10. */
+async function askAll(
+  rows: EvalRow[],
+  server: StdioServer,
+  web: FakeWeb,
+  verbose: boolean,
+): Promise<QuestionOutcome[]> {
+  const outcomes: QuestionOutcome[] = [];
+  for (const row of rows) {
+    const answerBearing: Record<number, boolean> = {};
+    let tokensBefore: number | undefined;
+    let tokensReturned = 0;
+    for (const maxTokens of BUDGETS) {
+      const result = await server.call('get-docs', { libraryId: row.library, topic: row.question, maxTokens });
+      const content = (result.structuredContent as { content?: string } | undefined)?.content ?? '';
+      const at = findPhrase(content, row.must_contain);
+      answerBearing[maxTokens] = at >= 0;
+      if (maxTokens === BUDGETS[0]) {
+        tokensReturned = Math.ceil(content.length / 4);
+        if (at >= 0) tokensBefore = Math.ceil(at / 4);
+      }
+    }
+    const search = await server.call('search-docs', { libraryId: row.library, query: row.question, maxResults: 10 });
+    const results = (
+      (search.structuredContent as { results?: { url: string; section: string }[] } | undefined)?.results ?? []
+    ).map((r) => ({
+      file: web.fileForUrl(r.url),
+      headings: r.section.split(' › '),
+      url: r.url,
+    }));
+    const firstHitRank = results.findIndex((r) => isHit(row, r)) + 1;
+    outcomes.push({
+      row,
+      answerBearing,
+      ...(tokensBefore === undefined ? {} : { tokensBefore }),
+      tokensReturned,
+      firstHitRank,
+    });
+    if (verbose && (firstHitRank !== 1 || !answerBearing[2000])) {
+      console.log(
+        `${row.id} [${row.noise ?? '-'}] rank=${firstHitRank} ab=${BUDGETS.map((b) => (answerBearing[b] ? 1 : 0)).join('')} q="${row.question}" want=${row.file}#${row.heading}`,
+      );
+      for (const r of results.slice(0, 3)) console.log(`    ${r.file} :: ${r.headings.join(' › ')}`);
+    }
+  }
+  return outcomes;
+}
+
+/** The metrics table of grouped outcomes. */
+function report(groups: (readonly [string, QuestionOutcome[]])[]) {
+  const summaries = groups.map(([name, group]) => ({ name, ...summarize(group, BUDGETS) }));
+  const text = table(
+    ['library', 'n', 'ans@5000', 'ans@2000', 'ans@1000', 'tok-before (med)', 'hit@1', 'hit@5', 'MRR', 'tokens (med)'],
+    summaries.map((s) => [
+      s.name,
+      s.questions,
+      pct(s.answerBearing[5000] ?? 0),
+      pct(s.answerBearing[2000] ?? 0),
+      pct(s.answerBearing[1000] ?? 0),
+      s.tokensBeforeAnswerMedian,
+      pct(s.hitAt1),
+      pct(s.hitAt5),
+      s.mrr.toFixed(3),
+      s.tokensReturnedMedian,
+    ]),
+  );
+  return { summaries, text };
+}
+
+/**
+ * `pnpm eval --httpx-html`: the httpx corpus served as markdown (its llms.txt and markdown pages, as the default
+ * eval serves every corpus) against the same corpus served as its built HTML site only (no llms.txt, no markdown:
+ * the site crawl reads its sitemap and converts each page), over the same questions. ../shared/eval has no httpx
+ * questions, so they are made from the httpx markdown sources ({@link httpxQuestions}). The default eval's
+ * figures and results file are untouched.
+ */
+async function httpxHtmlVariant(verbose: boolean) {
+  const rows = httpxQuestions(join(sharedDir(), 'corpora', 'httpx'));
+  const web = await startWeb();
+  const variants = [
+    {
+      name: 'httpx as markdown (llms.txt)',
+      library: { sources: { llmsTxt: { llmsTxtUrl: web.llmsTxtUrl('httpx') } } },
+    },
+    { name: 'httpx as HTML (site crawl)', library: { docsUrl: web.siteUrl('httpx-html-bare') } },
+  ];
+  const groups: (readonly [string, QuestionOutcome[]])[] = [];
+  try {
+    for (const variant of variants) {
+      const project = makeProject(web, {
+        libraries: [{ id: 'httpx', name: 'HTTPX', language: 'python', ...variant.library }],
+      });
+      const server = await spawnServer(project.configFile);
+      try {
+        groups.push([variant.name, await askAll(rows, server, web, verbose)] as const);
+      } finally {
+        await server.close();
+        project.cleanup();
+      }
+    }
+  } finally {
+    await web.close();
+  }
+  console.log(
+    `\nhttpx served as markdown vs as HTML (${rows.length} questions made from the httpx sources' sections, get-docs at ${BUDGETS.join('/')} tokens, search-docs top 10)\n`,
+  );
+  console.log(report(groups).text);
+}
+
 async function main() {
+  const verbose = process.argv.includes('--verbose');
+  if (process.argv.includes('--httpx-html')) {
+    await httpxHtmlVariant(verbose);
+    return;
+  }
   const rows = loadEvalRows();
   const only = process.argv.find((a) => a.startsWith('--only='))?.slice(7);
   const selected = only ? rows.filter((r) => r.id.startsWith(only) || r.library === only) : rows;
-  const verbose = process.argv.includes('--verbose');
   const web = await startWeb();
   const project = makeProject(web);
   const server = await spawnServer(project.configFile);
-  const outcomes: QuestionOutcome[] = [];
+  let outcomes: QuestionOutcome[];
   try {
-    for (const row of selected) {
-      const answerBearing: Record<number, boolean> = {};
-      let tokensBefore: number | undefined;
-      let tokensReturned = 0;
-      for (const maxTokens of BUDGETS) {
-        const result = await server.call('get-docs', { libraryId: row.library, topic: row.question, maxTokens });
-        const content = (result.structuredContent as { content?: string } | undefined)?.content ?? '';
-        const at = findPhrase(content, row.must_contain);
-        answerBearing[maxTokens] = at >= 0;
-        if (maxTokens === BUDGETS[0]) {
-          tokensReturned = Math.ceil(content.length / 4);
-          if (at >= 0) tokensBefore = Math.ceil(at / 4);
-        }
-      }
-      const search = await server.call('search-docs', { libraryId: row.library, query: row.question, maxResults: 10 });
-      const results = (
-        (search.structuredContent as { results?: { url: string; section: string }[] } | undefined)?.results ?? []
-      ).map((r) => ({
-        file: web.fileForUrl(r.url),
-        headings: r.section.split(' › '),
-        url: r.url,
-      }));
-      const firstHitRank = results.findIndex((r) => isHit(row, r)) + 1;
-      outcomes.push({
-        row,
-        answerBearing,
-        ...(tokensBefore === undefined ? {} : { tokensBefore }),
-        tokensReturned,
-        firstHitRank,
-      });
-      if (verbose && (firstHitRank !== 1 || !answerBearing[2000])) {
-        console.log(
-          `${row.id} [${row.noise ?? '-'}] rank=${firstHitRank} ab=${BUDGETS.map((b) => (answerBearing[b] ? 1 : 0)).join('')} q="${row.question}" want=${row.file}#${row.heading}`,
-        );
-        for (const r of results.slice(0, 3)) console.log(`    ${r.file} :: ${r.headings.join(' › ')}`);
-      }
-    }
+    outcomes = await askAll(selected, server, web, verbose);
   } finally {
     await server.close();
     await web.close();
@@ -67,27 +156,11 @@ async function main() {
     ...libraries.map((l) => [l, outcomes.filter((o) => o.row.library === l)] as const),
     ['overall', outcomes] as const,
   ];
-  const summaries = groups.map(([name, group]) => ({ name, ...summarize(group, BUDGETS) }));
+  const { summaries, text } = report(groups);
   console.log(
     `\npro-context retrieval eval (${outcomes.length} questions, get-docs at ${BUDGETS.join('/')} tokens, search-docs top 10)\n`,
   );
-  console.log(
-    table(
-      ['library', 'n', 'ans@5000', 'ans@2000', 'ans@1000', 'tok-before (med)', 'hit@1', 'hit@5', 'MRR', 'tokens (med)'],
-      summaries.map((s) => [
-        s.name,
-        s.questions,
-        pct(s.answerBearing[5000] ?? 0),
-        pct(s.answerBearing[2000] ?? 0),
-        pct(s.answerBearing[1000] ?? 0),
-        s.tokensBeforeAnswerMedian,
-        pct(s.hitAt1),
-        pct(s.hitAt5),
-        s.mrr.toFixed(3),
-        s.tokensReturnedMedian,
-      ]),
-    ),
-  );
+  console.log(text);
   const out = join(dirname(fileURLToPath(import.meta.url)), '..', 'results', 'eval.json');
   mkdirSync(dirname(out), { recursive: true });
   writeFileSync(

@@ -118,6 +118,8 @@ describe('htmlToMarkdown: other page shapes', () => {
     expect(htmlToMarkdown(html, 'https://a.test/b/')).toEqual({
       title: 'Short',
       markdown: '# Short\n\ntiny [x](https://a.test/b/x)',
+      // the links a crawler follows include the navigation's
+      links: ['https://a.test/x', 'https://a.test/b/x'],
     });
   });
 
@@ -149,6 +151,7 @@ describe('htmlToMarkdown: other page shapes', () => {
     expect(htmlToMarkdown('<html><head><title>Nothing</title></head><body></body></html>', base)).toEqual({
       title: 'Nothing',
       markdown: '# Nothing',
+      links: [],
     });
   });
 });

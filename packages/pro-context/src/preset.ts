@@ -20,6 +20,7 @@ import { npmPlugin } from '@pro-context/plugin-npm';
 import { oramaSearchPlugin } from '@pro-context/plugin-orama-search/plugin';
 import { projectPlugin } from '@pro-context/plugin-project/plugin';
 import { pypiPlugin } from '@pro-context/plugin-pypi';
+import { siteCrawlPlugin } from '@pro-context/plugin-site-crawl';
 import { sqliteCachePlugin } from '@pro-context/plugin-sqlite-cache';
 import { proContextPlugin } from './settings.js';
 
@@ -28,9 +29,10 @@ export const PRESET_VERSION: string = (createRequire(import.meta.url)('../packag
   .version;
 
 /**
- * The embedded defaults: SQLite cache, Orama search, the llms.txt and GitHub sources, the curated registry of
- * well-known libraries, the PyPI and npm version resolvers, the docs engine, docs discovery for packages nobody
- * listed, project detection, and local docs (folders of markdown, `sources.custom`, the installed packages' own docs).
+ * The embedded defaults: SQLite cache, Orama search, the llms.txt and GitHub sources, the crawl of docs sites
+ * without llms.txt, the curated registry of well-known libraries, the PyPI and npm version resolvers, the docs
+ * engine, docs discovery for packages nobody listed, project detection, and local docs (folders of markdown,
+ * `sources.custom`, the installed packages' own docs).
  */
 export function defaultPlugins(): AnyPlugin[] {
   return [
@@ -38,6 +40,7 @@ export function defaultPlugins(): AnyPlugin[] {
     oramaSearchPlugin,
     llmsTxtPlugin,
     githubPlugin,
+    siteCrawlPlugin,
     knownLibrariesPlugin,
     pypiPlugin,
     npmPlugin,

@@ -64,6 +64,8 @@ describe.skipIf(!corpusRoot)('fake web on the real corpora', () => {
       'vitest',
       'zod',
       'zod-v3',
+      'httpx-html-nositemap',
+      'pydantic-html',
     ]);
   });
 
@@ -209,6 +211,28 @@ describe.skipIf(!corpusRoot)('fake web on the real corpora', () => {
     expect((await request(`${bare}llms.txt`)).status).toBe(404);
     expect((await request(`${bare}llms-full.txt`)).status).toBe(404);
     expect((await request(`${bare}quickstart/`)).status).toBe(200);
+  });
+
+  it('httpx-html-nositemap has no sitemap and a robots.txt; pydantic-html serves its built markdown twins', async () => {
+    const bare = web.siteUrl('httpx-html-nositemap');
+    expect((await request(`${bare}sitemap.xml`)).status).toBe(404);
+    expect((await request(`${bare}quickstart/`)).status).toBe(200);
+    expect((await request(`${bare}robots.txt`)).body.toString()).toBe('User-agent: *\nDisallow: /code_of_conduct/\n');
+    // crawlers read the origin's robots.txt: the site's rules, under its prefix
+    expect((await request(`${web.url}/robots.txt`)).body.toString()).toBe(
+      'User-agent: *\nDisallow: /httpx-html-nositemap/code_of_conduct/\n\n',
+    );
+
+    const pydantic = web.siteUrl('pydantic-html');
+    expect((await request(`${pydantic}llms.txt`)).status).toBe(404);
+    const twin = await request(`${pydantic}concepts/validators/index.md`);
+    expect(twin.headers['content-type']).toBe('text/markdown; charset=utf-8');
+    expect(
+      twin.body.equals(readFileSync(path.join(root, 'html/pydantic-docs-site/dev/concepts/validators/index.md'))),
+    ).toBe(true);
+    expect((await request(`${pydantic}concepts/validators/`)).headers['content-type']).toBe('text/html; charset=utf-8');
+    expect((await request(`${pydantic}sitemap.xml`)).body.toString().match(/<loc>/g)).toHaveLength(5);
+    expect(web.fileForUrl(`${pydantic}concepts/validators/`)).toBe('docs/concepts/validators.md');
   });
 
   it('httpx llms.txt follows the mkdocs nav order and sections', async () => {

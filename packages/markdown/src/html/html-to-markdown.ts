@@ -12,6 +12,11 @@ export interface HtmlToMarkdownResult {
   title: string;
   /** Markdown of the main content only (no navigation, sidebars, footers), starting with `# title`. */
   markdown: string;
+  /**
+   * Every link of the whole page (navigation included), absolute, without fragment, in document order and
+   * once each: what a crawler follows. `<a href>` only; `rel=nofollow` links are left out.
+   */
+  links: string[];
 }
 
 // Site chrome that is never documentation: navigation, search, permalinks, edit links, copy buttons, for
@@ -34,9 +39,26 @@ const CHROME_TAGS = new Set([
   'CANVAS',
   'DIALOG',
   'NAV',
+  // Starlight's custom elements: the page's table of contents, mobile menu and theme/language pickers.
+  'STARLIGHT-TOC',
+  'MOBILE-STARLIGHT-TOC',
+  'STARLIGHT-MENU-BUTTON',
+  'STARLIGHT-THEME-SELECT',
+  'STARLIGHT-LANG-SELECT',
+  'SITE-SEARCH',
 ]);
 const CHROME_ROLES = new Set(['navigation', 'search', 'banner', 'contentinfo']);
-const CHROME_IDS = new Set(['toc']);
+// Mintlify marks its chrome by id: the side navigation, top bar, page TOC, prev/next links, feedback and footer.
+const CHROME_IDS = new Set([
+  'toc',
+  'sidebar',
+  'navbar',
+  'table-of-contents',
+  'table-of-contents-content',
+  'pagination',
+  'footer',
+  'page-context-menu',
+]);
 const CHROME_CLASSES = new Set([
   'headerlink',
   'header-anchor',
@@ -81,6 +103,38 @@ const CHROME_CLASSES = new Set([
   'related',
   'footer',
   'cookie-banner',
+  // Docusaurus
+  'theme-doc-breadcrumbs',
+  'theme-doc-version-badge',
+  'theme-doc-version-banner',
+  'theme-doc-toc-desktop',
+  // VitePress
+  'VPDocOutlineDropdown',
+  'prev-next',
+  // Sphinx themes (Furo, PyData, Read the Docs)
+  'edit-this-page',
+  'view-this-page',
+  'content-icon-container',
+  'toc-drawer',
+  'sidebar-drawer',
+  'mobile-header',
+  'related-pages',
+  'bd-sidebar-primary',
+  'bd-sidebar-secondary',
+  'bd-header-article',
+  'prev-next-area',
+  'wy-breadcrumbs-aside',
+  'version-switcher__container',
+  // Starlight
+  'pagination-links',
+  'sl-anchor-link',
+  'right-sidebar-container',
+  'sl-banner',
+  'sl-skip-link',
+  // Mintlify
+  'feedback-toolbar',
+  // MkDocs Material version picker (when outside the header)
+  'md-version',
 ]);
 
 function isChrome(el: DomElement): boolean {
@@ -91,6 +145,9 @@ function isChrome(el: DomElement): boolean {
   if (id && CHROME_IDS.has(id)) return true;
   const cls = el.getAttribute('class');
   if (cls) for (const c of cls.split(/\s+/)) if (CHROME_CLASSES.has(c)) return true;
+  // VitePress writes a code block's language as a label beside its <pre> (`<span class="lang">ts</span>`).
+  if (el.nodeName === 'SPAN' && cls === 'lang' && /\blanguage-/.test(el.parentElement?.getAttribute('class') ?? ''))
+    return true;
   return false;
 }
 
@@ -113,9 +170,11 @@ const CONTENT_ROOTS = [
   '.md-content article',
   '.theme-doc-markdown',
   '.vp-doc',
+  '#content-area',
   '.rst-content [role=main]',
   '[role=main] .body',
   'div.body[role=main]',
+  '[itemprop=articleBody]',
   '.markdown-body',
   'main article',
   'article',
@@ -147,6 +206,7 @@ export function htmlToMarkdown(html: string, baseUrl: string): HtmlToMarkdownRes
 
   const base = resolveBase(document, baseUrl);
   absolutizeLinks(document, base);
+  const links = pageLinks(document);
   const pageTitle = documentTitle(document);
 
   let root = findContentRoot(document);
@@ -182,7 +242,19 @@ export function htmlToMarkdown(html: string, baseUrl: string): HtmlToMarkdownRes
   let markdown = tidy(turndown().turndown(content as unknown as TurndownService.Node));
   markdown = dropShortLeadIn(markdown);
   if (!/^# /.test(markdown)) markdown = markdown ? `# ${title}\n\n${markdown}` : `# ${title}`;
-  return { title, markdown };
+  return { title, markdown, links };
+}
+
+/** The page's followable links (already absolute), without fragments, once each. */
+function pageLinks(document: DomDocument): string[] {
+  const out = new Set<string>();
+  for (const a of document.querySelectorAll('a[href]')) {
+    if (/\bnofollow\b/i.test(a.getAttribute('rel') ?? '')) continue;
+    const href = a.getAttribute('href') ?? '';
+    if (!/^https?:/i.test(href)) continue;
+    out.add(href.replace(/#.*$/, ''));
+  }
+  return [...out];
 }
 
 /**
@@ -198,7 +270,11 @@ function slimHtml(html: string): string {
     .replace(/<!--[\s\S]*?-->/g, '')
     .replace(/(<pre\b[^>]*>)([\s\S]*?)(<\/pre\s*>)/gi, (_m, open: string, inner: string, close: string) => {
       const code = /^\s*(?:<[^>]*>\s*)*?(<code\b[^>]*>)/i.exec(inner)?.[1];
-      const text = inner.replace(/<br\s*\/?>/gi, '\n').replace(/<[^>]*>/g, '');
+      const text = inner
+        .replace(/<br\s*\/?>/gi, '\n')
+        // Expressive Code (Starlight) writes each line as a <div class="ec-line">, with no newline between them.
+        .replace(/(<\/div>\s*)(<div\b[^>]*\bclass="[^"]*\bec-line\b)/gi, '$1\n$2')
+        .replace(/<[^>]*>/g, '');
       return code ? `${open}${code}${text}</code>${close}` : `${open}${text}${close}`;
     });
 }
@@ -279,9 +355,24 @@ function findContentRoot(document: DomDocument): DomElement | null {
 /** Removes site chrome inside the content root and reshapes widgets turndown cannot read well. */
 function cleanTree(root: DomElement, document: DomDocument): void {
   removeChrome(root);
-  // Site headers and footers outside the article (an article's own <header> holds its H1).
+  // Site headers outside the article (an article's own <header> holds its H1). Footers hold edit links, "last
+  // updated" and prev/next links even inside <main> (Starlight, Mintlify); only a quotation's own footer stays.
+  // A header holding the page's H1 stays wherever it is (Mintlify's sits beside the content, not in it).
   for (const el of root.querySelectorAll('header, footer')) {
-    if (!el.parentElement?.closest('article, main, [role=main]')) el.remove();
+    const keep =
+      el.nodeName === 'FOOTER'
+        ? el.closest('blockquote, figure') !== null
+        : el.parentElement?.closest('article, main, [role=main]') || el.querySelector('h1');
+    if (!keep) el.remove();
+  }
+  // Permalink anchors inside headings whose text is only an icon or a zero-width space (Mintlify, many themes).
+  for (const a of root.querySelectorAll('h1 a, h2 a, h3 a, h4 a, h5 a, h6 a')) {
+    if (!(a.textContent ?? '').replace(/[\s\u200b¶#]+/g, '')) a.remove();
+  }
+  // Mintlify's code block: a header with the language and a copy tooltip above the <pre>; keep the <pre>.
+  for (const block of root.querySelectorAll('.code-block')) {
+    const pre = block.querySelector('pre');
+    if (pre) replaceWith(block, pre);
   }
   flattenCodeBlocks(root);
   // Pygments tables with line numbers: keep only the code.
@@ -479,7 +570,11 @@ function codeLanguage(pre: DomElement, code: DomElement): string {
     if (cls) classes.push(cls);
     parent = parent.parentNode;
   }
-  const dataLang = code.getAttribute('data-lang') ?? pre.getAttribute('data-language');
+  const dataLang =
+    code.getAttribute('data-lang') ??
+    pre.getAttribute('data-language') ??
+    code.getAttribute('language') ??
+    pre.getAttribute('language');
   if (dataLang) return dataLang.toLowerCase();
   for (const cls of classes) {
     const m = /(?:^|\s)(?:language|lang|highlight-source|highlight)-([\w+#.-]+)/.exec(cls);

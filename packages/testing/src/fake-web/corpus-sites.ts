@@ -35,7 +35,11 @@ function mkdocsMeta(configFile: string): { name?: string; description?: string }
  *   `concepts/validators/index.md`, and the built HTML pages that exist in `html/pydantic-docs-site/dev`.
  * - `httpx`: markdown pages, llms.txt generated from mkdocs.yml nav, llms-full.txt.
  * - `httpx-html`: the built HTML site (`quickstart/`), with an llms.txt listing the HTML pages and a sitemap.
- * - `httpx-html-bare`: the same HTML site with no llms.txt at all.
+ * - `httpx-html-bare`: the same HTML site with no llms.txt at all (a sitemap.xml, no robots.txt).
+ * - `httpx-html-nositemap`: the same HTML site with neither llms.txt nor sitemap.xml, and a robots.txt that
+ *   disallows `/code_of_conduct/`: a crawler has only the pages' links to follow.
+ * - `pydantic-html`: the five built pydantic pages (HTML) and their `index.md` twins (the site's own markdown
+ *   renderings), no llms.txt; its sitemap lists them.
  * - `fastapi`, `typer`: markdown with `{* ../../docs_src/… *}` includes expanded, llms.txt from the nav.
  * - `instructor`: its real `docs/llms.txt` (a self-contained text with no page links), markdown pages.
  * - `langgraph`: its real `docs/docs/llms.txt`, links rewritten to the fake (links to notebook pages,
@@ -157,6 +161,24 @@ export function corpusSites(corpusRoot: string): FakeSiteDefinition[] {
     nav: { kind: 'tree' },
     urlStyle: 'plain',
     llmsFullTxt: 'generated',
+  });
+  sites.push({
+    ...httpxBase,
+    name: 'httpx-html-nositemap',
+    markdown: false,
+    htmlDir: httpxHtml,
+    llmsTxt: false,
+    sitemap: false,
+    robotsTxt: 'User-agent: *\nDisallow: /code_of_conduct/\n',
+  });
+  sites.push({
+    name: 'pydantic-html',
+    corpusDir: c('pydantic'),
+    title: pydantic.name ?? 'Pydantic Validation',
+    markdown: false,
+    htmlDir: path.join(corpusRoot, 'html/pydantic-docs-site/dev'),
+    htmlMarkdownTwins: true,
+    llmsTxt: false,
   });
   return sites.filter((s) => existsSync(s.corpusDir));
 }

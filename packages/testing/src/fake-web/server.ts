@@ -232,9 +232,18 @@ export async function startFakeWeb(options: FakeWebOptions): Promise<FakeWeb> {
   ): Promise<void> {
     const method = req.method ?? 'GET';
     if (!loc.site) {
+      const robots =
+        pathname === '/robots.txt'
+          ? [...sites.values()]
+              .map((s) => s.robotsRules(`/${s.name}`, `${hubUrl}/${s.name}/`))
+              .filter((r): r is string => r !== undefined)
+          : [];
       if (pathname === '/') {
         const list = [...sites.keys()].map((n) => `${n} ${siteBase(n)}`).join('\n');
         send(req, res, entry, 200, { 'content-type': 'text/plain; charset=utf-8' }, `fake web sites:\n${list}\n`);
+      } else if (robots.length > 0) {
+        // crawlers read robots.txt at the root of the origin: the rules of every site, under its prefix
+        send(req, res, entry, 200, { 'content-type': 'text/plain; charset=utf-8' }, `${robots.join('\n')}\n`);
       } else {
         send(req, res, entry, 404, { 'content-type': 'text/html; charset=utf-8' }, NOT_FOUND_HTML);
       }

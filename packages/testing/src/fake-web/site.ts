@@ -65,6 +65,7 @@ export class FakeSite {
   private readonly mdUrlOf = new Map<string, string>(); // docs-relative file -> url path
   private readonly htmlRoutes = new Map<string, { abs: string; file: string | undefined }>(); // 'a/b/' -> built page
   private readonly htmlUrlOf = new Map<string, string>(); // docs-relative file -> 'a/b/'
+  private readonly htmlTwins = new Map<string, string>(); // 'a/b/index.md' -> absolute path of the built twin
   private readonly created = new Date(Math.floor(Date.now() / 1000) * 1000);
   private readonly cache = new Map<string, Promise<{ body: Buffer; lastModified: Date }>>();
   private readonly titles = new Map<string, Promise<ListedPage>>();
@@ -91,7 +92,24 @@ export class FakeSite {
         this.htmlRoutes.set(dir, { abs: path.join(def.htmlDir, rel), file });
         if (file && !this.htmlUrlOf.has(file)) this.htmlUrlOf.set(file, dir);
       }
+      if (def.htmlMarkdownTwins) {
+        for (const rel of walk(def.htmlDir, (n) => n === 'index.md')) {
+          if (this.htmlRoutes.has(rel.slice(0, -'index.md'.length)))
+            this.htmlTwins.set(rel, path.join(def.htmlDir, rel));
+        }
+      }
     }
+  }
+
+  /**
+   * The site's robots.txt rules for the root of the origin: paths prefixed with `prefix` (`/httpx-html`), `{base}`
+   * replaced; `undefined` when the site has no robots.txt.
+   */
+  robotsRules(prefix: string, base: string): string | undefined {
+    if (this.def.robotsTxt === undefined) return undefined;
+    return this.def.robotsTxt
+      .replaceAll('{base}', base)
+      .replace(/^(\s*(?:Allow|Disallow)\s*:\s*)(\/\S*)/gim, (_m, key: string, p: string) => `${key}${prefix}${p}`);
   }
 
   /** URL path (relative to the site) of a docs-relative markdown file. */
@@ -163,7 +181,22 @@ export class FakeSite {
     if (rel === 'llms-full.txt' && this.def.llmsFullTxt) {
       return this.generated(rel, TEXT, (base) => this.llmsFullTxt(base));
     }
-    if (rel === 'sitemap.xml' && this.sitemapPaths().length > 0) {
+    if (rel === 'robots.txt' && this.def.robotsTxt !== undefined) {
+      const robots = this.def.robotsTxt;
+      return this.generated(rel, TEXT, async (base) => robots.replaceAll('{base}', base));
+    }
+    const twin = this.htmlTwins.get(rel);
+    if (twin !== undefined) {
+      const dir = rel.slice(0, -'index.md'.length);
+      const file = this.htmlRoutes.get(dir)?.file;
+      return {
+        kind: 'content',
+        contentType: MARKDOWN,
+        sourceFile: file && this.corpusPath(file),
+        load: () => this.cached(`twin:${rel}`, () => this.loadFile(twin)),
+      };
+    }
+    if (rel === 'sitemap.xml' && this.def.sitemap !== false && this.sitemapPaths().length > 0) {
       return this.generated(rel, XML, async (base) => this.sitemap(base));
     }
     const md = this.mdRoutes.get(rel);

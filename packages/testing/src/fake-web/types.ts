@@ -67,6 +67,19 @@ export interface FakeSiteDefinition {
   readonly includeBaseDir?: string;
   /** List pages missing from the nav under a final `## Optional` section of the generated llms.txt. Default `true`. */
   readonly listUnlisted?: boolean;
+  /** Serve a `sitemap.xml` listing the site's pages. Default `true`; `false` leaves a crawler only the links. */
+  readonly sitemap?: boolean;
+  /**
+   * The site's robots.txt, with paths relative to the site (`Disallow: /private/`) and `{base}` standing for the
+   * site's URL (`Sitemap: {base}sitemap.xml`). Served at the site's `robots.txt`, and merged (paths prefixed with
+   * `/<name>`) into the `/robots.txt` at the root of the fake's origin, where crawlers look. Default: none (404).
+   */
+  readonly robotsTxt?: string;
+  /**
+   * Serve the `index.md` files found beside the `index.html` files of {@link htmlDir} at `x/index.md`: a built
+   * site's own markdown renderings (mkdocs-llmstxt), as docs.pydantic.dev publishes them. Default `false`.
+   */
+  readonly htmlMarkdownTwins?: boolean;
 }
 
 /** Which requests a fault applies to. All given fields must match. */
