@@ -56,6 +56,9 @@ export interface DocsEngineDeps {
   onLibraryResolved?: (libraryId: string) => void;
 }
 
+/** How many other matching libraries a resolve-library answer lists as `alternatives`. */
+const MAX_ALTERNATIVES = 10;
+
 /** How many libraries delivered after start (project detection) are resolved at once, in the background. */
 const PRE_RESOLVE_CONCURRENCY = 2;
 
@@ -370,6 +373,9 @@ export class DocsEngine {
       notes.push(
         `${library.name} ${latest.installedUndocumented} is installed in this project, but its documentation is not available; this is the latest stable, ${latest.version}.`,
       );
+    // seed 001 §5.1: fuzzy matching handles typos; the agent is told, in the structured answer, which name it got
+    if (best.matchedBy === 'fuzzy')
+      notes.push(`Matched '${query.trim()}' to ${library.id} (${library.name}) by a close spelling; check it is the library meant.`);
     const hinted = options.libraryId ? undefined : best.versionHint;
     const requested = hinted ? await this.hintedVersion(library, hinted, latest, notes, context) : undefined;
     const served = requested ?? latest;
@@ -420,12 +426,21 @@ export class DocsEngine {
       tocTruncated: shown.length < tocSize,
       tocSize,
       matchedBy: best.matchedBy,
+      // every library the query matched, then the library's family ("pydantic" → pydantic-ai, pydantic-settings)
       alternatives: await Promise.all(
-        matches.slice(1, 4).map(async (m) => ({
-          id: m.library.id,
-          name: m.library.name,
-          description: await this.describe(m.library),
-        })),
+        [
+          ...new Set([
+            ...matches.slice(1).map((m) => m.library),
+            ...(options.libraryId ? [] : this.catalog.family(library, options.language)),
+          ]),
+        ]
+          .filter((other, i, all) => other.id !== library.id && all.findIndex((o) => o.id === other.id) === i)
+          .slice(0, MAX_ALTERNATIVES)
+          .map(async (other) => ({
+            id: other.id,
+            name: other.name,
+            description: await this.describe(other),
+          })),
       ),
       ...(requested ? { requestedVersion: requested.version } : {}),
       notes,
@@ -659,11 +674,14 @@ export class DocsEngine {
       if (seen.has(key)) continue;
       seen.add(key);
       const relative = top > 0 ? item.score / top : 0;
+      const own = Math.round(Math.min(1, relative * (0.5 + 0.5 * item.coverage)) * 1000) / 1000;
       results.push({
         // the heading the URL's anchor points at (a short intro joined to its first subsection starts at the intro)
         title: chunkTitle(item.chunk),
         snippet: snippetOf(item.chunk, terms),
-        relevance: Math.round(Math.min(1, relative * (0.5 + 0.5 * item.coverage)) * 1000) / 1000,
+        // order and scores agree (seed 001 §5.3): a result never scores above one ranked before it. The rank is
+        // the backend's (re-sorting by this score, which weighs in term coverage, ranks worse on the eval)
+        relevance: Math.min(own, results[results.length - 1]?.relevance ?? 1),
         url,
         section: sectionPath(item.chunk),
       });

@@ -131,13 +131,12 @@ export function docsTools(engine: DocsEngine): ToolDefinition[] {
           return r;
         },
       );
-      const { tocSize, matchedBy, ...structured } = result;
+      const { tocSize, matchedBy: _matchedBy, ...structured } = result;
       const lines = [
         `# ${result.name} (${result.libraryId})`,
         result.description ? `\n${result.description}` : '',
         `\nVersion ${result.requestedVersion ? `${result.requestedVersion} (as asked; latest stable ${result.defaultVersion})` : result.defaultVersion}${result.availableVersions.length > 1 ? ` (available: ${result.availableVersions.join(', ')})` : ''}. Sources: ${result.sources.join(', ')}.`,
         ...result.notes.map((note) => `\n**Note:** ${note}`),
-        matchedBy === 'fuzzy' ? `\nMatched '${args.query}' to ${result.libraryId} by a close spelling.` : '',
         result.alternatives.length > 0 ? `\nAlso matched: ${result.alternatives.map((a) => a.id).join(', ')}.` : '',
         result.toc.length === 0
           ? '\n## Table of contents\nNo documentation is indexed for this library (see the note above).'
