@@ -77,7 +77,12 @@ describe.skipIf(skipReason)(`answers an agent can trust (#15)${skipReason ? ` (s
       ['fastapi', 'Depends parameters'],
       ['pydantic', 'field validators'],
     ]) {
-      const result = await server.call('search-docs', { libraryId, query, maxResults: 10 });
+      let result = await server.call('search-docs', { libraryId, query, maxResults: 10 });
+      // the first search of a library may answer INDEXING_IN_PROGRESS while its docs are indexed
+      while (result.isError && errorOf(result).code === 'INDEXING_IN_PROGRESS') {
+        await new Promise((r) => setTimeout(r, 250));
+        result = await server.call('search-docs', { libraryId, query, maxResults: 10 });
+      }
       const relevance = (result.structuredContent as unknown as Search).results.map((r) => r.relevance);
       expect(relevance.length, `${libraryId} '${query}'`).toBeGreaterThan(1);
       expect(relevance, `${libraryId} '${query}'`).toEqual([...relevance].sort((a, b) => b - a));
@@ -113,16 +118,18 @@ describe.skipIf(skipReason)(`answers an agent can trust (#15)${skipReason ? ` (s
     expect(quoted.confidence).toBeGreaterThanOrEqual(0.9);
     for (const topic of ['<relevant topic>', '', '  ', '""']) {
       const overview = await docs('fastapi', topic);
-      expect(overview.source, `'${topic}'`).toBe(`${web.siteUrl('fastapi')}index.md`);
+      expect(overview.source.split('#')[0], `'${topic}'`).toBe(`${web.siteUrl('fastapi')}index.md`);
+      expect(overview.confidence).toBe(1);
       expect(overview.content).not.toMatch(/release notes/i);
     }
   });
 
   it('3. an unrelated topic scores low, and a low-confidence answer carries relatedPages (seed §5.2)', async () => {
     for (const [libraryId, topic] of [
-      ['fastapi', 'react component lifecycle hooks'],
-      ['fastapi', 'docker multi-stage build cache'],
+      ['fastapi', 'quantum circuit simulation'],
+      ['fastapi', 'terraform state locking'],
       ['fastapi', 'git rebase interactive squash'],
+      ['pydantic', 'photoshop layer masks'],
       ['pydantic', 'kubernetes pod autoscaling'],
       ['fastapi', 'css grid layout alignment'],
     ]) {

@@ -107,41 +107,89 @@ export function withinOneEdit(a: string, b: string): boolean {
  * one edit away: the search backend matches `valdiator` to `validator` and `serialise` to `serialize`, and
  * the chunk it found for them does answer.
  */
-function approximateCoverage(terms: readonly string[], text: string): number {
+function approximateCoverage(terms: readonly string[], text: string, weights?: ReadonlyMap<string, number>): number {
   if (terms.length === 0) return 0;
   const lower = text.toLowerCase();
   let words: Set<string> | undefined;
   let found = 0;
+  let total = 0;
   for (const term of terms) {
+    const weight = weights?.get(term) ?? 1;
+    total += weight;
     if (lower.includes(stem(term))) {
-      found += 1;
+      found += weight;
       continue;
     }
     if (term.length < 5) continue;
     words ??= new Set(lower.match(/[a-z0-9_]{4,}/g) ?? []);
     for (const word of words) {
       if (withinOneEdit(term, word)) {
-        found += 1;
+        found += weight;
         break;
       }
     }
   }
-  return found / terms.length;
+  return total > 0 ? found / total : 0;
+}
+
+const lowerTexts = new WeakMap<ReadonlyMap<string, StoredChunk>, string[]>();
+const documentFrequencies = new WeakMap<ReadonlyMap<string, StoredChunk>, Map<string, number>>();
+
+/**
+ * How much each query term says about whether the docs answer the topic: its inverse document frequency
+ * over the library's chunks (a term no chunk contains, `kubernetes` in FastAPI's docs, weighs most; one in
+ * every other chunk, `model` in Pydantic's, least). Counted once per term and chunk map.
+ */
+export function termWeights(chunks: ReadonlyMap<string, StoredChunk>, terms: readonly string[]): Map<string, number> {
+  let texts = lowerTexts.get(chunks);
+  if (texts === undefined) {
+    texts = [...chunks.values()].map((c) => `${c.pageTitle} ${c.headings.join(' ')} ${c.body}`.toLowerCase());
+    lowerTexts.set(chunks, texts);
+  }
+  let frequencies = documentFrequencies.get(chunks);
+  if (frequencies === undefined) {
+    frequencies = new Map();
+    documentFrequencies.set(chunks, frequencies);
+  }
+  const out = new Map<string, number>();
+  for (const term of terms) {
+    let df = frequencies.get(term);
+    if (df === undefined) {
+      const needle = stem(term);
+      df = 0;
+      for (const text of texts) if (text.includes(needle)) df += 1;
+      frequencies.set(term, df);
+    }
+    out.set(term, Math.log(1 + texts.length / (1 + df)));
+  }
+  return out;
 }
 
 /**
- * Confidence in [0, 1] that the best chunk answers the topic: how many query terms it contains (a word
- * one typo away counts), weighted up when they are in its headings.
+ * Confidence in [0, 1] that the best chunk answers the topic: how much of the query it contains (a word
+ * one typo away counts), each term weighted by how rare it is in the library's docs ({@link termWeights}:
+ * a topic whose distinctive words the docs never use scores low however many common words match), and
+ * weighted up when the terms are in its headings.
  */
-export function confidenceOf(best: RankedChunk | undefined, terms: readonly string[]): number {
+export function confidenceOf(
+  best: RankedChunk | undefined,
+  terms: readonly string[],
+  weights?: ReadonlyMap<string, number>,
+): number {
   if (!best || terms.length === 0) return 0;
+  const body = `${best.chunk.headings.join(' ')} ${best.chunk.body}`;
   const coverage = Math.max(
-    best.coverage,
-    approximateCoverage(terms, `${best.chunk.headings.join(' ')} ${best.chunk.body}`),
+    weights ? 0 : best.coverage,
+    approximateCoverage(terms, body, weights),
   );
-  const headingCoverage = approximateCoverage(terms, `${best.chunk.pageTitle} ${best.chunk.headings.join(' ')}`);
-  return Math.round(Math.min(1, coverage * 0.75 + headingCoverage * 0.25) * 100) / 100;
+  const headingCoverage = approximateCoverage(terms, `${best.chunk.pageTitle} ${best.chunk.headings.join(' ')}`, weights);
+  // convex: half the topic's weight found is far from an even chance that the chunk answers it (measured on
+  // the dev questions against unrelated topics: bench/src/confidence.ts)
+  return Math.round(Math.min(1, coverage * 0.75 + headingCoverage * 0.25) ** CONFIDENCE_EXPONENT * 100) / 100;
 }
+
+/** See {@link confidenceOf}. */
+const CONFIDENCE_EXPONENT = 1.5;
 
 /**
  * The chunk's URL with its heading anchor. A page URL that already has a fragment (a section of a single
