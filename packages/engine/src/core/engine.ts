@@ -29,6 +29,7 @@ import {
   chunkUrl,
   confidenceOf,
   fillBudget,
+  indexSections,
   joinHits,
   queryTerms,
   type RankedChunk,
@@ -578,6 +579,7 @@ export class DocsEngine {
       ranked = parts.map((chunk, i) => ({ chunk, score: 1 - i / (parts.length + 1), coverage: 1 }));
       terms = [];
       candidates = ranked;
+      indexSections(loaded.docs.chunks);
     } else {
       ({ ranked, terms } = await this.rank(library, loaded, normalized.text || topic, 40));
       // Any hit matched a word of the topic (as written, misspelt, in another spelling or through a synonym):

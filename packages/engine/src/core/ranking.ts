@@ -228,6 +228,22 @@ export function sectionPath(chunk: StoredChunk): string {
   return [chunk.pageTitle, ...path].join(' › ');
 }
 
+/**
+ * The heading path of the text a chunk's body starts with, for display: {@link sectionPath} down to
+ * {@link chunkTitle} (a short intro served joined to its first subsection starts at the intro's heading).
+ */
+function labelPath(chunk: StoredChunk): string {
+  const title = chunkTitle(chunk);
+  const at = chunk.headings.lastIndexOf(title);
+  return sectionPath(at >= 0 ? { ...chunk, headings: chunk.headings.slice(0, at + 1) } : chunk);
+}
+
+/** A later part's body as it reads after the part before it: without the repeated heading line. */
+const withoutHeadingLine = (body: string): string => body.replace(/^#{1,6}[ \t].*\n+/, '');
+
+/** A later part's body shown without the part before it: its heading line says it continues. */
+const continuedHeading = (body: string): string => body.replace(/^(#{1,6}[ \t].*?)[ \t]*$/m, '$1 (continued)');
+
 /** Cuts markdown to at most `tokens` estimated tokens at a paragraph (else line) boundary, outside code fences. */
 export function cutAtBoundary(markdown: string, tokens: number): string {
   const limit = charsForTokens(tokens);
@@ -259,6 +275,19 @@ const SECTION_PART_SHARE = 0.95;
 const sectionKey = (chunk: StoredChunk): string => `${chunk.url}\u0000${chunk.headings.join('\u0001')}`;
 const sectionIndexes = new WeakMap<ReadonlyMap<string, StoredChunk>, Map<string, StoredChunk[]>>();
 
+/** Indexes the sections of a chunk map (as {@link withSectionParts} does), so {@link fillBudget} knows each chunk's parts. */
+export function indexSections(chunks: ReadonlyMap<string, StoredChunk>): void {
+  sectionParts(chunks);
+}
+
+/** The section parts each chunk belongs to (set when {@link sectionParts} indexes its chunk map). */
+const partsOf = new WeakMap<StoredChunk, StoredChunk[]>();
+
+/** The parts of `chunk`'s section in page order (just the chunk when its map was never indexed). */
+function sectionOf(chunk: StoredChunk): StoredChunk[] {
+  return partsOf.get(chunk) ?? [chunk];
+}
+
 /** The parts of each section (same page, same heading path), in page order; built once per chunk map. */
 function sectionParts(chunks: ReadonlyMap<string, StoredChunk>): Map<string, StoredChunk[]> {
   let index = sectionIndexes.get(chunks);
@@ -270,7 +299,10 @@ function sectionParts(chunks: ReadonlyMap<string, StoredChunk>): Map<string, Sto
       if (parts === undefined) index.set(key, [chunk]);
       else parts.push(chunk);
     }
-    for (const parts of index.values()) if (parts.length > 1) parts.sort((a, b) => a.order - b.order);
+    for (const parts of index.values()) {
+      if (parts.length > 1) parts.sort((a, b) => a.order - b.order);
+      for (const part of parts) partsOf.set(part, parts);
+    }
     sectionIndexes.set(chunks, index);
   }
   return index;
@@ -334,11 +366,12 @@ export function fillBudget(
   for (const item of ranked) {
     const key = contentKey(item.chunk);
     if (given.has(key)) continue;
-    const label = `<!-- ${sectionPath(item.chunk)} — ${chunkUrl(item.chunk)} -->\n`;
+    // room for the longer of the two labels the part may get (its own, or one saying it continues)
+    const label = `<!-- ${labelPath(item.chunk)} (continued) — ${chunkUrl(item.chunk)} -->\n`;
     const body = item.chunk.body.trim();
     const cost = (parts.length > 0 ? CHUNK_SEPARATOR.length : 0) + label.length + body.length;
     if (spent + cost <= limit) {
-      parts.push(`${label}${body}`);
+      parts.push(body);
       used.push(item);
       given.add(key);
       spent += cost;
@@ -348,7 +381,7 @@ export function fillBudget(
       const room = Math.floor((limit - label.length - note.length) / CHARS_PER_TOKEN) - 1;
       const cut = room > 0 ? cutAtBoundary(body, room) : '';
       if (cut) {
-        parts.push(`${label}${cut}${note}`);
+        parts.push(`${cut}${note}`);
         used.push(item);
         given.add(key);
         spent = limit;
@@ -366,7 +399,22 @@ export function fillBudget(
     return { text: parts[rank] as string, item, group: order.get(key) as number };
   });
   placed.sort((a, b) => a.group - b.group || a.item.chunk.order - b.item.chunk.order);
-  return { content: placed.map((p) => p.text).join(CHUNK_SEPARATOR), used };
+  // Each heading labels the text under it: parts of one section that follow each other read as one text
+  // under one heading and label; a later part shown without the part before it says it continues.
+  const blocks: string[] = [];
+  let previous: StoredChunk | undefined;
+  for (const { text, item } of placed) {
+    const chunk = item.chunk;
+    const siblings = sectionOf(chunk);
+    const index = siblings.findIndex((c) => c.id === chunk.id);
+    const follows = previous !== undefined && index > 0 && siblings[index - 1]?.id === previous.id;
+    if (follows) blocks[blocks.length - 1] += `\n\n${withoutHeadingLine(text)}`;
+    else if (index > 0)
+      blocks.push(`<!-- ${labelPath(chunk)} (continued) — ${chunkUrl(chunk)} -->\n${continuedHeading(text)}`);
+    else blocks.push(`<!-- ${labelPath(chunk)} — ${chunkUrl(chunk)} -->\n${text}`);
+    previous = chunk;
+  }
+  return { content: blocks.join(CHUNK_SEPARATOR), used };
 }
 
 /** A ~100-token excerpt of a chunk around the densest run of query terms. */
