@@ -16,7 +16,8 @@ export interface NormalizedTopic {
 /** Quotes and backticks an agent wraps a topic in. */
 const WRAPPING = /^[\s"'`\u2018\u2019\u201c\u201d]+|[\s"'`\u2018\u2019\u201c\u201d]+$/g;
 /** `<relevant topic>`, `{topic}`, `[TOPIC]`, `YOUR_TOPIC_HERE`: a template slot left unfilled. */
-const PLACEHOLDER = /^(?:<[^<>]*>|\{\{?[^{}]*\}?\}|\[[^[\]]*\]|\$\{[^{}]*\}|(?:your|some|relevant|a|the)[ _-]topic(?:[ _-]here)?|topic|todo|tbd|n\/a|none|null|undefined|\.\.\.|…)$/i;
+const PLACEHOLDER =
+  /^(?:<[^<>]*>|\{\{?[^{}]*\}?\}|\[[^[\]]*\]|\$\{[^{}]*\}|(?:your|some|relevant|a|the)[ _-]topic(?:[ _-]here)?|topic|todo|tbd|n\/a|none|null|undefined|\.\.\.|…)$/i;
 /** Final path segments that name a folder's own page, not a topic. */
 const INDEX_SEGMENT = /^(?:index|readme|_index|overview)$/i;
 /** A path: segments of slug characters joined by `/` (not a URL, not prose with a slash like "and/or"). */
@@ -24,7 +25,21 @@ const PATH = /^\/?(?:[\w.@-]+\/)+[\w.@-]*\/?$/;
 /** A slug: lower-case words joined by single hyphens, at least three of them (`dependencies-with-yield`). */
 const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+){2,}$/;
 /** Prefixes written with a hyphen in English (`pre-rendering`, `re-export`): kept joined when a slug is split. */
-const HYPHEN_PREFIXES = new Set(['pre', 'post', 're', 'non', 'co', 'sub', 'multi', 'self', 'auto', 'anti', 'inter', 'de', 'un']);
+const HYPHEN_PREFIXES = new Set([
+  'pre',
+  'post',
+  're',
+  'non',
+  'co',
+  'sub',
+  'multi',
+  'self',
+  'auto',
+  'anti',
+  'inter',
+  'de',
+  'un',
+]);
 
 /** A slug's words: hyphens become spaces, except after a prefix English hyphenates. */
 function slugWords(slug: string): string {

@@ -131,7 +131,7 @@ export function buildProgram(): Command {
     .addOption(
       new Option(
         '--log-format <format>',
-        'log lines on stderr: human (pretty, the terminal commands\' default) or JSON (serve\'s default; env PRO_CONTEXT_LOG_FORMAT)',
+        "log lines on stderr: human (pretty, the terminal commands' default) or JSON (serve's default; env PRO_CONTEXT_LOG_FORMAT)",
       ).choices(['json', 'pretty']),
     )
     .option('--allow-private-network', 'allow documentation on loopback and private addresses (intranets, local sites)')

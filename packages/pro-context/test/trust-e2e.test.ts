@@ -98,12 +98,17 @@ describe.skipIf(skipReason)(`answers an agent can trust (#15)${skipReason ? ` (s
         // the heading line under a label is the label's last heading (or says it continues it)
         const heading = /^#{1,6} (.*)$/m.exec(text)?.[1];
         const last = label.split(' › ').pop() as string;
-        if (heading !== undefined && text.startsWith('#')) expect(heading.replace(/ \(continued\)$/, '')).toBe(last.replace(/ \(continued\)$/, ''));
+        if (heading !== undefined && text.startsWith('#'))
+          expect(heading.replace(/ \(continued\)$/, '')).toBe(last.replace(/ \(continued\)$/, ''));
         // "## Field validators" stands only over the section's beginning
-        if (/^## Field validators$/m.test(text)) expect(text).toMatch(/^## Field validators\n\n\*\*API Documentation\*\*/);
+        if (/^## Field validators$/m.test(text))
+          expect(text).toMatch(/^## Field validators\n\n\*\*API Documentation\*\*/);
       }
       // one section appears once: its parts read together under one heading
-      expect(answer.content.match(/^## Field validators$/gm)?.length ?? 0, `maxTokens ${maxTokens}`).toBeLessThanOrEqual(1);
+      expect(
+        answer.content.match(/^## Field validators$/gm)?.length ?? 0,
+        `maxTokens ${maxTokens}`,
+      ).toBeLessThanOrEqual(1);
     }
   });
 

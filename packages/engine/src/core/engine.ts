@@ -378,7 +378,9 @@ export class DocsEngine {
       );
     // seed 001 §5.1: fuzzy matching handles typos; the agent is told, in the structured answer, which name it got
     if (best.matchedBy === 'fuzzy')
-      notes.push(`Matched '${query.trim()}' to ${library.id} (${library.name}) by a close spelling; check it is the library meant.`);
+      notes.push(
+        `Matched '${query.trim()}' to ${library.id} (${library.name}) by a close spelling; check it is the library meant.`,
+      );
     const hinted = options.libraryId ? undefined : best.versionHint;
     const requested = hinted ? await this.hintedVersion(library, hinted, latest, notes, context) : undefined;
     const served = requested ?? latest;

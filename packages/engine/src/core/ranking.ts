@@ -178,11 +178,12 @@ export function confidenceOf(
 ): number {
   if (!best || terms.length === 0) return 0;
   const body = `${best.chunk.headings.join(' ')} ${best.chunk.body}`;
-  const coverage = Math.max(
-    weights ? 0 : best.coverage,
-    approximateCoverage(terms, body, weights),
+  const coverage = Math.max(weights ? 0 : best.coverage, approximateCoverage(terms, body, weights));
+  const headingCoverage = approximateCoverage(
+    terms,
+    `${best.chunk.pageTitle} ${best.chunk.headings.join(' ')}`,
+    weights,
   );
-  const headingCoverage = approximateCoverage(terms, `${best.chunk.pageTitle} ${best.chunk.headings.join(' ')}`, weights);
   // convex: half the topic's weight found is far from an even chance that the chunk answers it (measured on
   // the dev questions against unrelated topics: bench/src/confidence.ts)
   return Math.round(Math.min(1, coverage * 0.75 + headingCoverage * 0.25) ** CONFIDENCE_EXPONENT * 100) / 100;

@@ -83,7 +83,9 @@ export function renderDocsAnswer(answer: DocsAnswer, maxTokens: number): Rendere
   }
   // seed 001 §11.3: a low-confidence answer includes relatedPages, even when its content filled the text
   const structuredPages =
-    shown.length === 0 && answer.confidence < LOW_CONFIDENCE ? answer.relatedPages.slice(0, RESERVED_RELATED_PAGES) : shown;
+    shown.length === 0 && answer.confidence < LOW_CONFIDENCE
+      ? answer.relatedPages.slice(0, RESERVED_RELATED_PAGES)
+      : shown;
   return {
     structured: { ...answer, relatedPages: structuredPages },
     text: render(lines),
