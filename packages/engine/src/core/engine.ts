@@ -566,11 +566,8 @@ export class DocsEngine {
     const normalized = normalizeTopic(topic);
     // a path naming a page, or no topic at all (the library's overview): that page, from its beginning
     const page =
-      normalized.path && this.pageAt(loaded.docs.record.pages, normalized.path)
-        ? this.pageAt(loaded.docs.record.pages, normalized.path)
-        : normalized.text === ''
-          ? this.overviewPage(library, loaded.docs.record.pages, toc)
-          : undefined;
+      (normalized.path && this.pageAt(loaded.docs.record.pages, normalized.path)) ||
+      (normalized.text === '' ? this.overviewPage(library, loaded.docs.record.pages, toc) : undefined);
     let ranked: RankedChunk[];
     let terms: string[];
     let candidates: RankedChunk[];
