@@ -21,3 +21,5 @@ export { normalizeMarkdown } from './markdown/normalize.js';
 export { sectionOffset } from './markdown/section.js';
 export type { SlugFlavour, Slugger } from './markdown/slug.js';
 export { createSlugger, headingPlainText, inlinePlainText, slugify } from './markdown/slug.js';
+export type { NormalizedTopic } from './topic.js';
+export { normalizeTopic } from './topic.js';

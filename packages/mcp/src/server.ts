@@ -39,7 +39,7 @@ export interface McpServerOptions {
   /**
    * Forward log records to each session as MCP `notifications/message` (default true): the records of that
    * session's own calls and server-wide ones, never another session's. A session's `logging/setLevel` sets
-   * its own threshold; until then it follows the kernel's level.
+   * its own threshold; until then it gets `warning` and above.
    */
   forwardLogs?: boolean;
   /** The tool runner to use, when the process already made one for this kernel (default: a new one). */
@@ -226,7 +226,7 @@ export function createMcpBinding(kernel: StartedKernel, options: McpServerOption
     disposers.push(kernel.events.on('resources.changed', () => void server.sendResourceListChanged()));
     disposers.push(kernel.events.on('tools.changed', () => void server.sendToolListChanged()));
 
-    // the session's own threshold (`logging/setLevel`); until it says one, the kernel's level applies
+    // the session's own threshold (`logging/setLevel`); until it says one, `warning`
     let sessionLevel: LoggingLevel | undefined;
     let sink: LogSinkHandle | undefined;
     server.server.setRequestHandler(SetLevelRequestSchema, async (request) => {
@@ -249,7 +249,8 @@ export function createMcpBinding(kernel: StartedKernel, options: McpServerOption
         if (!sink && !disposed) {
           sink = kernel.logger.addSink(forward, {
             sessionId: sessionIdOf(),
-            ...(sessionLevel ? { level: kernelFloor[sessionLevel] } : {}),
+            // until the client sets its level, `warning` and above: not an `info` record on every call
+            level: kernelFloor[sessionLevel ?? 'warning'],
           });
           disposers.push(sink);
         }

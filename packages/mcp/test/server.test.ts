@@ -89,6 +89,8 @@ describe('createMcpServer', () => {
     const { client, call } = await connect(toolPlugin('a'));
     const logs: unknown[] = [];
     client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void logs.push(n.params));
+    // until a client sets its level it gets `warning` and above (#15); this one asks for `info`
+    await client.setLoggingLevel('info');
     const progress: unknown[] = [];
     const result = await call('echo', { word: 'hi', times: 2 }, { onprogress: (p: unknown) => progress.push(p) });
     expect(result.structuredContent).toEqual({ said: 'hihi' });

@@ -81,6 +81,8 @@ describe('createMcpBinding: many sessions on one kernel', () => {
     const binding = createMcpBinding(kernel, { version: '1' });
     const alice = await session(binding, 'alice-session');
     const bob = await session(binding);
+    // until a client sets its level it gets `warning` and above (#15): both ask for `info`
+    await Promise.all([alice.client.setLoggingLevel('info'), bob.client.setLoggingLevel('info')]);
 
     await Promise.all([
       alice.client.callTool({ name: 'lookup', arguments: { library: 'secret-lib-of-alice' } }),
@@ -95,6 +97,16 @@ describe('createMcpBinding: many sessions on one kernel', () => {
     expect(alice.logs[0]?.data.sessionId).toBe('alice-session');
     expect(bob.logs[0]?.data.sessionId).toMatch(/^[0-9a-f-]{36}$/);
     expect(alice.logs[1]?.data.sessionId).toBeUndefined();
+  });
+
+  it('sends a session only warning and above until it sets a level (#15)', async () => {
+    const { kernel } = await startKernel();
+    const binding = createMcpBinding(kernel, { version: '1' });
+    const quiet = await session(binding);
+    await quiet.client.callTool({ name: 'lookup', arguments: { library: 'some-lib' } });
+    kernel.logger.warn('cache almost full');
+    await settle();
+    expect(quiet.msgs()).toEqual(['cache almost full']);
   });
 
   it("gives each session its own level: one at debug gets its own debug records, not the other's, stderr unchanged", async () => {

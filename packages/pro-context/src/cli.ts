@@ -20,6 +20,7 @@ interface GlobalOptions {
   json?: boolean;
   cacheDir?: string;
   logLevel?: (typeof logLevels)[number];
+  logFormat?: 'json' | 'pretty';
   allowPrivateNetwork?: boolean;
 }
 
@@ -36,7 +37,9 @@ function overridesFrom(options: GlobalOptions, interactive: boolean): Record<str
   const logging: Record<string, unknown> = {};
   if (options.logLevel) logging.level = options.logLevel;
   else if (interactive && !process.env.PRO_CONTEXT_LOG_LEVEL && !process.env.PRO_CONTEXT_DEBUG) logging.level = 'warn';
-  if (interactive && process.stderr.isTTY && !process.env.PRO_CONTEXT_LOG_FORMAT) logging.format = 'pretty';
+  // a person reads the terminal commands' log lines: human ones, JSON only when asked (flag or env)
+  if (options.logFormat) logging.format = options.logFormat;
+  else if (interactive && !process.env.PRO_CONTEXT_LOG_FORMAT) logging.format = 'pretty';
   if (Object.keys(logging).length > 0) overrides.logging = logging;
   return overrides;
 }
@@ -125,6 +128,12 @@ export function buildProgram(): Command {
     .option('--json', 'print the structured result as JSON instead of markdown')
     .option('--cache-dir <dir>', 'cache directory (default ~/.pro-context/cache; env PRO_CONTEXT_CACHE_DIR)')
     .addOption(new Option('--log-level <level>', 'log level on stderr').choices([...logLevels]))
+    .addOption(
+      new Option(
+        '--log-format <format>',
+        "log lines on stderr: human (pretty, the terminal commands' default) or JSON (serve's default; env PRO_CONTEXT_LOG_FORMAT)",
+      ).choices(['json', 'pretty']),
+    )
     .option('--allow-private-network', 'allow documentation on loopback and private addresses (intranets, local sites)')
     .showHelpAfterError();
 

@@ -25,6 +25,8 @@ describe.skipIf(skipReason)(
         listChanged += 1;
       });
       server.client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void logs.push(n.params));
+      // until a client sets its level it gets `warning` and above (#15); this one asks for `info`
+      await server.client.setLoggingLevel('info');
     });
 
     afterAll(async () => {

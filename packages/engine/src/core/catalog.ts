@@ -424,7 +424,11 @@ export class LibraryCatalog {
         // 3. a close spelling of the whole query, or of a word (or words) of it
         if (whole) {
           const d = Math.min(distance(full, whole), distance(tail, whole));
-          const limit = Math.min(3, Math.max(1, Math.floor(whole.length / 3)));
+          // a suggestion reaches the seed's distance (Levenshtein ≤ 3: "pydan" → pydantic) unless the query is
+          // too short for it to mean anything ("abc" is 3 edits from every three-letter name)
+          const limit = strict
+            ? Math.min(3, Math.max(1, Math.floor(whole.length / 3)))
+            : Math.min(3, Math.max(1, whole.length - 2));
           // "http" is a word, not a typo of httpx: a short query only suggests a name
           const close = !strict
             ? d <= limit
@@ -472,6 +476,24 @@ export class LibraryCatalog {
           a.match.library.id.localeCompare(b.match.library.id),
       )
       .map((r) => r.match);
+  }
+
+  /**
+   * The other libraries of a library's family: those whose id or name is its name followed by more words
+   * (`pydantic` → `pydantic-ai`, `pydantic-settings`), in the language asked, by id.
+   */
+  family(library: LibraryDescriptor, language?: string): LibraryDescriptor[] {
+    const stems = new Set([library.id, library.name].map((n) => canonical(n).slice(canonical(n).lastIndexOf('/') + 1)));
+    return this.all()
+      .filter((lib) => lib.id !== library.id && (!language || !lib.language || lib.language === language))
+      .filter((lib) =>
+        [lib.id, lib.name].some((n) => {
+          const c = canonical(n);
+          const tail = c.slice(c.lastIndexOf('/') + 1);
+          return [...stems].some((stem) => stem.length > 1 && tail.startsWith(`${stem}-`));
+        }),
+      )
+      .sort((a, b) => a.id.localeCompare(b.id));
   }
 
   /**

@@ -16,6 +16,7 @@ import {
   type TocResult,
   type UrlAllowlist,
 } from '@pro-context/kernel';
+import { normalizeTopic } from '@pro-context/markdown';
 import pLimit from 'p-limit';
 import { settingsDeclarations } from '../libraries/settings.js';
 import type { EngineOptions } from '../options.js';
@@ -28,12 +29,14 @@ import {
   chunkUrl,
   confidenceOf,
   fillBudget,
+  indexSections,
   joinHits,
   queryTerms,
   type RankedChunk,
   sectionPath,
   snippetOf,
   termCoverage,
+  termWeights,
   withoutLibraryName,
   withSectionParts,
 } from './ranking.js';
@@ -55,6 +58,9 @@ export interface DocsEngineDeps {
   /** Called when the set of resolved libraries grows (to emit `resources/list_changed`). */
   onLibraryResolved?: (libraryId: string) => void;
 }
+
+/** How many other matching libraries a resolve-library answer lists as `alternatives`. */
+const MAX_ALTERNATIVES = 10;
 
 /** How many libraries delivered after start (project detection) are resolved at once, in the background. */
 const PRE_RESOLVE_CONCURRENCY = 2;
@@ -429,6 +435,11 @@ export class DocsEngine {
       notes.push(
         `${library.name} ${latest.installedUndocumented} is installed in this project, but its documentation is not available; this is the latest stable, ${latest.version}.`,
       );
+    // seed 001 §5.1: fuzzy matching handles typos; the agent is told, in the structured answer, which name it got
+    if (best.matchedBy === 'fuzzy')
+      notes.push(
+        `Matched '${query.trim()}' to ${library.id} (${library.name}) by a close spelling; check it is the library meant.`,
+      );
     const hinted = options.libraryId ? undefined : best.versionHint;
     const requested = hinted ? await this.hintedVersion(library, hinted, latest, notes, context) : undefined;
     const served = requested ?? latest;
@@ -492,12 +503,21 @@ export class DocsEngine {
       tocTruncated: shown.length < tocSize,
       tocSize,
       matchedBy: best.matchedBy,
+      // every library the query matched, then the library's family ("pydantic" → pydantic-ai, pydantic-settings)
       alternatives: await Promise.all(
-        matches.slice(1, 4).map(async (m) => ({
-          id: m.library.id,
-          name: m.library.name,
-          description: await this.describe(m.library),
-        })),
+        [
+          ...new Set([
+            ...matches.slice(1).map((m) => m.library),
+            ...(options.libraryId ? [] : this.catalog.family(library, options.language)),
+          ]),
+        ]
+          .filter((other, i, all) => other.id !== library.id && all.findIndex((o) => o.id === other.id) === i)
+          .slice(0, MAX_ALTERNATIVES)
+          .map(async (other) => ({
+            id: other.id,
+            name: other.name,
+            description: await this.describe(other),
+          })),
       ),
       ...(requested ? { requestedVersion: requested.version } : {}),
       notes,
@@ -621,30 +641,55 @@ export class DocsEngine {
       `${library.name} ${versions.version}'s documentation could not be fetched and indexed`,
       context,
     );
-    const { ranked, terms } = await this.rank(library, loaded, topic, 40);
     const toc = (await this.store.cachedToc(library.id, versions.version))?.toc.entries ?? [];
-    // Any hit matched a word of the topic (as written, misspelt, in another spelling or through a synonym):
-    // the engine's own substring coverage cannot tell `valdiator` or `serialise` from nothing at all.
-    if (ranked.length === 0) {
-      throw kernelErrors.create(
-        'TOPIC_NOT_FOUND',
-        { library: library.name, version: versions.version, topic },
-        { details: { relatedPages: this.relatedPages(toc, [], terms, loaded.docs.record.pages) } },
-      );
+    // seed 000's topic rules, for every tool: quotes off, a placeholder is no topic, a path or slug is its words
+    const normalized = normalizeTopic(topic);
+    // a path naming a page, or no topic at all (the library's overview): that page, from its beginning
+    const page =
+      (normalized.path && this.pageAt(loaded.docs.record.pages, normalized.path)) ||
+      (normalized.text === '' ? this.overviewPage(library, loaded.docs.record.pages, toc) : undefined);
+    let ranked: RankedChunk[];
+    let terms: string[];
+    let candidates: RankedChunk[];
+    if (page !== undefined) {
+      const parts = [...loaded.docs.chunks.values()]
+        .filter((c) => c.url.split('#')[0] === page.split('#')[0])
+        .sort((a, b) => a.order - b.order);
+      ranked = parts.map((chunk, i) => ({ chunk, score: 1 - i / (parts.length + 1), coverage: 1 }));
+      terms = [];
+      candidates = ranked;
+      indexSections(loaded.docs.chunks);
+    } else {
+      ({ ranked, terms } = await this.rank(library, loaded, normalized.text || topic, 40));
+      // Any hit matched a word of the topic (as written, misspelt, in another spelling or through a synonym):
+      // the engine's own substring coverage cannot tell `valdiator` or `serialise` from nothing at all.
+      if (ranked.length === 0) {
+        throw kernelErrors.create(
+          'TOPIC_NOT_FOUND',
+          { library: library.name, version: versions.version, topic },
+          { details: { relatedPages: this.relatedPages(toc, [], terms, loaded.docs.record.pages) } },
+        );
+      }
+      candidates = withSectionParts(ranked, loaded.docs.chunks, terms);
     }
-    const candidates = withSectionParts(ranked, loaded.docs.chunks, terms);
+    const weights = termWeights(loaded.docs.chunks, terms);
     const answerWithin = (budget: number): DocsAnswer => {
       const { content, used } = fillBudget(candidates, budget);
       const best = used[0];
+      const source = best ? chunkUrl(best.chunk) : loaded.docs.record.sourceUrl;
       return {
         content,
-        source: best ? chunkUrl(best.chunk) : loaded.docs.record.sourceUrl,
+        source,
         version: versions.version,
         lastUpdated: loaded.docs.record.fetchedAt,
-        confidence: confidenceOf(best, terms),
+        // the page asked for by its path, or the overview asked for by no topic, is the answer itself
+        confidence: page !== undefined && best ? 1 : confidenceOf(best, terms, weights),
         cached: loaded.cached,
         stale: loaded.stale || Boolean(versions.stale),
-        relatedPages: this.relatedPages(toc, ranked, terms, loaded.docs.record.pages, used),
+        relatedPages:
+          page !== undefined
+            ? this.relatedPages(toc, [], [], loaded.docs.record.pages, source)
+            : this.relatedPages(toc, ranked, terms, loaded.docs.record.pages, source),
       };
     };
     let answer = answerWithin(maxTokens);
@@ -664,34 +709,84 @@ export class DocsEngine {
     return answer;
   }
 
-  /** Pages an agent may read next: pages of good hits not already returned, then TOC titles matching the topic. */
+  /**
+   * Pages an agent may read next, never the page returned (`source`, fragment aside): the pages of the
+   * ranked hits in rank order (the same relevance as the answer), then TOC titles matching the topic, then
+   * (no topic, or no hit elsewhere) the TOC's first pages, so a low-confidence answer always has somewhere
+   * to go (seed 001 §11.3).
+   */
   private relatedPages(
     toc: readonly TocEntry[],
     ranked: readonly RankedChunk[],
     terms: readonly string[],
     pages: readonly { url: string; title: string }[],
-    used: readonly RankedChunk[] = [],
+    source?: string,
   ): DocsAnswer['relatedPages'] {
     const wanted = this.deps.options.relatedPages;
     const out = new Map<string, DocsAnswer['relatedPages'][number]>();
+    const page = (url: string) => url.split('#')[0] as string;
+    const returned = source === undefined ? undefined : page(source);
     const describe = (url: string) => toc.find((e) => e.url === url)?.description ?? '';
-    const usedUrls = new Set(used.map((u) => u.chunk.url));
+    const add = (url: string, entry: DocsAnswer['relatedPages'][number]) => {
+      if (out.size >= wanted || out.has(page(url)) || page(url) === returned) return;
+      out.set(page(url), entry);
+    };
     for (const item of ranked) {
-      if (out.size >= wanted) break;
       const url = item.chunk.url;
-      if (out.has(url) || (usedUrls.has(url) && used.length > 0 && item === used[0])) continue;
-      out.set(url, { title: item.chunk.pageTitle, url, description: describe(url) || sectionPath(item.chunk) });
+      add(url, { title: item.chunk.pageTitle, url, description: describe(url) || sectionPath(item.chunk) });
     }
     const candidates = toc.length > 0 ? toc : pages.map((p) => ({ title: p.title, url: p.url, description: '' }));
     const scored = candidates
       .map((e) => ({ e, score: termCoverage(terms, `${e.title} ${e.description ?? ''}`) }))
       .filter((x) => x.score > 0)
       .sort((a, b) => b.score - a.score);
-    for (const { e } of scored) {
-      if (out.size >= wanted) break;
-      if (!out.has(e.url)) out.set(e.url, { title: e.title, url: e.url, description: e.description ?? '' });
-    }
+    for (const { e } of scored) add(e.url, { title: e.title, url: e.url, description: e.description ?? '' });
+    if (out.size === 0)
+      for (const e of candidates) add(e.url, { title: e.title, url: e.url, description: e.description ?? '' });
     return [...out.values()];
+  }
+
+  /** The page a path topic names (`tutorial/dependencies/index`): its URL ends with the path, extension aside. */
+  private pageAt(pages: readonly { url: string }[], path: readonly string[]): string | undefined {
+    const wanted = path.join('/').toLowerCase();
+    if (!wanted) return undefined;
+    const bare = (url: string) =>
+      (URL.canParse(url) ? new URL(url).pathname : url)
+        .toLowerCase()
+        .replace(/\.(?:md|mdx|html?|txt)$/, '')
+        .replace(/\/+$/, '');
+    const ends = (url: string, tail: string) => bare(url) === tail || bare(url).endsWith(`/${tail}`);
+    const exact = pages.find((p) => ends(p.url, wanted));
+    if (exact) return exact.url;
+    // `tutorial/dependencies` names the folder's own page (`tutorial/dependencies/index.md`)
+    return pages.find((p) => ends(p.url, `${wanted}/index`))?.url;
+  }
+
+  /**
+   * The library's overview, for a get-docs without a topic: its introduction page (titled like the library
+   * or its TOC, or Introduction, Overview, Getting started, Home, Welcome), else the page nearest the docs'
+   * root; TOC order breaks ties.
+   */
+  private overviewPage(
+    library: LibraryDescriptor,
+    pages: readonly { url: string; title: string }[],
+    toc: readonly TocEntry[],
+  ): string | undefined {
+    const names = new Set([library.name, library.id].map((n) => n.trim().toLowerCase()));
+    const intro = /^(?:introduction|overview|getting started|get started|home|welcome|about)\b/i;
+    const listed = toc.length > 0 ? toc.map((e) => ({ url: e.url, title: e.title })) : pages;
+    const known = new Set(pages.map((p) => p.url.split('#')[0]));
+    const depth = (url: string) => (URL.canParse(url) ? new URL(url).pathname : url).split('/').filter(Boolean).length;
+    const ranked = listed
+      .filter((p) => known.has(p.url.split('#')[0]))
+      .map((p, order) => ({
+        url: p.url,
+        named: names.has(p.title.trim().toLowerCase()) || intro.test(p.title.trim()) ? 0 : 1,
+        depth: depth(p.url),
+        order,
+      }))
+      .sort((a, b) => a.named - b.named || a.depth - b.depth || a.order - b.order);
+    return ranked[0]?.url ?? pages[0]?.url;
   }
 
   /**
@@ -727,7 +822,9 @@ export class DocsEngine {
       }
       loaded = outcome.r;
     }
-    const { ranked, total, terms } = await this.rank(library, loaded, query, Math.max(maxResults * 3, 20));
+    // seed 000's topic rules apply to a search query too (quotes, slugs, paths)
+    const normalized = normalizeTopic(query).text || query;
+    const { ranked, total, terms } = await this.rank(library, loaded, normalized, Math.max(maxResults * 3, 20));
     const top = ranked[0]?.score ?? 1;
     const seen = new Set<string>();
     const results: SearchAnswer['results'] = [];
@@ -739,11 +836,14 @@ export class DocsEngine {
       if (seen.has(key)) continue;
       seen.add(key);
       const relative = top > 0 ? item.score / top : 0;
+      const own = Math.round(Math.min(1, relative * (0.5 + 0.5 * item.coverage)) * 1000) / 1000;
       results.push({
         // the heading the URL's anchor points at (a short intro joined to its first subsection starts at the intro)
         title: chunkTitle(item.chunk),
         snippet: snippetOf(item.chunk, terms),
-        relevance: Math.round(Math.min(1, relative * (0.5 + 0.5 * item.coverage)) * 1000) / 1000,
+        // order and scores agree (seed 001 §5.3): a result never scores above one ranked before it. The rank is
+        // the backend's (re-sorting by this score, which weighs in term coverage, ranks worse on the eval)
+        relevance: Math.min(own, results[results.length - 1]?.relevance ?? 1),
         url,
         section: sectionPath(item.chunk),
       });

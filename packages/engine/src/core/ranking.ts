@@ -107,41 +107,90 @@ export function withinOneEdit(a: string, b: string): boolean {
  * one edit away: the search backend matches `valdiator` to `validator` and `serialise` to `serialize`, and
  * the chunk it found for them does answer.
  */
-function approximateCoverage(terms: readonly string[], text: string): number {
+function approximateCoverage(terms: readonly string[], text: string, weights?: ReadonlyMap<string, number>): number {
   if (terms.length === 0) return 0;
   const lower = text.toLowerCase();
   let words: Set<string> | undefined;
   let found = 0;
+  let total = 0;
   for (const term of terms) {
+    const weight = weights?.get(term) ?? 1;
+    total += weight;
     if (lower.includes(stem(term))) {
-      found += 1;
+      found += weight;
       continue;
     }
     if (term.length < 5) continue;
     words ??= new Set(lower.match(/[a-z0-9_]{4,}/g) ?? []);
     for (const word of words) {
       if (withinOneEdit(term, word)) {
-        found += 1;
+        found += weight;
         break;
       }
     }
   }
-  return found / terms.length;
+  return total > 0 ? found / total : 0;
+}
+
+const lowerTexts = new WeakMap<ReadonlyMap<string, StoredChunk>, string[]>();
+const documentFrequencies = new WeakMap<ReadonlyMap<string, StoredChunk>, Map<string, number>>();
+
+/**
+ * How much each query term says about whether the docs answer the topic: its inverse document frequency
+ * over the library's chunks (a term no chunk contains, `kubernetes` in FastAPI's docs, weighs most; one in
+ * every other chunk, `model` in Pydantic's, least). Counted once per term and chunk map.
+ */
+export function termWeights(chunks: ReadonlyMap<string, StoredChunk>, terms: readonly string[]): Map<string, number> {
+  let texts = lowerTexts.get(chunks);
+  if (texts === undefined) {
+    texts = [...chunks.values()].map((c) => `${c.pageTitle} ${c.headings.join(' ')} ${c.body}`.toLowerCase());
+    lowerTexts.set(chunks, texts);
+  }
+  let frequencies = documentFrequencies.get(chunks);
+  if (frequencies === undefined) {
+    frequencies = new Map();
+    documentFrequencies.set(chunks, frequencies);
+  }
+  const out = new Map<string, number>();
+  for (const term of terms) {
+    let df = frequencies.get(term);
+    if (df === undefined) {
+      const needle = stem(term);
+      df = 0;
+      for (const text of texts) if (text.includes(needle)) df += 1;
+      frequencies.set(term, df);
+    }
+    out.set(term, Math.log(1 + texts.length / (1 + df)));
+  }
+  return out;
 }
 
 /**
- * Confidence in [0, 1] that the best chunk answers the topic: how many query terms it contains (a word
- * one typo away counts), weighted up when they are in its headings.
+ * Confidence in [0, 1] that the best chunk answers the topic: how much of the query it contains (a word
+ * one typo away counts), each term weighted by how rare it is in the library's docs ({@link termWeights}:
+ * a topic whose distinctive words the docs never use scores low however many common words match), and
+ * weighted up when the terms are in its headings.
  */
-export function confidenceOf(best: RankedChunk | undefined, terms: readonly string[]): number {
+export function confidenceOf(
+  best: RankedChunk | undefined,
+  terms: readonly string[],
+  weights?: ReadonlyMap<string, number>,
+): number {
   if (!best || terms.length === 0) return 0;
-  const coverage = Math.max(
-    best.coverage,
-    approximateCoverage(terms, `${best.chunk.headings.join(' ')} ${best.chunk.body}`),
+  const body = `${best.chunk.headings.join(' ')} ${best.chunk.body}`;
+  const coverage = Math.max(weights ? 0 : best.coverage, approximateCoverage(terms, body, weights));
+  const headingCoverage = approximateCoverage(
+    terms,
+    `${best.chunk.pageTitle} ${best.chunk.headings.join(' ')}`,
+    weights,
   );
-  const headingCoverage = approximateCoverage(terms, `${best.chunk.pageTitle} ${best.chunk.headings.join(' ')}`);
-  return Math.round(Math.min(1, coverage * 0.75 + headingCoverage * 0.25) * 100) / 100;
+  // convex: half the topic's weight found is far from an even chance that the chunk answers it (measured on
+  // the dev questions against unrelated topics: bench/src/confidence.ts)
+  return Math.round(Math.min(1, coverage * 0.75 + headingCoverage * 0.25) ** CONFIDENCE_EXPONENT * 100) / 100;
 }
+
+/** See {@link confidenceOf}. */
+const CONFIDENCE_EXPONENT = 1.5;
 
 /**
  * The chunk's URL with its heading anchor. A page URL that already has a fragment (a section of a single
@@ -180,6 +229,22 @@ export function sectionPath(chunk: StoredChunk): string {
   return [chunk.pageTitle, ...path].join(' › ');
 }
 
+/**
+ * The heading path of the text a chunk's body starts with, for display: {@link sectionPath} down to
+ * {@link chunkTitle} (a short intro served joined to its first subsection starts at the intro's heading).
+ */
+function labelPath(chunk: StoredChunk): string {
+  const title = chunkTitle(chunk);
+  const at = chunk.headings.lastIndexOf(title);
+  return sectionPath(at >= 0 ? { ...chunk, headings: chunk.headings.slice(0, at + 1) } : chunk);
+}
+
+/** A later part's body as it reads after the part before it: without the repeated heading line. */
+const withoutHeadingLine = (body: string): string => body.replace(/^#{1,6}[ \t].*\n+/, '');
+
+/** A later part's body shown without the part before it: its heading line says it continues. */
+const continuedHeading = (body: string): string => body.replace(/^(#{1,6}[ \t].*?)[ \t]*$/m, '$1 (continued)');
+
 /** Cuts markdown to at most `tokens` estimated tokens at a paragraph (else line) boundary, outside code fences. */
 export function cutAtBoundary(markdown: string, tokens: number): string {
   const limit = charsForTokens(tokens);
@@ -211,6 +276,19 @@ const SECTION_PART_SHARE = 0.95;
 const sectionKey = (chunk: StoredChunk): string => `${chunk.url}\u0000${chunk.headings.join('\u0001')}`;
 const sectionIndexes = new WeakMap<ReadonlyMap<string, StoredChunk>, Map<string, StoredChunk[]>>();
 
+/** Indexes the sections of a chunk map (as {@link withSectionParts} does), so {@link fillBudget} knows each chunk's parts. */
+export function indexSections(chunks: ReadonlyMap<string, StoredChunk>): void {
+  sectionParts(chunks);
+}
+
+/** The section parts each chunk belongs to (set when {@link sectionParts} indexes its chunk map). */
+const partsOf = new WeakMap<StoredChunk, StoredChunk[]>();
+
+/** The parts of `chunk`'s section in page order (just the chunk when its map was never indexed). */
+function sectionOf(chunk: StoredChunk): StoredChunk[] {
+  return partsOf.get(chunk) ?? [chunk];
+}
+
 /** The parts of each section (same page, same heading path), in page order; built once per chunk map. */
 function sectionParts(chunks: ReadonlyMap<string, StoredChunk>): Map<string, StoredChunk[]> {
   let index = sectionIndexes.get(chunks);
@@ -222,7 +300,10 @@ function sectionParts(chunks: ReadonlyMap<string, StoredChunk>): Map<string, Sto
       if (parts === undefined) index.set(key, [chunk]);
       else parts.push(chunk);
     }
-    for (const parts of index.values()) if (parts.length > 1) parts.sort((a, b) => a.order - b.order);
+    for (const parts of index.values()) {
+      if (parts.length > 1) parts.sort((a, b) => a.order - b.order);
+      for (const part of parts) partsOf.set(part, parts);
+    }
     sectionIndexes.set(chunks, index);
   }
   return index;
@@ -286,11 +367,12 @@ export function fillBudget(
   for (const item of ranked) {
     const key = contentKey(item.chunk);
     if (given.has(key)) continue;
-    const label = `<!-- ${sectionPath(item.chunk)} — ${chunkUrl(item.chunk)} -->\n`;
+    // room for the longer of the two labels the part may get (its own, or one saying it continues)
+    const label = `<!-- ${labelPath(item.chunk)} (continued) — ${chunkUrl(item.chunk)} -->\n`;
     const body = item.chunk.body.trim();
     const cost = (parts.length > 0 ? CHUNK_SEPARATOR.length : 0) + label.length + body.length;
     if (spent + cost <= limit) {
-      parts.push(`${label}${body}`);
+      parts.push(body);
       used.push(item);
       given.add(key);
       spent += cost;
@@ -300,7 +382,7 @@ export function fillBudget(
       const room = Math.floor((limit - label.length - note.length) / CHARS_PER_TOKEN) - 1;
       const cut = room > 0 ? cutAtBoundary(body, room) : '';
       if (cut) {
-        parts.push(`${label}${cut}${note}`);
+        parts.push(`${cut}${note}`);
         used.push(item);
         given.add(key);
         spent = limit;
@@ -318,7 +400,22 @@ export function fillBudget(
     return { text: parts[rank] as string, item, group: order.get(key) as number };
   });
   placed.sort((a, b) => a.group - b.group || a.item.chunk.order - b.item.chunk.order);
-  return { content: placed.map((p) => p.text).join(CHUNK_SEPARATOR), used };
+  // Each heading labels the text under it: parts of one section that follow each other read as one text
+  // under one heading and label; a later part shown without the part before it says it continues.
+  const blocks: string[] = [];
+  let previous: StoredChunk | undefined;
+  for (const { text, item } of placed) {
+    const chunk = item.chunk;
+    const siblings = sectionOf(chunk);
+    const index = siblings.findIndex((c) => c.id === chunk.id);
+    const follows = previous !== undefined && index > 0 && siblings[index - 1]?.id === previous.id;
+    if (follows) blocks[blocks.length - 1] += `\n\n${withoutHeadingLine(text)}`;
+    else if (index > 0)
+      blocks.push(`<!-- ${labelPath(chunk)} (continued) — ${chunkUrl(chunk)} -->\n${continuedHeading(text)}`);
+    else blocks.push(`<!-- ${labelPath(chunk)} — ${chunkUrl(chunk)} -->\n${text}`);
+    previous = chunk;
+  }
+  return { content: blocks.join(CHUNK_SEPARATOR), used };
 }
 
 /** A ~100-token excerpt of a chunk around the densest run of query terms. */

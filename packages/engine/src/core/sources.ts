@@ -101,7 +101,10 @@ export class SourceChain {
         recoverable: false,
         suggestion: library.source
           ? `The source '${library.source}' configured for ${library.id} is not installed.`
-          : `Give ${library.id} a docsUrl, sources.llmsTxt.llmsTxtUrl or repository in the configuration.`,
+          : library.localPath || library.repository
+            ? // it has one: what is missing is a source adapter that reads it
+              `${library.id} is configured with ${library.localPath ? `the folder (localPath) '${library.localPath}'` : `the repository '${library.repository}'`}, but no installed source reads it: enable the plugin that does, or add a docsUrl or sources.llmsTxt.llmsTxtUrl.`
+            : `Give ${library.id} a docsUrl, sources.llmsTxt.llmsTxtUrl or repository in the configuration.`,
       });
     }
     const failures: string[] = [];

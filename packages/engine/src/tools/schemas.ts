@@ -77,9 +77,10 @@ export const getDocsInput = z.object({
   libraryId: libraryIdSchema,
   topic: z
     .string()
-    .min(1)
     .max(500)
-    .describe("Documentation topic (e.g., 'chat models', 'streaming', 'dependency injection')"),
+    .describe(
+      "Documentation topic (e.g., 'chat models', 'streaming', 'dependency injection'); empty for the library's overview",
+    ),
   version: versionSchema.optional(),
   maxTokens: z
     .number()

@@ -29,6 +29,11 @@ function fetchContext(context: ToolContext): FetchContext {
   };
 }
 
+/** Related pages a low-confidence get-docs answer carries in its structured result even when the text has no room. */
+const RESERVED_RELATED_PAGES = 2;
+/** Below this confidence an answer always carries relatedPages (seed 001 §11.3). */
+const LOW_CONFIDENCE = 0.5;
+
 /** Tokens at least left for the source line when content must be asked for again within less. */
 const SOURCE_LINE_RESERVE = 60;
 
@@ -47,7 +52,7 @@ export interface RenderedDocsAnswer {
 /**
  * Renders a get-docs answer as markdown within `maxTokens` (by the kernel's `estimateTokens`): content,
  * then the source line, then as many related pages as fit, a page's description dropped before the page
- * is. The structured answer lists the same related pages. When content and source line alone exceed
+ * is. The structured answer lists the same related pages (a low-confidence one keeps its first related pages when none fit). When content and source line alone exceed
  * `maxTokens`, `overflow` says by how much (the text is then over budget: ask the engine again for less
  * content).
  */
@@ -76,8 +81,13 @@ export function renderDocsAnswer(answer: DocsAnswer, maxTokens: number): Rendere
       }
     }
   }
+  // seed 001 §11.3: a low-confidence answer includes relatedPages, even when its content filled the text
+  const structuredPages =
+    shown.length === 0 && answer.confidence < LOW_CONFIDENCE
+      ? answer.relatedPages.slice(0, RESERVED_RELATED_PAGES)
+      : shown;
   return {
-    structured: { ...answer, relatedPages: shown },
+    structured: { ...answer, relatedPages: structuredPages },
     text: render(lines),
     footerTokens: footerCost(lines),
     overflow,
@@ -97,7 +107,14 @@ export async function docsWithinBudget(
 ): Promise<RenderedDocsAnswer> {
   // the engine fits content and source line in one go (it refills from the same ranking when needed)
   const sourceLine = (answer: DocsAnswer) =>
-    renderDocsAnswer({ ...answer, content: '', relatedPages: [] }, Number.POSITIVE_INFINITY).footerTokens;
+    renderDocsAnswer(
+      {
+        ...answer,
+        content: '',
+        relatedPages: [],
+      },
+      Number.POSITIVE_INFINITY,
+    ).footerTokens;
   const raw = await ask(maxTokens, sourceLine);
   const first = renderDocsAnswer(raw, maxTokens);
   if (first.overflow === 0) return first;
@@ -131,13 +148,12 @@ export function docsTools(engine: DocsEngine): ToolDefinition[] {
           return r;
         },
       );
-      const { tocSize, matchedBy, ...structured } = result;
+      const { tocSize, matchedBy: _matchedBy, ...structured } = result;
       const lines = [
         `# ${result.name} (${result.libraryId})`,
         result.description ? `\n${result.description}` : '',
         `\nVersion ${result.requestedVersion ? `${result.requestedVersion} (as asked; latest stable ${result.defaultVersion})` : result.defaultVersion}${result.availableVersions.length > 1 ? ` (available: ${result.availableVersions.join(', ')})` : ''}. Sources: ${result.sources.join(', ')}.`,
         ...result.notes.map((note) => `\n**Note:** ${note}`),
-        matchedBy === 'fuzzy' ? `\nMatched '${args.query}' to ${result.libraryId} by a close spelling.` : '',
         result.alternatives.length > 0 ? `\nAlso matched: ${result.alternatives.map((a) => a.id).join(', ')}.` : '',
         result.toc.length === 0
           ? `\n## Table of contents\n${result.tocError?.timedOut ? 'None: the documentation source timed out (see the note above). This is not an empty library; call resolve-library again shortly.' : result.tocError ? `None: the documentation source failed with ${result.tocError.code} (see the note above).` : 'No documentation is indexed for this library (see the note above).'}`
