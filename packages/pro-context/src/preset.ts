@@ -19,6 +19,7 @@ import { oramaSearchPlugin } from '@pro-context/plugin-orama-search/plugin';
 import { projectPlugin } from '@pro-context/plugin-project/plugin';
 import { pypiPlugin } from '@pro-context/plugin-pypi';
 import { sqliteCachePlugin } from '@pro-context/plugin-sqlite-cache';
+import { enabledRemotePlugins, loadRemotePlugins } from './remote-plugins.js';
 import { proContextPlugin } from './settings.js';
 
 /** This preset's version. */
@@ -61,8 +62,11 @@ export interface StartOptions {
   httpOptions?: Partial<HttpClientOptions>;
 }
 
-/** Loads the configuration and starts a kernel with the preset's plugins. */
-export function startProContext(options: StartOptions = {}): Promise<StartedKernel> {
+/**
+ * Loads the configuration and starts a kernel with the preset's plugins, and the remote tool plugins the
+ * configuration enables (`plugins:` or `PRO_CONTEXT_PLUGINS`), imported only then.
+ */
+export async function startProContext(options: StartOptions = {}): Promise<StartedKernel> {
   const config =
     options.config ??
     loadConfig({
@@ -77,7 +81,9 @@ export function startProContext(options: StartOptions = {}): Promise<StartedKern
     ...(options.logger ? { logger: options.logger } : {}),
     ...(options.httpOptions ? { httpOptions: options.httpOptions } : {}),
   });
-  const plugins = options.replaceDefaults ? (options.plugins ?? []) : [...defaultPlugins(), ...(options.plugins ?? [])];
+  const chosen = options.replaceDefaults ? (options.plugins ?? []) : [...defaultPlugins(), ...(options.plugins ?? [])];
+  const remote = await loadRemotePlugins(enabledRemotePlugins(config, options.env));
+  const plugins = [...chosen, ...remote.filter((r) => !chosen.some((p) => p.id === r.id))];
   for (const plugin of withPresetSettings(plugins)) builder.use(plugin);
   return builder.start();
 }

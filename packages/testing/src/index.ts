@@ -15,6 +15,16 @@ export type { FakeProxy } from './fake-proxy.js';
 export { startFakeProxy } from './fake-proxy.js';
 export * from './fake-registries/index.js';
 export type {
+  FakeContext7,
+  FakeContext7CodeSnippet,
+  FakeContext7Fault,
+  FakeContext7InfoSnippet,
+  FakeContext7Library,
+  FakeContext7Options,
+  FakeContext7Request,
+} from './fake-remote/context7.js';
+export { fakeContext7Libraries, startFakeContext7 } from './fake-remote/context7.js';
+export type {
   FakeSiteDefinition,
   FakeSiteFile,
   FakeSiteNav,
