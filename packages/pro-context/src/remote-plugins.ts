@@ -27,18 +27,16 @@ const names = Object.keys(remotePluginLoaders) as [RemotePluginName, ...RemotePl
 
 /** `plugins`: remote tool plugins to enable; a list, or (from the environment) a comma-separated string. */
 export const pluginsConfigSchema = z
-  .union([
+  .preprocess(
+    (value) =>
+      typeof value === 'string'
+        ? value
+            .split(/[,\s]+/)
+            .map((name) => name.trim())
+            .filter(Boolean)
+        : value,
     z.array(z.enum(names)),
-    z
-      .string()
-      .transform((text) =>
-        text
-          .split(/[,\s]+/)
-          .map((name) => name.trim())
-          .filter(Boolean),
-      )
-      .pipe(z.array(z.enum(names))),
-  ])
+  )
   .default([])
   .describe(
     `Remote tool plugins to enable besides the docs engine's tools: ${names.join(', ')}. ${PLUGINS_ENV}=context7,… sets it from the environment.`,

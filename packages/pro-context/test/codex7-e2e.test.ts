@@ -81,14 +81,20 @@ describe.skipIf(skipReason)(
       for (const titles of Object.values(httpx.topics ?? {})) expect(titles.length).toBeGreaterThan(0);
       expect(httpx.documents?.length).toBeGreaterThan(5);
       for (const d of httpx.documents ?? []) expect(d.path).not.toMatch(/^https?:/);
-      expect(httpx.documents?.map((d) => d.path)).toContain('quickstart.md');
+      // paths relative to the docs root, as the site serves them (mkdocs: one folder per page)
+      expect(httpx.documents).toContainEqual({ path: 'quickstart/index.md', title: 'QuickStart' });
+      expect(httpx.topics?.Advanced).toContain('Proxies');
     });
 
     it('get-library-docs with one document path returns that document', async () => {
-      const result = await server.call('get-library-docs', { libraryId: 'httpx', path: 'quickstart.md', tokens: 2000 });
+      const result = await server.call('get-library-docs', {
+        libraryId: 'httpx',
+        path: 'quickstart/index.md',
+        tokens: 2000,
+      });
       expect(result.isError).toBeFalsy();
       const s = result.structuredContent as { path: string; content: string; sources: string[] };
-      expect(s.path).toBe('quickstart.md');
+      expect(s.path).toBe('quickstart/index.md');
       expect(s.sources[0]).toContain('quickstart');
       expect(s.content).toContain('httpx.get');
       expect(estimateTokens(s.content)).toBeLessThanOrEqual(2000);
@@ -108,31 +114,36 @@ describe.skipIf(skipReason)(
       expect(s.topics).toEqual([first[0], pageTitle]);
       expect(estimateTokens(s.content)).toBeLessThanOrEqual(3000);
       const allowed = new Set(
-        (httpx.documents ?? [])
-          .filter((d) => first[1].includes(d.title) || d.title === pageTitle)
-          .map((d) => d.path.replace(/\.md$/, '')),
+        (httpx.documents ?? []).filter((d) => first[1].includes(d.title) || d.title === pageTitle).map((d) => d.path),
       );
-      expect(s.sources.length).toBeGreaterThan(0);
-      for (const url of s.sources) {
-        expect([...allowed].some((p) => url.includes(p)), url).toBe(true);
-      }
+      // the document a source URL is: the longest document path it ends with
+      const documentOf = (url: string) =>
+        (httpx.documents ?? [])
+          .filter((d) => url.replace(/#.*$/, '').endsWith(d.path))
+          .sort((a, b) => b.path.length - a.path.length)[0]?.path;
+      expect(s.sources.length).toBeGreaterThan(1);
+      for (const url of s.sources) expect(allowed, url).toContain(documentOf(url));
+      expect(new Set(s.sources.map(documentOf)).size).toBeGreaterThan(1);
     });
 
     it('get-library-docs searches customQuery within the selected topics', async () => {
-      const everything = await server.call('get-library-docs', { libraryId: 'httpx', customQuery: 'proxy authentication' });
+      const everything = await server.call('get-library-docs', {
+        libraryId: 'httpx',
+        customQuery: 'proxy authentication',
+      });
       expect(everything.isError).toBeFalsy();
       const all = everything.structuredContent as { sources: string[] };
       expect(all.sources.some((u) => /prox/i.test(u))).toBe(true);
 
-      const quickstart = (httpx.documents ?? []).find((d) => d.path === 'quickstart.md')?.title as string;
       const within = await server.call('get-library-docs', {
         libraryId: 'httpx',
-        topics: [quickstart],
+        topics: ['quickstart'],
         customQuery: 'json response',
       });
       expect(within.isError).toBeFalsy();
       const s = within.structuredContent as { sources: string[]; content: string };
-      for (const url of s.sources) expect(url).toContain('quickstart');
+      expect(s.sources.length).toBeGreaterThan(0);
+      for (const url of s.sources) expect(url).toContain('/quickstart/');
       expect(s.content.toLowerCase()).toContain('json');
     });
 
@@ -163,7 +174,9 @@ describe.skipIf(skipReason)(
     });
 
     it("the wrong tool for a library gets the seed's exact error naming the right one", async () => {
-      const remote = errorOf(await server.call('get-library-docs', { libraryId: '/vercel/next.js', topics: ['routing'] }));
+      const remote = errorOf(
+        await server.call('get-library-docs', { libraryId: '/vercel/next.js', topics: ['routing'] }),
+      );
       expect(remote.code).toBe('CODEX7_NOT_LOCAL');
       expect(remote.message).toBe("This library is not locally indexed. Use 'get-context7-docs' instead.");
 
@@ -185,7 +198,7 @@ describe.skipIf(skipReason)(
       expect(topic.code).toBe('INVALID_INPUT');
 
       const mixed = errorOf(
-        await server.call('get-library-docs', { libraryId: 'httpx', path: 'quickstart.md', customQuery: 'json' }),
+        await server.call('get-library-docs', { libraryId: 'httpx', path: 'quickstart/index.md', customQuery: 'json' }),
       );
       expect(mixed.code).toBe('CODEX7_PATH_WITH_FILTERS');
 

@@ -1,8 +1,9 @@
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { spawnSync } from 'node:child_process';
+import { type CallToolResult, LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { type FakeContext7, startFakeContext7 } from '@pro-context/testing';
 import type { FakeWeb } from '@pro-context/testing/fake-web';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { connectStdio, skipReason, startCorpusWeb, writeProject } from './helpers.js';
+import { cliPath, connectStdio, skipReason, startCorpusWeb, writeProject } from './helpers.js';
 
 type Connection = Awaited<ReturnType<typeof connectStdio>>;
 
@@ -45,6 +46,13 @@ describe.skipIf(skipReason)(
         connectStdio(project.configFile, { ...env, CONTEXT7_API_KEY: KEY }),
         connectStdio(project.configFile, env),
       ]);
+      for (const conn of [server, keyless]) {
+        conn.client.setNotificationHandler(
+          LoggingMessageNotificationSchema,
+          (n) => void written.push(JSON.stringify(n.params)),
+        );
+        await conn.client.setLoggingLevel('debug');
+      }
     });
 
     afterEach(() => {
@@ -52,7 +60,11 @@ describe.skipIf(skipReason)(
     });
 
     afterAll(async () => {
-      // everything the server wrote: stderr (logs at debug level) and every tool answer
+      // everything the server wrote: stderr (logs at debug level), MCP log messages, every tool answer, health
+      for (const conn of [server, keyless]) {
+        const health = await conn?.client.readResource({ uri: 'pro-context://health' });
+        written.push(JSON.stringify(health));
+      }
       const all = [...written, server?.stderr.join('') ?? '', keyless?.stderr.join('') ?? ''].join('\n');
       await Promise.all([server?.close(), keyless?.close()]);
       await Promise.all([web?.close(), context7?.close()]);
@@ -77,7 +89,9 @@ describe.skipIf(skipReason)(
     it('lists context7.search and context7.doc beside the engine tools, with and without a key', async () => {
       for (const conn of [server, keyless]) {
         const names = (await conn.client.listTools()).tools.map((t) => t.name);
-        expect(names).toEqual(expect.arrayContaining(['context7.search', 'context7.doc', 'get-docs', 'resolve-library']));
+        expect(names).toEqual(
+          expect.arrayContaining(['context7.search', 'context7.doc', 'get-docs', 'resolve-library']),
+        );
         expect(names).not.toContain('get-context7-docs');
       }
     });
@@ -109,7 +123,11 @@ describe.skipIf(skipReason)(
         const result = await call(server, 'context7.doc', { library_key: 'vercel/next.js', topic: 'routing' });
         expect(result.isError).toBeFalsy();
         expect(textOf(result)).toContain('Routing > Defining routes');
-        expect(result.structuredContent).toMatchObject({ libraryKey: 'vercel/next.js', topic: 'routing', mode: 'info' });
+        expect(result.structuredContent).toMatchObject({
+          libraryKey: 'vercel/next.js',
+          topic: 'routing',
+          mode: 'info',
+        });
       });
       expect(asked?.query).toMatchObject({ libraryId: '/vercel/next.js', query: 'routing', type: 'json' });
 
@@ -123,7 +141,11 @@ describe.skipIf(skipReason)(
       const info = await call(server, 'context7.doc', { library_key: 'facebook/react', topic: 'hooks' });
       expect(textOf(info)).toContain('Rules of hooks');
       expect(textOf(info)).not.toContain('```');
-      const explicit = await call(server, 'context7.doc', { library_key: 'facebook/react', topic: 'hooks', mode: 'info' });
+      const explicit = await call(server, 'context7.doc', {
+        library_key: 'facebook/react',
+        topic: 'hooks',
+        mode: 'info',
+      });
       expect(textOf(explicit)).toBe(textOf(info));
       const code = await call(server, 'context7.doc', { library_key: 'facebook/react', topic: 'hooks', mode: 'code' });
       expect(textOf(code)).toContain('```jsx');
@@ -131,14 +153,19 @@ describe.skipIf(skipReason)(
       expect(textOf(code)).not.toContain('Rules of hooks');
     });
 
-    it("a library without code examples in mode code suggests \"Try mode='info'.\"", async () => {
+    it('a library without code examples in mode code suggests "Try mode=\'info\'."', async () => {
       const result = await call(server, 'context7.doc', { library_key: 'acme/prose-only', mode: 'code' });
       expect(result.isError).toBeFalsy();
       expect(textOf(result)).toContain("Try mode='info'.");
     });
 
     it('page and limit page through the results, clamped to 1..10', async () => {
-      const page2 = await call(server, 'context7.doc', { library_key: 'vercel/next.js', topic: 'routing', page: 2, limit: 5 });
+      const page2 = await call(server, 'context7.doc', {
+        library_key: 'vercel/next.js',
+        topic: 'routing',
+        page: 2,
+        limit: 5,
+      });
       expect(page2.structuredContent).toMatchObject({ page: 2, limit: 5, totalPages: 3, results: 5 });
       expect(textOf(page2)).toContain('Routing section 6 of 12');
       expect(textOf(page2)).toContain('Routing section 10 of 12');
@@ -148,7 +175,12 @@ describe.skipIf(skipReason)(
       const limited = await call(server, 'context7.doc', { library_key: 'vercel/next.js', topic: 'routing', limit: 5 });
       expect(limited.structuredContent).toMatchObject({ page: 1, limit: 5, results: 5 });
 
-      const big = await call(server, 'context7.doc', { library_key: 'vercel/next.js', topic: 'routing', limit: 50, page: 0 });
+      const big = await call(server, 'context7.doc', {
+        library_key: 'vercel/next.js',
+        topic: 'routing',
+        limit: 50,
+        page: 0,
+      });
       expect(big.structuredContent).toMatchObject({ page: 1, limit: 10, results: 10 });
       const far = await call(server, 'context7.doc', { library_key: 'vercel/next.js', topic: 'routing', page: 99 });
       expect(far.structuredContent).toMatchObject({ page: 10, results: 0 });
@@ -173,7 +205,9 @@ describe.skipIf(skipReason)(
         for (const r of asked) expect(r.query.libraryId).toBe('/vercel/next.js');
       }
       // the shorthand was resolved through search
-      expect(context7.requests.some((r) => r.path === '/api/v2/libs/search' && r.query.libraryName === 'next.js')).toBe(true);
+      expect(context7.requests.some((r) => r.path === '/api/v2/libs/search' && r.query.libraryName === 'next.js')).toBe(
+        true,
+      );
     });
 
     it('normalizes topics: quotes, <placeholder>, path-like, kebab-case', async () => {
@@ -201,7 +235,10 @@ describe.skipIf(skipReason)(
 
       context7.fault({
         status: 404,
-        body: { error: 'tag_not_found', message: 'Tag "v1.0.0" not found for library /vercel/next.js. Available tags: v16.0.3' },
+        body: {
+          error: 'tag_not_found',
+          message: 'Tag "v1.0.0" not found for library /vercel/next.js. Available tags: v16.0.3',
+        },
       });
       const missingTag = await call(server, 'context7.doc', { library_key: 'vercel/next.js', topic: 'tags' });
       expect(textOf(missingTag)).toContain('[Context7 error 404: tag_not_found: Tag "v1.0.0" not found');
@@ -310,11 +347,16 @@ describe.skipIf(skipReason)('enabling remote plugins (issue #11 item 7)', () => 
     }
   });
 
-  it('an unknown plugin name is a configuration error naming the key', async () => {
+  it('an unknown plugin name is a configuration error naming the key and the variable', async () => {
     const project = writeProject(web);
     try {
-      const server = connectStdio(project.configFile, { PRO_CONTEXT_PLUGINS: 'context7,context8' });
-      await expect(server).rejects.toThrow();
+      const check = spawnSync(process.execPath, [cliPath, '--config', project.configFile, 'config', 'check'], {
+        env: { ...process.env, PRO_CONTEXT_PLUGINS: 'context7,context8' },
+        encoding: 'utf8',
+      });
+      expect(check.status).not.toBe(0);
+      expect(check.stderr).toMatch(/plugins\.1 \(from PRO_CONTEXT_PLUGINS\): .*context7.*codex7/);
+      await expect(connectStdio(project.configFile, { PRO_CONTEXT_PLUGINS: 'context8' })).rejects.toThrow();
     } finally {
       project.cleanup();
     }
