@@ -38,7 +38,8 @@ describe.skipIf(skipReason)(
         CONTEXT7_API_KEY: KEY,
         PRO_CONTEXT_CONTEXT7_URL: context7.url,
       });
-      httpx = (await server.call('resolve-library-id', { libraryName: 'httpx' })).structuredContent as unknown as Resolved;
+      httpx = (await server.call('resolve-library-id', { libraryName: 'httpx' }))
+        .structuredContent as unknown as Resolved;
     });
 
     afterAll(async () => {

@@ -347,6 +347,18 @@ describe.skipIf(skipReason)('enabling remote plugins (issue #11 item 7)', () => 
     }
   });
 
+  it("config schema describes plugins and the remote plugins' sections, for editors", () => {
+    const out = spawnSync(process.execPath, [cliPath, 'config', 'schema'], { encoding: 'utf8' });
+    const schema = JSON.parse(out.stdout) as { properties: Record<string, { properties?: Record<string, unknown> }> };
+    expect(JSON.stringify(schema.properties.plugins)).toContain('codex7');
+    expect(Object.keys(schema.properties.context7?.properties ?? {}).sort()).toEqual([
+      'apiKey',
+      'cacheTtlSeconds',
+      'timeoutMs',
+      'url',
+    ]);
+  });
+
   it('an unknown plugin name is a configuration error naming the key and the variable', async () => {
     const project = writeProject(web);
     try {
