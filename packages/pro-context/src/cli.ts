@@ -12,7 +12,14 @@ import {
 } from '@pro-context/kernel';
 import { createToolRunner } from '@pro-context/tool-runner';
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { PRESET_VERSION, presetConfigJsonSchema, SERVER_INSTRUCTIONS, startProContext } from './preset.js';
+import {
+  defaultPlugins,
+  PRESET_VERSION,
+  presetConfigJsonSchema,
+  SERVER_INSTRUCTIONS,
+  startProContext,
+} from './preset.js';
+import { loadRemotePlugins, type RemotePluginName, remotePluginLoaders } from './remote-plugins.js';
 import { serverConfigSection } from './settings.js';
 
 interface GlobalOptions {
@@ -235,8 +242,10 @@ export function buildProgram(): Command {
   config
     .command('schema')
     .description('print the JSON Schema of pro-context.config.yaml (for editor completion)')
-    .action(() => {
-      process.stdout.write(`${JSON.stringify(presetConfigJsonSchema(), null, 2)}\n`);
+    .action(async () => {
+      // with every remote plugin's section (context7…), so that editors complete them before they are enabled
+      const remote = await loadRemotePlugins(Object.keys(remotePluginLoaders) as RemotePluginName[]);
+      process.stdout.write(`${JSON.stringify(presetConfigJsonSchema([...defaultPlugins(), ...remote]), null, 2)}\n`);
     });
   config
     .command('check')

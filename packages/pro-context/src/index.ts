@@ -10,6 +10,15 @@ export {
   SERVER_INSTRUCTIONS,
   startProContext,
 } from './preset.js';
+export type { RemotePluginName } from './remote-plugins.js';
+export {
+  enabledRemotePlugins,
+  loadRemotePlugins,
+  PLUGINS_ENV,
+  pluginsConfigSchema,
+  pluginsConfigSection,
+  remotePluginLoaders,
+} from './remote-plugins.js';
 export {
   corsConfigSchema,
   corsConfigSection,

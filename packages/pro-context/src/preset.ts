@@ -22,6 +22,7 @@ import { projectPlugin } from '@pro-context/plugin-project/plugin';
 import { pypiPlugin } from '@pro-context/plugin-pypi';
 import { siteCrawlPlugin } from '@pro-context/plugin-site-crawl';
 import { sqliteCachePlugin } from '@pro-context/plugin-sqlite-cache';
+import { enabledRemotePlugins, loadRemotePlugins } from './remote-plugins.js';
 import { proContextPlugin } from './settings.js';
 
 /** This preset's version. */
@@ -68,8 +69,11 @@ export interface StartOptions {
   httpOptions?: Partial<HttpClientOptions>;
 }
 
-/** Loads the configuration and starts a kernel with the preset's plugins. */
-export function startProContext(options: StartOptions = {}): Promise<StartedKernel> {
+/**
+ * Loads the configuration and starts a kernel with the preset's plugins, and the remote tool plugins the
+ * configuration enables (`plugins:` or `PRO_CONTEXT_PLUGINS`), imported only then.
+ */
+export async function startProContext(options: StartOptions = {}): Promise<StartedKernel> {
   const config =
     options.config ??
     loadConfig({
@@ -84,7 +88,9 @@ export function startProContext(options: StartOptions = {}): Promise<StartedKern
     ...(options.logger ? { logger: options.logger } : {}),
     ...(options.httpOptions ? { httpOptions: options.httpOptions } : {}),
   });
-  const plugins = options.replaceDefaults ? (options.plugins ?? []) : [...defaultPlugins(), ...(options.plugins ?? [])];
+  const chosen = options.replaceDefaults ? (options.plugins ?? []) : [...defaultPlugins(), ...(options.plugins ?? [])];
+  const remote = await loadRemotePlugins(enabledRemotePlugins(config, options.env));
+  const plugins = [...chosen, ...remote.filter((r) => !chosen.some((p) => p.id === r.id))];
   for (const plugin of withPresetSettings(plugins)) builder.use(plugin);
   return builder.start();
 }

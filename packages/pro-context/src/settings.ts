@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { defineConfigSection, definePlugin, z } from '@pro-context/kernel';
+import { PLUGINS_ENV, pluginsConfigSection } from './remote-plugins.js';
 
 /** `server`: how the hosts listen. */
 export const serverConfigSchema = z.strictObject({
@@ -72,11 +73,12 @@ export const proContextPlugin = definePlugin({
   version,
   description: 'The pro-context preset: host settings and first-party defaults.',
   kernel: '^0.1.0',
-  configSections: [serverConfigSection, rateLimitConfigSection, corsConfigSection],
+  configSections: [serverConfigSection, rateLimitConfigSection, corsConfigSection, pluginsConfigSection],
   environment: [
     { variable: 'PRO_CONTEXT_TRANSPORT', key: 'server.transport' },
     { variable: 'PRO_CONTEXT_PORT', key: 'server.port', type: 'number' },
     { variable: 'PRO_CONTEXT_HOST', key: 'server.host' },
+    { variable: PLUGINS_ENV, key: 'plugins' },
   ],
   reservedSections: firstPartySections,
   allowlist: [{ entry: 'pypi.org', reason: 'default' }],

@@ -7,14 +7,10 @@ import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotoc
 import { type CallToolResult, CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { type FakeExa, type FakeGemini, startFakeExa, startFakeGemini } from '@pro-context/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { offlineRegistries } from './helpers.js';
+import { cliPath, offlineRegistries } from './helpers.js';
 
-const fixture = fileURLToPath(new URL('./fixtures/serve-with-remote-plugins.mjs', import.meta.url));
-const built = [
-  '../dist/index.js',
-  '../../../plugins/grounding/dist/index.js',
-  '../../../plugins/exa/dist/index.js',
-].every((path) => existsSync(fileURLToPath(new URL(path, import.meta.url))));
+// the built CLI, as a user runs it: the two plugins enabled by PRO_CONTEXT_PLUGINS
+const built = existsSync(cliPath);
 
 /** Keys no redaction pattern recognises, so a leak would show as written. */
 const GEMINI_KEY = 'gk-stdio-3a9b8c7d6e5f4a3b2c1d';
@@ -39,10 +35,11 @@ describe.skipIf(!built)('the stdio server with the grounding and exa plugins (se
   async function spawn(env: Record<string, string>): Promise<Server> {
     const transport = new StdioClientTransport({
       command: process.execPath,
-      args: [fixture],
+      args: [cliPath],
       cwd: dir,
       env: {
         ...getDefaultEnvironment(),
+        PRO_CONTEXT_PLUGINS: 'grounding,exa',
         PRO_CONTEXT_CONFIG: join(dir, 'pro-context.config.yaml'),
         PRO_CONTEXT_LOG_LEVEL: 'debug',
         ...env,

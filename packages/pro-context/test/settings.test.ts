@@ -88,6 +88,7 @@ describe("the preset's settings (host sections, reserved variables, default allo
       'http',
       'libraries',
       'logging',
+      'plugins',
       'project',
       'rateLimit',
       'registries',

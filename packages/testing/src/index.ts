@@ -45,6 +45,16 @@ export {
   startFakeGemini,
 } from './fake-search/index.js';
 export type {
+  FakeContext7,
+  FakeContext7CodeSnippet,
+  FakeContext7Fault,
+  FakeContext7InfoSnippet,
+  FakeContext7Library,
+  FakeContext7Options,
+  FakeContext7Request,
+} from './fake-remote/context7.js';
+export { fakeContext7Libraries, startFakeContext7 } from './fake-remote/context7.js';
+export type {
   FakeSiteDefinition,
   FakeSiteFile,
   FakeSiteNav,

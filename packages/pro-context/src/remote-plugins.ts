@@ -1,0 +1,82 @@
+import { type AnyPlugin, type ConfigSource, defineConfigSection, getPath, z } from '@pro-context/kernel';
+import { codex7Plugin } from '@pro-context/plugin-codex7';
+import { context7ClientPlugin, context7Plugin } from '@pro-context/plugin-context7';
+import { exaPlugin } from '@pro-context/plugin-exa';
+import { groundingPlugin } from '@pro-context/plugin-grounding';
+
+/**
+ * The remote tool plugins the preset can enable by name (`plugins:` / `PRO_CONTEXT_PLUGINS`); a plugin not
+ * enabled is never registered, so it binds, starts and lists nothing. A loader returns the plugins to add;
+ * when two names bring a plugin of the same id, the one whose id is an enabled name wins (`codex7` brings
+ * Context7's client alone, `context7` the client with its tools). Add a remote plugin here: its name and a
+ * loader.
+ *
+ * Small plugins are imported statically: in the bundled CLI a dynamic `import()` of a workspace plugin makes
+ * esbuild split the code it shares with the server (kernel, engine, zod) into more chunks, which cost ~30 ms
+ * of CPU at every start (measured: 0.41 s vs 0.38 s to the first tools/list), more than evaluating these
+ * modules does (not measurable). A plugin with heavy dependencies should import those lazily inside itself,
+ * as the HTTP client does with undici, or be loaded here with `await import(…)`.
+ */
+export const remotePluginLoaders = {
+  context7: async (): Promise<AnyPlugin[]> => [context7Plugin],
+  codex7: async (): Promise<AnyPlugin[]> => [context7ClientPlugin, codex7Plugin],
+  grounding: async (): Promise<AnyPlugin[]> => [groundingPlugin],
+  exa: async (): Promise<AnyPlugin[]> => [exaPlugin],
+} satisfies Record<string, () => Promise<AnyPlugin[]>>;
+
+/** A remote plugin's name in `plugins:` / `PRO_CONTEXT_PLUGINS`. */
+export type RemotePluginName = keyof typeof remotePluginLoaders;
+
+/** The environment variable listing remote plugins to enable, comma-separated (`context7,grounding,exa`). */
+export const PLUGINS_ENV = 'PRO_CONTEXT_PLUGINS';
+
+const names = Object.keys(remotePluginLoaders) as [RemotePluginName, ...RemotePluginName[]];
+
+/** `plugins`: remote tool plugins to enable; a list, or (from the environment) a comma-separated string. */
+export const pluginsConfigSchema = z
+  .preprocess(
+    (value) =>
+      typeof value === 'string'
+        ? value
+            .split(/[,\s]+/)
+            .map((name) => name.trim())
+            .filter(Boolean)
+        : value,
+    z.array(z.enum(names)),
+  )
+  .default([])
+  .describe(
+    `Remote tool plugins to enable besides the docs engine's tools: ${names.join(', ')}. ${PLUGINS_ENV}=context7,… sets it from the environment.`,
+  );
+
+/** `plugins`: the remote tool plugins enabled. */
+export const pluginsConfigSection = defineConfigSection('plugins', pluginsConfigSchema);
+
+/**
+ * The remote plugins a configuration enables: `PRO_CONTEXT_PLUGINS` (when set) over the file's `plugins`.
+ * A value that does not validate enables nothing here: the kernel's validation reports it, naming the key.
+ */
+export function enabledRemotePlugins(
+  config: ConfigSource | Record<string, unknown>,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): RemotePluginName[] {
+  const source = 'values' in config && 'lines' in config ? (config as ConfigSource) : undefined;
+  const values = source ? source.values : config;
+  const environment = source?.env ?? env;
+  const fromOverrides = source?.overrides ? getPath(source.overrides, 'plugins') : undefined;
+  const fromEnv = environment[PLUGINS_ENV]?.trim() ? environment[PLUGINS_ENV] : undefined;
+  const parsed = pluginsConfigSchema.safeParse(fromOverrides ?? fromEnv ?? getPath(values, 'plugins'));
+  return parsed.success ? [...new Set(parsed.data)] : [];
+}
+
+/** Imports the plugins of `enabled` (only those); a plugin id brought by two names is added once. */
+export async function loadRemotePlugins(enabled: readonly RemotePluginName[]): Promise<AnyPlugin[]> {
+  const loaded = await Promise.all(enabled.map(async (name) => ({ name, plugins: await remotePluginLoaders[name]() })));
+  const byId = new Map<string, AnyPlugin>();
+  for (const { name, plugins } of loaded) {
+    for (const plugin of plugins) {
+      if (!byId.has(plugin.id) || plugin.id === name) byId.set(plugin.id, plugin);
+    }
+  }
+  return [...byId.values()];
+}

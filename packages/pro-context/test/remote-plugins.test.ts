@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { enabledRemotePlugins, loadRemotePlugins } from '../src/remote-plugins.js';
+
+describe('remote plugins enabled by name (issue #11 item 7)', () => {
+  it('reads plugins from the config, PRO_CONTEXT_PLUGINS over it, overrides over both', () => {
+    expect(enabledRemotePlugins({ values: {}, lines: new Map(), fromEnv: new Map(), env: {} })).toEqual([]);
+    expect(
+      enabledRemotePlugins({ values: { plugins: ['codex7'] }, lines: new Map(), fromEnv: new Map(), env: {} }),
+    ).toEqual(['codex7']);
+    const env = { PRO_CONTEXT_PLUGINS: 'context7, codex7,context7' };
+    expect(
+      enabledRemotePlugins({ values: { plugins: ['codex7'] }, lines: new Map(), fromEnv: new Map(), env }),
+    ).toEqual(['context7', 'codex7']);
+    const overrides = { plugins: [] };
+    expect(enabledRemotePlugins({ values: {}, lines: new Map(), fromEnv: new Map(), env, overrides })).toEqual([]);
+    // plain values (a ready configuration) and the process environment given explicitly
+    expect(enabledRemotePlugins({ plugins: ['context7'] }, {})).toEqual(['context7']);
+  });
+
+  it('an invalid list enables nothing here (the kernel reports it, naming the key)', () => {
+    expect(enabledRemotePlugins({ plugins: ['context8'] }, {})).toEqual([]);
+  });
+
+  it("codex7 brings Context7's client without its tools; with context7 enabled too, the client with the tools", async () => {
+    const codex7 = await loadRemotePlugins(['codex7']);
+    expect(codex7.map((p) => p.id)).toEqual(['context7', 'codex7']);
+    expect(codex7[0]?.description).toContain('client only');
+    const both = await loadRemotePlugins(['codex7', 'context7']);
+    expect(both.map((p) => p.id)).toEqual(['context7', 'codex7']);
+    expect(both[0]?.description).toContain('context7.search');
+  });
+});

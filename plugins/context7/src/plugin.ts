@@ -1,0 +1,93 @@
+import { createRequire } from 'node:module';
+import {
+  type AnyPlugin,
+  cacheStoreToken,
+  createToken,
+  definePlugin,
+  kernelTokens,
+  ProContextError,
+  type ToolPlugin,
+  toolPluginToken,
+  type z,
+} from '@pro-context/kernel';
+import { Context7Client } from './client.js';
+import { context7Errors } from './errors.js';
+import {
+  CONTEXT7_API_KEY_ENV,
+  CONTEXT7_URL_ENV,
+  type Context7PluginOptions,
+  type Context7PluginOptionsInput,
+  context7OptionsToken,
+  context7PluginOptionsSchema,
+  DEFAULT_CONTEXT7_URL,
+} from './options.js';
+import { context7Tools } from './tools.js';
+
+const { version } = createRequire(import.meta.url)('../package.json') as { version: string };
+
+/** The Context7 client of a kernel, for other plugins (Codex7's `get-context7-docs`). */
+export const context7ClientToken = createToken<Context7Client>('context7.client');
+
+type ValidatedOptions = z.output<typeof context7PluginOptionsSchema>;
+
+/** The base URL: the `url` option (which `PRO_CONTEXT_CONTEXT7_URL` sets), else Context7's. */
+function urlOf(options: ValidatedOptions): string {
+  return options.url ?? DEFAULT_CONTEXT7_URL;
+}
+
+/**
+ * The context7 plugin. With `tools: true` (the `context7` plugin) it binds the client and a `ToolPlugin` with
+ * `context7.search` and `context7.doc`; with `tools: false` (the client other plugins build on) only the
+ * client, so an agent sees one Context7 surface. Both read the `context7` config section and the same
+ * variables, and both have the id `context7` (a kernel holds one of them).
+ */
+export function createContext7Plugin(settings: { tools: boolean }): AnyPlugin {
+  return definePlugin<ValidatedOptions, Context7PluginOptionsInput>({
+    id: 'context7',
+    version,
+    description: settings.tools
+      ? "Context7's hosted documentation index: context7.search and context7.doc"
+      : "Context7's hosted documentation index (client only, for other plugins' tools)",
+    kernel: '^0.1.0',
+    configKey: 'context7',
+    optionsSchema: context7PluginOptionsSchema,
+    environment: [
+      { variable: CONTEXT7_URL_ENV, key: 'context7.url' },
+      { variable: CONTEXT7_API_KEY_ENV, key: 'context7.apiKey', secret: true },
+    ],
+    errors: context7Errors.errors,
+    register(context, options) {
+      const resolved: Context7PluginOptions = { ...options, url: urlOf(options) };
+      context.bindValue(context7OptionsToken, resolved);
+      context.bindFactory(
+        context7ClientToken,
+        (resolver) =>
+          new Context7Client(resolved, resolver.resolve(kernelTokens.http), resolver.resolve(cacheStoreToken)),
+      );
+      if (!settings.tools) return;
+      context.bindFactory(toolPluginToken, (resolver): ToolPlugin => {
+        const client = resolver.resolve(context7ClientToken);
+        return { id: 'context7', tools: () => context7Tools(client) };
+      });
+    },
+    start(context) {
+      if (!context.isBound(cacheStoreToken)) {
+        throw new ProContextError(
+          'PLUGIN_DEPENDENCY_MISSING',
+          "Plugin 'context7' needs a cache store (sqlite-cache).",
+          {
+            suggestion: 'Install a CacheStore plugin such as @pro-context/plugin-sqlite-cache.',
+          },
+        );
+      }
+    },
+  });
+}
+
+/** Context7's tools (`context7.search`, `context7.doc`) and client. */
+export const context7Plugin: AnyPlugin = createContext7Plugin({ tools: true });
+
+/** Context7's client alone (id `context7`), for plugins with their own Context7 tools, such as codex7. */
+export const context7ClientPlugin: AnyPlugin = createContext7Plugin({ tools: false });
+
+export default context7Plugin;
