@@ -96,13 +96,11 @@ interface AuthedRequest extends Request {
 /** A catalog error as an HTTP answer: JSON-RPC error shape (what MCP clients parse) carrying the payload. */
 function sendError(res: Response, status: number, payload: ErrorPayload): void {
   if (res.headersSent) return;
-  res
-    .status(status)
-    .json({
-      jsonrpc: '2.0',
-      error: { code: -32001, message: `${payload.code}: ${payload.message}`, data: payload },
-      id: null,
-    });
+  res.status(status).json({
+    jsonrpc: '2.0',
+    error: { code: -32001, message: `${payload.code}: ${payload.message}`, data: payload },
+    id: null,
+  });
 }
 
 function sendRpcError(res: Response, status: number, code: number, message: string): void {
