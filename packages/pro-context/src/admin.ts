@@ -10,7 +10,6 @@ import {
   type UsageStore,
   usageStoreToken,
 } from '@pro-context/kernel';
-import { sqliteCachePlugin } from '@pro-context/plugin-sqlite-cache';
 import { Command, InvalidArgumentError } from 'commander';
 import { PRESET_VERSION, startProContext } from './preset.js';
 
@@ -30,7 +29,7 @@ const when = (ms: number | null) => (ms === null ? 'never' : new Date(ms).toISOS
 /**
  * Opens the server's key and usage stores: the same configuration file (`-c`, `PRO_CONTEXT_CONFIG`, then the
  * default places) and cache directory (`--cache-dir`, `PRO_CONTEXT_CACHE_DIR`, `cache.directory`) as the
- * server, with only the storage plugin started.
+ * server, with the server's plugins (so the file validates alike); only the stores are used.
  */
 async function withStores(
   program: Command,
@@ -43,10 +42,11 @@ async function withStores(
       ...(options.config ? { configFile: options.config } : {}),
       overrides: {
         logging: { level: 'error' },
+        project: { autoDetect: false },
         ...(options.cacheDir ? { cache: { directory: options.cacheDir } } : {}),
       },
-      plugins: [sqliteCachePlugin],
-      replaceDefaults: true,
+      // the server's plugins, so its configuration file validates the same way (and the same cache directory wins)
+      plugins: [],
     });
     await work({ keys: kernel.resolve(keyStoreToken), usage: kernel.resolve(usageStoreToken) });
     await kernel.stop();
