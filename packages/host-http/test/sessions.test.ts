@@ -38,14 +38,15 @@ describe.skipIf(skipReason)(`sessions, modes and shutdown${skipReason ? ` (skipp
     ]);
     const before = web.requests.length;
     const ask = { libraryId: 'pydantic', topic: 'field validators', maxTokens: 1500 };
-    const [x, y] = await Promise.all(
-      [a, b].map(({ client }) => client.callTool({ name: 'get-docs', arguments: ask }, CallToolResultSchema)),
-    );
+    const [x, y] = await Promise.all([
+      a.client.callTool({ name: 'get-docs', arguments: ask }, CallToolResultSchema),
+      b.client.callTool({ name: 'get-docs', arguments: ask }, CallToolResultSchema),
+    ]);
     off();
-    expect(x?.isError).toBeFalsy();
-    expect(y?.isError).toBeFalsy();
-    expect((x?.structuredContent as { content: string }).content).toBe(
-      (y?.structuredContent as { content: string }).content,
+    expect(x.isError).toBeFalsy();
+    expect(y.isError).toBeFalsy();
+    expect((x.structuredContent as { content: string }).content).toBe(
+      (y.structuredContent as { content: string }).content,
     );
     const paths = web.requests
       .slice(before)
