@@ -2,6 +2,8 @@
  * @pro-context/testing: what a plugin author needs to test against pro-context — a test kernel, fakes for
  * every contract, contract suites, and a loopback fake web that serves documentation sites.
  */
+
+export { conformanceFixtures, conformanceFixturesPlugin } from './conformance/fixtures.js';
 export type { CacheStoreContractOptions } from './contracts/cache-store.js';
 export { describeCacheStoreContract } from './contracts/cache-store.js';
 export type { RegistryResolverContractOptions } from './contracts/registry-resolver.js';
