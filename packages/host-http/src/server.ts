@@ -36,7 +36,10 @@ export interface HttpHostOptions extends McpServerOptions {
   stateless?: boolean;
   /** `apiKey` (default): Bearer API keys from the kernel's `KeyStore`. `none`: only on a loopback bind. */
   auth?: 'apiKey' | 'none';
-  /** Host names (without port) accepted besides the loopback names (DNS-rebinding protection). */
+  /**
+   * Host names (without port) accepted besides the loopback names (DNS-rebinding protection). On a
+   * non-loopback bind without any, the Host header is not checked (a warning says so).
+   */
   allowedHosts?: string[];
   /** CORS origins (`*` = any). A request whose `Origin` is not among them gets 403. Default `['*']`. */
   corsOrigins?: string[];
@@ -173,7 +176,9 @@ export async function serveHttp(kernel: StartedKernel, options: HttpHostOptions)
   app.set('trust proxy', false);
 
   // DNS-rebinding protection: the Host header must name this server
-  const allowedHosts = [...(loopback ? LOOPBACK_HOSTS : []), ...(options.allowedHosts ?? [])];
+  // loopback names always pass (a rebinding attack arrives with the attacker's name in Host, never these)
+  const extraHosts = options.allowedHosts ?? [];
+  const allowedHosts = loopback || extraHosts.length > 0 ? [...LOOPBACK_HOSTS, ...extraHosts] : [];
   if (allowedHosts.length > 0) app.use(hostHeaderValidation(allowedHosts));
   else
     logger.warn(
