@@ -18,6 +18,9 @@ export default defineConfig({
   resolve: { conditions },
   ssr: { resolve: { conditions, externalConditions: ['source'] } },
   test: {
+    // eventsource-parser (the MCP SDK's HTTP client) also exports a `source` condition pointing at its .ts
+    // files, which node cannot load: vite transforms it instead
+    server: { deps: { inline: [/sdk\/dist\/esm\/client\//, /eventsource-parser/] } },
     testTimeout: 30_000,
     hookTimeout: 60_000,
     projects: projectDirs

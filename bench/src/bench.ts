@@ -3,7 +3,7 @@
  * stdio server, indexing throughput and scale. Prints tables (stdout; progress on stderr) and writes
  * bench/results/bench.json. Benchmarks, not tests: it never fails on its numbers.
  *
- * Flags: `--sections=quality,stdio,scale` (default: all), `--copies=N` (synthetic corpus size, default 10),
+ * Flags: `--sections=quality,stdio,http,scale` (default: all), `--http-seconds=N` (each HTTP load run, default 5), `--copies=N` (synthetic corpus size, default 10),
  * `--calls=N` (timed get-docs and search-docs calls, default 200).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -11,6 +11,7 @@ import os from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compareQuality, QUALITY_BUDGETS, type QualityReport, type QualityRow } from './lib/compare.js';
+import { type HttpReport, measureHttp } from './lib/http-bench.js';
 import { startInProcess } from './lib/inprocess.js';
 import { measureScale, queriesFor, type ScaleReport } from './lib/scale.js';
 import { corpusLibraries, loadEvalRows, makeProject, median, pct, spawnServer, startWeb, table } from './lib/setup.js';
@@ -18,7 +19,8 @@ import { measureStdio, type StdioReport } from './lib/stdio-bench.js';
 import { evaluateTargets, type TargetResult } from './lib/targets.js';
 
 const arg = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
-const sections = new Set((arg('sections') ?? 'quality,stdio,scale').split(','));
+const sections = new Set((arg('sections') ?? 'quality,stdio,http,scale').split(','));
+const httpSeconds = Number(arg('http-seconds') ?? 5);
 const copies = Number(arg('copies') ?? 10);
 const calls = Number(arg('calls') ?? 200);
 const log = (line: string) => process.stderr.write(`${line}\n`);
@@ -176,10 +178,7 @@ function printScale(s: ScaleReport): void {
   console.log(
     table(
       ['what', 'MB', 'seconds', 'MB/s'],
-      [
-        ...s.throughput.map((t) => [t.system, t.mb.toFixed(2), t.seconds.toFixed(2), t.mbPerSecond.toFixed(2)]),
-        ['HTTP host requests/s', 'n/a (no HTTP host yet)', '', ''],
-      ],
+      [...s.throughput.map((t) => [t.system, t.mb.toFixed(2), t.seconds.toFixed(2), t.mbPerSecond.toFixed(2)])],
     ),
   );
   console.log('\n## Scale (pro-context search backend, in-process, fresh instance)\n');
@@ -213,6 +212,49 @@ function printScale(s: ScaleReport): void {
   );
 }
 
+function printHttp(h: HttpReport, stdio: StdioReport | undefined): void {
+  console.log(
+    `\n## The HTTP host under load (pro-context serve --http from dist/, autocannon on loopback, ${h.runs[0]?.seconds ?? 0} s per run; load average ${os
+      .loadavg()
+      .map((x) => x.toFixed(1))
+      .join(' ')})\n`,
+  );
+  const beside = (tool: string) => {
+    const s = tool === 'get-docs' ? stdio?.getDocs : stdio?.search;
+    return s ? `${ms(s.p50, 2)} / ${ms(s.p99, 2)}` : 'n/a';
+  };
+  console.log(
+    table(
+      [
+        'tool (cached)',
+        'connections',
+        'req/s',
+        'p50',
+        'p99',
+        'requests',
+        'non-2xx',
+        'errors',
+        'stdio p50 / p99 (1 client)',
+      ],
+      h.runs.map((r) => [
+        r.tool,
+        r.connections,
+        r.requestsPerSecond.toFixed(0),
+        `${r.p50Ms} ms`,
+        `${r.p99Ms} ms`,
+        r.requests,
+        r.non2xx,
+        r.errors,
+        beside(r.tool),
+      ]),
+    ),
+  );
+  const mb = (x: number | undefined) => (x === undefined ? 'n/a' : `${x.toFixed(0)} MB`);
+  console.log(
+    `server RSS: ${mb(h.memoryBeforeMb)} before the load runs (corpora indexed), ${mb(h.memoryAfterMb)} after; peak ${mb(h.peakMb)}`,
+  );
+}
+
 function printTargets(targets: TargetResult[]): void {
   console.log('\n## Targets (2-core machine)\n');
   console.log(
@@ -233,6 +275,7 @@ async function main() {
   let quality: QualityReport | undefined;
   let stdio: StdioReport | undefined;
   let scale: ScaleReport | undefined;
+  let http: HttpReport | undefined;
   try {
     if (sections.has('quality')) {
       log('quality: pro-context over stdio, FTS5, MiniSearch and navigation on the same chunks…');
@@ -261,6 +304,19 @@ async function main() {
       });
       printStdio(stdio);
     }
+    if (sections.has('http')) {
+      log('http: pro-context serve --http under autocannon (cached get-docs, search-docs; 1, 10, 50 connections)…');
+      const asked = rows.filter((r) => r.library === 'fastapi' || r.library === 'pydantic');
+      http = await measureHttp(
+        web,
+        {
+          getDocs: asked.map((r) => ({ libraryId: r.library, topic: r.question })),
+          search: asked.map((r) => ({ libraryId: r.library, query: r.question })),
+        },
+        { seconds: httpSeconds, connections: [1, 10, 50], log },
+      );
+      printHttp(http, stdio);
+    }
     if (sections.has('scale')) {
       log(`scale: one corpus, all ${corpusLibraries.length}, synthetic ${copies}x…`);
       scale = await measureScale(
@@ -275,7 +331,7 @@ async function main() {
     await inProcess.stop();
     await web.close();
   }
-  const targets = evaluateTargets({ quality, stdio });
+  const targets = evaluateTargets({ quality, stdio, http });
   printTargets(targets);
   const out = join(dirname(fileURLToPath(import.meta.url)), '..', 'results', 'bench.json');
   mkdirSync(dirname(out), { recursive: true });
@@ -288,7 +344,7 @@ async function main() {
   };
   writeFileSync(
     out,
-    `${JSON.stringify({ date: new Date().toISOString(), machine, seconds: (performance.now() - started) / 1000, quality, stdio, scale, targets }, null, 2)}\n`,
+    `${JSON.stringify({ date: new Date().toISOString(), machine, seconds: (performance.now() - started) / 1000, quality, stdio, http, scale, targets }, null, 2)}\n`,
   );
   console.log(`\nwritten: ${out} (${((performance.now() - started) / 1000).toFixed(0)} s)`);
 }

@@ -3,6 +3,7 @@
  * Informational: the benchmark never fails on them.
  */
 import type { QualityReport } from './compare.js';
+import type { HttpReport } from './http-bench.js';
 import type { StdioReport } from './stdio-bench.js';
 
 /** One target and how the run did. */
@@ -19,6 +20,7 @@ const ms = (x: number) => `${x.toFixed(x < 20 ? 2 : 0)} ms`;
 export function evaluateTargets(report: {
   quality?: QualityReport | undefined;
   stdio?: StdioReport | undefined;
+  http?: HttpReport | undefined;
 }): TargetResult[] {
   const out: TargetResult[] = [];
   const s = report.stdio;
@@ -96,5 +98,13 @@ export function evaluateTargets(report: {
     notRun('pro-context ahead of FTS5 on hit@5 and MRR');
     notRun('fewer tokens per answer than navigation');
   }
+  const h = report.http?.runs.find((r) => r.tool === 'get-docs' && r.connections === 10);
+  if (h) {
+    out.push({
+      target: 'HTTP: >= 1,500 cached get-docs/s at 10 connections, p99 <= 25 ms',
+      measured: `${h.requestsPerSecond.toFixed(0)} req/s, p99 ${h.p99Ms} ms`,
+      verdict: verdict(h.requestsPerSecond >= 1500 && h.p99Ms <= 25),
+    });
+  } else notRun('HTTP: >= 1,500 cached get-docs/s at 10 connections, p99 <= 25 ms');
   return out;
 }

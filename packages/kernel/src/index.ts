@@ -26,6 +26,15 @@ export type { ConfigSection, EnvironmentVariable } from './config/sections.js';
 export { defineConfigSection } from './config/sections.js';
 export type { ResolvedConfig } from './config/types.js';
 export type {
+  ApiKeyRecord,
+  KeyStore,
+  RateLimitSettings,
+  UsageDelta,
+  UsageStore,
+  UsageSummary,
+} from './contracts/access.js';
+export { keyStoreToken, usageStoreToken } from './contracts/access.js';
+export type {
   CacheEntry,
   CacheGetOptions,
   CacheSetOptions,

@@ -1,17 +1,18 @@
 #!/usr/bin/env node
 import { ConfigLibraryProvider, docsEngineToken } from '@pro-context/engine';
+import { serveHttp } from '@pro-context/host-http';
 import { serveStdio } from '@pro-context/host-stdio';
 import {
   type ErrorPayload,
   isProContextError,
   libraryProviderToken,
   logLevels,
-  ProContextError,
   type StartedKernel,
   toProContextError,
 } from '@pro-context/kernel';
 import { createToolRunner } from '@pro-context/tool-runner';
 import { Command, InvalidArgumentError, Option } from 'commander';
+import { checkHttpSettings, httpHostOptionsFrom } from './http.js';
 import {
   defaultPlugins,
   PRESET_VERSION,
@@ -57,23 +58,6 @@ function printError(error: unknown): void {
     `error ${payload.code}: ${payload.message}\n${payload.suggestion ? `  → ${payload.suggestion}\n` : ''}${payload.retryAfter ? `  (retry after ${payload.retryAfter} s)\n` : ''}`,
   );
   if (!isProContextError(error) && process.env.PRO_CONTEXT_DEBUG) console.error(error);
-}
-
-/**
- * `server.transport: http` is valid configuration, but this preset has no HTTP host yet: stops the kernel
- * and says so, instead of serving stdio.
- */
-async function refuseHttpTransport(kernel: StartedKernel): Promise<void> {
-  if (serverConfigSection.read(kernel.config).transport === 'stdio') return;
-  await kernel.stop();
-  throw new ProContextError(
-    'CONFIG_INVALID',
-    "server.transport is 'http' (from the configuration file or PRO_CONTEXT_TRANSPORT), but this build of pro-context has no HTTP host yet: it serves MCP over stdio only.",
-    {
-      suggestion:
-        'Remove server.transport (or unset PRO_CONTEXT_TRANSPORT) to serve over stdio; the HTTP host for shared team servers is planned.',
-    },
-  );
 }
 
 /** Runs one tool the way an agent would, printing its markdown (or, with --json, its structured result). */
@@ -144,22 +128,34 @@ export function buildProgram(): Command {
     .option('--allow-private-network', 'allow documentation on loopback and private addresses (intranets, local sites)')
     .showHelpAfterError();
 
-  const serve = async () => {
+  const serve = async (serveOptions: { http?: boolean } = {}) => {
     const options = program.opts<GlobalOptions>();
+    let kernel: StartedKernel | undefined;
     try {
-      const kernel = await startProContext({
+      kernel = await startProContext({
         ...(options.config ? { configFile: options.config } : {}),
-        overrides: overridesFrom(options, false),
+        overrides: {
+          ...overridesFrom(options, false),
+          ...(serveOptions.http ? { server: { transport: 'http' } } : {}),
+        },
       });
-      await refuseHttpTransport(kernel);
-      await serveStdio(kernel, { name: 'pro-context', version: PRESET_VERSION, instructions: SERVER_INSTRUCTIONS });
+      checkHttpSettings(kernel.config);
+      const identity = { name: 'pro-context', version: PRESET_VERSION, instructions: SERVER_INSTRUCTIONS };
+      if (serverConfigSection.read(kernel.config).transport === 'http')
+        await serveHttp(kernel, { ...identity, ...httpHostOptionsFrom(kernel.config), handleSignals: true });
+      else await serveStdio(kernel, identity);
     } catch (error) {
       printError(error);
+      await kernel?.stop().catch(() => undefined);
       process.exit(1);
     }
   };
-  program.action(serve);
-  program.command('serve').description('serve MCP over stdio (the default)').action(serve);
+  program.action(() => serve());
+  program
+    .command('serve')
+    .description('serve MCP over stdio (the default), or with --http as a team server (server.* in the config)')
+    .option('--http', 'serve MCP over Streamable HTTP on server.host:server.port (default 127.0.0.1:3100)')
+    .action((opts: { http?: boolean }) => serve(opts));
 
   program
     .command('resolve')
@@ -261,7 +257,12 @@ export function buildProgram(): Command {
           ...(options.config ? { configFile: options.config } : {}),
           overrides,
         });
-        await refuseHttpTransport(kernel);
+        try {
+          checkHttpSettings(kernel.config);
+        } catch (error) {
+          await kernel.stop();
+          throw error;
+        }
         // the configured libraries' warnings (deprecated keys, bags no plugin reads) come from the engine's provider
         const libraryWarnings = kernel
           .resolveAll(libraryProviderToken)

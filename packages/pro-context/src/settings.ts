@@ -10,6 +10,38 @@ export const serverConfigSchema = z.strictObject({
     .describe('"stdio" for one agent, "http" for a shared team server.'),
   port: z.number().int().min(1).max(65535).default(3100).describe('HTTP port (http transport only).'),
   host: z.string().min(1).default('127.0.0.1').describe('HTTP bind address (http transport only).'),
+  stateless: z
+    .boolean()
+    .default(false)
+    .describe('HTTP: one MCP server per POST, no sessions (no notifications outside a request).'),
+  auth: z
+    .enum(['apiKey', 'none'])
+    .default('apiKey')
+    .describe('HTTP: "apiKey" (Bearer keys made with pro-context-admin) or "none" (loopback binds only).'),
+  allowedHosts: z
+    .array(z.string().min(1))
+    .default([])
+    .describe('HTTP: host names clients use (Host header check against DNS rebinding); loopback names always pass.'),
+  maxSessions: z.number().int().positive().default(100).describe('HTTP: most open MCP sessions.'),
+  sessionIdleMinutes: z.number().positive().default(30).describe('HTTP: a session idle this long is closed.'),
+  maxRequestBodyKB: z.number().int().positive().default(1024).describe('HTTP: largest request body, KB (413 beyond).'),
+  metrics: z
+    .strictObject({
+      enabled: z.boolean().default(true).describe('Serve GET /metrics (Prometheus text).'),
+      auth: z
+        .enum(['apiKey', 'none'])
+        .default('apiKey')
+        .describe('"apiKey": /metrics needs a key like /mcp; "none": open (use on a private network).'),
+      port: z
+        .number()
+        .int()
+        .min(0)
+        .max(65535)
+        .optional()
+        .describe('Serve /metrics on this port of server.host instead, without a key (and not on the MCP port).'),
+    })
+    .prefault({})
+    .describe('HTTP: Prometheus metrics.'),
 });
 
 /** `rateLimit`: per-key token buckets (HTTP mode). */
@@ -26,11 +58,11 @@ export const corsConfigSchema = z
   .prefault({})
   .describe('CORS (HTTP mode only).');
 
-/** `server`: which host serves MCP (stdio only in this build), and where the HTTP host will listen. */
+/** `server`: which host serves MCP (stdio or the HTTP team server) and how the HTTP host listens. */
 export const serverConfigSection = defineConfigSection('server', serverConfigSchema.prefault({}));
-/** `rateLimit`: reserved for the HTTP host (accepted, not used yet). */
+/** `rateLimit`: the HTTP host's default per-key token bucket (`pro-context-admin keys limit` overrides it per key). */
 export const rateLimitConfigSection = defineConfigSection('rateLimit', rateLimitConfigSchema.prefault({}));
-/** `security.cors`: reserved for the HTTP host (accepted, not used yet). */
+/** `security.cors`: the HTTP host's CORS origins (an `Origin` outside them gets 403). */
 export const corsConfigSection = defineConfigSection('security.cors', corsConfigSchema);
 
 /**
@@ -64,9 +96,9 @@ export const firstPartySections = [
 const { version } = createRequire(import.meta.url)('../package.json') as { version: string };
 
 /**
- * The preset's own settings, as a plugin that binds nothing: the hosts' sections (`server`; `rateLimit` and
- * `security.cors` until the HTTP host exists and declares them), their environment variables, the first-party
- * sections, and the `read-page` host of PyPI (the GitHub plugin declares its own hosts and variables).
+ * The preset's own settings, as a plugin that binds nothing: the hosts' sections (`server`, `rateLimit`,
+ * `security.cors`), their environment variables, the first-party sections, and the `read-page` host of PyPI (the
+ * GitHub plugin declares its own hosts and variables).
  */
 export const proContextPlugin = definePlugin({
   id: 'pro-context',

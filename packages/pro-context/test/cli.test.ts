@@ -72,14 +72,19 @@ describe.skipIf(skipReason)(`the pro-context CLI in a terminal${skipReason ? ` (
     expect(result.stderr).toMatch(/error INVALID_INPUT: 'not a url' is not a valid URL/);
   });
 
-  it('refuses server.transport http, which this build cannot serve, instead of silently serving stdio', async () => {
-    const serve = await cli(['-c', project.configFile], { ...env, PRO_CONTEXT_TRANSPORT: 'http' });
+  it("refuses server.auth 'none' with server.transport http on a non-loopback address", async () => {
+    const open = { ...env, PRO_CONTEXT_TRANSPORT: 'http', PRO_CONTEXT_HOST: '0.0.0.0' };
+    const config = join(project.dir, 'open.config.yaml');
+    await writeFile(config, JSON.stringify({ server: { auth: 'none' }, cache: { directory: project.cacheDir } }));
+    const serve = await cli(['-c', config], open);
     expect(serve.code).toBe(1);
-    expect(serve.stderr).toMatch(/error CONFIG_INVALID: server\.transport is 'http'/);
+    expect(serve.stderr).toMatch(/error CONFIG_INVALID: server\.auth is 'none' but server\.host is 0\.0\.0\.0/);
     expect(serve.stdout).toBe('');
-    const check = await cli(['-c', project.configFile, 'config', 'check'], { ...env, PRO_CONTEXT_TRANSPORT: 'http' });
+    const check = await cli(['-c', config, 'config', 'check'], open);
     expect(check.code).toBe(1);
     expect(check.stderr).toMatch(/CONFIG_INVALID/);
+    const fine = await cli(['-c', project.configFile, 'config', 'check'], { ...env, PRO_CONTEXT_TRANSPORT: 'http' });
+    expect(fine.code).toBe(0);
   });
 
   it('config check names the keys the environment set, and prints each warning once', async () => {

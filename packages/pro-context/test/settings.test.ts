@@ -35,7 +35,13 @@ describe("the preset's settings (host sections, reserved variables, default allo
       { PRO_CONTEXT_PORT: '4000', PRO_CONTEXT_HOST: '0.0.0.0' },
       { rateLimit: { burstSize: 3 }, security: { cors: { origins: ['https://a.test'] } } },
     );
-    expect(serverConfigSection.read(kernel.config)).toEqual({ transport: 'stdio', port: 4000, host: '0.0.0.0' });
+    expect(serverConfigSection.read(kernel.config)).toMatchObject({
+      transport: 'stdio',
+      port: 4000,
+      host: '0.0.0.0',
+      stateless: false,
+      auth: 'apiKey',
+    });
     expect(rateLimitConfigSection.read(kernel.config)).toEqual({ maxRequestsPerMinute: 60, burstSize: 3 });
     expect(corsConfigSection.read(kernel.config)).toEqual({ origins: ['https://a.test'] });
     expect(kernel.environment.map((e) => e.variable)).toEqual([

@@ -2,6 +2,8 @@
  * @pro-context/testing: what a plugin author needs to test against pro-context — a test kernel, fakes for
  * every contract, contract suites, and a loopback fake web that serves documentation sites.
  */
+
+export { conformanceFixtures, conformanceFixturesPlugin } from './conformance/fixtures.js';
 export type { CacheStoreContractOptions } from './contracts/cache-store.js';
 export { describeCacheStoreContract } from './contracts/cache-store.js';
 export type { RegistryResolverContractOptions } from './contracts/registry-resolver.js';
@@ -23,6 +25,16 @@ export { corpusRepos, startFakeGithub } from './fake-github.js';
 export type { FakeProxy } from './fake-proxy.js';
 export { startFakeProxy } from './fake-proxy.js';
 export * from './fake-registries/index.js';
+export type {
+  FakeContext7,
+  FakeContext7CodeSnippet,
+  FakeContext7Fault,
+  FakeContext7InfoSnippet,
+  FakeContext7Library,
+  FakeContext7Options,
+  FakeContext7Request,
+} from './fake-remote/context7.js';
+export { fakeContext7Libraries, startFakeContext7 } from './fake-remote/context7.js';
 // fakes of the remote search APIs (Gemini grounding, Exa) for the grounding and exa plugins
 export type {
   FakeApi,
@@ -44,16 +56,6 @@ export {
   startFakeExa,
   startFakeGemini,
 } from './fake-search/index.js';
-export type {
-  FakeContext7,
-  FakeContext7CodeSnippet,
-  FakeContext7Fault,
-  FakeContext7InfoSnippet,
-  FakeContext7Library,
-  FakeContext7Options,
-  FakeContext7Request,
-} from './fake-remote/context7.js';
-export { fakeContext7Libraries, startFakeContext7 } from './fake-remote/context7.js';
 export type {
   FakeSiteDefinition,
   FakeSiteFile,

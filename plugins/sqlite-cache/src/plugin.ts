@@ -1,5 +1,13 @@
 import { createRequire } from 'node:module';
-import { cacheStoreToken, createToken, definePlugin, type PluginDefinition } from '@pro-context/kernel';
+import {
+  cacheStoreToken,
+  createToken,
+  definePlugin,
+  keyStoreToken,
+  type PluginDefinition,
+  usageStoreToken,
+} from '@pro-context/kernel';
+import { SqliteAccessStore } from './access-store.js';
 import {
   type SqliteCachePluginInput,
   type SqliteCachePluginOptions,
@@ -16,8 +24,12 @@ const pkg = createRequire(import.meta.url)('../package.json') as { version: stri
  */
 export const sqliteCacheStoreToken = createToken<SqliteCacheStore>('sqlite-cache.store');
 
+/** The store behind `keyStoreToken` and `usageStoreToken` (`access.db` in the cache directory). */
+export const sqliteAccessStoreToken = createToken<SqliteAccessStore>('sqlite-cache.accessStore');
+
 /**
- * Provides `cacheStoreToken` with a {@link SqliteCacheStore}, configured by the `cache` config section.
+ * Provides `cacheStoreToken` with a {@link SqliteCacheStore}, configured by the `cache` config section, and
+ * `keyStoreToken`/`usageStoreToken` with a {@link SqliteAccessStore} in the same directory.
  *
  * `register` only binds (the store's constructor does no I/O). `start` opens the database so a bad
  * directory or a newer schema stops the server at start-up; the store would otherwise open itself on first
@@ -39,12 +51,17 @@ export const sqliteCachePlugin: PluginDefinition<SqliteCachePluginOptions, Sqlit
     const logger = context.logger;
     context.bindFactory(sqliteCacheStoreToken, () => new SqliteCacheStore(options, { logger }));
     context.bindFactory(cacheStoreToken, (resolver) => resolver.resolve(sqliteCacheStoreToken));
+    // API keys and usage of the HTTP host: `access.db` beside `cache.db`, opened on first use
+    context.bindFactory(sqliteAccessStoreToken, () => new SqliteAccessStore(options.directory, options.busyTimeoutMs));
+    context.bindFactory(keyStoreToken, (resolver) => resolver.resolve(sqliteAccessStoreToken));
+    context.bindFactory(usageStoreToken, (resolver) => resolver.resolve(sqliteAccessStoreToken));
   },
   start(context) {
     context.resolve(sqliteCacheStoreToken).open();
   },
   async stop(context) {
     await context.resolve(sqliteCacheStoreToken).close();
+    context.resolve(sqliteAccessStoreToken).close();
   },
 });
 

@@ -1,0 +1,59 @@
+import type { RateLimitSettings } from '@pro-context/kernel';
+
+/** A decision for one request, with what the `X-RateLimit-*` headers say. */
+export interface RateDecision {
+  allowed: boolean;
+  /** Bucket capacity (`burstSize`). */
+  limit: number;
+  /** Whole tokens left after this request. */
+  remaining: number;
+  /** Epoch seconds at which the bucket is full again. */
+  reset: number;
+  /** Seconds until one token is back (only when refused). */
+  retryAfter: number;
+}
+
+interface Bucket {
+  tokens: number;
+  updatedAt: number;
+  settings: RateLimitSettings;
+}
+
+/**
+ * Token buckets per API key (seed 001 §10.4): capacity `burstSize`, refilled continuously at
+ * `maxRequestsPerMinute / 60` tokens per second. A bucket starts full; changing a key's settings keeps its
+ * tokens (capped at the new capacity).
+ */
+export class TokenBuckets {
+  private readonly buckets = new Map<string, Bucket>();
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  take(key: string, settings: RateLimitSettings): RateDecision {
+    const now = this.now();
+    const perMs = settings.maxRequestsPerMinute / 60_000;
+    let bucket = this.buckets.get(key);
+    if (!bucket) {
+      bucket = { tokens: settings.burstSize, updatedAt: now, settings };
+      this.buckets.set(key, bucket);
+    }
+    bucket.tokens = Math.min(settings.burstSize, bucket.tokens + (now - bucket.updatedAt) * perMs);
+    bucket.updatedAt = now;
+    bucket.settings = settings;
+    const allowed = bucket.tokens >= 1;
+    if (allowed) bucket.tokens -= 1;
+    const missing = settings.burstSize - bucket.tokens;
+    return {
+      allowed,
+      limit: settings.burstSize,
+      remaining: Math.max(0, Math.floor(bucket.tokens)),
+      reset: Math.ceil((now + missing / perMs) / 1000),
+      retryAfter: allowed ? 0 : Math.max(1, Math.ceil((1 - bucket.tokens) / perMs / 1000)),
+    };
+  }
+
+  /** Forgets a key's bucket (after revocation). */
+  forget(key: string): void {
+    this.buckets.delete(key);
+  }
+}

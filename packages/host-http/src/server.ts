@@ -1,0 +1,492 @@
+import { randomUUID } from 'node:crypto';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { hostHeaderValidation } from '@modelcontextprotocol/sdk/server/middleware/hostHeaderValidation.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import {
+  type ApiKeyRecord,
+  type ErrorPayload,
+  type KeyStore,
+  keyStoreToken,
+  ProContextError,
+  type RateLimitSettings,
+  type ResourceDefinition,
+  type StartedKernel,
+  toolPluginToken,
+  type UsageStore,
+  usageStoreToken,
+} from '@pro-context/kernel';
+import { type BoundMcpServer, createMcpBinding, type McpServerOptions } from '@pro-context/mcp';
+import { createToolRunner, type ToolRunner } from '@pro-context/tool-runner';
+import cors from 'cors';
+import express, { type NextFunction, type Request, type Response } from 'express';
+import { checkAuthorization } from './keys.js';
+import { HostMetrics } from './metrics.js';
+import { TokenBuckets } from './rate-limit.js';
+import { UsageRecorder } from './usage.js';
+
+/** Options of {@link serveHttp}. */
+export interface HttpHostOptions extends McpServerOptions {
+  /** Bind address (default `127.0.0.1`). */
+  host?: string;
+  /** Port (default 3100; `0` picks a free one). */
+  port?: number;
+  /** One MCP server and transport per POST, no sessions (default false: stateful sessions). */
+  stateless?: boolean;
+  /** `apiKey` (default): Bearer API keys from the kernel's `KeyStore`. `none`: only on a loopback bind. */
+  auth?: 'apiKey' | 'none';
+  /**
+   * Host names (without port) accepted besides the loopback names (DNS-rebinding protection). On a
+   * non-loopback bind without any, the Host header is not checked (a warning says so).
+   */
+  allowedHosts?: string[];
+  /** CORS origins (`*` = any). A request whose `Origin` is not among them gets 403. Default `['*']`. */
+  corsOrigins?: string[];
+  /** Default per-key token bucket (default 60 per minute, burst 10). */
+  rateLimit?: RateLimitSettings;
+  /** Most open sessions (default 100); an `initialize` beyond it gets 503. */
+  maxSessions?: number;
+  /** A session idle this long is closed (default 30 minutes). */
+  sessionIdleMs?: number;
+  /** Largest request body (default 1 MiB); larger gets 413. */
+  maxBodyBytes?: number;
+  /** `GET /metrics`: off, behind an API key (default), open, or on a port of its own (no key, same host). */
+  metrics?: { enabled?: boolean; auth?: 'apiKey' | 'none'; port?: number };
+  /** How long a shutdown waits for in-flight requests (default 10 s). */
+  shutdownGraceMs?: number;
+  /** Stop on SIGTERM/SIGINT: finish in-flight calls, close sessions, stop the kernel, exit (default false). */
+  handleSignals?: boolean;
+  /** Stop the kernel when the host closes (default true). */
+  stopKernel?: boolean;
+}
+
+/** A running HTTP host. */
+export interface HttpServerHandle {
+  /** `http://host:port` (the MCP endpoint is `${url}/mcp`). */
+  readonly url: string;
+  readonly port: number;
+  /** The metrics port's URL when `metrics.port` is set. */
+  readonly metricsUrl?: string;
+  /** Open sessions. */
+  sessionCount(): number;
+  /** Writes pending usage counters now. */
+  flushUsage(): Promise<void>;
+  /** Stops accepting, finishes in-flight requests, closes sessions, flushes usage (and stops the kernel). */
+  close(): Promise<void>;
+  readonly closed: Promise<void>;
+}
+
+const LOOPBACK_HOSTS = ['localhost', '127.0.0.1', '[::1]', '::1'];
+
+/** Whether an address only accepts connections from this machine. */
+export function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || host === '[::1]' || /^127\./.test(host);
+}
+
+interface Session {
+  transport: StreamableHTTPServerTransport;
+  bound: BoundMcpServer;
+  keyId: string | undefined;
+  lastSeen: number;
+}
+
+interface AuthedRequest extends Request {
+  auth?: { token: string; clientId: string; scopes: string[]; extra?: Record<string, unknown> };
+  apiKey?: ApiKeyRecord;
+}
+
+/** A catalog error as an HTTP answer: JSON-RPC error shape (what MCP clients parse) carrying the payload. */
+function sendError(res: Response, status: number, payload: ErrorPayload): void {
+  if (res.headersSent) return;
+  res.status(status).json({
+    jsonrpc: '2.0',
+    error: { code: -32001, message: `${payload.code}: ${payload.message}`, data: payload },
+    id: null,
+  });
+}
+
+function sendRpcError(res: Response, status: number, code: number, message: string): void {
+  if (res.headersSent) return;
+  res.status(status).json({ jsonrpc: '2.0', error: { code, message }, id: null });
+}
+
+const authRequired = () => new ProContextError('AUTH_REQUIRED', 'This server needs an API key.').toPayload();
+const authInvalid = () =>
+  new ProContextError('AUTH_INVALID', 'The API key is not valid: unknown, malformed or revoked.').toPayload();
+
+/**
+ * Serves a started kernel as an MCP server over Streamable HTTP on `/mcp` (seed 001 §2.2, US-8, §10.3,
+ * §10.4): stateful sessions (one MCP server per session from one binding) or stateless, Bearer API keys,
+ * per-key token buckets, usage per key, Host/Origin checks, CORS, `GET /health` and `GET /metrics`.
+ */
+export async function serveHttp(kernel: StartedKernel, options: HttpHostOptions): Promise<HttpServerHandle> {
+  const host = options.host ?? '127.0.0.1';
+  const auth = options.auth ?? 'apiKey';
+  const loopback = isLoopback(host);
+  const logger = kernel.logger.child({ host: 'http' });
+  if (auth === 'none' && !loopback) {
+    throw new ProContextError(
+      'CONFIG_INVALID',
+      `server.auth is 'none' but server.host is ${host}: without API keys the server may only listen on a loopback address.`,
+      { suggestion: "Set server.auth to 'apiKey' and create keys with pro-context-admin, or bind 127.0.0.1." },
+    );
+  }
+  const keys: KeyStore | undefined = auth === 'apiKey' ? kernel.resolve(keyStoreToken) : undefined;
+  const usageStore: UsageStore | undefined =
+    auth === 'apiKey' && kernel.isBound(usageStoreToken) ? kernel.resolve(usageStoreToken) : undefined;
+  const usage = usageStore ? new UsageRecorder(usageStore, logger) : undefined;
+  const defaultLimit = options.rateLimit ?? { maxRequestsPerMinute: 60, burstSize: 10 };
+  const buckets = new TokenBuckets();
+  const sessions = new Map<string, Session>();
+  const metrics = new HostMetrics(kernel, () => sessions.size);
+  const maxSessions = options.maxSessions ?? 100;
+  const idleMs = options.sessionIdleMs ?? 30 * 60_000;
+  const corsOrigins = options.corsOrigins ?? ['*'];
+  const anyOrigin = corsOrigins.includes('*');
+
+  // one runner and one binding per process; every session's server comes from it (no tool registered twice)
+  const inner: ToolRunner = options.runner ?? createToolRunner(kernel);
+  const runner: ToolRunner = {
+    tools: inner.tools,
+    definition: (name) => inner.definition(name),
+    async call(name, args, callOptions = {}) {
+      const started = performance.now();
+      const outcome = await inner.call(name, args, callOptions);
+      const known = inner.definition(name) ? name : 'unknown';
+      metrics.toolCalls.inc({ tool: known, outcome: outcome.ok ? 'ok' : String(outcome.error.code) });
+      metrics.toolDuration.observe({ tool: known }, (performance.now() - started) / 1000);
+      const keyId = callOptions.caller?.clientId;
+      if (keyId && usage) usage.toolCall(keyId, known, !outcome.ok);
+      return outcome;
+    },
+  };
+  const binding = createMcpBinding(kernel, { ...options, runner });
+  const health: ResourceDefinition | undefined = kernel
+    .resolveAll(toolPluginToken)
+    .flatMap((p) => p.resources?.() ?? [])
+    .find((r) => r.uri === 'pro-context://health');
+
+  let inFlight = 0;
+  let shuttingDown = false;
+  let drained: (() => void) | undefined;
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', false);
+
+  // DNS-rebinding protection: the Host header must name this server
+  // loopback names always pass (a rebinding attack arrives with the attacker's name in Host, never these)
+  const extraHosts = options.allowedHosts ?? [];
+  const allowedHosts = loopback || extraHosts.length > 0 ? [...LOOPBACK_HOSTS, ...extraHosts] : [];
+  if (allowedHosts.length > 0) app.use(hostHeaderValidation(allowedHosts));
+  else
+    logger.warn(
+      `listening on ${host} with no server.allowedHosts: the Host header is not checked (DNS-rebinding protection is off). List the names clients use in server.allowedHosts.`,
+    );
+
+  app.use((req, res, next) => {
+    const origin = req.headers.origin;
+    if (origin && !anyOrigin && !corsOrigins.includes(origin)) {
+      metrics.httpRequests.inc({ method: req.method, route: req.path, status: '403' });
+      sendRpcError(res, 403, -32000, `Origin not allowed: ${origin}`);
+      return;
+    }
+    next();
+  });
+  app.use(
+    cors({
+      origin: anyOrigin ? '*' : corsOrigins,
+      exposedHeaders: [
+        'Mcp-Session-Id',
+        'X-RateLimit-Limit',
+        'X-RateLimit-Remaining',
+        'X-RateLimit-Reset',
+        'Retry-After',
+        'WWW-Authenticate',
+      ],
+      allowedHeaders: [
+        'Authorization',
+        'Content-Type',
+        'Accept',
+        'Mcp-Session-Id',
+        'Mcp-Protocol-Version',
+        'Last-Event-ID',
+      ],
+      methods: ['GET', 'POST', 'DELETE', 'OPTIONS'],
+    }),
+  );
+
+  app.get('/health', async (_req, res) => {
+    const facts = health ? JSON.parse((await health.read()).text) : { status: 'healthy' };
+    res.json({
+      ...facts,
+      server: { transport: 'http', stateless: options.stateless ?? false, sessions: sessions.size },
+    });
+  });
+
+  const serveMetrics = async (_req: Request, res: Response) => {
+    res.set('Content-Type', metrics.registry.contentType).send(await metrics.registry.metrics());
+  };
+
+  /** API key and rate limit; sets `req.auth` (reaches tool handlers as the caller) and the rate headers. */
+  const authenticate = async (req: AuthedRequest, res: Response, next: NextFunction) => {
+    if (!keys) return next();
+    try {
+      const check = await checkAuthorization(keys, req.headers.authorization);
+      if (!check.ok) {
+        const missing = check.reason === 'missing';
+        metrics.authFailures.inc({ code: missing ? 'AUTH_REQUIRED' : 'AUTH_INVALID' });
+        res.set(
+          'WWW-Authenticate',
+          missing ? 'Bearer realm="pro-context"' : 'Bearer realm="pro-context", error="invalid_token"',
+        );
+        sendError(res, 401, missing ? authRequired() : authInvalid());
+        return;
+      }
+      const key = check.record;
+      const decision = buckets.take(key.id, key.rateLimit ?? defaultLimit);
+      res.set({
+        'X-RateLimit-Limit': String(decision.limit),
+        'X-RateLimit-Remaining': String(decision.remaining),
+        'X-RateLimit-Reset': String(decision.reset),
+      });
+      usage?.request(key.id, !decision.allowed);
+      if (!decision.allowed) {
+        metrics.rateLimited.inc({ key: key.id });
+        res.set('Retry-After', String(decision.retryAfter));
+        sendError(
+          res,
+          429,
+          new ProContextError(
+            'RATE_LIMITED',
+            `API key '${key.name}' is over its limit of ${(key.rateLimit ?? defaultLimit).maxRequestsPerMinute} requests per minute (burst ${decision.limit}).`,
+            { retryAfter: decision.retryAfter },
+          ).toPayload(),
+        );
+        return;
+      }
+      req.apiKey = key;
+      req.auth = { token: key.id, clientId: key.id, scopes: [], extra: { keyName: key.name } };
+      next();
+    } catch (error) {
+      next(error);
+    }
+  };
+
+  const metricsOptions = options.metrics ?? {};
+  if ((metricsOptions.enabled ?? true) && metricsOptions.port === undefined) {
+    if ((metricsOptions.auth ?? 'apiKey') === 'apiKey' && keys) app.get('/metrics', authenticate, serveMetrics);
+    else app.get('/metrics', serveMetrics);
+  }
+
+  // in-flight bookkeeping for a graceful stop (standalone SSE streams are not "in flight": closing ends them)
+  const track = (req: Request, res: Response, next: NextFunction) => {
+    if (shuttingDown) {
+      res.set('Connection', 'close');
+      sendRpcError(res, 503, -32000, 'Server is shutting down');
+      return;
+    }
+    const counted = req.method !== 'GET';
+    if (counted) inFlight += 1;
+    res.on('close', () => {
+      metrics.httpRequests.inc({ method: req.method, route: '/mcp', status: String(res.statusCode) });
+      const keyId = (req as AuthedRequest).apiKey?.id;
+      if (keyId && usage && res.statusCode >= 400) usage.failed(keyId);
+      if (counted) {
+        inFlight -= 1;
+        if (inFlight === 0) drained?.();
+      }
+    });
+    next();
+  };
+
+  const json = express.json({ limit: options.maxBodyBytes ?? 1024 * 1024, type: () => true });
+  const parseBody = (req: Request, res: Response, next: NextFunction) =>
+    json(req, res, (error?: unknown) => {
+      if (!error) return next();
+      const status = (error as { status?: number }).status ?? 400;
+      if (status === 413) sendRpcError(res, 413, -32600, 'Request body too large');
+      else sendRpcError(res, 400, -32700, 'Parse error: the body is not JSON');
+    });
+
+  const closeSession = async (id: string) => {
+    const session = sessions.get(id);
+    if (!session) return;
+    sessions.delete(id);
+    session.bound.dispose();
+    await session.transport.close().catch(() => undefined);
+    await session.bound.server.close().catch(() => undefined);
+  };
+
+  if (options.stateless) {
+    app.post('/mcp', track, authenticate, parseBody, async (req: AuthedRequest, res: Response) => {
+      const bound = binding.createServer();
+      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+      res.on('close', () => {
+        bound.dispose();
+        void transport.close().catch(() => undefined);
+        void bound.server.close().catch(() => undefined);
+      });
+      try {
+        await bound.server.connect(transport);
+        await transport.handleRequest(req as never, res, req.body);
+      } catch (error) {
+        logger.error('request failed', { error });
+        sendRpcError(res, 500, -32603, 'Internal server error');
+      }
+    });
+    const notAllowed = (_req: Request, res: Response) => {
+      res.status(405).set('Allow', 'POST');
+      sendRpcError(res, 405, -32000, 'Method not allowed: this server is stateless (POST only).');
+    };
+    app.get('/mcp', track, authenticate, notAllowed);
+    app.delete('/mcp', track, authenticate, notAllowed);
+  } else {
+    const sessionOf = (req: AuthedRequest, res: Response): Session | undefined => {
+      const id = req.headers['mcp-session-id'];
+      const session = typeof id === 'string' ? sessions.get(id) : undefined;
+      // a session belongs to the key that opened it
+      if (!session || session.keyId !== req.apiKey?.id) {
+        sendRpcError(res, 404, -32001, 'Session not found');
+        return undefined;
+      }
+      session.lastSeen = Date.now();
+      return session;
+    };
+    app.post('/mcp', track, authenticate, parseBody, async (req: AuthedRequest, res: Response) => {
+      try {
+        if (req.headers['mcp-session-id'] !== undefined) {
+          const session = sessionOf(req, res);
+          if (session) await session.transport.handleRequest(req as never, res, req.body);
+          return;
+        }
+        if (!isInitializeRequest(req.body)) {
+          sendRpcError(res, 400, -32000, 'Bad Request: no session; the first request must be initialize.');
+          return;
+        }
+        if (sessions.size >= maxSessions) {
+          res.set('Retry-After', '60');
+          sendRpcError(res, 503, -32000, `Too many sessions (${maxSessions}); try again later.`);
+          return;
+        }
+        const bound = binding.createServer();
+        const keyId = req.apiKey?.id;
+        const transport = new StreamableHTTPServerTransport({
+          sessionIdGenerator: () => randomUUID(),
+          onsessioninitialized: (id) => {
+            sessions.set(id, { transport, bound, keyId, lastSeen: Date.now() });
+          },
+        });
+        transport.onclose = () => {
+          const id = transport.sessionId;
+          if (id && sessions.get(id)?.transport === transport) {
+            sessions.delete(id);
+            bound.dispose();
+          }
+        };
+        await bound.server.connect(transport);
+        await transport.handleRequest(req as never, res, req.body);
+      } catch (error) {
+        logger.error('request failed', { error });
+        sendRpcError(res, 500, -32603, 'Internal server error');
+      }
+    });
+    const existing = async (req: AuthedRequest, res: Response) => {
+      const session = sessionOf(req, res);
+      if (!session) return;
+      try {
+        await session.transport.handleRequest(req as never, res);
+      } catch (error) {
+        logger.error('request failed', { error });
+        sendRpcError(res, 500, -32603, 'Internal server error');
+      }
+    };
+    app.get('/mcp', track, authenticate, existing);
+    app.delete('/mcp', track, authenticate, existing);
+  }
+
+  app.use((_req: Request, res: Response) => sendRpcError(res, 404, -32601, 'Not found: the MCP endpoint is /mcp'));
+
+  const reaper = setInterval(
+    () => {
+      const cutoff = Date.now() - idleMs;
+      for (const [id, session] of sessions) if (session.lastSeen < cutoff) void closeSession(id);
+    },
+    Math.max(1000, Math.min(60_000, idleMs / 2)),
+  );
+  reaper.unref();
+
+  const listen = (handler: express.Express, port: number) =>
+    new Promise<Server>((resolve, reject) => {
+      const server = handler.listen(port, host);
+      server.once('listening', () => resolve(server));
+      server.once('error', reject);
+    });
+  const server = await listen(app, options.port ?? 3100);
+  let metricsServer: Server | undefined;
+  if ((metricsOptions.enabled ?? true) && metricsOptions.port !== undefined) {
+    const metricsApp = express();
+    metricsApp.get('/metrics', serveMetrics);
+    metricsServer = await listen(metricsApp, metricsOptions.port);
+  }
+  const { port } = server.address() as AddressInfo;
+  const urlHost = host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+  const url = `http://${urlHost}:${port}`;
+  if (auth === 'none')
+    logger.warn('API keys are off (server.auth: none): anyone who can reach this loopback port may use the server');
+
+  let resolveClosed: () => void;
+  const closed = new Promise<void>((resolve) => {
+    resolveClosed = resolve;
+  });
+  let closing: Promise<void> | undefined;
+  const close = () => {
+    closing ??= (async () => {
+      shuttingDown = true;
+      clearInterval(reaper);
+      const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+      if (inFlight > 0) {
+        await Promise.race([
+          new Promise<void>((resolve) => {
+            drained = resolve;
+          }),
+          new Promise<void>((resolve) => setTimeout(resolve, options.shutdownGraceMs ?? 10_000).unref()),
+        ]);
+      }
+      await Promise.all([...sessions.keys()].map(closeSession));
+      server.closeAllConnections();
+      await stopped;
+      if (metricsServer) {
+        metricsServer.closeAllConnections();
+        await new Promise<void>((resolve) => metricsServer?.close(() => resolve()));
+      }
+      metrics.close();
+      await usage?.close();
+      if (options.stopKernel ?? true) await kernel.stop();
+      logger.info('pro-context HTTP server stopped');
+      resolveClosed();
+    })();
+    return closing;
+  };
+  if (options.handleSignals) {
+    const stop = () => void close().finally(() => process.exit(0));
+    process.once('SIGTERM', stop);
+    process.once('SIGINT', stop);
+  }
+  logger.info('pro-context HTTP server ready', {
+    url: `${url}/mcp`,
+    stateless: options.stateless ?? false,
+    auth,
+    plugins: kernel.plugins.map((p) => p.id),
+  });
+  return {
+    url,
+    port,
+    ...(metricsServer ? { metricsUrl: `http://${urlHost}:${(metricsServer.address() as AddressInfo).port}` } : {}),
+    sessionCount: () => sessions.size,
+    flushUsage: async () => usage?.flush(),
+    close,
+    closed,
+  };
+}

@@ -1,0 +1,211 @@
+import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import {
+  type ApiKeyRecord,
+  type KeyStore,
+  ProContextError,
+  type RateLimitSettings,
+  type UsageDelta,
+  type UsageStore,
+  type UsageSummary,
+} from '@pro-context/kernel';
+import Database from 'better-sqlite3';
+import { resolveDatabaseFile } from './options.js';
+
+interface KeyRow {
+  id: string;
+  name: string;
+  hash: string;
+  created_at: number;
+  last_used_at: number | null;
+  revoked_at: number | null;
+  rate_per_minute: number | null;
+  rate_burst: number | null;
+}
+
+interface UsageRow {
+  key_id: string;
+  tool: string;
+  calls: number;
+  errors: number;
+  last_used_at: number | null;
+}
+
+// Append only, like the cache's migrations: a released step never changes.
+const migrations: readonly string[] = [
+  `CREATE TABLE api_keys (
+     id TEXT PRIMARY KEY,
+     name TEXT NOT NULL UNIQUE,
+     hash TEXT NOT NULL UNIQUE,
+     created_at INTEGER NOT NULL,
+     last_used_at INTEGER,
+     revoked_at INTEGER,
+     rate_per_minute INTEGER,
+     rate_burst INTEGER
+   );
+   -- one row per key and tool; tool '' holds the key's requests
+   CREATE TABLE usage (
+     key_id TEXT NOT NULL,
+     tool TEXT NOT NULL,
+     calls INTEGER NOT NULL DEFAULT 0,
+     errors INTEGER NOT NULL DEFAULT 0,
+     last_used_at INTEGER,
+     PRIMARY KEY (key_id, tool)
+   );`,
+];
+
+const toRecord = (row: KeyRow): ApiKeyRecord => ({
+  id: row.id,
+  name: row.name,
+  createdAt: row.created_at,
+  lastUsedAt: row.last_used_at,
+  revokedAt: row.revoked_at,
+  rateLimit:
+    row.rate_per_minute === null || row.rate_burst === null
+      ? null
+      : { maxRequestsPerMinute: row.rate_per_minute, burstSize: row.rate_burst },
+});
+
+/**
+ * API keys and usage per key ({@link KeyStore}, {@link UsageStore}) in `<cache directory>/access.db`: a file of
+ * its own, so cache eviction, `clear()` and the cache's schema never touch them. WAL and a busy timeout let
+ * the admin CLI write while a server runs; the server reads keys per request, so a revocation applies to the
+ * next one. Opens on first use.
+ */
+export class SqliteAccessStore implements KeyStore, UsageStore {
+  private db: Database.Database | undefined;
+  readonly file: string;
+
+  constructor(
+    directory: string,
+    private readonly busyTimeoutMs = 5000,
+  ) {
+    const resolved = resolveDatabaseFile(directory);
+    this.file = resolved.directory ? resolve(resolved.directory, 'access.db') : ':memory:';
+  }
+
+  private open(): Database.Database {
+    if (this.db) return this.db;
+    if (this.file !== ':memory:') mkdirSync(resolve(this.file, '..'), { recursive: true });
+    const db = new Database(this.file, { timeout: this.busyTimeoutMs });
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    const version = db.pragma('user_version', { simple: true }) as number;
+    if (version > migrations.length) {
+      db.close();
+      throw new ProContextError(
+        'CONFIG_INVALID',
+        `${this.file} was written by a newer pro-context (schema ${version}, this one knows ${migrations.length}).`,
+        { suggestion: 'Upgrade pro-context, or point cache.directory elsewhere.' },
+      );
+    }
+    db.transaction(() => {
+      for (let v = version; v < migrations.length; v += 1) db.exec(migrations[v] as string);
+      db.pragma(`user_version = ${migrations.length}`);
+    }).immediate();
+    this.db = db;
+    return db;
+  }
+
+  private row(idOrName: string): KeyRow | undefined {
+    const db = this.open();
+    return (
+      db.prepare<[string], KeyRow>('SELECT * FROM api_keys WHERE id = ?').get(idOrName) ??
+      db.prepare<[string], KeyRow>('SELECT * FROM api_keys WHERE name = ?').get(idOrName)
+    );
+  }
+
+  async add(key: { id: string; name: string; hash: string; createdAt: number }): Promise<ApiKeyRecord> {
+    const db = this.open();
+    if (this.row(key.name) || this.row(key.id)) {
+      throw new ProContextError('CONFIG_INVALID', `An API key named '${key.name}' already exists.`, {
+        suggestion: 'Choose another name, or revoke the old key first.',
+      });
+    }
+    db.prepare('INSERT INTO api_keys (id, name, hash, created_at) VALUES (?, ?, ?, ?)').run(
+      key.id,
+      key.name,
+      key.hash,
+      key.createdAt,
+    );
+    return toRecord(this.row(key.id) as KeyRow);
+  }
+
+  async findByHash(hash: string): Promise<(ApiKeyRecord & { hash: string }) | undefined> {
+    const row = this.open().prepare<[string], KeyRow>('SELECT * FROM api_keys WHERE hash = ?').get(hash);
+    return row ? { ...toRecord(row), hash: row.hash } : undefined;
+  }
+
+  async find(idOrName: string): Promise<ApiKeyRecord | undefined> {
+    const row = this.row(idOrName);
+    return row ? toRecord(row) : undefined;
+  }
+
+  async list(): Promise<ApiKeyRecord[]> {
+    return this.open().prepare<[], KeyRow>('SELECT * FROM api_keys ORDER BY created_at, id').all().map(toRecord);
+  }
+
+  async revoke(idOrName: string, at: number): Promise<ApiKeyRecord | undefined> {
+    const row = this.row(idOrName);
+    if (!row) return undefined;
+    this.open().prepare('UPDATE api_keys SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ?').run(at, row.id);
+    return toRecord(this.row(row.id) as KeyRow);
+  }
+
+  async setRateLimit(idOrName: string, limit: RateLimitSettings | null): Promise<ApiKeyRecord | undefined> {
+    const row = this.row(idOrName);
+    if (!row) return undefined;
+    this.open()
+      .prepare('UPDATE api_keys SET rate_per_minute = ?, rate_burst = ? WHERE id = ?')
+      .run(limit?.maxRequestsPerMinute ?? null, limit?.burstSize ?? null, row.id);
+    return toRecord(this.row(row.id) as KeyRow);
+  }
+
+  async record(deltas: readonly UsageDelta[]): Promise<void> {
+    if (deltas.length === 0) return;
+    const db = this.open();
+    const add = db.prepare(
+      `INSERT INTO usage (key_id, tool, calls, errors, last_used_at) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (key_id, tool) DO UPDATE SET calls = calls + excluded.calls, errors = errors + excluded.errors,
+         last_used_at = MAX(COALESCE(last_used_at, 0), excluded.last_used_at)`,
+    );
+    const touch = db.prepare('UPDATE api_keys SET last_used_at = MAX(COALESCE(last_used_at, 0), ?) WHERE id = ?');
+    db.transaction(() => {
+      for (const d of deltas) {
+        add.run(d.keyId, '', d.requests, d.errors, d.lastUsedAt);
+        for (const [tool, t] of Object.entries(d.tools)) add.run(d.keyId, tool, t.calls, t.errors, d.lastUsedAt);
+        touch.run(d.lastUsedAt, d.keyId);
+      }
+    })();
+  }
+
+  async summary(keyId?: string): Promise<UsageSummary[]> {
+    const db = this.open();
+    const rows =
+      keyId === undefined
+        ? db.prepare<[], UsageRow>('SELECT * FROM usage ORDER BY key_id, tool').all()
+        : db.prepare<[string], UsageRow>('SELECT * FROM usage WHERE key_id = ? ORDER BY tool').all(keyId);
+    const byKey = new Map<string, UsageSummary>();
+    for (const row of rows) {
+      let s = byKey.get(row.key_id);
+      if (!s) {
+        s = { keyId: row.key_id, requests: 0, errors: 0, toolCalls: {}, toolErrors: {}, lastUsedAt: null };
+        byKey.set(row.key_id, s);
+      }
+      if (row.tool === '') {
+        s.requests = row.calls;
+        s.errors = row.errors;
+        s.lastUsedAt = row.last_used_at;
+      } else {
+        s.toolCalls[row.tool] = row.calls;
+        s.toolErrors[row.tool] = row.errors;
+      }
+    }
+    return [...byKey.values()];
+  }
+
+  close(): void {
+    this.db?.close();
+    this.db = undefined;
+  }
+}
