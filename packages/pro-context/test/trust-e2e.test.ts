@@ -189,9 +189,11 @@ describe.skipIf(skipReason)(`answers an agent can trust (#15)${skipReason ? ` (s
     for (const libraryId of ['repo-only', 'folder-only']) {
       const result = await server.call('get-docs', { libraryId, topic: 'install' });
       const error = errorOf(result);
-      expect(error.code).toBe('SOURCE_UNAVAILABLE');
+      // the source that reads what is configured answers: GitHub for the repository, local docs for the folder
       expect(`${error.message} ${error.suggestion}`).not.toMatch(/give .* (a )?docsUrl.*or repository/i);
-      expect(error.suggestion).toMatch(libraryId === 'repo-only' ? /repository/ : /localPath|folder/);
+      expect(`${error.message} ${error.suggestion}`).toMatch(
+        libraryId === 'repo-only' ? /github|repository/i : /localPath|folder|nonexistent/,
+      );
     }
   });
 

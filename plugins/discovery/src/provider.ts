@@ -10,7 +10,7 @@ import type {
   RegistryResolver,
 } from '@pro-context/kernel';
 import type { DiscoveryPluginOptions } from './options.js';
-import { type LlmsFileKind, type ProbeOutcome, probe, probeCandidates } from './probe.js';
+import { type LlmsFileKind, type ProbeOutcome, probe, probeCandidates, siteBase } from './probe.js';
 
 /** The cache namespace of discoveries (one entry per ecosystem and package name). */
 export const DISCOVERY_NAMESPACE = 'discovery';
@@ -302,6 +302,7 @@ export function descriptorOf(pkg: DiscoveredPackage, language?: string): Library
   const hinted = language && ECOSYSTEM_OF_LANGUAGE[language.toLowerCase()] === pkg.ecosystem ? language : undefined;
   const lang = hinted ?? LANGUAGE_OF_ECOSYSTEM[pkg.ecosystem];
   const found = pkg.found;
+  const crawlable = found ? undefined : (siteBase(pkg.documentationUrl) ?? siteBase(pkg.homepage));
   return {
     id,
     name: pkg.name,
@@ -315,6 +316,12 @@ export function descriptorOf(pkg: DiscoveredPackage, language?: string): Library
           docsUrl: found.base,
           sources: { llmsTxt: found.kind === 'llms.txt' ? { llmsTxtUrl: found.url } : { llmsFullTxtUrl: found.url } },
         }
-      : { docsNote: triedNote(pkg) }),
+      : {
+          docsNote: triedNote(pkg),
+          // no llms.txt: the documentation site itself can still be crawled (the site-crawl source's bag; a
+          // plugin not installed ignores it). Not a docsUrl: read-page reaches the site's pages once they are
+          // crawled (their hosts join the allowlist with the TOC), not before.
+          ...(crawlable ? { sources: { site: { url: crawlable } } } : {}),
+        }),
   };
 }

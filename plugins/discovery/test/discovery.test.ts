@@ -63,7 +63,8 @@ describe('discovery probes the docs URL, then llms-full.txt, then the homepage',
     const o = world.site.origin;
     expect(library).toMatchObject({ id: 'delta-none', packages: { pypi: 'delta-none' }, language: 'python' });
     expect(library?.docsUrl).toBeUndefined();
-    expect(library?.sources).toBeUndefined();
+    // no llms.txt: the docs site is handed to the site crawl (not as a docsUrl, so read-page waits for the crawl)
+    expect(library?.sources).toEqual({ site: { url: `${o}/delta/docs` } });
     expect(library?.docsNote).toBe(
       `Docs discovery found no llms.txt for delta-none from its PyPI metadata; tried ${o}/delta/docs/llms.txt (HTTP 404), ${o}/delta/docs/llms-full.txt (HTTP 404), ${o}/delta/llms.txt (HTTP 404). Its repository is https://github.com/example/delta.`,
     );
@@ -72,7 +73,7 @@ describe('discovery probes the docs URL, then llms-full.txt, then the homepage',
   it('does not take an HTML page served at /llms.txt for an llms.txt', async () => {
     const world = await startWorld();
     const library = await (await provider(world)).lookup?.('html-login');
-    expect(library?.sources).toBeUndefined();
+    expect(library?.sources?.llmsTxt).toBeUndefined();
     expect(library?.docsNote).toContain(
       `${world.site.origin}/html/docs/llms.txt (an HTML page, not an llms.txt), ${world.site.origin}/html/docs/llms-full.txt (HTTP 404)`,
     );

@@ -3,6 +3,7 @@ import { docsEngineToken, enginePlugin } from '@pro-context/engine';
 import { kernelTokens } from '@pro-context/kernel';
 import { githubPlugin } from '@pro-context/plugin-github';
 import { llmsTxtPlugin } from '@pro-context/plugin-llms-txt';
+import { siteCrawlPlugin } from '@pro-context/plugin-site-crawl';
 import { sqliteCachePlugin } from '@pro-context/plugin-sqlite-cache';
 import { catalogErrorOf, startFakeGithub } from '@pro-context/testing';
 import { describe, expect, it, vi } from 'vitest';
@@ -70,6 +71,19 @@ describe('the engine answers packages nobody listed', () => {
     const error = await catalogErrorOf(engine.getDocs('delta-none', 'anything', undefined, 1000));
     expect(error.code).toBe('SOURCE_UNAVAILABLE');
     expect(error.message).toContain(`${o}/delta/llms.txt (HTTP 404)`);
+  });
+
+  it('crawls the documentation site of a package that publishes no llms.txt (site-crawl installed)', async () => {
+    const world = await startWorld();
+    const kernel = await startKernel(world, { plugins: [llmsTxtPlugin, siteCrawlPlugin, enginePlugin] });
+    const engine = kernel.resolve(docsEngineToken);
+    const o = world.site.origin;
+    const resolved = await engine.resolve('epsilon-html');
+    expect(resolved.sources).toEqual(['site']);
+    expect(resolved.toc.map((e) => e.title)).toEqual(['Epsilon', 'Sprites']);
+    const answer = await engine.getDocs('epsilon-html', 'flip a sprite', undefined, 1000);
+    expect(answer.content).toContain('flip_sprite');
+    expect(answer.source).toContain(`${o}/epsilon/docs/sprites/`);
   });
 
   it('serves a package without llms.txt from the GitHub repository its metadata names', async () => {

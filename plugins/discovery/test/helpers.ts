@@ -40,6 +40,7 @@ export const page = (title: string, body: string) => `# ${title}\n\n${body}\n`;
  * - `/gamma/home/llms.txt` (the homepage's; the docs URL has nothing)
  * - `/html/docs/llms.txt` answered 200 with an HTML login page
  * - `/acme/llms.txt` (an npm package's homepage)
+ * - `/epsilon/docs/` and `/epsilon/docs/sprites/`: HTML pages only
  * - nothing else (404)
  */
 export function docsSite(): Promise<LoopbackSite> {
@@ -74,6 +75,19 @@ export function docsSite(): Promise<LoopbackSite> {
         return text(res, '<!DOCTYPE html><html><body><form>Please sign in</form></body></html>', 'text/html');
       case '/acme/llms.txt':
         return text(res, llmsTxt('Acme Widgets', `${origin}/acme`));
+      // a documentation site of HTML pages only (no llms.txt, no sitemap): the crawl follows its links
+      case '/epsilon/docs/':
+        return text(
+          res,
+          '<html><head><title>Epsilon</title></head><body><nav><a href="/epsilon/docs/">Home</a></nav><main><h1>Epsilon</h1><p>Epsilon renders sprites.</p><p>See <a href="/epsilon/docs/sprites/">Sprites</a>.</p></main></body></html>',
+          'text/html',
+        );
+      case '/epsilon/docs/sprites/':
+        return text(
+          res,
+          '<html><head><title>Sprites</title></head><body><main><h1>Sprites</h1><h2>Flipping sprites</h2><p>Call <code>flip_sprite(sprite, axis)</code> to mirror a sprite along an axis.</p></main></body></html>',
+          'text/html',
+        );
       default:
         res.writeHead(404, { 'content-type': 'text/html' }).end('<html><body>Not found</body></html>');
     }
@@ -97,6 +111,12 @@ export function pypiProjects(origin: string): FakePypiProject[] {
         Source: 'https://github.com/example/alpha-docs',
       },
       releases: [release('1.0.0', '2024-01-01T00:00:00Z'), release('1.2.0')],
+    },
+    {
+      name: 'epsilon-html',
+      summary: 'Epsilon renders sprites.',
+      projectUrls: { Documentation: `${origin}/epsilon/docs/` },
+      releases: [release('2.0.0')],
     },
     {
       name: 'Beta_Full',

@@ -122,7 +122,17 @@ export class SourceChain {
         failures.push(`${adapter.id}: ${error instanceof Error ? error.message : String(error)}`);
       }
     }
-    if (adapters.length === 1 && isProContextError(lastError)) throw lastError;
+    if (adapters.length === 1 && isProContextError(lastError)) {
+      // a provider's note on where the documentation is not (docs discovery) still belongs to the answer
+      if (!library.docsNote || lastError.message.includes(library.docsNote)) throw lastError;
+      throw new ProContextError(lastError.code, `${lastError.message} ${library.docsNote}`, {
+        recoverable: lastError.recoverable,
+        ...(lastError.suggestion ? { suggestion: lastError.suggestion } : {}),
+        ...(lastError.retryAfter ? { retryAfter: lastError.retryAfter } : {}),
+        ...(lastError.details ? { details: lastError.details } : {}),
+        cause: lastError,
+      });
+    }
     const why = `${failures.join(' | ')}${library.docsNote ? ` ${library.docsNote}` : ''}`;
     throw new ProContextError('SOURCE_UNAVAILABLE', `Could not ${what} for ${library.name}. ${why}`, {
       details: { failures },
