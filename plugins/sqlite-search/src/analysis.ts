@@ -1,0 +1,90 @@
+/**
+ * Text analysis around SQLite's own `porter unicode61` tokenizer: what JavaScript adds before indexing
+ * (camelCase parts, link targets removed) and how a user's query becomes an FTS5 expression that never
+ * fails to parse.
+ */
+
+/** Bump when the analysis changes: indexes built with another one are not restored (see the registry). */
+export const ANALYSIS = 'porter-unicode61-camel-1';
+
+/**
+ * The FTS5 tokenizer. `unicode61` splits on everything but letters and digits, so `model_validator`,
+ * `expect.poll` and `x-api-key` are indexed as their parts, and a query for the whole identifier is a
+ * phrase of its parts (adjacent, in order). `porter` stems the English words; `remove_diacritics 2`
+ * folds accents as the Orama tokenizer does.
+ */
+export const FTS5_TOKENIZER = 'porter unicode61 remove_diacritics 2';
+
+// A word with a lowercase-to-uppercase step (`setupFiles`, `BaseModel`, `APIRouter`).
+const CAMEL_WORD = /[\p{L}\p{N}]*(?:[a-z0-9][A-Z]|[A-Z][A-Z][a-z])[\p{L}\p{N}]*/gu;
+const CAMEL_SPLIT = /(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])/;
+// Markdown link targets and bare URLs: their path words would make every page that links somewhere
+// match that somewhere's words (the Orama tokenizer drops them too).
+const LINK_TARGET = /\]\([^)\s]*(?:\s+"[^"]*")?\)/g;
+const BARE_URL = /\bhttps?:\/\/[^\s)>\]]+/g;
+// MkDocs attribute lists (`## Title { #anchor .class }`).
+const ATTRIBUTE_LIST = /\{\s*[#.][^}\n]*\}/g;
+
+/**
+ * Text as it is handed to FTS5: a camelCase word is followed by its parts (`setupFiles` →
+ * `setupFiles setup Files`), so both `setupFiles` and `setup files` find it; link targets go.
+ */
+export function indexText(text: string): string {
+  return text
+    .replace(ATTRIBUTE_LIST, ' ')
+    .replace(LINK_TARGET, ']')
+    .replace(BARE_URL, ' ')
+    .replace(CAMEL_WORD, (word) => `${word} ${word.split(CAMEL_SPLIT).join(' ')}`);
+}
+
+// Query words: letters, digits and `_`, optionally joined by `.` or `-`.
+const QUERY_WORD = /[\p{L}\p{N}_]+(?:[.-][\p{L}\p{N}_]+)*/gu;
+const PART_SEPARATOR = /[._-]+/;
+const MAX_QUERY_TERMS = 32;
+
+/** Words a question is made of that say nothing about the topic (they match nearly every chunk). */
+const STOP_WORDS = new Set(
+  (
+    'a about above after again against all am an and any are as at be because been before being below ' +
+    'between both but by can could did do does doing down during each few for from further had has have ' +
+    'having he her here hers herself him himself his how i if in into is it its itself just me more most my ' +
+    'myself no nor not of off on once only or other our ours ourselves out over own same she should so some ' +
+    'such than that the their theirs them themselves then there these they this those through to too under ' +
+    'until up very was we were what when where which while who whom why will with would you your yours ' +
+    'yourself yourselves use using used get want need way'
+  ).split(' '),
+);
+
+/** An FTS5 string literal: always a term or phrase, never an operator, whatever the text. */
+export function ftsString(text: string): string {
+  return `"${text.replaceAll('"', '""')}"`;
+}
+
+/**
+ * The FTS5 expression for a query: its words (stop words and one-letter words left out) as string
+ * literals joined by OR, so any word may match and BM25 ranks; an identifier also contributes its parts
+ * (`expect.poll` → `"expect.poll" OR "expect" OR "poll"`), as the index holds both. `''` when no word is
+ * left (the caller returns no hits).
+ */
+export function ftsQuery(query: string): string {
+  const terms = new Set<string>();
+  const add = (word: string) => {
+    const lower = word.toLowerCase();
+    if (lower.length < 2 || STOP_WORDS.has(lower)) return;
+    terms.add(lower);
+  };
+  for (const word of query.match(QUERY_WORD) ?? []) {
+    add(word);
+    const parts = word.split(PART_SEPARATOR).filter(Boolean);
+    if (parts.length > 1) for (const part of parts) add(part);
+    for (const part of parts) {
+      const camel = part.split(CAMEL_SPLIT);
+      if (camel.length > 1) for (const piece of camel) add(piece);
+    }
+    if (terms.size >= MAX_QUERY_TERMS) break;
+  }
+  return [...terms]
+    .slice(0, MAX_QUERY_TERMS)
+    .map((term) => ftsString(term))
+    .join(' OR ');
+}
