@@ -4,7 +4,8 @@
  * bench/results/bench.json. Benchmarks, not tests: it never fails on its numbers.
  *
  * Flags: `--sections=quality,stdio,scale` (default: all), `--copies=N` (synthetic corpus size, default 10),
- * `--calls=N` (timed get-docs and search-docs calls, default 200).
+ * `--calls=N` (timed get-docs and search-docs calls, default 200), `--search-backends=orama-search,sqlite-search`
+ * (the search backends the scale section measures; default Orama's).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -21,6 +22,7 @@ const arg = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`
 const sections = new Set((arg('sections') ?? 'quality,stdio,scale').split(','));
 const copies = Number(arg('copies') ?? 10);
 const calls = Number(arg('calls') ?? 200);
+const searchBackends = (arg('search-backends') ?? 'orama-search').split(',').filter(Boolean);
 const log = (line: string) => process.stderr.write(`${line}\n`);
 const ms = (x: number | undefined, digits = 1) =>
   x === undefined || Number.isNaN(x) ? 'n/a' : `${x.toFixed(digits)} ms`;
@@ -267,7 +269,7 @@ async function main() {
         inProcess,
         corpusLibraries.map((l) => l.id),
         evalQuestions,
-        { copies, queriesPerLibrary: 40, log },
+        { copies, queriesPerLibrary: 40, log, backends: searchBackends },
       );
       printScale(scale);
     }

@@ -15,9 +15,11 @@ async function main() {
   const only = process.argv.find((a) => a.startsWith('--only='))?.slice(7);
   const selected = only ? rows.filter((r) => r.id.startsWith(only) || r.library === only) : rows;
   const verbose = process.argv.includes('--verbose');
+  // --backend=sqlite-search: the same eval with another search backend (results in eval-<backend>.json)
+  const backend = process.argv.find((a) => a.startsWith('--backend='))?.slice(10);
   const web = await startWeb();
   const project = makeProject(web);
-  const server = await spawnServer(project.configFile);
+  const server = await spawnServer(project.configFile, backend ? { PRO_CONTEXT_SEARCH_BACKEND: backend } : {});
   const outcomes: QuestionOutcome[] = [];
   try {
     for (const row of selected) {
@@ -69,7 +71,7 @@ async function main() {
   ];
   const summaries = groups.map(([name, group]) => ({ name, ...summarize(group, BUDGETS) }));
   console.log(
-    `\npro-context retrieval eval (${outcomes.length} questions, get-docs at ${BUDGETS.join('/')} tokens, search-docs top 10)\n`,
+    `\npro-context retrieval eval${backend ? ` [${backend}]` : ''} (${outcomes.length} questions, get-docs at ${BUDGETS.join('/')} tokens, search-docs top 10)\n`,
   );
   console.log(
     table(
@@ -88,7 +90,12 @@ async function main() {
       ]),
     ),
   );
-  const out = join(dirname(fileURLToPath(import.meta.url)), '..', 'results', 'eval.json');
+  const out = join(
+    dirname(fileURLToPath(import.meta.url)),
+    '..',
+    'results',
+    backend ? `eval-${backend}.json` : 'eval.json',
+  );
   mkdirSync(dirname(out), { recursive: true });
   writeFileSync(
     out,

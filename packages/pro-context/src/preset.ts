@@ -19,6 +19,7 @@ import { oramaSearchPlugin } from '@pro-context/plugin-orama-search/plugin';
 import { projectPlugin } from '@pro-context/plugin-project/plugin';
 import { pypiPlugin } from '@pro-context/plugin-pypi';
 import { sqliteCachePlugin } from '@pro-context/plugin-sqlite-cache';
+import { sqliteSearchPlugin } from '@pro-context/plugin-sqlite-search/plugin';
 import { proContextPlugin } from './settings.js';
 
 /** This preset's version. */
@@ -28,12 +29,13 @@ export const PRESET_VERSION: string = (createRequire(import.meta.url)('../packag
 /**
  * The embedded defaults: SQLite cache, Orama search, the llms.txt source, the curated registry of well-known
  * libraries, the PyPI and npm version resolvers, the docs engine, docs discovery for packages nobody listed, and
- * project detection.
+ * project detection. `PRO_CONTEXT_SEARCH_BACKEND=sqlite-search` swaps Orama for the SQLite FTS5 backend
+ * (disk-backed indexes; opt-in while it is measured against Orama).
  */
-export function defaultPlugins(): AnyPlugin[] {
+export function defaultPlugins(env: Record<string, string | undefined> = process.env): AnyPlugin[] {
   return [
     sqliteCachePlugin,
-    oramaSearchPlugin,
+    env.PRO_CONTEXT_SEARCH_BACKEND === 'sqlite-search' ? sqliteSearchPlugin : oramaSearchPlugin,
     llmsTxtPlugin,
     knownLibrariesPlugin,
     pypiPlugin,
@@ -77,7 +79,9 @@ export function startProContext(options: StartOptions = {}): Promise<StartedKern
     ...(options.logger ? { logger: options.logger } : {}),
     ...(options.httpOptions ? { httpOptions: options.httpOptions } : {}),
   });
-  const plugins = options.replaceDefaults ? (options.plugins ?? []) : [...defaultPlugins(), ...(options.plugins ?? [])];
+  const plugins = options.replaceDefaults
+    ? (options.plugins ?? [])
+    : [...defaultPlugins(options.env ?? process.env), ...(options.plugins ?? [])];
   for (const plugin of withPresetSettings(plugins)) builder.use(plugin);
   return builder.start();
 }
