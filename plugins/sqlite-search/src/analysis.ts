@@ -15,8 +15,9 @@ export const ANALYSIS = 'porter-unicode61-camel-1';
  */
 export const FTS5_TOKENIZER = 'porter unicode61 remove_diacritics 2';
 
-// A word with a lowercase-to-uppercase step (`setupFiles`, `BaseModel`, `APIRouter`).
-const CAMEL_WORD = /[\p{L}\p{N}]*(?:[a-z0-9][A-Z]|[A-Z][A-Z][a-z])[\p{L}\p{N}]*/gu;
+// A lowercase-to-uppercase step inside a word (`setupFiles`, `BaseModel`, `APIRouter`). Finding the steps
+// and then the word around each is several times faster than a regex for whole camelCase words.
+const CAMEL_STEP = /[a-z0-9][A-Z]|[A-Z][A-Z][a-z]/g;
 const CAMEL_SPLIT = /(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])/;
 // Markdown link targets and bare URLs: their path words would make every page that links somewhere
 // match that somewhere's words (the Orama tokenizer drops them too).
@@ -25,16 +26,32 @@ const BARE_URL = /\bhttps?:\/\/[^\s)>\]]+/g;
 // MkDocs attribute lists (`## Title { #anchor .class }`).
 const ATTRIBUTE_LIST = /\{\s*[#.][^}\n]*\}/g;
 
+const isWordCode = (c: number): boolean =>
+  (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c > 127;
+
+/** `text` with every camelCase word followed by its parts. */
+function addCamelParts(text: string): string {
+  let out = '';
+  let last = 0;
+  CAMEL_STEP.lastIndex = 0;
+  for (let m = CAMEL_STEP.exec(text); m !== null; m = CAMEL_STEP.exec(text)) {
+    let start = m.index;
+    while (start > last && isWordCode(text.charCodeAt(start - 1))) start--;
+    let end = m.index + 1;
+    while (end < text.length && isWordCode(text.charCodeAt(end))) end++;
+    out += `${text.slice(last, end)} ${text.slice(start, end).split(CAMEL_SPLIT).join(' ')}`;
+    last = end;
+    CAMEL_STEP.lastIndex = end;
+  }
+  return last === 0 ? text : out + text.slice(last);
+}
+
 /**
  * Text as it is handed to FTS5: a camelCase word is followed by its parts (`setupFiles` →
  * `setupFiles setup Files`), so both `setupFiles` and `setup files` find it; link targets go.
  */
 export function indexText(text: string): string {
-  return text
-    .replace(ATTRIBUTE_LIST, ' ')
-    .replace(LINK_TARGET, ']')
-    .replace(BARE_URL, ' ')
-    .replace(CAMEL_WORD, (word) => `${word} ${word.split(CAMEL_SPLIT).join(' ')}`);
+  return addCamelParts(text.replace(ATTRIBUTE_LIST, ' ').replace(LINK_TARGET, ']').replace(BARE_URL, ' '));
 }
 
 // Query words: letters, digits and `_`, optionally joined by `.` or `-`.
@@ -61,12 +78,11 @@ export function ftsString(text: string): string {
 }
 
 /**
- * The FTS5 expression for a query: its words (stop words and one-letter words left out) as string
- * literals joined by OR, so any word may match and BM25 ranks; an identifier also contributes its parts
- * (`expect.poll` → `"expect.poll" OR "expect" OR "poll"`), as the index holds both. `''` when no word is
- * left (the caller returns no hits).
+ * The terms of a query: its words, lowercased, stop words and one-letter words left out; an identifier also
+ * contributes its parts (`expect.poll` → `expect.poll`, `expect`, `poll`; `setupFiles` → `setupfiles`,
+ * `setup`, `files`), as the index holds both. Each becomes one FTS5 string literal.
  */
-export function ftsQuery(query: string): string {
+export function queryTerms(query: string): string[] {
   const terms = new Set<string>();
   const add = (word: string) => {
     const lower = word.toLowerCase();
@@ -83,8 +99,15 @@ export function ftsQuery(query: string): string {
     }
     if (terms.size >= MAX_QUERY_TERMS) break;
   }
-  return [...terms]
-    .slice(0, MAX_QUERY_TERMS)
+  return [...terms].slice(0, MAX_QUERY_TERMS);
+}
+
+/**
+ * The FTS5 expression for a query: its {@link queryTerms} as string literals joined by OR, so any word may
+ * match and BM25 ranks. `''` when no word is left (the caller returns no hits).
+ */
+export function ftsQuery(query: string): string {
+  return queryTerms(query)
     .map((term) => ftsString(term))
     .join(' OR ');
 }

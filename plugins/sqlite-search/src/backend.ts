@@ -11,7 +11,7 @@ import {
   type SearchResults,
 } from '@pro-context/kernel';
 import Database from 'better-sqlite3';
-import { ANALYSIS, FTS5_TOKENIZER, ftsQuery, indexText } from './analysis.js';
+import { ANALYSIS, FTS5_TOKENIZER, ftsString, indexText, queryTerms } from './analysis.js';
 
 /** Column weights of `bm25()`. */
 export interface SqliteSearchBoost {
@@ -27,6 +27,8 @@ export interface SqliteSearchBackendOptions {
   boost: SqliteSearchBoost;
   /** SQLite page cache, MB. */
   cacheSizeMB: number;
+  /** `coverage`: share of the query's terms first, BM25 second (as Orama's backend); `bm25`: bm25() alone. */
+  rank: 'coverage' | 'bm25';
   busyTimeoutMs: number;
 }
 
@@ -38,8 +40,9 @@ export type SqliteSearchBackendInput = Partial<Omit<SqliteSearchBackendOptions, 
 /** Defaults of {@link SqliteSearchBackendOptions}. */
 export const defaultSqliteSearchBackendOptions: Readonly<SqliteSearchBackendOptions> = Object.freeze({
   directory: '~/.pro-context/cache',
-  boost: Object.freeze({ title: 2, headings: 2, body: 1 }),
+  boost: Object.freeze({ title: 1, headings: 1, body: 1 }),
   cacheSizeMB: 16,
+  rank: 'bm25',
   busyTimeoutMs: 5000,
 });
 
@@ -47,6 +50,13 @@ export const defaultSqliteSearchBackendOptions: Readonly<SqliteSearchBackendOpti
 const SNAPSHOT_FORMAT = 'pro-context/sqlite-search';
 const SNAPSHOT_VERSION = 1;
 const DEFAULT_LIMIT = 10;
+// Chunks ranked by bm25() that the coverage ranking reorders: this many times the limit, at least the floor.
+const CANDIDATES_PER_HIT = 5;
+const MIN_CANDIDATES = 100;
+// Share of BM25 (relative to the best candidate) beside the coverage of the query's terms: Orama's backend's.
+const BM25_SHARE = 0.3;
+/** `total` is exact up to this many matching chunks, and this number beyond. */
+export const MAX_TOTAL = 10_000;
 // Rows inserted between two yields to the event loop while building, so searches keep being served.
 const INSERT_SLICE = 2000;
 
@@ -67,8 +77,10 @@ interface IndexRow {
 }
 
 interface Statements {
-  search: Database.Statement<[string, number], { id: string; score: number }>;
+  search: Database.Statement<[string, number], { rowid: number; id: string; score: number }>;
   count: Database.Statement<[string], { total: number }>;
+  /** Row ids of the chunks containing one term (plucked). */
+  posting: Database.Statement<[string], number>;
 }
 
 const keyOf = (key: IndexKey): string => JSON.stringify([key.libraryId, key.version]);
@@ -114,6 +126,7 @@ export class SqliteSearchBackend implements SearchBackend {
       directory: options.directory ?? defaults.directory,
       boost: { ...defaults.boost, ...options.boost },
       cacheSizeMB: options.cacheSizeMB ?? defaults.cacheSizeMB,
+      rank: options.rank ?? defaults.rank,
       busyTimeoutMs: options.busyTimeoutMs ?? defaults.busyTimeoutMs,
     };
     for (const [column, value] of Object.entries(this.options.boost)) {
@@ -177,14 +190,52 @@ export class SqliteSearchBackend implements SearchBackend {
     const row = this.attached.get(keyOf(key));
     const limit = Math.max(0, Math.floor(options.limit ?? DEFAULT_LIMIT));
     if (row === undefined) return { hits: [], total: 0 };
-    const match = ftsQuery(query);
-    if (match === '') return { hits: [], total: 0 };
+    const terms = queryTerms(query).map((term) => ftsString(term));
+    if (terms.length === 0) return { hits: [], total: 0 };
+    const match = terms.join(' OR ');
     const statements = this.statementsOf(row.tbl);
     if (limit === 0) return { hits: [], total: statements.count.get(match)?.total ?? 0 };
-    const hits = statements.search.all(match, limit);
-    // Counting the matches is a second pass over them: only when there may be more than the hits.
-    const total = hits.length < limit ? hits.length : (statements.count.get(match)?.total ?? hits.length);
-    return { hits, total };
+    const coverage = this.options.rank === 'coverage';
+    const wanted = coverage ? Math.max(limit * CANDIDATES_PER_HIT, MIN_CANDIDATES) : limit;
+    const candidates = statements.search.all(match, wanted);
+    // Counting the matches is a second pass over them: only when there may be more than were fetched.
+    const total = candidates.length < wanted ? candidates.length : (statements.count.get(match)?.total ?? wanted);
+    const ranked = coverage ? this.byCoverage(statements, terms, candidates, row.chunks) : candidates;
+    return { hits: ranked.slice(0, limit).map((hit) => ({ id: hit.id, score: hit.score })), total };
+  }
+
+  /**
+   * The ranking Orama's backend uses: first how much of the question a chunk speaks to (the idf-weighted share
+   * of the query's terms it contains, wherever they are), then BM25 to order chunks covering the same share.
+   * FTS5's bm25() sums over terms, so a chunk that repeats one word can outrank one that has them all.
+   */
+  private byCoverage(
+    statements: Statements,
+    terms: readonly string[],
+    candidates: readonly { rowid: number; id: string; score: number }[],
+    chunks: number,
+  ): { id: string; score: number }[] {
+    if (candidates.length === 0) return [];
+    const position = new Map<number, number>();
+    for (const [i, c] of candidates.entries()) position.set(c.rowid, i);
+    const coverage = new Float64Array(candidates.length);
+    let queryWeight = 0;
+    for (const term of terms) {
+      const rowids = statements.posting.all(term);
+      const idf = Math.log(1 + (chunks - rowids.length + 0.5) / (rowids.length + 0.5));
+      queryWeight += idf;
+      for (const rowid of rowids) {
+        const i = position.get(rowid);
+        if (i !== undefined) coverage[i]! += idf;
+      }
+    }
+    const best = candidates[0]?.score ?? 0;
+    return candidates
+      .map((c, i) => ({
+        id: c.id,
+        score: coverage[i]! / (queryWeight || 1) + (best > 0 ? (BM25_SHARE * c.score) / best : 0),
+      }))
+      .sort((a, b) => b.score - a.score);
   }
 
   async has(key: IndexKey): Promise<boolean> {
@@ -328,14 +379,18 @@ export class SqliteSearchBackend implements SearchBackend {
       // validated numbers, so they can be part of the SQL.
       statements = {
         search: db.prepare(
-          `SELECT i.id AS id, -m.rank AS score
+          `SELECT m.rowid AS rowid, i.id AS id, -m.rank AS score
            FROM (SELECT rowid, rank FROM fts_${tbl}
                  WHERE fts_${tbl} MATCH ? AND rank MATCH 'bm25(${title}, ${headings}, ${body})'
                  ORDER BY rank LIMIT ?) AS m
            JOIN ids_${tbl} AS i ON i.rowid = m.rowid
            ORDER BY m.rank`,
         ),
-        count: db.prepare(`SELECT count(*) AS total FROM fts_${tbl} WHERE fts_${tbl} MATCH ?`),
+        // Counting every match of a common word in a huge index costs as much as ranking them: capped.
+        count: db.prepare(
+          `SELECT count(*) AS total FROM (SELECT 1 FROM fts_${tbl} WHERE fts_${tbl} MATCH ? LIMIT ${MAX_TOTAL})`,
+        ),
+        posting: db.prepare<[string], number>(`SELECT rowid FROM fts_${tbl} WHERE fts_${tbl} MATCH ?`).pluck(),
       };
       this.statements.set(tbl, statements);
     }

@@ -18,12 +18,20 @@ export const sqliteSearchPluginOptionsSchema = z.strictObject({
     ),
   boost: z
     .strictObject({
-      title: weight(2, 'the page title'),
-      headings: weight(2, "the chunk's heading path"),
+      title: weight(1, 'the page title'),
+      headings: weight(1, "the chunk's heading path"),
       body: weight(1, 'the chunk text'),
     })
     .prefault({})
     .describe('Column weights of bm25().'),
+  rank: z
+    .enum(['coverage', 'bm25'])
+    .default('bm25')
+    .describe(
+      "Ranking: 'bm25' by bm25() alone; 'coverage' reorders the best bm25() candidates by the rarity-weighted " +
+        "share of the query's words they contain (as orama-search; one more lookup per query word, and the " +
+        'engine re-ranks by coverage anyway: same eval figures).',
+    ),
   cacheSizeMB: z
     .number()
     .positive()

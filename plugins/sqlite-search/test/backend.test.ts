@@ -153,3 +153,16 @@ describe('SqliteSearchBackend', () => {
     expect((await backend.search(key, 'model', { limit: 0 })).total).toBe(2);
   });
 });
+
+describe('SqliteSearchBackend ranking', () => {
+  const chunks = [
+    chunk('repeats', 'Fields', ['Fields'], 'alias alias alias alias alias alias alias alias'),
+    chunk('both', 'Fields', ['Fields'], 'An alias generator derives every field alias. A generator is a function.'),
+  ];
+  it("'coverage' puts the chunk with every query word above one that repeats one of them", async () => {
+    const backend = new SqliteSearchBackend({ directory: ':memory:', rank: 'coverage' });
+    open.push(backend);
+    await backend.index(key, [...chunks, chunk('other', 'Other', ['Other'], 'nothing here')]);
+    expect((await ids(backend, 'alias generator'))[0]).toBe('both');
+  });
+});
