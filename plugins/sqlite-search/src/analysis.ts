@@ -5,7 +5,7 @@
  */
 
 /** Bump when the analysis changes: indexes built with another one are not restored (see the registry). */
-export const ANALYSIS = 'porter-unicode61-camel-1';
+export const ANALYSIS = 'porter-unicode61-camel-2';
 
 /**
  * The FTS5 tokenizer. `unicode61` splits on everything but letters and digits, so `model_validator`,
@@ -15,16 +15,16 @@ export const ANALYSIS = 'porter-unicode61-camel-1';
  */
 export const FTS5_TOKENIZER = 'porter unicode61 remove_diacritics 2';
 
+// Markdown link targets and bare URLs (their path words would make every page that links somewhere match
+// that somewhere's words; the Orama tokenizer drops them too) and MkDocs attribute lists
+// (`## Title { #anchor .class }`), in one pass: one regex scanning the text once is twice as fast as three.
+const NOT_PROSE = /\]\([^)\s]*(?:\s+"[^"]*")?\)|\bhttps?:\/\/[^\s)>\]]+|\{\s*[#.][^}\n]*\}/g;
+const withoutNonProse = (match: string): string => (match.startsWith(']') ? ']' : ' ');
+
 // A lowercase-to-uppercase step inside a word (`setupFiles`, `BaseModel`, `APIRouter`). Finding the steps
 // and then the word around each is several times faster than a regex for whole camelCase words.
 const CAMEL_STEP = /[a-z0-9][A-Z]|[A-Z][A-Z][a-z]/g;
 const CAMEL_SPLIT = /(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])/;
-// Markdown link targets and bare URLs: their path words would make every page that links somewhere
-// match that somewhere's words (the Orama tokenizer drops them too).
-const LINK_TARGET = /\]\([^)\s]*(?:\s+"[^"]*")?\)/g;
-const BARE_URL = /\bhttps?:\/\/[^\s)>\]]+/g;
-// MkDocs attribute lists (`## Title { #anchor .class }`).
-const ATTRIBUTE_LIST = /\{\s*[#.][^}\n]*\}/g;
 
 const isWordCode = (c: number): boolean =>
   (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c > 127;
@@ -51,7 +51,7 @@ function addCamelParts(text: string): string {
  * `setupFiles setup Files`), so both `setupFiles` and `setup files` find it; link targets go.
  */
 export function indexText(text: string): string {
-  return addCamelParts(text.replace(ATTRIBUTE_LIST, ' ').replace(LINK_TARGET, ']').replace(BARE_URL, ' '));
+  return addCamelParts(text.replace(NOT_PROSE, withoutNonProse));
 }
 
 // Query words: letters, digits and `_`, optionally joined by `.` or `-`.
