@@ -55,6 +55,12 @@ const CANDIDATES_PER_HIT = 5;
 const MIN_CANDIDATES = 100;
 // Share of BM25 (relative to the best candidate) beside the coverage of the query's terms: Orama's backend's.
 const BM25_SHARE = 0.3;
+/** Indexes with more chunks than this rank by their query's rarer words only (see `rarestTerms`). */
+const LARGE_INDEX_CHUNKS = 20_000;
+/** In a large index, a word in more than this share of the chunks is left out of the ranking… */
+const COMMON_TERM_SHARE = 0.1;
+/** …unless it is among this many rarest words of the query. */
+const MIN_RANKING_TERMS = 2;
 /** `total` is exact up to this many matching chunks, and this number beyond. */
 export const MAX_TOTAL = 10_000;
 // Rows inserted between two yields to the event loop while building, so searches keep being served.
@@ -79,6 +85,8 @@ interface IndexRow {
 interface Statements {
   search: Database.Statement<[string, number], { rowid: number; id: string; score: number }>;
   count: Database.Statement<[string], { total: number }>;
+  /** Number of chunks containing one term (plucked). */
+  df: Database.Statement<[string], number>;
   /** Row ids of the chunks containing one term (plucked). */
   posting: Database.Statement<[string], number>;
 }
@@ -195,13 +203,29 @@ export class SqliteSearchBackend implements SearchBackend {
     const match = terms.join(' OR ');
     const statements = this.statementsOf(row.tbl);
     if (limit === 0) return { hits: [], total: statements.count.get(match)?.total ?? 0 };
+    // bm25() costs per matching chunk: in a large index, words most chunks contain are left out of the ranking.
+    const ranking = row.chunks > LARGE_INDEX_CHUNKS ? this.rarestTerms(statements, terms, row.chunks) : terms;
     const coverage = this.options.rank === 'coverage';
     const wanted = coverage ? Math.max(limit * CANDIDATES_PER_HIT, MIN_CANDIDATES) : limit;
-    const candidates = statements.search.all(match, wanted);
+    const candidates = statements.search.all(ranking.join(' OR '), wanted);
     // Counting the matches is a second pass over them: only when there may be more than were fetched.
-    const total = candidates.length < wanted ? candidates.length : (statements.count.get(match)?.total ?? wanted);
+    const total =
+      candidates.length < wanted && ranking.length === terms.length
+        ? candidates.length
+        : (statements.count.get(match)?.total ?? wanted);
     const ranked = coverage ? this.byCoverage(statements, terms, candidates, row.chunks) : candidates;
     return { hits: ranked.slice(0, limit).map((hit) => ({ id: hit.id, score: hit.score })), total };
+  }
+
+  /**
+   * The terms of a query in a large index that are worth ranking by: those in at most
+   * {@link COMMON_TERM_SHARE} of the chunks, and at least the {@link MIN_RANKING_TERMS} rarest. A word in a
+   * third of 76 000 chunks adds little to bm25() (its idf is low) but costs most of a query's time.
+   */
+  private rarestTerms(statements: Statements, terms: readonly string[], chunks: number): string[] {
+    if (terms.length <= MIN_RANKING_TERMS) return [...terms];
+    const byRarity = terms.map((term) => ({ term, df: statements.df.get(term) ?? 0 })).sort((a, b) => a.df - b.df);
+    return byRarity.filter((t, i) => i < MIN_RANKING_TERMS || t.df <= chunks * COMMON_TERM_SHARE).map((t) => t.term);
   }
 
   /**
@@ -390,6 +414,7 @@ export class SqliteSearchBackend implements SearchBackend {
         count: db.prepare(
           `SELECT count(*) AS total FROM (SELECT 1 FROM fts_${tbl} WHERE fts_${tbl} MATCH ? LIMIT ${MAX_TOTAL})`,
         ),
+        df: db.prepare<[string], number>(`SELECT count(*) FROM fts_${tbl} WHERE fts_${tbl} MATCH ?`).pluck(),
         posting: db.prepare<[string], number>(`SELECT rowid FROM fts_${tbl} WHERE fts_${tbl} MATCH ?`).pluck(),
       };
       this.statements.set(tbl, statements);

@@ -166,3 +166,15 @@ describe('SqliteSearchBackend ranking', () => {
     expect((await ids(backend, 'alias generator'))[0]).toBe('both');
   });
 });
+
+describe('SqliteSearchBackend on a large index', () => {
+  it('ranks by the rarer words of a query and still counts every match', async () => {
+    const backend = memory();
+    const many = Array.from({ length: 20_001 }, (_, i) => chunk(`c${i}`, 'Common', ['Common'], `common words ${i}`));
+    many.push(chunk('rare', 'Rare', ['Rare'], 'common rare scarce'), chunk('scarce', 'Scarce', ['Scarce'], 'scarce'));
+    await backend.index(key, many);
+    const results = await backend.search(key, 'common rare scarce', { limit: 5 });
+    expect(results.hits.map((h) => h.id)).toEqual(['rare', 'scarce']);
+    expect(results.total).toBe(10_000);
+  });
+});
