@@ -58,7 +58,7 @@ const BM25_SHARE = 0.3;
 /** Indexes with more chunks than this rank by their query's rarer words only (see `rarestTerms`). */
 const LARGE_INDEX_CHUNKS = 20_000;
 /** In a large index, a word in more than this share of the chunks is left out of the ranking… */
-const COMMON_TERM_SHARE = 0.1;
+const COMMON_TERM_SHARE = 0.05;
 /** …unless it is among this many rarest words of the query. */
 const MIN_RANKING_TERMS = 2;
 /** `total` is exact up to this many matching chunks, and this number beyond. */
