@@ -18,7 +18,9 @@ async function main() {
   // --backend=sqlite-search: the same eval with another search backend (results in eval-<backend>.json)
   const backend = process.argv.find((a) => a.startsWith('--backend='))?.slice(10);
   const web = await startWeb();
-  const project = makeProject(web);
+  // --search-options='{"rank":"coverage"}': the config's search section (the backend's options)
+  const searchOptions = process.argv.find((a) => a.startsWith('--search-options='))?.slice(17);
+  const project = makeProject(web, searchOptions ? { search: JSON.parse(searchOptions) } : {});
   const server = await spawnServer(project.configFile, backend ? { PRO_CONTEXT_SEARCH_BACKEND: backend } : {});
   const outcomes: QuestionOutcome[] = [];
   try {

@@ -5,7 +5,7 @@
  */
 
 /** Bump when the analysis changes: indexes built with another one are not restored (see the registry). */
-export const ANALYSIS = 'porter-unicode61-camel-2';
+export const ANALYSIS = 'porter-unicode61-camel-joined-3';
 
 /**
  * The FTS5 tokenizer. `unicode61` splits on everything but letters and digits, so `model_validator`,
@@ -46,12 +46,43 @@ function addCamelParts(text: string): string {
   return last === 0 ? text : out + text.slice(last);
 }
 
+// A `_`, `.` or `-` between two letters or digits: inside an identifier (`field_validator`, `expect.poll`).
+const JOIN_STEP = /[A-Za-z0-9][_.-][A-Za-z0-9]/g;
+const SEPARATORS = /[_.-]/g;
+const isIdentifierCode = (c: number): boolean => isWordCode(c) || c === 95 || c === 46 || c === 45;
+
+/**
+ * `text` with every identifier made of parts followed by its parts joined (`field_validator` →
+ * `field_validator fieldvalidator`): unicode61 indexes the parts, the joined form stands for the identifier as a
+ * whole, a word only identifiers produce, so a query for `field_validator` is not matched by prose that says
+ * "field validator".
+ */
+function addJoinedIdentifiers(text: string): string {
+  let out = '';
+  let last = 0;
+  JOIN_STEP.lastIndex = 0;
+  for (let m = JOIN_STEP.exec(text); m !== null; m = JOIN_STEP.exec(text)) {
+    let start = m.index;
+    while (start > last && isIdentifierCode(text.charCodeAt(start - 1))) start--;
+    let end = m.index + 3;
+    while (end < text.length && isIdentifierCode(text.charCodeAt(end))) end++;
+    while (end > m.index + 3 && !isWordCode(text.charCodeAt(end - 1))) end--;
+    out += `${text.slice(last, end)} ${text.slice(start, end).replace(SEPARATORS, '')}`;
+    last = end;
+    JOIN_STEP.lastIndex = end;
+  }
+  return last === 0 ? text : out + text.slice(last);
+}
+
+/** The joined form of an identifier (see {@link addJoinedIdentifiers}), lowercased. */
+export const joinedIdentifier = (word: string): string => word.replace(SEPARATORS, '').toLowerCase();
+
 /**
  * Text as it is handed to FTS5: a camelCase word is followed by its parts (`setupFiles` →
  * `setupFiles setup Files`), so both `setupFiles` and `setup files` find it; link targets go.
  */
 export function indexText(text: string): string {
-  return addCamelParts(text.replace(NOT_PROSE, withoutNonProse));
+  return addJoinedIdentifiers(addCamelParts(text.replace(NOT_PROSE, withoutNonProse)));
 }
 
 // Query words: letters, digits and `_`, optionally joined by `.` or `-`.
@@ -90,8 +121,8 @@ export function queryTerms(query: string): string[] {
     terms.add(lower);
   };
   for (const word of query.match(QUERY_WORD) ?? []) {
-    add(word);
     const parts = word.split(PART_SEPARATOR).filter(Boolean);
+    add(parts.length > 1 ? joinedIdentifier(word) : word);
     if (parts.length > 1) for (const part of parts) add(part);
     for (const part of parts) {
       const camel = part.split(CAMEL_SPLIT);

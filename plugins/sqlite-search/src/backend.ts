@@ -42,7 +42,7 @@ export const defaultSqliteSearchBackendOptions: Readonly<SqliteSearchBackendOpti
   directory: '~/.pro-context/cache',
   boost: Object.freeze({ title: 1, headings: 1, body: 1 }),
   cacheSizeMB: 16,
-  rank: 'bm25',
+  rank: 'coverage',
   busyTimeoutMs: 5000,
 });
 
@@ -213,7 +213,7 @@ export class SqliteSearchBackend implements SearchBackend {
       candidates.length < wanted && ranking.length === terms.length
         ? candidates.length
         : (statements.count.get(match)?.total ?? wanted);
-    const ranked = coverage ? this.byCoverage(statements, terms, candidates, row.chunks) : candidates;
+    const ranked = coverage ? this.byCoverage(statements, ranking, candidates, row.chunks) : candidates;
     return { hits: ranked.slice(0, limit).map((hit) => ({ id: hit.id, score: hit.score })), total };
   }
 

@@ -26,11 +26,10 @@ export const sqliteSearchPluginOptionsSchema = z.strictObject({
     .describe('Column weights of bm25().'),
   rank: z
     .enum(['coverage', 'bm25'])
-    .default('bm25')
+    .default('coverage')
     .describe(
-      "Ranking: 'bm25' by bm25() alone; 'coverage' reorders the best bm25() candidates by the rarity-weighted " +
-        "share of the query's words they contain (as orama-search; one more lookup per query word, and the " +
-        'engine re-ranks by coverage anyway: same eval figures).',
+      "Ranking: 'coverage' reorders the best bm25() candidates by the rarity-weighted share of the query's " +
+        "words they contain (as orama-search ranks; one posting lookup per query word); 'bm25' by bm25() alone.",
     ),
   cacheSizeMB: z
     .number()

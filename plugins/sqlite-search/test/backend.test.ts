@@ -82,7 +82,7 @@ describe('SqliteSearchBackend', () => {
   });
 
   it('builds the query from literals only', () => {
-    expect(ftsQuery('How do I use expect.poll?')).toBe('"expect.poll" OR "expect" OR "poll"');
+    expect(ftsQuery('How do I use expect.poll?')).toBe('"expectpoll" OR "expect" OR "poll"');
     expect(ftsQuery('setupFiles')).toBe('"setupfiles" OR "setup" OR "files"');
     expect(ftsQuery('"')).toBe('');
   });
@@ -176,5 +176,23 @@ describe('SqliteSearchBackend on a large index', () => {
     const results = await backend.search(key, 'common rare scarce', { limit: 5 });
     expect(results.hits.map((h) => h.id)).toEqual(['rare', 'scarce']);
     expect(results.total).toBe(10_000);
+  });
+});
+
+describe('identifiers made of parts', () => {
+  it('rank the chunk naming the identifier above prose using its words', async () => {
+    const backend = memory();
+    await backend.index(key, [
+      chunk(
+        'prose',
+        'Validators',
+        ['Validators'],
+        'A field validator checks one field. Field validators run in order.',
+      ),
+      chunk('code', 'API', ['API'], 'Decorate a method with `@field_validator` to check a value.'),
+      // bm25's idf needs a corpus: in two chunks every word is common
+      ...Array.from({ length: 20 }, (_, i) => chunk(`filler-${i}`, 'Other', ['Other'], `unrelated text ${i}`)),
+    ]);
+    expect((await ids(backend, 'field_validator'))[0]).toBe('code');
   });
 });
