@@ -3,8 +3,9 @@
  * stdio server, indexing throughput and scale. Prints tables (stdout; progress on stderr) and writes
  * bench/results/bench.json. Benchmarks, not tests: it never fails on its numbers.
  *
- * Flags: `--sections=quality,stdio,http,scale` (default: all), `--http-seconds=N` (each HTTP load run, default 5), `--copies=N` (synthetic corpus size, default 10),
- * `--calls=N` (timed get-docs and search-docs calls, default 200).
+ * Flags: `--sections=quality,stdio,http,scale` (default: all), `--http-seconds=N` (each HTTP load run, default 5),
+ * `--copies=N` (synthetic corpus size, default 10), `--calls=N` (timed get-docs and search-docs calls, default 200),
+ * `--search-backends=orama-search,sqlite-search` (the search backends the scale section measures; default Orama's).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -23,6 +24,7 @@ const sections = new Set((arg('sections') ?? 'quality,stdio,http,scale').split('
 const httpSeconds = Number(arg('http-seconds') ?? 5);
 const copies = Number(arg('copies') ?? 10);
 const calls = Number(arg('calls') ?? 200);
+const searchBackends = (arg('search-backends') ?? 'orama-search').split(',').filter(Boolean);
 const log = (line: string) => process.stderr.write(`${line}\n`);
 const ms = (x: number | undefined, digits = 1) =>
   x === undefined || Number.isNaN(x) ? 'n/a' : `${x.toFixed(digits)} ms`;
@@ -323,7 +325,7 @@ async function main() {
         inProcess,
         corpusLibraries.map((l) => l.id),
         evalQuestions,
-        { copies, queriesPerLibrary: 40, log },
+        { copies, queriesPerLibrary: 40, log, backends: searchBackends },
       );
       printScale(scale);
     }

@@ -140,9 +140,13 @@ async function main() {
   const rows = loadEvalRows();
   const only = process.argv.find((a) => a.startsWith('--only='))?.slice(7);
   const selected = only ? rows.filter((r) => r.id.startsWith(only) || r.library === only) : rows;
+  // --backend=sqlite-search: the same eval with another search backend (results in eval-<backend>.json)
+  const backend = process.argv.find((a) => a.startsWith('--backend='))?.slice(10);
   const web = await startWeb();
-  const project = makeProject(web);
-  const server = await spawnServer(project.configFile);
+  // --search-options='{"rank":"coverage"}': the config's search section (the backend's options)
+  const searchOptions = process.argv.find((a) => a.startsWith('--search-options='))?.slice(17);
+  const project = makeProject(web, searchOptions ? { search: JSON.parse(searchOptions) } : {});
+  const server = await spawnServer(project.configFile, backend ? { PRO_CONTEXT_SEARCH_BACKEND: backend } : {});
   let outcomes: QuestionOutcome[];
   try {
     outcomes = await askAll(selected, server, web, verbose);
@@ -158,10 +162,15 @@ async function main() {
   ];
   const { summaries, text } = report(groups);
   console.log(
-    `\npro-context retrieval eval (${outcomes.length} questions, get-docs at ${BUDGETS.join('/')} tokens, search-docs top 10)\n`,
+    `\npro-context retrieval eval${backend ? ` [${backend}]` : ''} (${outcomes.length} questions, get-docs at ${BUDGETS.join('/')} tokens, search-docs top 10)\n`,
   );
   console.log(text);
-  const out = join(dirname(fileURLToPath(import.meta.url)), '..', 'results', 'eval.json');
+  const out = join(
+    dirname(fileURLToPath(import.meta.url)),
+    '..',
+    'results',
+    backend ? `eval-${backend}.json` : 'eval.json',
+  );
   mkdirSync(dirname(out), { recursive: true });
   writeFileSync(
     out,

@@ -2,17 +2,23 @@
  * Indexing throughput and scale, in-process: the search backend pro-context ships (Orama, a fresh instance
  * with default options) indexing the stored chunks of one corpus, of all nine, and of a synthetic corpus ten
  * times the nine; FTS5 and MiniSearch indexing the same chunks for comparison; chunking throughput of the
- * pages' markdown.
+ * pages' markdown. `backends` (default: Orama only) chooses the search backends measured; rows of another
+ * backend (`sqlite-search`: SQLite FTS5 on a database file in a temporary directory) carry its id.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { chunkMarkdown, type StoredChunk } from '@pro-context/engine';
 import {
   type DocsResult,
   type IndexableChunk,
   type IndexKey,
   type LibraryDescriptor,
+  type SearchBackend,
   sourceAdapterToken,
 } from '@pro-context/kernel';
 import { OramaSearchBackend } from '@pro-context/plugin-orama-search';
+import { SqliteSearchBackend } from '@pro-context/plugin-sqlite-search';
 import { fts5Retriever, miniSearchRetriever } from './baselines.js';
 import type { InProcess } from './inprocess.js';
 import { percentile } from './setup.js';
@@ -86,7 +92,7 @@ export interface LatencySummary {
 }
 
 async function searchLatency(
-  backend: OramaSearchBackend,
+  backend: SearchBackend,
   work: { key: IndexKey; query: string }[],
 ): Promise<LatencySummary> {
   // the first queries of a fresh index also compile the search path: ten untimed ones first
@@ -137,7 +143,7 @@ export async function measureScale(
   inProcess: InProcess,
   libraries: readonly string[],
   evalQuestions: Record<string, string[]>,
-  options: { copies: number; queriesPerLibrary: number; log: (line: string) => void },
+  options: { copies: number; queriesPerLibrary: number; log: (line: string) => void; backends?: readonly string[] },
 ): Promise<ScaleReport> {
   const corpora = new Map<string, StoredChunk[]>();
   for (const id of libraries) corpora.set(id, await inProcess.chunks(id));
@@ -184,79 +190,97 @@ export async function measureScale(
     options.log(`  ${name}: ${allMb.toFixed(1)} MB in ${seconds.toFixed(2)} s`);
   }
 
-  const backend = new OramaSearchBackend({ maxLoadedIndexes: 64 });
   const scale: ScaleRow[] = [];
-  const stage = async (
-    corpus: string,
-    sets: [IndexKey, StoredChunk[]][],
-    queries: { key: IndexKey; query: string }[],
-  ) => {
-    const before = settledMemoryMb();
-    let seconds = 0;
-    for (const [key, chunks] of sets) {
-      const docs = indexable(chunks);
-      const started = performance.now();
-      await backend.index(key, docs);
-      seconds += (performance.now() - started) / 1000;
+  const extra: ThroughputRow[] = [];
+  for (const backendId of options.backends ?? ['orama-search']) {
+    const label = (corpus: string) => (backendId === 'orama-search' ? corpus : `${corpus} [${backendId}]`);
+    let directory: string | undefined;
+    let backend: SearchBackend;
+    if (backendId === 'sqlite-search') {
+      directory = mkdtempSync(join(tmpdir(), 'pc-bench-fts-'));
+      backend = new SqliteSearchBackend({ directory });
+    } else if (backendId === 'orama-search') {
+      backend = new OramaSearchBackend({ maxLoadedIndexes: 64 });
+    } else {
+      throw new Error(`unknown search backend ${backendId}`);
     }
-    const after = settledMemoryMb();
-    const search = await searchLatency(backend, queries);
-    const chunks = sets.reduce((n, [, c]) => n + c.length, 0);
-    const mb = sets.reduce((n, [, c]) => n + bodyBytes(c), 0) / MB;
-    const row: ScaleRow = {
-      corpus,
-      indexes: sets.length,
-      chunks,
-      markdownMb: mb,
-      indexSeconds: seconds,
-      mbPerSecond: mb / seconds,
-      search,
-      heapGrowthMb: after.heapMb - before.heapMb,
-      rssMb: after.rssMb,
+    const rowsBefore = scale.length;
+    const stage = async (
+      corpus: string,
+      sets: [IndexKey, StoredChunk[]][],
+      queries: { key: IndexKey; query: string }[],
+    ) => {
+      const before = settledMemoryMb();
+      let seconds = 0;
+      for (const [key, chunks] of sets) {
+        const docs = indexable(chunks);
+        const started = performance.now();
+        await backend.index(key, docs);
+        seconds += (performance.now() - started) / 1000;
+      }
+      const after = settledMemoryMb();
+      const search = await searchLatency(backend, queries);
+      const chunks = sets.reduce((n, [, c]) => n + c.length, 0);
+      const mb = sets.reduce((n, [, c]) => n + bodyBytes(c), 0) / MB;
+      const row: ScaleRow = {
+        corpus: label(corpus),
+        indexes: sets.length,
+        chunks,
+        markdownMb: mb,
+        indexSeconds: seconds,
+        mbPerSecond: mb / seconds,
+        search,
+        heapGrowthMb: after.heapMb - before.heapMb,
+        rssMb: after.rssMb,
+      };
+      options.log(
+        `  ${label(corpus)}: ${chunks} chunks, ${mb.toFixed(1)} MB indexed in ${seconds.toFixed(2)} s; search p50 ${search.p50.toFixed(2)} ms p99 ${search.p99.toFixed(2)} ms`,
+      );
+      for (const [key] of sets) await backend.drop(key);
+      return row;
     };
-    options.log(
-      `  ${corpus}: ${chunks} chunks, ${mb.toFixed(1)} MB indexed in ${seconds.toFixed(2)} s; search p50 ${search.p50.toFixed(2)} ms p99 ${search.p99.toFixed(2)} ms`,
+    const keyOf = (id: string): IndexKey => ({ libraryId: `scale-${id}`, version: '1' });
+    const queriesOf = (id: string, key: IndexKey) =>
+      queriesFor(corpora.get(id) ?? [], evalQuestions[id] ?? [], options.queriesPerLibrary).map((query) => ({
+        key,
+        query,
+      }));
+
+    const first = libraries[0] as string;
+    scale.push(
+      await stage(`${first} (1 corpus)`, [[keyOf(first), corpora.get(first) ?? []]], queriesOf(first, keyOf(first))),
     );
-    for (const [key] of sets) await backend.drop(key);
-    return row;
-  };
-  const keyOf = (id: string): IndexKey => ({ libraryId: `scale-${id}`, version: '1' });
-  const queriesOf = (id: string, key: IndexKey) =>
-    queriesFor(corpora.get(id) ?? [], evalQuestions[id] ?? [], options.queriesPerLibrary).map((query) => ({
-      key,
-      query,
-    }));
+    scale.push(
+      await stage(
+        `all ${libraries.length} corpora`,
+        libraries.map((id) => [keyOf(id), corpora.get(id) ?? []]),
+        libraries.flatMap((id) => queriesOf(id, keyOf(id)).slice(0, Math.ceil(options.queriesPerLibrary / 2))),
+      ),
+    );
+    const synthetic = synthesize(all, options.copies);
+    const bigKey: IndexKey = { libraryId: 'scale-synthetic', version: '1' };
+    const bigQueries = libraries.flatMap((id) =>
+      queriesFor(corpora.get(id) ?? [], evalQuestions[id] ?? [], Math.ceil(options.queriesPerLibrary / 2)),
+    );
+    scale.push(
+      await stage(
+        `synthetic ${options.copies}x all (1 index)`,
+        [[bigKey, synthetic]],
+        bigQueries.map((query) => ({ key: bigKey, query })),
+      ),
+    );
 
-  const first = libraries[0] as string;
-  scale.push(
-    await stage(`${first} (1 corpus)`, [[keyOf(first), corpora.get(first) ?? []]], queriesOf(first, keyOf(first))),
-  );
-  scale.push(
-    await stage(
-      `all ${libraries.length} corpora`,
-      libraries.map((id) => [keyOf(id), corpora.get(id) ?? []]),
-      libraries.flatMap((id) => queriesOf(id, keyOf(id)).slice(0, Math.ceil(options.queriesPerLibrary / 2))),
-    ),
-  );
-  const synthetic = synthesize(all, options.copies);
-  const bigKey: IndexKey = { libraryId: 'scale-synthetic', version: '1' };
-  const bigQueries = libraries.flatMap((id) =>
-    queriesFor(corpora.get(id) ?? [], evalQuestions[id] ?? [], Math.ceil(options.queriesPerLibrary / 2)),
-  );
-  scale.push(
-    await stage(
-      `synthetic ${options.copies}x all (1 index)`,
-      [[bigKey, synthetic]],
-      bigQueries.map((query) => ({ key: bigKey, query })),
-    ),
-  );
+    if (backend instanceof SqliteSearchBackend) backend.close();
+    if (directory !== undefined) rmSync(directory, { recursive: true, force: true });
+    const all9 = scale[rowsBefore + 1] as ScaleRow;
+    extra.push({
+      system: backendId === 'orama-search' ? 'Orama backend index (pro-context)' : `${backendId} backend index`,
+      mb: all9.markdownMb,
+      seconds: all9.indexSeconds,
+      mbPerSecond: all9.mbPerSecond,
+    });
+  }
 
-  const orama = scale[1] as ScaleRow;
-  throughput.unshift({
-    system: 'Orama backend index (pro-context)',
-    mb: orama.markdownMb,
-    seconds: orama.indexSeconds,
-    mbPerSecond: orama.mbPerSecond,
-  });
+  throughput.unshift(...extra);
   return { scale, throughput };
 }

@@ -22,6 +22,7 @@ import { projectPlugin } from '@pro-context/plugin-project/plugin';
 import { pypiPlugin } from '@pro-context/plugin-pypi';
 import { siteCrawlPlugin } from '@pro-context/plugin-site-crawl';
 import { sqliteCachePlugin } from '@pro-context/plugin-sqlite-cache';
+import { sqliteSearchPlugin } from '@pro-context/plugin-sqlite-search/plugin';
 import { enabledRemotePlugins, loadRemotePlugins } from './remote-plugins.js';
 import { proContextPlugin } from './settings.js';
 
@@ -33,12 +34,13 @@ export const PRESET_VERSION: string = (createRequire(import.meta.url)('../packag
  * The embedded defaults: SQLite cache, Orama search, the llms.txt and GitHub sources, the crawl of docs sites
  * without llms.txt, the curated registry of well-known libraries, the PyPI and npm version resolvers, the docs
  * engine, docs discovery for packages nobody listed, project detection, and local docs (folders of markdown,
- * `sources.custom`, the installed packages' own docs).
+ * `sources.custom`, the installed packages' own docs). `PRO_CONTEXT_SEARCH_BACKEND=sqlite-search` swaps Orama for
+ * the SQLite FTS5 backend (disk-backed indexes; opt-in while it is measured against Orama).
  */
-export function defaultPlugins(): AnyPlugin[] {
+export function defaultPlugins(env: Record<string, string | undefined> = process.env): AnyPlugin[] {
   return [
     sqliteCachePlugin,
-    oramaSearchPlugin,
+    env.PRO_CONTEXT_SEARCH_BACKEND === 'sqlite-search' ? sqliteSearchPlugin : oramaSearchPlugin,
     llmsTxtPlugin,
     githubPlugin,
     siteCrawlPlugin,
@@ -88,7 +90,9 @@ export async function startProContext(options: StartOptions = {}): Promise<Start
     ...(options.logger ? { logger: options.logger } : {}),
     ...(options.httpOptions ? { httpOptions: options.httpOptions } : {}),
   });
-  const chosen = options.replaceDefaults ? (options.plugins ?? []) : [...defaultPlugins(), ...(options.plugins ?? [])];
+  const chosen = options.replaceDefaults
+    ? (options.plugins ?? [])
+    : [...defaultPlugins(options.env ?? process.env), ...(options.plugins ?? [])];
   const remote = await loadRemotePlugins(enabledRemotePlugins(config, options.env));
   const plugins = [...chosen, ...remote.filter((r) => !chosen.some((p) => p.id === r.id))];
   for (const plugin of withPresetSettings(plugins)) builder.use(plugin);
