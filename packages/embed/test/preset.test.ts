@@ -4,7 +4,14 @@ import { join } from 'node:path';
 import { createSilentLogger } from '@pro-context/kernel';
 import exaPlugin from '@pro-context/plugin-exa';
 import groundingPlugin from '@pro-context/plugin-grounding';
-import { type FakeExa, type FakeGemini, startFakeExa, startFakeGemini } from '@pro-context/testing';
+import {
+  type FakeContext7,
+  type FakeExa,
+  type FakeGemini,
+  startFakeContext7,
+  startFakeExa,
+  startFakeGemini,
+} from '@pro-context/testing';
 import { corpusSites, type FakeWeb, findCorpusRoot, startFakeWeb } from '@pro-context/testing/fake-web';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createToolClient, type ToolClient } from '../src/index.js';
@@ -69,5 +76,51 @@ describe.skipIf(!corpusRoot)('createToolClient() starting the preset (real SQLit
     expect(grounded.success).toBe(true);
     expect(grounded.metadata?.text).toContain('## Sources\n\n1. [');
     expect(gemini.prompts().at(-1)).toContain('official HTTPX documentation');
+  }, 60_000);
+});
+
+describe('search_documentation falls back to Context7 for a library the docs engine does not know (seed 004 §2.2)', () => {
+  let context7: FakeContext7;
+  let client: ToolClient;
+  let dir: string;
+
+  beforeAll(async () => {
+    context7 = await startFakeContext7({ apiKey: 'c7-embed-test-key' });
+    dir = mkdtempSync(join(tmpdir(), 'pc-embed-c7-'));
+    client = await createToolClient({
+      start: {
+        config: {
+          values: {
+            registry: { enabled: false },
+            registries: { pypi: { enabled: false }, npm: { enabled: false } },
+            security: { allowPrivateNetwork: true },
+            cache: { directory: join(dir, 'cache') },
+            project: { autoDetect: false },
+            plugins: ['context7'],
+          },
+          lines: new Map(),
+          fromEnv: new Map(),
+          env: { CONTEXT7_API_KEY: 'c7-embed-test-key', PRO_CONTEXT_CONTEXT7_URL: context7.url },
+        },
+        logger: createSilentLogger(),
+      },
+    });
+  }, 60_000);
+  afterAll(async () => {
+    await client?.close();
+    await context7?.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('answers next.js from Context7, and says so in the metadata', async () => {
+    const result = await client.executeTool('search_documentation', { libraryName: 'next.js', topic: 'middleware' });
+    expect(result.success, JSON.stringify(result.error)).toBe(true);
+    const data = result.data as { libraryId: string; documentation: string; trustScore: number };
+    expect(data.libraryId).toBe('/vercel/next.js');
+    expect(data.documentation).toMatch(/middleware/i);
+    expect(data.trustScore).toBe(10);
+    expect(result.metadata?.source).toBe('context7');
+    const resolved = await client.executeTool('resolve_library', { libraryName: 'next.js' });
+    expect((resolved.data as { matches: { libraryId: string }[] }).matches[0]?.libraryId).toBe('/vercel/next.js');
   }, 60_000);
 });

@@ -30,4 +30,11 @@ export {
   createContext7Plugin,
   default,
 } from './plugin.js';
+export {
+  type Context7RemoteDocs,
+  context7RemoteDocs,
+  type RemoteDocumentation,
+  type RemoteLibraryMatch,
+  remoteDocsToken,
+} from './remote-docs.js';
 export { context7Tools, DEFAULT_LIMIT, renderCodeSnippet, renderInfoSnippet } from './tools.js';

@@ -21,6 +21,7 @@ import {
   context7PluginOptionsSchema,
   DEFAULT_CONTEXT7_URL,
 } from './options.js';
+import { context7RemoteDocs, remoteDocsToken } from './remote-docs.js';
 import { context7Tools } from './tools.js';
 
 const { version } = createRequire(import.meta.url)('../package.json') as { version: string };
@@ -64,6 +65,9 @@ export function createContext7Plugin(settings: { tools: boolean }): AnyPlugin {
         (resolver) =>
           new Context7Client(resolved, resolver.resolve(kernelTokens.http), resolver.resolve(cacheStoreToken)),
       );
+      // the embed client's remote documentation, when Context7 can answer (a key is configured)
+      if (resolved.apiKey)
+        context.bindFactory(remoteDocsToken, (resolver) => context7RemoteDocs(resolver.resolve(context7ClientToken)));
       if (!settings.tools) return;
       context.bindFactory(toolPluginToken, (resolver): ToolPlugin => {
         const client = resolver.resolve(context7ClientToken);
