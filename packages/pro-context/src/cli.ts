@@ -1,6 +1,5 @@
 #!/usr/bin/env node
 import { ConfigLibraryProvider, docsEngineToken } from '@pro-context/engine';
-import { serveHttp } from '@pro-context/host-http';
 import { serveStdio } from '@pro-context/host-stdio';
 import {
   type ErrorPayload,
@@ -142,7 +141,12 @@ export function buildProgram(): Command {
       checkHttpSettings(kernel.config);
       const identity = { name: 'pro-context', version: PRESET_VERSION, instructions: SERVER_INSTRUCTIONS };
       if (serverConfigSection.read(kernel.config).transport === 'http')
-        await serveHttp(kernel, { ...identity, ...httpHostOptionsFrom(kernel.config), handleSignals: true });
+        // loaded only for the HTTP host: a stdio server never pays for express, prom-client and the HTTP transport
+        await (await import('@pro-context/host-http')).serveHttp(kernel, {
+          ...identity,
+          ...httpHostOptionsFrom(kernel.config),
+          handleSignals: true,
+        });
       else await serveStdio(kernel, identity);
     } catch (error) {
       printError(error);

@@ -1,7 +1,6 @@
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
-import { extract } from 'tar-stream';
 
 /**
  * The files of a gzipped repository tarball whose paths (without the archive's top folder,
@@ -9,6 +8,8 @@ import { extract } from 'tar-stream';
  */
 export async function filesFromTarball(gzipped: Uint8Array, wanted: ReadonlySet<string>): Promise<Map<string, string>> {
   const out = new Map<string, string>();
+  // loaded on the first tarball: a server that never reads a repository does not pay for it at start-up
+  const { extract } = await import('tar-stream');
   const tar = extract();
   tar.on('entry', (header, stream, next) => {
     const path = header.name.replace(/^[^/]*\//, '');
