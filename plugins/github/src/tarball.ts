@@ -9,7 +9,12 @@ import { createGunzip } from 'node:zlib';
 export async function filesFromTarball(gzipped: Uint8Array, wanted: ReadonlySet<string>): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   // loaded on the first tarball: a server that never reads a repository does not pay for it at start-up
-  const { extract } = await import('tar-stream');
+  // a CommonJS module: bundled (dist/bin), its exports are the namespace's `default`
+  const tarStream = (await import('tar-stream')) as typeof import('tar-stream') & {
+    default?: typeof import('tar-stream');
+  };
+  const extract = tarStream.extract ?? tarStream.default?.extract;
+  if (!extract) throw new Error('tar-stream could not be loaded');
   const tar = extract();
   tar.on('entry', (header, stream, next) => {
     const path = header.name.replace(/^[^/]*\//, '');
