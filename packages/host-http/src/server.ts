@@ -22,6 +22,7 @@ import { createToolRunner, type ToolRunner } from '@pro-context/tool-runner';
 import cors from 'cors';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { checkAuthorization } from './keys.js';
+import { isLoopback } from './loopback.js';
 import { HostMetrics } from './metrics.js';
 import { TokenBuckets } from './rate-limit.js';
 import { UsageRecorder } from './usage.js';
@@ -78,11 +79,6 @@ export interface HttpServerHandle {
 }
 
 const LOOPBACK_HOSTS = ['localhost', '127.0.0.1', '[::1]', '::1'];
-
-/** Whether an address only accepts connections from this machine. */
-export function isLoopback(host: string): boolean {
-  return host === 'localhost' || host === '::1' || host === '[::1]' || /^127\./.test(host);
-}
 
 interface Session {
   transport: StreamableHTTPServerTransport;

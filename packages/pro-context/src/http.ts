@@ -1,4 +1,5 @@
 import type { HttpHostOptions } from '@pro-context/host-http';
+import { isLoopback } from '@pro-context/host-http/loopback';
 import { ProContextError, type ResolvedConfig } from '@pro-context/kernel';
 import { corsConfigSection, rateLimitConfigSection, serverConfigSection } from './settings.js';
 
@@ -6,9 +7,6 @@ import { corsConfigSection, rateLimitConfigSection, serverConfigSection } from '
  * `server.auth: none` is for a loopback bind only: refuses it (`CONFIG_INVALID`) on any other address, so a
  * team server never runs open by accident.
  */
-/** A loopback bind (the host-http package's rule, kept here so checking settings does not load the HTTP host). */
-const isLoopback = (host: string) => host === 'localhost' || host === '::1' || host === '[::1]' || /^127\./.test(host);
-
 export function checkHttpSettings(config: ResolvedConfig): void {
   const server = serverConfigSection.read(config);
   if (server.transport !== 'http' || server.auth !== 'none' || isLoopback(server.host)) return;
