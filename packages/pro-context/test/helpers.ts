@@ -121,7 +121,10 @@ export async function connectStdio(configFile: string, env: Record<string, strin
   const stderr: string[] = [];
   transport.stderr?.on('data', (d: Buffer) => stderr.push(d.toString()));
   const client = new Client({ name: 'e2e', version: '0.0.1' }, { capabilities: {} });
-  await client.connect(transport);
+  // a server that dies while starting says why: its stderr goes with the error
+  await client.connect(transport).catch((error: unknown) => {
+    throw new Error(`${error instanceof Error ? error.message : String(error)}\nserver stderr:\n${stderr.join('')}`);
+  });
   return {
     client,
     stderr,
