@@ -20,7 +20,10 @@ describe.skipIf(skipReason)(
     let server: Awaited<ReturnType<typeof connectStdio>>;
 
     beforeAll(async () => {
-      github = await startFakeGithub(corpusRepos(corpusRoot as string));
+      github = await startFakeGithub([
+        ...corpusRepos(corpusRoot as string),
+        { fullName: '567-labs/instructor', dir: join(corpusRoot as string, 'instructor') },
+      ]);
       web = await startCorpusWeb();
       dir = mkdtempSync(join(tmpdir(), 'pc-github-e2e-'));
       const config = {
@@ -37,6 +40,20 @@ describe.skipIf(skipReason)(
             name: 'Pydantic',
             repository: 'pydantic/pydantic',
             sources: { llmsTxt: { llmsTxtUrl: web.llmsTxtUrl('pydantic') } },
+          },
+          {
+            // its real llms.txt is a 23 KB summary linking only into itself; the docs folder has the pages
+            id: 'instructor',
+            name: 'Instructor',
+            repository: '567-labs/instructor',
+            sources: { llmsTxt: { llmsTxtUrl: web.llmsTxtUrl('instructor') }, github: { docsPath: 'docs' } },
+          },
+          {
+            // the same llms.txt, and a repository GitHub does not have
+            id: 'instructor-fork',
+            name: 'Instructor fork',
+            repository: 'someone/instructor-gone',
+            sources: { llmsTxt: { llmsTxtUrl: web.llmsTxtUrl('instructor') }, github: { docsPath: 'docs' } },
           },
         ],
       };
@@ -126,6 +143,21 @@ describe.skipIf(skipReason)(
         (r) => r.path.includes('pydantic/pydantic') && /\/(git\/trees|tarball|readme|contents)\/|^\/raw\//.test(r.path),
       );
       expect(reads).toEqual([]);
+    });
+
+    it('prefers the repository to an llms.txt that only condenses the docs; the summary answers when GitHub cannot', async () => {
+      const topic = 'retry with tenacity stop_after_attempt';
+      const result = await server.call('get-docs', { libraryId: 'instructor', topic, maxTokens: 1500 });
+      expect(result.isError, JSON.stringify(result.content).slice(0, 400)).toBeFalsy();
+      const answer = result.structuredContent as { source: string; content: string };
+      expect(answer.source).toContain(`${github.rawUrl}/567-labs/instructor/`);
+      expect(answer.content).toContain('stop_after_attempt');
+
+      const fallback = await server.call('get-docs', { libraryId: 'instructor-fork', topic, maxTokens: 1500 });
+      expect(fallback.isError, JSON.stringify(fallback.content).slice(0, 400)).toBeFalsy();
+      const summary = fallback.structuredContent as { source: string; content: string };
+      expect(summary.source).toContain(web.llmsTxtUrl('instructor'));
+      expect(summary.content).toContain('max_retries');
     });
 
     it('when the rate limit is exhausted: a coded error with retryAfter, health shows it, the cache still answers', async () => {

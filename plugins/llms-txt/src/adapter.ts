@@ -222,6 +222,7 @@ export class LlmsTxtSourceAdapter implements SourceAdapter {
           freshness: toc.freshness,
           toc,
           skipped: [],
+          ...(toc.condensed ? { condensed: true } : {}),
         };
       }
 
@@ -422,6 +423,9 @@ export class LlmsTxtSourceAdapter implements SourceAdapter {
       sourceUrl: finalUrl,
       fetchedAt: new Date().toISOString(),
       freshness: freshnessOf(response),
+      // A manual linking only into itself condenses documentation that lives elsewhere (instructor's llms.txt
+      // is 23 KB beside a docs folder of hundreds of pages): the engine prefers the library's other sources.
+      ...(parsed.format === 'manual' ? { condensed: true } : {}),
     };
     return { kind: 'llms-txt', url, finalUrl, text, parsed, toc };
   }

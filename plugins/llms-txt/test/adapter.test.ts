@@ -441,7 +441,9 @@ describe('LlmsTxtSourceAdapter on a loopback site', () => {
     serve('llms.txt', '# Example\n- [A](a.md)\n');
     serve('a.md', '# A\ntext');
     serve('llms-full.txt', '<!doctype html><html><body>app shell</body></html>', { contentType: 'text/html' });
-    expect((await adapter.fetchDocs(lib(), 'latest')).sourceUrl).toBe(`${base}/ex/llms.txt`);
+    const docs = await adapter.fetchDocs(lib(), 'latest');
+    expect(docs.sourceUrl).toBe(`${base}/ex/llms.txt`);
+    expect(docs.condensed).toBeUndefined(); // an index of pages is the documentation itself
   });
 
   it('serves a self-contained llms.txt (a manual) as its own pages, and reads sections back by anchor', async () => {
@@ -449,6 +451,9 @@ describe('LlmsTxtSourceAdapter on a loopback site', () => {
     serve('llms.txt', manual);
     const docs = await adapter.fetchDocs(lib(), 'latest');
     expect(docs.sourceUrl).toBe(`${base}/ex/llms.txt`);
+    // a summary of docs that live elsewhere: the engine prefers the library's other sources
+    expect(docs.condensed).toBe(true);
+    expect(docs.toc?.condensed).toBe(true);
     expect(docs.pages.map((p) => p.url)).toEqual([
       `${base}/ex/llms.txt#tool`,
       `${base}/ex/llms.txt#install`,

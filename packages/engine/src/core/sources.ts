@@ -16,6 +16,11 @@ export interface AdapterStatus {
   failingSince?: string;
 }
 
+/** Whether an adapter's result is a condensed summary of documentation published in full elsewhere. */
+function isCondensed(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && (value as { condensed?: unknown }).condensed === true;
+}
+
 /**
  * The adapter chain (seed 001 §8.1): adapters that can handle a library, in priority order; the first
  * that succeeds wins, failures fall through, and when every one fails the error lists why each did.
@@ -85,7 +90,12 @@ export class SourceChain {
     });
   }
 
-  /** Runs `fn` on each adapter in turn until one succeeds. */
+  /**
+   * Runs `fn` on each adapter in turn until one succeeds. A result marked `condensed` (a summary of
+   * documentation published in full elsewhere, such as an llms.txt written as a short manual) is kept aside
+   * while later adapters are tried: the first full result wins, and the condensed one is returned only when
+   * every later adapter fails.
+   */
   async first<T>(
     library: LibraryDescriptor,
     what: string,
@@ -109,11 +119,16 @@ export class SourceChain {
     }
     const failures: string[] = [];
     let lastError: unknown;
+    let condensed: { value: T; adapter: SourceAdapter } | undefined;
     for (const adapter of adapters) {
       context?.signal?.throwIfAborted();
       try {
         const value = await fn(adapter, context);
         this.record(adapter.id);
+        if (isCondensed(value)) {
+          condensed ??= { value, adapter };
+          continue;
+        }
         return { value, adapter };
       } catch (error) {
         // only an origin that cannot be reached makes an adapter 'failing'; bad content is the library's problem
@@ -122,6 +137,7 @@ export class SourceChain {
         failures.push(`${adapter.id}: ${error instanceof Error ? error.message : String(error)}`);
       }
     }
+    if (condensed) return condensed;
     if (adapters.length === 1 && isProContextError(lastError)) {
       // a provider's note on where the documentation is not (docs discovery) still belongs to the answer
       if (!library.docsNote || lastError.message.includes(library.docsNote)) throw lastError;

@@ -96,6 +96,12 @@ export interface TocResult {
   /** ISO date-time of the fetch. */
   fetchedAt: string;
   freshness: Freshness;
+  /**
+   * The TOC of a condensed summary of documentation published in full elsewhere (an llms.txt written as a
+   * short manual whose only links point into itself). The engine then prefers a later source of the same
+   * library (its repository, its site) and uses this one only when none of them can serve it.
+   */
+  condensed?: boolean;
 }
 
 /** One page of documentation as markdown. */
@@ -124,6 +130,8 @@ export interface DocsResult {
   toc?: TocResult;
   /** Pages that were listed but could not be fetched (URL and reason), for the logs. */
   skipped?: { url: string; reason: string }[];
+  /** A condensed summary of documentation published in full elsewhere: see {@link TocResult.condensed}. */
+  condensed?: boolean;
 }
 
 /** One page fetched for `read-page`. */
