@@ -73,10 +73,10 @@ async function askAll(
 }
 
 /** The metrics table of grouped outcomes. */
-function report(groups: (readonly [string, QuestionOutcome[]])[]) {
+function report(groups: (readonly [string, QuestionOutcome[]])[], first = 'library') {
   const summaries = groups.map(([name, group]) => ({ name, ...summarize(group, BUDGETS) }));
   const text = table(
-    ['library', 'n', 'ans@5000', 'ans@2000', 'ans@1000', 'tok-before (med)', 'hit@1', 'hit@5', 'MRR', 'tokens (med)'],
+    [first, 'n', 'ans@5000', 'ans@2000', 'ans@1000', 'tok-before (med)', 'hit@1', 'hit@5', 'MRR', 'tokens (med)'],
     summaries.map((s) => [
       s.name,
       s.questions,
@@ -181,6 +181,14 @@ async function main() {
   const halvesReport = report(halves);
   console.log('\nodd/even halves\n');
   console.log(halvesReport.text);
+  // by kind of question (api, conceptual, howto, troubleshooting, changelog), over every library
+  const kinds = [...new Set(outcomes.map((o) => o.row.kind))];
+  const byKind = report(
+    kinds.map((k) => [k, outcomes.filter((o) => o.row.kind === k)] as const),
+    'kind',
+  );
+  console.log('\nby kind of question\n');
+  console.log(byKind.text);
   const out = join(
     dirname(fileURLToPath(import.meta.url)),
     '..',
@@ -190,7 +198,7 @@ async function main() {
   mkdirSync(dirname(out), { recursive: true });
   writeFileSync(
     out,
-    `${JSON.stringify({ date: new Date().toISOString(), summaries, halves: halvesReport.summaries, misses: outcomes.filter((o) => o.firstHitRank !== 1 || !o.answerBearing[5000]).map((o) => ({ id: o.row.id, kind: o.row.kind, rank: o.firstHitRank, answerBearing: o.answerBearing })) }, null, 2)}\n`,
+    `${JSON.stringify({ date: new Date().toISOString(), summaries, halves: halvesReport.summaries, kinds: byKind.summaries, misses: outcomes.filter((o) => o.firstHitRank !== 1 || !o.answerBearing[5000]).map((o) => ({ id: o.row.id, kind: o.row.kind, rank: o.firstHitRank, answerBearing: o.answerBearing })) }, null, 2)}\n`,
   );
   console.log(`\nwritten: ${out}`);
 }
