@@ -79,7 +79,9 @@ export async function measureHttp(
   const key = stdout.trim();
   let server: ChildProcess | undefined;
   try {
-    server = spawn(process.execPath, [cliPath, 'serve', '--http'], {
+    // BENCH_HTTP_NODE_ARGS (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`): node flags for the server only
+    const nodeArgs = process.env.BENCH_HTTP_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+    server = spawn(process.execPath, [...nodeArgs, cliPath, 'serve', '--http'], {
       env: { ...env, PRO_CONTEXT_PORT: String(port) },
       stdio: ['ignore', 'ignore', 'pipe'],
     });
@@ -120,12 +122,18 @@ export async function measureHttp(
       'Mcp-Protocol-Version': '2025-06-18',
     };
     const runs: HttpLoadRun[] = [];
-    for (const tool of ['get-docs', 'search-docs'] as const) {
+    // BENCH_HTTP_TOOLS (e.g. `get-docs`) narrows the runs, for profiling and A/B runs
+    const tools = (['get-docs', 'search-docs'] as const).filter(
+      (t) => !process.env.BENCH_HTTP_TOOLS || process.env.BENCH_HTTP_TOOLS.split(',').includes(t),
+    );
+    for (const tool of tools) {
       const bodies =
         tool === 'get-docs'
           ? queries.getDocs.map((q) => ({ ...q, maxTokens: 5000 }))
           : queries.search.map((q) => ({ ...q }));
-      for (const connections of options.connections) {
+      // BENCH_HTTP_CONNECTIONS (e.g. `10`) likewise
+      const only = process.env.BENCH_HTTP_CONNECTIONS?.split(',').map(Number);
+      for (const connections of options.connections.filter((c) => !only || only.includes(c))) {
         let n = 0;
         const result = await cannon({
           url: url.href,

@@ -25,6 +25,7 @@ import { checkAuthorization } from './keys.js';
 import { isLoopback } from './loopback.js';
 import { HostMetrics } from './metrics.js';
 import { TokenBuckets } from './rate-limit.js';
+import { type HostRequest, SessionTransport, StatelessTransport } from './transport.js';
 import { UsageRecorder } from './usage.js';
 
 /** Options of {@link serveHttp}. */
@@ -81,7 +82,7 @@ export interface HttpServerHandle {
 const LOOPBACK_HOSTS = ['localhost', '127.0.0.1', '[::1]', '::1'];
 
 interface Session {
-  transport: StreamableHTTPServerTransport;
+  transport: SessionTransport;
   bound: BoundMcpServer;
   keyId: string | undefined;
   lastSeen: number;
@@ -315,8 +316,14 @@ export async function serveHttp(kernel: StartedKernel, options: HttpHostOptions)
     await session.bound.server.close().catch(() => undefined);
   };
 
+  // stateless: one server answers every plain request directly; the rest get a server and SDK transport each
+  let stateless: { bound: BoundMcpServer; transport: StatelessTransport } | undefined;
   if (options.stateless) {
+    const shared = { bound: binding.createServer(), transport: new StatelessTransport() };
+    await shared.bound.server.connect(shared.transport);
+    stateless = shared;
     app.post('/mcp', track, authenticate, parseBody, async (req: AuthedRequest, res: Response) => {
+      if (shared.transport.handleRequest(req as HostRequest, res, req.body)) return;
       const bound = binding.createServer();
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       res.on('close', () => {
@@ -354,7 +361,7 @@ export async function serveHttp(kernel: StartedKernel, options: HttpHostOptions)
       try {
         if (req.headers['mcp-session-id'] !== undefined) {
           const session = sessionOf(req, res);
-          if (session) await session.transport.handleRequest(req as never, res, req.body);
+          if (session) await session.transport.handleRequest(req as HostRequest, res, req.body);
           return;
         }
         if (!isInitializeRequest(req.body)) {
@@ -368,7 +375,7 @@ export async function serveHttp(kernel: StartedKernel, options: HttpHostOptions)
         }
         const bound = binding.createServer();
         const keyId = req.apiKey?.id;
-        const transport = new StreamableHTTPServerTransport({
+        const transport = new SessionTransport({
           sessionIdGenerator: () => randomUUID(),
           onsessioninitialized: (id) => {
             sessions.set(id, { transport, bound, keyId, lastSeen: Date.now() });
@@ -392,7 +399,7 @@ export async function serveHttp(kernel: StartedKernel, options: HttpHostOptions)
       const session = sessionOf(req, res);
       if (!session) return;
       try {
-        await session.transport.handleRequest(req as never, res);
+        await session.transport.handleRequest(req as HostRequest, res);
       } catch (error) {
         logger.error('request failed', { error });
         sendRpcError(res, 500, -32603, 'Internal server error');
@@ -451,6 +458,11 @@ export async function serveHttp(kernel: StartedKernel, options: HttpHostOptions)
         ]);
       }
       await Promise.all([...sessions.keys()].map(closeSession));
+      if (stateless) {
+        stateless.bound.dispose();
+        await stateless.transport.close();
+        await stateless.bound.server.close().catch(() => undefined);
+      }
       server.closeAllConnections();
       await stopped;
       if (metricsServer) {
