@@ -13,7 +13,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { FakeWeb } from '@pro-context/testing/fake-web';
 import autocannon from 'autocannon';
-import { memoryOf } from './latency.js';
+import { cpuMsOf, memoryOf } from './latency.js';
 import { cliPath, makeProject } from './setup.js';
 
 const run = promisify(execFile);
@@ -36,6 +36,13 @@ export interface HttpLoadRun {
   /** Responses other than 2xx, and socket errors/timeouts: should all be 0 (no rate limit was hit). */
   non2xx: number;
   errors: number;
+  /** Mean response size (headers and body), bytes. */
+  bytesPerResponse: number;
+  /**
+   * The server's CPU time (user + system) per request during the run, ms: what a request costs whatever else
+   * runs on the machine; 1000 / this is the most one core can answer per second.
+   */
+  serverCpuMsPerRequest?: number;
 }
 
 /** What {@link measureHttp} returns. */
@@ -135,6 +142,7 @@ export async function measureHttp(
       const only = process.env.BENCH_HTTP_CONNECTIONS?.split(',').map(Number);
       for (const connections of options.connections.filter((c) => !only || only.includes(c))) {
         let n = 0;
+        const cpuBefore = cpuMsOf(pid);
         const result = await cannon({
           url: url.href,
           method: 'POST',
@@ -165,9 +173,13 @@ export async function measureHttp(
           requests: result.requests.total,
           non2xx: result.non2xx,
           errors: result.errors + result.timeouts,
+          bytesPerResponse: Math.round(result.throughput.total / Math.max(1, result.requests.total)),
         };
+        const cpuAfter = cpuMsOf(pid);
+        if (cpuBefore !== undefined && cpuAfter !== undefined && result.requests.total > 0)
+          run.serverCpuMsPerRequest = (cpuAfter - cpuBefore) / result.requests.total;
         options.log(
-          `  http ${tool} ×${connections}: ${run.requestsPerSecond.toFixed(0)} req/s, p50 ${run.p50Ms} ms, p99 ${run.p99Ms} ms, non-2xx ${run.non2xx}`,
+          `  http ${tool} ×${connections}: ${run.requestsPerSecond.toFixed(0)} req/s, p50 ${run.p50Ms} ms, p99 ${run.p99Ms} ms, non-2xx ${run.non2xx}, ${(run.bytesPerResponse / 1024).toFixed(1)} KiB/response, server CPU ${run.serverCpuMsPerRequest?.toFixed(2) ?? 'n/a'} ms/request`,
         );
         runs.push(run);
       }

@@ -21,6 +21,7 @@ import { type BoundMcpServer, createMcpBinding, type McpServerOptions } from '@p
 import { createToolRunner, type ToolRunner } from '@pro-context/tool-runner';
 import cors from 'cors';
 import express, { type NextFunction, type Request, type Response } from 'express';
+import { readJsonBody } from './body.js';
 import { checkAuthorization } from './keys.js';
 import { isLoopback } from './loopback.js';
 import { HostMetrics } from './metrics.js';
@@ -298,14 +299,27 @@ export async function serveHttp(kernel: StartedKernel, options: HttpHostOptions)
     next();
   };
 
-  const json = express.json({ limit: options.maxBodyBytes ?? 1024 * 1024, type: () => true });
-  const parseBody = (req: Request, res: Response, next: NextFunction) =>
-    json(req, res, (error?: unknown) => {
-      if (!error) return next();
-      const status = (error as { status?: number }).status ?? 400;
-      if (status === 413) sendRpcError(res, 413, -32600, 'Request body too large');
-      else sendRpcError(res, 400, -32700, 'Parse error: the body is not JSON');
+  const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
+  const json = express.json({ limit: maxBodyBytes, type: () => true });
+  const bodyError = (res: Response, tooLarge: boolean) => {
+    if (tooLarge) {
+      res.set('Connection', 'close');
+      sendRpcError(res, 413, -32600, 'Request body too large');
+    } else sendRpcError(res, 400, -32700, 'Parse error: the body is not JSON');
+  };
+  const parseBody = (req: Request, res: Response, next: NextFunction) => {
+    const fallback = readJsonBody(req, maxBodyBytes, (result) => {
+      if (!result.ok) return bodyError(res, result.error === 'too-large');
+      req.body = result.body;
+      next();
     });
+    // a compressed body: body-parser inflates it
+    if (fallback === 'encoded')
+      json(req, res, (error?: unknown) => {
+        if (!error) return next();
+        bodyError(res, (error as { status?: number }).status === 413);
+      });
+  };
 
   const closeSession = async (id: string) => {
     const session = sessions.get(id);

@@ -51,13 +51,10 @@ function passesPostChecks(req: IncomingMessage): boolean {
 
 function writeJson(res: ServerResponse, status: number, message: unknown, sessionId?: string): void {
   if (res.writableEnded || res.destroyed) return;
-  const text = JSON.stringify(message);
-  const headers: Record<string, string | number> = {
-    'Content-Type': 'application/json',
-    'Content-Length': Buffer.byteLength(text),
-  };
+  const body = Buffer.from(JSON.stringify(message), 'utf8');
+  const headers: Record<string, string | number> = { 'Content-Type': 'application/json', 'Content-Length': body.length };
   if (sessionId !== undefined) headers['mcp-session-id'] = sessionId;
-  res.writeHead(status, headers).end(text);
+  res.writeHead(status, headers).end(body);
 }
 
 /**
