@@ -52,7 +52,10 @@ function passesPostChecks(req: IncomingMessage): boolean {
 function writeJson(res: ServerResponse, status: number, message: unknown, sessionId?: string): void {
   if (res.writableEnded || res.destroyed) return;
   const body = Buffer.from(JSON.stringify(message), 'utf8');
-  const headers: Record<string, string | number> = { 'Content-Type': 'application/json', 'Content-Length': body.length };
+  const headers: Record<string, string | number> = {
+    'Content-Type': 'application/json',
+    'Content-Length': body.length,
+  };
   if (sessionId !== undefined) headers['mcp-session-id'] = sessionId;
   res.writeHead(status, headers).end(body);
 }
@@ -147,7 +150,8 @@ export class SessionTransport implements Transport {
     if (this.closed) return;
     this.closed = true;
     for (const [id, res] of this.direct)
-      if (!res.headersSent) writeJson(res, 404, { jsonrpc: '2.0', id, error: { code: -32001, message: 'Session closed' } });
+      if (!res.headersSent)
+        writeJson(res, 404, { jsonrpc: '2.0', id, error: { code: -32001, message: 'Session closed' } });
     this.direct.clear();
     this.abandoned.clear();
     this.onclose?.();
@@ -199,7 +203,8 @@ export class StatelessTransport implements Transport {
     if (this.closed) return;
     this.closed = true;
     for (const { id, res } of this.pending.values())
-      if (!res.headersSent) writeJson(res, 503, { jsonrpc: '2.0', id, error: { code: -32000, message: 'Server is shutting down' } });
+      if (!res.headersSent)
+        writeJson(res, 503, { jsonrpc: '2.0', id, error: { code: -32000, message: 'Server is shutting down' } });
     this.pending.clear();
     this.onclose?.();
   }
