@@ -333,12 +333,12 @@ export async function serveHttp(kernel: StartedKernel, options: HttpHostOptions)
   // stateless: one server answers every plain request directly; the rest get a server and SDK transport each
   let stateless: { bound: BoundMcpServer; transport: StatelessTransport } | undefined;
   if (options.stateless) {
-    const shared = { bound: binding.createServer(), transport: new StatelessTransport() };
+    const shared = { bound: binding.createServer({ subscriptions: false }), transport: new StatelessTransport() };
     await shared.bound.server.connect(shared.transport);
     stateless = shared;
     app.post('/mcp', track, authenticate, parseBody, async (req: AuthedRequest, res: Response) => {
       if (shared.transport.handleRequest(req as HostRequest, res, req.body)) return;
-      const bound = binding.createServer();
+      const bound = binding.createServer({ subscriptions: false });
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       res.on('close', () => {
         bound.dispose();
