@@ -13,7 +13,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { FakeWeb } from '@pro-context/testing/fake-web';
 import autocannon from 'autocannon';
-import { memoryOf } from './latency.js';
+import { cpuMsOf, memoryOf } from './latency.js';
 import { cliPath, makeProject } from './setup.js';
 
 const run = promisify(execFile);
@@ -36,6 +36,13 @@ export interface HttpLoadRun {
   /** Responses other than 2xx, and socket errors/timeouts: should all be 0 (no rate limit was hit). */
   non2xx: number;
   errors: number;
+  /** Mean response size (headers and body), bytes. */
+  bytesPerResponse: number;
+  /**
+   * The server's CPU time (user + system) per request during the run, ms: what a request costs whatever else
+   * runs on the machine; 1000 / this is the most one core can answer per second.
+   */
+  serverCpuMsPerRequest?: number;
 }
 
 /** What {@link measureHttp} returns. */
@@ -79,7 +86,9 @@ export async function measureHttp(
   const key = stdout.trim();
   let server: ChildProcess | undefined;
   try {
-    server = spawn(process.execPath, [cliPath, 'serve', '--http'], {
+    // BENCH_HTTP_NODE_ARGS (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`): node flags for the server only
+    const nodeArgs = process.env.BENCH_HTTP_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+    server = spawn(process.execPath, [...nodeArgs, cliPath, 'serve', '--http'], {
       env: { ...env, PRO_CONTEXT_PORT: String(port) },
       stdio: ['ignore', 'ignore', 'pipe'],
     });
@@ -120,13 +129,20 @@ export async function measureHttp(
       'Mcp-Protocol-Version': '2025-06-18',
     };
     const runs: HttpLoadRun[] = [];
-    for (const tool of ['get-docs', 'search-docs'] as const) {
+    // BENCH_HTTP_TOOLS (e.g. `get-docs`) narrows the runs, for profiling and A/B runs
+    const tools = (['get-docs', 'search-docs'] as const).filter(
+      (t) => !process.env.BENCH_HTTP_TOOLS || process.env.BENCH_HTTP_TOOLS.split(',').includes(t),
+    );
+    for (const tool of tools) {
       const bodies =
         tool === 'get-docs'
           ? queries.getDocs.map((q) => ({ ...q, maxTokens: 5000 }))
           : queries.search.map((q) => ({ ...q }));
-      for (const connections of options.connections) {
+      // BENCH_HTTP_CONNECTIONS (e.g. `10`) likewise
+      const only = process.env.BENCH_HTTP_CONNECTIONS?.split(',').map(Number);
+      for (const connections of options.connections.filter((c) => !only || only.includes(c))) {
         let n = 0;
+        const cpuBefore = cpuMsOf(pid);
         const result = await cannon({
           url: url.href,
           method: 'POST',
@@ -157,9 +173,13 @@ export async function measureHttp(
           requests: result.requests.total,
           non2xx: result.non2xx,
           errors: result.errors + result.timeouts,
+          bytesPerResponse: Math.round(result.throughput.total / Math.max(1, result.requests.total)),
         };
+        const cpuAfter = cpuMsOf(pid);
+        if (cpuBefore !== undefined && cpuAfter !== undefined && result.requests.total > 0)
+          run.serverCpuMsPerRequest = (cpuAfter - cpuBefore) / result.requests.total;
         options.log(
-          `  http ${tool} ×${connections}: ${run.requestsPerSecond.toFixed(0)} req/s, p50 ${run.p50Ms} ms, p99 ${run.p99Ms} ms, non-2xx ${run.non2xx}`,
+          `  http ${tool} ×${connections}: ${run.requestsPerSecond.toFixed(0)} req/s, p50 ${run.p50Ms} ms, p99 ${run.p99Ms} ms, non-2xx ${run.non2xx}, ${(run.bytesPerResponse / 1024).toFixed(1)} KiB/response, server CPU ${run.serverCpuMsPerRequest?.toFixed(2) ?? 'n/a'} ms/request`,
         );
         runs.push(run);
       }

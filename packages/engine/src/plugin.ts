@@ -68,7 +68,23 @@ export const enginePlugin = definePlugin<EngineOptions, unknown>({
         tools: () => docsTools(engine),
         resources: () => engineResources(engine, cache, version),
         resourceTemplates: () => engineResourceTemplates(engine),
-        prompts: () => enginePrompts,
+        // every prompt that takes a libraryId completes it from the known libraries
+        prompts: () =>
+          enginePrompts.map((prompt) =>
+            prompt.arguments.libraryId
+              ? {
+                  ...prompt,
+                  complete: {
+                    libraryId: (prefix: string) =>
+                      engine
+                        .libraries()
+                        .map((l) => l.id)
+                        .filter((id) => id.startsWith(prefix))
+                        .slice(0, 50),
+                  },
+                }
+              : prompt,
+          ),
       };
     });
   },

@@ -89,6 +89,20 @@ export class HostMetrics {
     cacheGauge('pro_context_cache_memory_entries', 'Entries in the memory tier.', (s) => s.memoryEntries);
     cacheGauge('pro_context_cache_durable_entries', 'Entries in the SQLite tier.', (s) => s.durableEntries);
     cacheGauge('pro_context_cache_durable_bytes', 'Bytes in the SQLite tier.', (s) => s.durableBytes);
+    new Gauge({
+      name: 'pro_context_cache_reads',
+      help: 'Cache reads since start by namespace and by the tier that answered: memory, sqlite (on disk), or miss (then fetched upstream: pro_context_upstream_fetches_total).',
+      labelNames: ['namespace', 'tier'],
+      registers,
+      async collect() {
+        if (!cache) return;
+        for (const r of (await cache.stats()).reads ?? []) {
+          this.set({ namespace: r.namespace, tier: 'memory' }, r.memoryHits);
+          this.set({ namespace: r.namespace, tier: 'sqlite' }, r.durableHits);
+          this.set({ namespace: r.namespace, tier: 'miss' }, r.misses);
+        }
+      },
+    });
 
     // the kernel's spans: source fetches (`<plugin>.fetch…`) and indexing (`engine.index`)
     this.detach = kernel.logger.onSpan((span) => {

@@ -21,10 +21,12 @@ import { type BoundMcpServer, createMcpBinding, type McpServerOptions } from '@p
 import { createToolRunner, type ToolRunner } from '@pro-context/tool-runner';
 import cors from 'cors';
 import express, { type NextFunction, type Request, type Response } from 'express';
+import { readJsonBody } from './body.js';
 import { checkAuthorization } from './keys.js';
 import { isLoopback } from './loopback.js';
 import { HostMetrics } from './metrics.js';
 import { TokenBuckets } from './rate-limit.js';
+import { type HostRequest, SessionTransport, StatelessTransport } from './transport.js';
 import { UsageRecorder } from './usage.js';
 
 /** Options of {@link serveHttp}. */
@@ -81,7 +83,7 @@ export interface HttpServerHandle {
 const LOOPBACK_HOSTS = ['localhost', '127.0.0.1', '[::1]', '::1'];
 
 interface Session {
-  transport: StreamableHTTPServerTransport;
+  transport: SessionTransport;
   bound: BoundMcpServer;
   keyId: string | undefined;
   lastSeen: number;
@@ -297,14 +299,27 @@ export async function serveHttp(kernel: StartedKernel, options: HttpHostOptions)
     next();
   };
 
-  const json = express.json({ limit: options.maxBodyBytes ?? 1024 * 1024, type: () => true });
-  const parseBody = (req: Request, res: Response, next: NextFunction) =>
-    json(req, res, (error?: unknown) => {
-      if (!error) return next();
-      const status = (error as { status?: number }).status ?? 400;
-      if (status === 413) sendRpcError(res, 413, -32600, 'Request body too large');
-      else sendRpcError(res, 400, -32700, 'Parse error: the body is not JSON');
+  const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
+  const json = express.json({ limit: maxBodyBytes, type: () => true });
+  const bodyError = (res: Response, tooLarge: boolean) => {
+    if (tooLarge) {
+      res.set('Connection', 'close');
+      sendRpcError(res, 413, -32600, 'Request body too large');
+    } else sendRpcError(res, 400, -32700, 'Parse error: the body is not JSON');
+  };
+  const parseBody = (req: Request, res: Response, next: NextFunction) => {
+    const fallback = readJsonBody(req, maxBodyBytes, (result) => {
+      if (!result.ok) return bodyError(res, result.error === 'too-large');
+      req.body = result.body;
+      next();
     });
+    // a compressed body: body-parser inflates it
+    if (fallback === 'encoded')
+      json(req, res, (error?: unknown) => {
+        if (!error) return next();
+        bodyError(res, (error as { status?: number }).status === 413);
+      });
+  };
 
   const closeSession = async (id: string) => {
     const session = sessions.get(id);
@@ -315,9 +330,15 @@ export async function serveHttp(kernel: StartedKernel, options: HttpHostOptions)
     await session.bound.server.close().catch(() => undefined);
   };
 
+  // stateless: one server answers every plain request directly; the rest get a server and SDK transport each
+  let stateless: { bound: BoundMcpServer; transport: StatelessTransport } | undefined;
   if (options.stateless) {
+    const shared = { bound: binding.createServer({ subscriptions: false }), transport: new StatelessTransport() };
+    await shared.bound.server.connect(shared.transport);
+    stateless = shared;
     app.post('/mcp', track, authenticate, parseBody, async (req: AuthedRequest, res: Response) => {
-      const bound = binding.createServer();
+      if (shared.transport.handleRequest(req as HostRequest, res, req.body)) return;
+      const bound = binding.createServer({ subscriptions: false });
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       res.on('close', () => {
         bound.dispose();
@@ -354,7 +375,7 @@ export async function serveHttp(kernel: StartedKernel, options: HttpHostOptions)
       try {
         if (req.headers['mcp-session-id'] !== undefined) {
           const session = sessionOf(req, res);
-          if (session) await session.transport.handleRequest(req as never, res, req.body);
+          if (session) await session.transport.handleRequest(req as HostRequest, res, req.body);
           return;
         }
         if (!isInitializeRequest(req.body)) {
@@ -368,7 +389,7 @@ export async function serveHttp(kernel: StartedKernel, options: HttpHostOptions)
         }
         const bound = binding.createServer();
         const keyId = req.apiKey?.id;
-        const transport = new StreamableHTTPServerTransport({
+        const transport = new SessionTransport({
           sessionIdGenerator: () => randomUUID(),
           onsessioninitialized: (id) => {
             sessions.set(id, { transport, bound, keyId, lastSeen: Date.now() });
@@ -392,7 +413,7 @@ export async function serveHttp(kernel: StartedKernel, options: HttpHostOptions)
       const session = sessionOf(req, res);
       if (!session) return;
       try {
-        await session.transport.handleRequest(req as never, res);
+        await session.transport.handleRequest(req as HostRequest, res);
       } catch (error) {
         logger.error('request failed', { error });
         sendRpcError(res, 500, -32603, 'Internal server error');
@@ -451,6 +472,11 @@ export async function serveHttp(kernel: StartedKernel, options: HttpHostOptions)
         ]);
       }
       await Promise.all([...sessions.keys()].map(closeSession));
+      if (stateless) {
+        stateless.bound.dispose();
+        await stateless.transport.close();
+        await stateless.bound.server.close().catch(() => undefined);
+      }
       server.closeAllConnections();
       await stopped;
       if (metricsServer) {

@@ -226,6 +226,10 @@ describe.skipIf(skipReason)(`the HTTP host with API keys${skipReason ? ` (skippe
     expect(text).toMatch(/pro_context_indexing_seconds_count 2/);
     expect(text).toMatch(/pro_context_active_sessions \d+/);
     expect(text).toMatch(/pro_context_cache_hits \d+/);
+    // by tier: the first get-docs missed (then fetched), the second was answered from memory
+    expect(text).toMatch(/pro_context_cache_reads\{namespace="[a-z]+",tier="miss"\} [1-9]/);
+    expect(text).toMatch(/pro_context_cache_reads\{namespace="[a-z]+",tier="memory"\} [1-9]/);
+    expect(text).toMatch(/pro_context_cache_reads\{namespace="[a-z]+",tier="sqlite"\} \d+/);
     expect(text).not.toMatch(/pc_[A-Za-z0-9_-]{40}/);
   });
 });

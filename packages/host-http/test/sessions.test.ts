@@ -85,6 +85,60 @@ describe.skipIf(skipReason)(`sessions, modes and shutdown${skipReason ? ` (skipp
     expect((await post(host.mcpUrl, initialize)).status).toBe(401);
   });
 
+  it('answers a plain request with one JSON body, a request with a progress token with an SSE stream', async () => {
+    const host = await start({});
+    const key = await host.newKey('raw');
+    const auth = { Authorization: `Bearer ${key}` };
+    const init = await post(host.mcpUrl, initialize, auth);
+    const sessionId = init.headers.get('mcp-session-id') as string;
+    expect(sessionId).toBeTruthy();
+    const session = { ...auth, 'Mcp-Session-Id': sessionId, 'Mcp-Protocol-Version': '2025-06-18' };
+    expect((await post(host.mcpUrl, { jsonrpc: '2.0', method: 'notifications/initialized' }, session)).status).toBe(
+      202,
+    );
+    const call = (id: number, meta?: Record<string, unknown>) => ({
+      jsonrpc: '2.0',
+      id,
+      method: 'tools/call',
+      params: { name: 'list-libraries', arguments: {}, ...(meta ? { _meta: meta } : {}) },
+    });
+    const plain = await post(host.mcpUrl, call(2), session);
+    expect(plain.status).toBe(200);
+    expect(plain.headers.get('content-type')).toBe('application/json');
+    expect(plain.headers.get('mcp-session-id')).toBe(sessionId);
+    expect(plain.headers.get('x-ratelimit-limit')).toBe('1000');
+    expect(plain.json()).toMatchObject({ jsonrpc: '2.0', id: 2, result: { structuredContent: {} } });
+    // a progress token: the SDK's SSE stream, which can carry the progress notifications
+    const streamed = await post(host.mcpUrl, call(3, { progressToken: 'p1' }), session);
+    expect(streamed.headers.get('content-type')).toBe('text/event-stream');
+    expect(streamed.text).toMatch(/^data: \{"result".*"id":3\}$/m);
+    // the SDK's checks hold on the direct path too
+    const badVersion = await post(host.mcpUrl, call(4), { ...session, 'Mcp-Protocol-Version': '1999-01-01' });
+    expect(badVersion.status).toBe(400);
+    const jsonOnly = await post(host.mcpUrl, call(5), { ...session, Accept: 'application/json' });
+    expect(jsonOnly.status).toBe(406);
+    const batch = await post(host.mcpUrl, [call(6), call(7)], session);
+    expect(batch.status).toBe(200);
+    expect(batch.text).toMatch(/"id":6/);
+    expect(batch.text).toMatch(/"id":7/);
+  });
+
+  it("stateless mode keeps concurrent clients' equal JSON-RPC ids apart", async () => {
+    const host = await start({ stateless: true });
+    const auth = { Authorization: `Bearer ${await host.newKey('many')}` };
+    const [list, call] = await Promise.all([
+      post(host.mcpUrl, { jsonrpc: '2.0', id: 7, method: 'tools/list', params: {} }, auth),
+      post(
+        host.mcpUrl,
+        { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'list-libraries', arguments: {} } },
+        auth,
+      ),
+    ]);
+    expect(list.headers.get('content-type')).toBe('application/json');
+    expect(list.json()).toMatchObject({ id: 7, result: { tools: expect.any(Array) } });
+    expect(call.json()).toMatchObject({ id: 7, result: { structuredContent: {} } });
+  });
+
   it('limits open sessions (503 beyond maxSessions), reaps idle ones, and a session belongs to its key', async () => {
     const host = await start({ maxSessions: 1, sessionIdleMs: 1500 });
     const key = await host.newKey('one');

@@ -40,6 +40,7 @@ export type {
   CacheSetOptions,
   CacheStats,
   CacheStore,
+  CacheTierReads,
   CacheValue,
 } from './contracts/cache-store.js';
 export { cacheStoreToken } from './contracts/cache-store.js';

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { completable } from '@modelcontextprotocol/sdk/server/completable.js';
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import {
   CallToolRequestSchema,
@@ -8,7 +9,9 @@ import {
   type LoggingLevel,
   McpError,
   SetLevelRequestSchema,
+  SubscribeRequestSchema,
   type Tool,
+  UnsubscribeRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import {
   type LogLevel,
@@ -53,7 +56,15 @@ export interface McpSessionOptions {
    * this session receives them. Default: a random UUID. A transport's own `sessionId` takes precedence.
    */
   sessionId?: string;
+  /**
+   * Offer `resources/subscribe` (default true): the session gets `notifications/resources/updated` for the
+   * resources it subscribed to. Off for a server that has no session to notify (stateless HTTP).
+   */
+  subscriptions?: boolean;
 }
+
+/** Most resources one session may subscribe to. */
+const MAX_SUBSCRIPTIONS = 100;
 
 /** A server bound to a kernel, plus the function that unbinds it. */
 export interface BoundMcpServer {
@@ -208,10 +219,15 @@ export function createMcpBinding(kernel: StartedKernel, options: McpServerOption
     }
     for (const prompt of prompts) {
       const argsSchema = Object.fromEntries(
-        Object.entries(prompt.arguments).map(([name, arg]) => [
-          name,
-          arg.required ? z.string().describe(arg.description) : z.string().optional().describe(arg.description),
-        ]),
+        Object.entries(prompt.arguments).map(([name, arg]) => {
+          const complete = prompt.complete?.[name];
+          const base = z.string();
+          // the SDK looks for the completer on the field (and, to offer completion, inside an optional one)
+          if (complete) completable(base, async (value: string) => complete(value));
+          const field = arg.required ? base.describe(arg.description) : base.optional().describe(arg.description);
+          if (complete) completable(field, async (value: string | undefined) => complete(value ?? ''));
+          return [name, field];
+        }),
       );
       server.registerPrompt(
         prompt.name,
@@ -223,7 +239,30 @@ export function createMcpBinding(kernel: StartedKernel, options: McpServerOption
       );
     }
 
-    disposers.push(kernel.events.on('resources.changed', () => void server.sendResourceListChanged()));
+    // resources/subscribe: the kernel says when the resources changed (a library resolved or refreshed, which
+    // changes pro-context://health and that library's TOC), not which; every subscribed resource is told
+    // it may have changed, and the client reads it again
+    const subscribed = new Set<string>();
+    if ((session.subscriptions ?? true) && resources.length + templates.length > 0) {
+      server.server.registerCapabilities({ resources: { subscribe: true, listChanged: true } });
+      server.server.setRequestHandler(SubscribeRequestSchema, async (request) => {
+        if (!subscribed.has(request.params.uri) && subscribed.size >= MAX_SUBSCRIPTIONS)
+          throw new McpError(ErrorCode.InvalidParams, `At most ${MAX_SUBSCRIPTIONS} subscriptions per session.`);
+        subscribed.add(request.params.uri);
+        return {};
+      });
+      server.server.setRequestHandler(UnsubscribeRequestSchema, async (request) => {
+        subscribed.delete(request.params.uri);
+        return {};
+      });
+    }
+    disposers.push(
+      kernel.events.on('resources.changed', () => {
+        void server.sendResourceListChanged();
+        if (!server.isConnected()) return;
+        for (const uri of subscribed) void server.server.sendResourceUpdated({ uri }).catch(() => undefined);
+      }),
+    );
     disposers.push(kernel.events.on('tools.changed', () => void server.sendToolListChanged()));
 
     // the session's own threshold (`logging/setLevel`); until it says one, `warning`

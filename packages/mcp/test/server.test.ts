@@ -5,6 +5,7 @@ import {
   CallToolResultSchema,
   LoggingMessageNotificationSchema,
   ResourceListChangedNotificationSchema,
+  ResourceUpdatedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import {
   createKernel,
@@ -174,5 +175,62 @@ describe('createMcpServer', () => {
     kernel.events.emit('resources.changed', { reason: 'after dispose' });
     await new Promise((r) => setTimeout(r, 20));
     expect(changed).toBe(1);
+  });
+
+  it('tells a session its subscribed resources may have changed, and stops after unsubscribe', async () => {
+    const { client, kernel } = await connect(
+      toolPlugin('a', {
+        resources: () => [
+          { name: 'health', uri: 'x://health', mimeType: 'application/json', read: async () => ({ text: '{}' }) },
+          { name: 'other', uri: 'x://other', mimeType: 'text/plain', read: async () => ({ text: 'o' }) },
+        ],
+      }),
+    );
+    expect(client.getServerCapabilities()?.resources).toMatchObject({ subscribe: true, listChanged: true });
+    const updated: string[] = [];
+    client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => {
+      updated.push(n.params.uri);
+    });
+    await client.subscribeResource({ uri: 'x://health' });
+    kernel.events.emit('resources.changed', { reason: 'resolved lib' });
+    await expect.poll(() => updated).toEqual(['x://health']);
+    await client.unsubscribeResource({ uri: 'x://health' });
+    kernel.events.emit('resources.changed', { reason: 'resolved another' });
+    await new Promise((r) => setTimeout(r, 20));
+    expect(updated).toEqual(['x://health']);
+  });
+
+  it("completes prompt arguments with the prompt's completer, optional ones too", async () => {
+    const { client } = await connect(
+      toolPlugin('a', {
+        prompts: () => [
+          {
+            name: 'ask',
+            description: 'Ask about a library.',
+            arguments: {
+              libraryId: { description: 'Library', required: true },
+              topic: { description: 'Topic', required: false },
+            },
+            render: (args) => `about ${args.libraryId}`,
+            complete: {
+              libraryId: (prefix) => ['fastapi', 'flask', 'pydantic'].filter((id) => id.startsWith(prefix)),
+              topic: async (prefix) => [`${prefix}routing`],
+            },
+          },
+        ],
+      }),
+    );
+    const ids = await client.complete({
+      ref: { type: 'ref/prompt', name: 'ask' },
+      argument: { name: 'libraryId', value: 'f' },
+    });
+    expect(ids.completion.values).toEqual(['fastapi', 'flask']);
+    const topics = await client.complete({
+      ref: { type: 'ref/prompt', name: 'ask' },
+      argument: { name: 'topic', value: 'r' },
+    });
+    expect(topics.completion.values).toEqual(['rrouting']);
+    const prompt = await client.getPrompt({ name: 'ask', arguments: { libraryId: 'flask' } });
+    expect(prompt.messages[0]?.content).toMatchObject({ type: 'text', text: 'about flask' });
   });
 });

@@ -74,6 +74,8 @@ const toRecord = (row: KeyRow): ApiKeyRecord => ({
  */
 export class SqliteAccessStore implements KeyStore, UsageStore {
   private db: Database.Database | undefined;
+  /** `findByHash` runs on every authenticated request: its statement is prepared once. */
+  private byHash: Database.Statement<[string], KeyRow> | undefined;
   readonly file: string;
 
   constructor(
@@ -132,7 +134,8 @@ export class SqliteAccessStore implements KeyStore, UsageStore {
   }
 
   async findByHash(hash: string): Promise<(ApiKeyRecord & { hash: string }) | undefined> {
-    const row = this.open().prepare<[string], KeyRow>('SELECT * FROM api_keys WHERE hash = ?').get(hash);
+    this.byHash ??= this.open().prepare<[string], KeyRow>('SELECT * FROM api_keys WHERE hash = ?');
+    const row = this.byHash.get(hash);
     return row ? { ...toRecord(row), hash: row.hash } : undefined;
   }
 
@@ -207,5 +210,6 @@ export class SqliteAccessStore implements KeyStore, UsageStore {
   close(): void {
     this.db?.close();
     this.db = undefined;
+    this.byHash = undefined;
   }
 }

@@ -5,6 +5,7 @@ import {
   type CacheSetOptions,
   type CacheStats,
   type CacheStore,
+  type CacheTierReads,
   type CacheValue,
   createSilentLogger,
   isProContextError,
@@ -135,6 +136,8 @@ export class SqliteCacheStore implements CacheStore {
   private closed = false;
   private hits = 0;
   private misses = 0;
+  /** Reads by namespace and answering tier (`CacheStats.reads`). */
+  private readonly reads = new Map<string, CacheTierReads>();
   private readonly pendingTouches = new Map<string, number>();
   private touchTimer: NodeJS.Timeout | undefined;
   private cleanupTimer: NodeJS.Timeout | undefined;
@@ -202,17 +205,26 @@ export class SqliteCacheStore implements CacheStore {
     const id = memoryKey(namespace, key);
     const now = this.now();
     let entry = this.memory.get(id);
+    let tier: 'memoryHits' | 'durableHits' = 'memoryHits';
     // An expired memory copy sends the read to SQLite: another process may have refreshed the entry there.
     if (!entry || isExpired(entry, now)) {
+      tier = 'durableHits';
       entry = this.readDurable(namespace, key);
       if (!entry) this.memory.delete(id);
       else if (options.allowStale || !isExpired(entry, now)) this.memory.set(id, entry);
     }
+    let reads = this.reads.get(namespace);
+    if (!reads) {
+      reads = { namespace, memoryHits: 0, durableHits: 0, misses: 0 };
+      this.reads.set(namespace, reads);
+    }
     if (!entry || (!options.allowStale && isExpired(entry, now))) {
       this.misses++;
+      reads.misses++;
       return undefined;
     }
     this.hits++;
+    reads[tier]++;
     this.touch(id, now);
     return toCacheEntry<T>(entry, now);
   }
@@ -301,6 +313,7 @@ export class SqliteCacheStore implements CacheStore {
       hits: this.hits,
       misses: this.misses,
       hitRate: reads === 0 ? 0 : this.hits / reads,
+      reads: [...this.reads.values()].map((r) => ({ ...r })),
     };
   }
 

@@ -163,6 +163,10 @@ describe('SqliteCacheStore: memory tier', () => {
     expect((await other.stats()).memoryEntries).toBe(0);
     expect((await other.get('toc', 'k2'))?.value).toBe('v2');
     expect((await other.stats()).memoryEntries).toBe(1);
+    expect((await other.get('toc', 'k2'))?.value).toBe('v2');
+    expect(await other.get('toc', 'nothing')).toBeUndefined();
+    // reads by the tier that answered: SQLite the first time, memory after, and the miss
+    expect((await other.stats()).reads).toEqual([{ namespace: 'toc', memoryHits: 1, durableHits: 1, misses: 1 }]);
   });
 
   it('is bounded by maxMemoryEntries and maxMemoryMB while SQLite keeps everything', async () => {

@@ -43,6 +43,20 @@ export interface CacheStats {
   misses: number;
   /** hits / (hits + misses), 0 when nothing was read. */
   hitRate: number;
+  /**
+   * Reads since start by namespace and by the tier that answered: the memory tier, the durable tier (a
+   * memory miss found on disk), or neither (a miss: the engine then fetches upstream). Optional: a store
+   * that does not count them leaves it out.
+   */
+  reads?: CacheTierReads[];
+}
+
+/** Reads of one namespace by the tier that answered them (see {@link CacheStats.reads}). */
+export interface CacheTierReads {
+  namespace: string;
+  memoryHits: number;
+  durableHits: number;
+  misses: number;
 }
 
 /**

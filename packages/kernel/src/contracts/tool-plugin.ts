@@ -122,6 +122,8 @@ export interface PromptDefinition {
   arguments: Record<string, { description: string; required: boolean }>;
   /** The user message the prompt expands to. */
   render(args: Record<string, string | undefined>): string;
+  /** Completions for arguments (MCP `completion/complete` with a `ref/prompt`), e.g. `libraryId`. */
+  complete?: Record<string, (prefix: string) => Promise<string[]> | string[]>;
 }
 
 /** Contributes MCP tools, resources, resource templates and prompts. */

@@ -15,8 +15,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * The fixture tools, resources and prompts the official MCP conformance suite
  * (`@modelcontextprotocol/conformance`, server scenarios) calls by name, as a kernel `ToolPlugin`: compose
  * it into a host under test and the scenarios exercise that host's transport, sessions, progress, logging,
- * completion and DNS-rebinding protection. Only what a pro-context `ToolPlugin` can express is here (text
- * results and text resources); image, audio, embedded-resource, sampling and elicitation fixtures are not,
+ * completion, resource subscriptions and DNS-rebinding protection. Only what a pro-context `ToolPlugin` can
+ * express is here (text results and text resources); image, audio, embedded-resource, sampling and elicitation fixtures are not,
  * so those scenarios belong in the host's expected-failures file.
  */
 export const conformanceFixtures: ToolPlugin = {
@@ -135,6 +135,7 @@ export const conformanceFixtures: ToolPlugin = {
         arg2: { description: 'Second test argument', required: true },
       },
       render: (args) => `Prompt with arguments: arg1='${args.arg1}', arg2='${args.arg2}'`,
+      complete: { arg1: (prefix) => ['test-value', 'test-other'].filter((v) => v.startsWith(prefix)) },
     },
   ],
 };

@@ -1,0 +1,211 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
+import {
+  StreamableHTTPServerTransport,
+  type StreamableHTTPServerTransportOptions,
+} from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { isJsonContentType } from '@modelcontextprotocol/sdk/shared/mediaType.js';
+import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
+import {
+  isJSONRPCErrorResponse,
+  isJSONRPCResultResponse,
+  type JSONRPCMessage,
+  type JSONRPCRequest,
+  type MessageExtraInfo,
+  type RequestId,
+  SUPPORTED_PROTOCOL_VERSIONS,
+} from '@modelcontextprotocol/sdk/types.js';
+
+/** A Node request as the host hands it over: `auth` set by the API-key check. */
+export type HostRequest = IncomingMessage & { auth?: AuthInfo };
+
+/**
+ * A JSON-RPC request the direct path may answer: one request object (not a batch, not a notification or a
+ * response, not `initialize`) without a progress token. Anything else takes the SDK's path.
+ */
+function directRequest(body: unknown): JSONRPCRequest | undefined {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
+  const m = body as { jsonrpc?: unknown; id?: unknown; method?: unknown; params?: unknown };
+  if (m.jsonrpc !== '2.0' || typeof m.method !== 'string' || m.method === 'initialize') return undefined;
+  if (!(typeof m.id === 'string' || (typeof m.id === 'number' && Number.isInteger(m.id)))) return undefined;
+  if (m.params !== undefined) {
+    if (typeof m.params !== 'object' || m.params === null || Array.isArray(m.params)) return undefined;
+    const meta = (m.params as { _meta?: unknown })._meta;
+    if (meta !== undefined && (typeof meta !== 'object' || meta === null || 'progressToken' in meta)) return undefined;
+  }
+  return body as JSONRPCRequest;
+}
+
+/**
+ * The SDK transport's checks of a POST after initialization (`handlePostRequest`): Accept lists both
+ * `application/json` and `text/event-stream`, the Content-Type is JSON, `Mcp-Protocol-Version` (when sent) is
+ * one the SDK supports.
+ */
+function passesPostChecks(req: IncomingMessage): boolean {
+  const accept = req.headers.accept;
+  if (!accept?.includes('application/json') || !accept.includes('text/event-stream')) return false;
+  if (!isJsonContentType(req.headers['content-type'])) return false;
+  const version = req.headers['mcp-protocol-version'];
+  return version === undefined || (typeof version === 'string' && SUPPORTED_PROTOCOL_VERSIONS.includes(version));
+}
+
+function writeJson(res: ServerResponse, status: number, message: unknown, sessionId?: string): void {
+  if (res.writableEnded || res.destroyed) return;
+  const body = Buffer.from(JSON.stringify(message), 'utf8');
+  const headers: Record<string, string | number> = {
+    'Content-Type': 'application/json',
+    'Content-Length': body.length,
+  };
+  if (sessionId !== undefined) headers['mcp-session-id'] = sessionId;
+  res.writeHead(status, headers).end(body);
+}
+
+/**
+ * The Streamable HTTP transport of one session: the SDK's `StreamableHTTPServerTransport` for everything it
+ * does (initialize, batches, notifications, SSE streams for requests that carry a progress token, the GET
+ * stream, DELETE, resumability and every error answer), plus a direct path for the common case: a POST
+ * holding one JSON-RPC request without a progress token is answered with one `application/json` body, as
+ * the Streamable HTTP spec allows, written straight to the Node response. That skips the SDK's Node→Web
+ * request conversion and its per-POST SSE stream, the cost of most small calls.
+ *
+ * The direct path applies the same checks as the SDK's (Accept lists both `application/json` and
+ * `text/event-stream`, a JSON Content-Type, a known `Mcp-Protocol-Version` if sent; a request failing one
+ * goes to the SDK, which answers it with its usual error). Notifications a handler relates to a directly
+ * answered request (there is no progress token, so no progress) are dropped, as the SDK does in JSON mode.
+ */
+export class SessionTransport implements Transport {
+  readonly sdk: StreamableHTTPServerTransport;
+  onclose?: (() => void) | undefined;
+  onerror?: ((error: Error) => void) | undefined;
+  onmessage?: (<T extends JSONRPCMessage>(message: T, extra?: MessageExtraInfo) => void) | undefined;
+  /** Directly answered requests still running, by JSON-RPC id. */
+  private readonly direct = new Map<RequestId, ServerResponse>();
+  /** Directly answered requests whose client went away before the answer: the answer is dropped. */
+  private readonly abandoned = new Set<RequestId>();
+  private closed = false;
+
+  constructor(options: StreamableHTTPServerTransportOptions) {
+    this.sdk = new StreamableHTTPServerTransport(options);
+    this.sdk.onmessage = (message, extra) => this.onmessage?.(message, extra);
+    this.sdk.onerror = (error) => this.onerror?.(error);
+    this.sdk.onclose = () => this.finish();
+  }
+
+  get sessionId(): string | undefined {
+    return this.sdk.sessionId;
+  }
+
+  async start(): Promise<void> {
+    await this.sdk.start();
+  }
+
+  /** Serves one HTTP request of this session (`body`: the parsed POST body). */
+  async handleRequest(req: HostRequest, res: ServerResponse, body?: unknown): Promise<void> {
+    const message = req.method === 'POST' && !this.closed ? directRequest(body) : undefined;
+    if (!message || !this.acceptsDirect(req) || this.direct.has(message.id)) {
+      await this.sdk.handleRequest(req, res, body);
+      return;
+    }
+    this.direct.set(message.id, res);
+    res.once('close', () => {
+      if (this.direct.get(message.id) !== res) return;
+      this.direct.delete(message.id);
+      this.abandoned.add(message.id);
+    });
+    const extra: MessageExtraInfo = {
+      requestInfo: { headers: req.headers },
+      ...(req.auth ? { authInfo: req.auth } : {}),
+    };
+    this.onmessage?.(message, extra);
+  }
+
+  private acceptsDirect(req: HostRequest): boolean {
+    const sessionId = this.sdk.sessionId;
+    return (sessionId === undefined || req.headers['mcp-session-id'] === sessionId) && passesPostChecks(req);
+  }
+
+  async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+    const isResponse = isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message);
+    const id = isResponse ? message.id : options?.relatedRequestId;
+    const res = id === undefined ? undefined : this.direct.get(id);
+    if (id !== undefined && this.abandoned.has(id)) {
+      if (isResponse) this.abandoned.delete(id);
+      return;
+    }
+    if (id === undefined || !res) {
+      await this.sdk.send(message, options);
+      return;
+    }
+    if (!isResponse) return;
+    this.direct.delete(id);
+    writeJson(res, 200, message, this.sdk.sessionId);
+  }
+
+  async close(): Promise<void> {
+    await this.sdk.close();
+    this.finish();
+  }
+
+  private finish(): void {
+    if (this.closed) return;
+    this.closed = true;
+    for (const [id, res] of this.direct)
+      if (!res.headersSent)
+        writeJson(res, 404, { jsonrpc: '2.0', id, error: { code: -32001, message: 'Session closed' } });
+    this.direct.clear();
+    this.abandoned.clear();
+    this.onclose?.();
+  }
+}
+
+/**
+ * Stateless mode's direct path: ONE MCP server for every stateless POST that holds one JSON-RPC request
+ * without a progress token (see {@link SessionTransport}), instead of a server and an SDK transport per POST.
+ * Requests of different clients may share JSON-RPC ids, so each gets an id of its own on the way in and
+ * its own back on the way out. Notifications have nowhere to go in stateless mode and are dropped. Every
+ * other POST (initialize, batches, notifications, progress tokens, failed checks) is for the caller's
+ * per-request SDK transport: {@link handleRequest} returns false.
+ */
+export class StatelessTransport implements Transport {
+  onclose?: (() => void) | undefined;
+  onerror?: ((error: Error) => void) | undefined;
+  onmessage?: (<T extends JSONRPCMessage>(message: T, extra?: MessageExtraInfo) => void) | undefined;
+  private next = 0;
+  private readonly pending = new Map<number, { id: RequestId; res: ServerResponse }>();
+  private closed = false;
+
+  async start(): Promise<void> {}
+
+  /** Answers the POST directly, or returns false when it is not one for the direct path. */
+  handleRequest(req: HostRequest, res: ServerResponse, body: unknown): boolean {
+    const message = this.closed || req.method !== 'POST' ? undefined : directRequest(body);
+    if (!message || !passesPostChecks(req)) return false;
+    this.next += 1;
+    const inner = this.next;
+    this.pending.set(inner, { id: message.id, res });
+    res.once('close', () => this.pending.delete(inner));
+    this.onmessage?.(
+      { ...message, id: inner },
+      { requestInfo: { headers: req.headers }, ...(req.auth ? { authInfo: req.auth } : {}) },
+    );
+    return true;
+  }
+
+  async send(message: JSONRPCMessage): Promise<void> {
+    if (!(isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message))) return;
+    const entry = typeof message.id === 'number' ? this.pending.get(message.id) : undefined;
+    if (!entry) return;
+    this.pending.delete(message.id as number);
+    writeJson(entry.res, 200, { ...message, id: entry.id });
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    for (const { id, res } of this.pending.values())
+      if (!res.headersSent)
+        writeJson(res, 503, { jsonrpc: '2.0', id, error: { code: -32000, message: 'Server is shutting down' } });
+    this.pending.clear();
+    this.onclose?.();
+  }
+}
