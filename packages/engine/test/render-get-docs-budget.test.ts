@@ -105,6 +105,7 @@ describe('renderDocsAnswer', () => {
       { title: 'One', url: `${base}/one/`, description: 'd'.repeat(200) },
       { title: 'Two', url: `${base}/two/`, description: 'Short.' },
     ],
+    moreSections: 0,
   };
 
   it('drops a description before it drops the page, in text and structured answer alike', () => {
@@ -141,6 +142,7 @@ describe('docsWithinBudget', () => {
     cached,
     stale: false,
     relatedPages: [{ title: 'One', url: `${base2}/one/`, description: 'About one.' }],
+    moreSections: 0,
   });
 
   it('asks for the whole budget first and never cuts content to make room for related pages', async () => {

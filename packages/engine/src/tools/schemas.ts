@@ -104,6 +104,13 @@ export const getDocsOutput = z.object({
     .describe(
       'Other documentation pages that may be relevant. Use read-page to fetch them if the above content is insufficient.',
     ),
+  moreSections: z
+    .number()
+    .int()
+    .min(0)
+    .describe(
+      'Sections that matched nearly as well as those given but were left out (less relevant, or past maxTokens): get them with relatedPages, a larger maxTokens or search-docs',
+    ),
 });
 
 /** search-docs (seed 001 §5.3). */
