@@ -10,11 +10,13 @@ import { httpxQuestions } from './lib/httpx-questions.js';
 import { findPhrase, isHit, type QuestionOutcome, summarize } from './lib/quality.js';
 import {
   type EvalRow,
+  half,
   loadEvalRows,
   makeProject,
   pct,
   type StdioServer,
   sharedDir,
+  sharedEvalLibraries,
   spawnServer,
   startWeb,
   table,
@@ -71,10 +73,10 @@ async function askAll(
 }
 
 /** The metrics table of grouped outcomes. */
-function report(groups: (readonly [string, QuestionOutcome[]])[]) {
+function report(groups: (readonly [string, QuestionOutcome[]])[], first = 'library') {
   const summaries = groups.map(([name, group]) => ({ name, ...summarize(group, BUDGETS) }));
   const text = table(
-    ['library', 'n', 'ans@5000', 'ans@2000', 'ans@1000', 'tok-before (med)', 'hit@1', 'hit@5', 'MRR', 'tokens (med)'],
+    [first, 'n', 'ans@5000', 'ans@2000', 'ans@1000', 'tok-before (med)', 'hit@1', 'hit@5', 'MRR', 'tokens (med)'],
     summaries.map((s) => [
       s.name,
       s.questions,
@@ -137,12 +139,14 @@ async function main() {
     await httpxHtmlVariant(verbose);
     return;
   }
-  const rows = loadEvalRows();
+  // --shared-only: the shared questions alone (FastAPI, Pydantic), as before this project had its own
+  const sharedOnly = process.argv.includes('--shared-only');
+  const rows = loadEvalRows({ dev: !sharedOnly });
   const only = process.argv.find((a) => a.startsWith('--only='))?.slice(7);
   const selected = only ? rows.filter((r) => r.id.startsWith(only) || r.library === only) : rows;
   // --backend=sqlite-search: the same eval with another search backend (results in eval-<backend>.json)
   const backend = process.argv.find((a) => a.startsWith('--backend='))?.slice(10);
-  const web = await startWeb();
+  const web = await startWeb({ dev: !sharedOnly });
   // --search-options='{"rank":"coverage"}': the config's search section (the backend's options)
   const searchOptions = process.argv.find((a) => a.startsWith('--search-options='))?.slice(17);
   const project = makeProject(web, searchOptions ? { search: JSON.parse(searchOptions) } : {});
@@ -156,8 +160,13 @@ async function main() {
     project.cleanup();
   }
   const libraries = [...new Set(outcomes.map((o) => o.row.library))];
+  // `shared`: the shared eval's libraries only (FastAPI, Pydantic), the overall row of earlier reports
+  const shared = outcomes.filter((o) => sharedEvalLibraries.includes(o.row.library));
   const groups = [
     ...libraries.map((l) => [l, outcomes.filter((o) => o.row.library === l)] as const),
+    ...(shared.length > 0 && shared.length < outcomes.length
+      ? [[`shared (${sharedEvalLibraries.join('+')})`, shared] as const]
+      : []),
     ['overall', outcomes] as const,
   ];
   const { summaries, text } = report(groups);
@@ -165,6 +174,21 @@ async function main() {
     `\npro-context retrieval eval${backend ? ` [${backend}]` : ''} (${outcomes.length} questions, get-docs at ${BUDGETS.join('/')} tokens, search-docs top 10)\n`,
   );
   console.log(text);
+  // odd/even halves (by the number ending each id): tune on one half, check on the other
+  const halves = groups.flatMap(([name, group]) =>
+    (['odd', 'even'] as const).map((h) => [`${name} ${h}`, group.filter((o) => half(o.row) === h)] as const),
+  );
+  const halvesReport = report(halves);
+  console.log('\nodd/even halves\n');
+  console.log(halvesReport.text);
+  // by kind of question (api, conceptual, howto, troubleshooting, changelog), over every library
+  const kinds = [...new Set(outcomes.map((o) => o.row.kind))];
+  const byKind = report(
+    kinds.map((k) => [k, outcomes.filter((o) => o.row.kind === k)] as const),
+    'kind',
+  );
+  console.log('\nby kind of question\n');
+  console.log(byKind.text);
   const out = join(
     dirname(fileURLToPath(import.meta.url)),
     '..',
@@ -174,7 +198,7 @@ async function main() {
   mkdirSync(dirname(out), { recursive: true });
   writeFileSync(
     out,
-    `${JSON.stringify({ date: new Date().toISOString(), summaries, misses: outcomes.filter((o) => o.firstHitRank !== 1 || !o.answerBearing[5000]).map((o) => ({ id: o.row.id, rank: o.firstHitRank, answerBearing: o.answerBearing })) }, null, 2)}\n`,
+    `${JSON.stringify({ date: new Date().toISOString(), summaries, halves: halvesReport.summaries, kinds: byKind.summaries, misses: outcomes.filter((o) => o.firstHitRank !== 1 || !o.answerBearing[5000]).map((o) => ({ id: o.row.id, kind: o.row.kind, rank: o.firstHitRank, answerBearing: o.answerBearing })) }, null, 2)}\n`,
   );
   console.log(`\nwritten: ${out}`);
 }

@@ -10,6 +10,7 @@
  *          [--grid='{"ownCover":[0,0.1],"bm25Share":[0.3,0.5]}'] [--fill='{"dedupe":true,"propagate":true,"siblingShare":0.95}']
  *          [--show=<variant> [--ab]] [--diff=a,b] [--explain=<id,id> [--variant=<name>]] [--dump=file.json]
  *          [--backend] [--engine]   (--engine: the engine's own get-docs/search-docs, i.e. the eval, with halves)
+ *          [--shared-only]   (the shared FastAPI/Pydantic questions alone, without bench/eval's own)
  */
 import { chunkUrl, cutAtBoundary, docsEngineToken, type StoredChunk, sectionPath } from '@pro-context/engine';
 import { createSilentLogger, estimateTokens, searchBackendToken } from '@pro-context/kernel';
@@ -717,8 +718,10 @@ function summarize(outs: Outcome[]) {
 }
 
 async function main() {
-  const rows = loadEvalRows();
-  const web = await startWeb();
+  // every eval question (the shared ones and bench/eval's own); --shared-only: FastAPI and Pydantic alone
+  const dev = !process.argv.includes('--shared-only');
+  const rows = loadEvalRows({ dev });
+  const web = await startWeb({ dev });
   const project = makeProject(web);
   const kernel = await startProContext({ configFile: project.configFile, logger: createSilentLogger(), env: {} });
   const engine = kernel.resolve(docsEngineToken);

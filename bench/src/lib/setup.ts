@@ -1,10 +1,12 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { type CallToolResult, CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { type FakeGithub, startFakeGithub } from '@pro-context/testing';
 import { corpusSites, type FakeWeb, findCorpusRoot, startFakeWeb } from '@pro-context/testing/fake-web';
 
 const require = createRequire(import.meta.url);
@@ -36,14 +38,60 @@ export const corpusLibraries: { id: string; name: string; site: string; language
   { id: 'zod', name: 'Zod', site: 'zod', language: 'javascript' },
 ];
 
-/** Starts the fake web with every corpus site. */
-export async function startWeb(): Promise<FakeWeb> {
-  return startFakeWeb({ sites: corpusSites(join(sharedDir(), 'corpora')) });
+/**
+ * The dev-set libraries beyond the shared eval (questions in `bench/eval/`), read the way the engine reads them
+ * from the curated registry's entries: from their GitHub repository's docs folder (a loopback GitHub serving the
+ * corpus folder as the repository's default branch). ESLint publishes no llms.txt (eslint.org is an HTML site), so
+ * the source chain falls through to its repository (`docs/src`). Instructor publishes a self-contained llms.txt
+ * (a 23 KB manual with no page links), which would hide its ~250 pages; the eval reads its pages from the
+ * repository (`docs`), like ESLint, so the questions measure ranking over many short pages and a blog.
+ */
+export const devLibraries: { id: string; name: string; language: string; repo: string; docsPath: string }[] = [
+  { id: 'eslint', name: 'ESLint', language: 'javascript', repo: 'eslint/eslint', docsPath: 'docs/src' },
+  { id: 'instructor', name: 'Instructor', language: 'python', repo: '567-labs/instructor', docsPath: 'docs' },
+];
+
+/** The loopback GitHub of a web started with `dev: true`. */
+const devGithubs = new WeakMap<FakeWeb, FakeGithub>();
+
+/**
+ * Starts the fake web with every corpus site. `dev: true` also starts a loopback GitHub serving the
+ * {@link devLibraries} (then {@link makeProject} configures them, and the web's `fileForUrl` also maps their raw
+ * file URLs to corpus files, `docs/src/rules/no-unused-vars.md`).
+ */
+export async function startWeb(options: { dev?: boolean } = {}): Promise<FakeWeb> {
+  const corpora = join(sharedDir(), 'corpora');
+  const web = await startFakeWeb({ sites: corpusSites(corpora) });
+  if (!options.dev) return web;
+  const github = await startFakeGithub(
+    devLibraries.map((l) => ({ fullName: l.repo, dir: join(corpora, l.id), defaultBranch: 'main' })),
+  );
+  const prefix = `${github.rawUrl}/`;
+  const fileForUrl = (url: string | URL): string | undefined => {
+    const href = String(url).split('#')[0]?.split('?')[0] ?? '';
+    if (!href.startsWith(prefix)) return web.fileForUrl(url);
+    // {rawUrl}/owner/name/ref/path
+    const path = href.slice(prefix.length).split('/').slice(3).join('/');
+    return path ? decodeURIComponent(path) : undefined;
+  };
+  const close = async () => {
+    await Promise.all([web.close(), github.close()]);
+  };
+  const wrapped = new Proxy(web, {
+    get(target, prop, receiver) {
+      if (prop === 'fileForUrl') return fileForUrl;
+      if (prop === 'close') return close;
+      return Reflect.get(target, prop, receiver);
+    },
+  });
+  devGithubs.set(wrapped, github);
+  return wrapped;
 }
 
 /** A temporary project: a config naming the corpus libraries on the fake web, and an empty cache. */
 export function makeProject(web: FakeWeb, extra: Record<string, unknown> = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'pc-bench-'));
+  const github = devGithubs.get(web);
   const cacheDir = join(dir, 'cache');
   const config = {
     security: { allowPrivateNetwork: true },
@@ -55,12 +103,26 @@ export function makeProject(web: FakeWeb, extra: Record<string, unknown> = {}) {
     registries: { pypi: { enabled: false }, npm: { enabled: false } },
     // figures stay those of the corpus libraries, wherever the bench runs from
     project: { autoDetect: false },
-    libraries: corpusLibraries.map((l) => ({
-      id: l.id,
-      name: l.name,
-      language: l.language,
-      sources: { llmsTxt: { llmsTxtUrl: web.llmsTxtUrl(l.site) } },
-    })),
+    libraries: [
+      ...corpusLibraries
+        .filter((l) => !(github && devLibraries.some((d) => d.id === l.id)))
+        .map((l) => ({
+          id: l.id,
+          name: l.name,
+          language: l.language,
+          sources: { llmsTxt: { llmsTxtUrl: web.llmsTxtUrl(l.site) } },
+        })),
+      ...(github
+        ? devLibraries.map((l) => ({
+            id: l.id,
+            name: l.name,
+            language: l.language,
+            repository: l.repo,
+            docsPath: l.docsPath,
+          }))
+        : []),
+    ],
+    ...(github ? { sources: { github: { apiUrl: github.apiUrl, rawUrl: github.rawUrl } } } : {}),
     ...extra,
   };
   const configFile = join(dir, 'pro-context.config.yaml');
@@ -129,15 +191,37 @@ export interface EvalRow {
   noise: string | null;
 }
 
-/** Every eval question. */
-export function loadEvalRows(): EvalRow[] {
+/** The libraries of the shared eval (`../shared/eval`): the "shared" rows whose figures stay comparable. */
+export const sharedEvalLibraries = ['fastapi', 'pydantic'];
+
+/** `bench/eval/`: this project's own dev questions (`questions-<library>.jsonl`, the shared eval's format). */
+export const devEvalDir = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', 'eval');
+
+function readJsonl(file: string): EvalRow[] {
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as EvalRow);
+}
+
+/**
+ * Every eval question: the shared ones (FastAPI, Pydantic); with `dev: true` also this project's own
+ * (`bench/eval/questions-*.jsonl`, read with a web started with `dev: true`).
+ */
+export function loadEvalRows(options: { dev?: boolean } = {}): EvalRow[] {
   const dir = join(sharedDir(), 'eval');
-  return ['questions-fastapi.jsonl', 'questions-pydantic.jsonl'].flatMap((f) =>
-    readFileSync(join(dir, f), 'utf8')
-      .split('\n')
-      .filter((l) => l.trim())
-      .map((l) => JSON.parse(l) as EvalRow),
-  );
+  const shared = sharedEvalLibraries.flatMap((l) => readJsonl(join(dir, `questions-${l}.jsonl`)));
+  if (!options.dev) return shared;
+  const own = readdirSync(devEvalDir)
+    .filter((f) => /^questions-.+\.jsonl$/.test(f))
+    .sort()
+    .flatMap((f) => readJsonl(join(devEvalDir, f)));
+  return [...shared, ...own];
+}
+
+/** The odd/even half of a question by the number ending its id (`eslint-07` is odd): tune on one, check on the other. */
+export function half(row: Pick<EvalRow, 'id'>): 'odd' | 'even' {
+  return Number(row.id.split('-').pop()) % 2 === 1 ? 'odd' : 'even';
 }
 
 /** Whitespace- and markup-insensitive text for "does the answer contain the phrase". */
