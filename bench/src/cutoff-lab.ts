@@ -26,7 +26,15 @@ import {
 import { createSilentLogger, searchBackendToken } from '@pro-context/kernel';
 import { startProContext } from 'pro-context';
 import { findPhrase, isHit } from './lib/quality.js';
-import { type EvalRow, loadEvalRows, makeProject, median, startWeb } from './lib/setup.js';
+import {
+  corpusLibraries,
+  devLibraries,
+  type EvalRow,
+  loadEvalRows,
+  makeProject,
+  median,
+  startWeb,
+} from './lib/setup.js';
 
 const BUDGETS = [5000, 2000, 1000];
 
@@ -62,16 +70,18 @@ function summary(outs: ReturnType<typeof run>) {
 }
 
 async function main() {
-  const rows = loadEvalRows();
-  const web = await startWeb();
+  const rows = loadEvalRows({ dev: true });
+  const web = await startWeb({ dev: true });
   const project = makeProject(web);
   const kernel = await startProContext({ configFile: project.configFile, logger: createSilentLogger(), env: {} });
   const engine = kernel.resolve(docsEngineToken);
   const backend = kernel.resolve(searchBackendToken);
   const cases: Case[] = [];
+  const searchRanks: { row: EvalRow; before: number; after: number }[] = [];
   for (const row of rows) {
     const loaded = await engine.loadDocs(row.library, 'latest');
-    const topic = withoutLibraryName(row.question, [row.library]);
+    const name = [...corpusLibraries, ...devLibraries].find((l) => l.id === row.library)?.name ?? row.library;
+    const topic = withoutLibraryName(row.question, [name, row.library]);
     const terms = queryTerms(topic);
     const { hits } = await backend.search(loaded.docs.key, topic, { limit: 40 });
     const plain = joinHits(hits, loaded.docs.chunks, terms);
@@ -90,6 +100,7 @@ async function main() {
         return 0;
       };
       const [a, b] = [rankOf(plain), rankOf(again)];
+      searchRanks.push({ row, before: a, after: b });
       if (a !== b) {
         console.log(`${row.id} ${a} -> ${b}  ${row.question.slice(0, 70)}`);
         for (const x of again.slice(0, 3))
@@ -121,6 +132,17 @@ async function main() {
           )
           .join(' ')}`,
       );
+    }
+  }
+  if (searchRanks.length > 0) {
+    const m = (list: typeof searchRanks, k: 'before' | 'after') => {
+      const n = list.length || 1;
+      const r = list.map((x) => x[k]);
+      return `hit@1 ${((100 * r.filter((x) => x === 1).length) / n).toFixed(1)} hit@5 ${((100 * r.filter((x) => x >= 1 && x <= 10 && x <= 5).length) / n).toFixed(1)} MRR ${(r.reduce((a, x) => a + (x > 0 && x <= 10 ? 1 / x : 0), 0) / n).toFixed(3)}`;
+    };
+    for (const lib of [...new Set(searchRanks.map((x) => x.row.library)), 'all']) {
+      const list = searchRanks.filter((x) => lib === 'all' || x.row.library === lib);
+      console.log(`search ${lib.padEnd(10)} before ${m(list, 'before')} | after ${m(list, 'after')}`);
     }
   }
   const grid = arg('grid');

@@ -31,6 +31,8 @@ import {
   fillBudget,
   indexSections,
   joinHits,
+  type PageKind,
+  pageKind,
   queryTerms,
   type RankedChunk,
   rerank,
@@ -116,7 +118,7 @@ export interface DocsAnswer {
 
 /** search-docs' answer. */
 export interface SearchAnswer {
-  results: { title: string; snippet: string; relevance: number; url: string; section: string }[];
+  results: { title: string; snippet: string; relevance: number; url: string; section: string; kind: PageKind }[];
   totalMatches: number;
   version: string;
 }
@@ -860,6 +862,7 @@ export class DocsEngine {
         relevance: Math.min(own, results[results.length - 1]?.relevance ?? 1),
         url,
         section: sectionPath(item.chunk),
+        kind: pageKind(item.chunk.url, item.chunk.pageTitle),
       });
     }
     return { results, totalMatches: total, version: versions.version };

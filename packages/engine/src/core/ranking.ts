@@ -466,12 +466,15 @@ export interface CutoffParams {
  *   ranking could not tell the sections apart, a steep one that the first sections are the answer);
  * - the best section's own page explains it (its example, its caveats, the next step), so its other sections
  *   stay down to a lower share.
- * Tokens returned at the default 5,000 fell from a median of ~4,900 to ~2,200 with no question lost.
+ * On the 184 dev questions (FastAPI, Pydantic, ESLint, Instructor, Vitest), tokens returned at the default
+ * 5,000 fell from a median of ~4,900 to ~2,400 with no question's answer lost at any budget. The odd half
+ * does not tell the shares apart; on the even half a share of 0.75 loses three answers ranked 6th to 15th
+ * at 0.70-0.75 of the best, hence 0.7.
  */
 export const DEFAULT_CUTOFF: CutoffParams = {
   enabled: true,
   floorTokens: 1500,
-  ratio: 0.75,
+  ratio: 0.7,
   pageRatio: 0.6,
   leftOutRatio: 0.5,
 };
@@ -578,7 +581,7 @@ const HISTORY_KINDS = new Set<PageKind>(['blog', 'changelog', 'release-notes']);
 
 /** A query about versions, changes, releases or news (`what's new in v5`, `breaking changes`, `deprecated`). */
 export function asksAboutVersions(query: string): boolean {
-  return /\bv\d+(?:\.\d+)*\b|\b\d+\.\d+(?:\.\d+)?\b|\b(?:versions?|releases?|released|release notes|change-?logs?|changes|changed|what'?s new|news|announc\w*|deprecat\w*|upgrad\w*|migrat\w*|breaking|history|blog)\b/i.test(
+  return /\bv\d+(?:\.\d+)*\b|\b\d+\.\d+(?:\.\d+)?\b|\b(?:in|since|from|to|before|after) v?\d{1,2}\b|\b(?:versions?|releases?|released|release notes|change-?logs?|changes|changed|what(?:'?s| is| are) new|new in|news|announc\w*|deprecat\w*|upgrad\w*|migrat\w*|breaking|history|blog)\b/i.test(
     query,
   );
 }
@@ -600,12 +603,13 @@ export function queryIdentifiers(query: string): string[] {
       /^[a-z]+(?:-[a-z0-9]+){2,}$/.test(word) || // rule-like-names (two hyphens at least)
       raw.endsWith('()') ||
       raw.startsWith('@');
-    if (shaped && word.length > 2) out.add(word);
+    // a product named like a file (`Node.js`, `Vue.js`) is not an API
+    if (shaped && word.length > 2 && !/^[A-Z][a-z]+\.js$/.test(word)) out.add(word);
   }
   return [...out];
 }
 
-/** A heading as the identifier it names: no markup, anchor, call arguments, signature tail or ` | Section` suffix. */
+/** A heading as the identifier it names: no markup, anchor, call arguments, type parameters or ` | Section` suffix. */
 export function headingIdentifier(heading: string): string {
   return heading
     .replace(/\{#[^}]*\}|\{\/\*.*?\*\/\}/g, '')
@@ -613,7 +617,8 @@ export function headingIdentifier(heading: string): string {
     .replace(/\s+\|\s+.*$/, '')
     .replace(/^@/, '')
     .replace(/^(?:new|class|def|function|async|const|interface|type)\s+/, '')
-    .replace(/\s*(?:\(.*|<.*|:.*)$/, '')
+    .replace(/^[^\w@$]+/, '')
+    .replace(/(?:\s*\(|(?<=\S)<).*$/, '')
     .trim()
     .toLowerCase();
 }
@@ -629,16 +634,44 @@ function wordForm(text: string): string {
     .join(' ');
 }
 
-/** How a chunk's own heading names an identifier: exactly (2), by its words (1), or not (0). */
+/**
+ * How a chunk's heading names an identifier: its own section's heading exactly (3), its page's title exactly
+ * (2: the page is about it, and so is each of its sections), its own heading in words (1), or not (0).
+ */
 function titleMatch(chunk: StoredChunk, identifier: string): number {
   const wanted = identifier.toLowerCase();
-  const own = chunk.headings[chunk.headings.length - 1] ?? chunk.pageTitle;
+  const top = chunk.headings[0] ?? chunk.pageTitle;
+  const pageTitled = headingIdentifier(chunk.pageTitle) === wanted || headingIdentifier(top) === wanted;
+  const inWords = (heading: string) => /[_\-.]/.test(identifier) && wordForm(heading) === wordForm(identifier);
+  // a heading the chunk's text starts or holds (a short section is served joined to its first subsection)
+  if (bodyHeadings(chunk).some((h) => headingIdentifier(h) === wanted)) return 3;
+  if (chunk.headings.length <= 1) return pageTitled ? 2 : inWords(top) ? 1 : 0;
+  const own = chunk.headings[chunk.headings.length - 1] as string;
   const parent = chunk.headings.length > 1 ? (chunk.headings[chunk.headings.length - 2] as string) : chunk.pageTitle;
   const name = headingIdentifier(own);
   // `poll` on the page `expect` names `expect.poll`
-  if (name === wanted || `${headingIdentifier(parent)}.${name}` === wanted) return 2;
-  if (/[_\-.]/.test(identifier) && wordForm(own) === wordForm(identifier)) return 1;
+  if (name === wanted || `${headingIdentifier(parent)}.${name}` === wanted) return 3;
+  if (pageTitled) return 2;
+  if (inWords(own)) return 1;
   return 0;
+}
+
+const bodyHeadingLists = new WeakMap<StoredChunk, string[]>();
+
+/** The heading lines of a chunk's text, outside code (kept per chunk). */
+function bodyHeadings(chunk: StoredChunk): string[] {
+  let list = bodyHeadingLists.get(chunk);
+  if (list === undefined) {
+    const found: string[] = [];
+    walkLines(chunk.body.split('\n'), (line, _index, _heading, inCode) => {
+      const text = inCode ? undefined : /^ {0,3}#{1,6}[ \t]+(.*?)[ \t]*$/.exec(line)?.[1];
+      if (text !== undefined) found.push(text);
+      return true;
+    });
+    list = found;
+    bodyHeadingLists.set(chunk, list);
+  }
+  return list;
 }
 
 const titleIndexes = new WeakMap<ReadonlyMap<string, StoredChunk>, Map<string, StoredChunk[]>>();
@@ -653,7 +686,8 @@ function titleIndex(chunks: ReadonlyMap<string, StoredChunk>): Map<string, Store
       const parent =
         chunk.headings.length > 1 ? (chunk.headings[chunk.headings.length - 2] as string) : chunk.pageTitle;
       const name = headingIdentifier(own);
-      for (const key of new Set([name, `${headingIdentifier(parent)}.${name}`, `~${wordForm(own)}`])) {
+      const held = bodyHeadings(chunk).map(headingIdentifier);
+      for (const key of new Set([name, ...held, `${headingIdentifier(parent)}.${name}`, `~${wordForm(own)}`])) {
         const list = index.get(key);
         if (list === undefined) index.set(key, [chunk]);
         else list.push(chunk);
@@ -675,7 +709,7 @@ export function errorPhrases(query: string): string[] {
   if (status && (status[2] || /\b(?:error|status|response|code)\b/i.test(query)))
     out.push(`${status[1]}${status[2] ?? ''}`.trim());
   const cue =
-    /\b((?:\w+(?:Error|Exception):\s*)?(?:failed to|cannot|can't|could not|couldn't|unable to|is not (?:defined|a function|a constructor|allowed|supported)|no such|unexpected token|not found|not fully defined|undefined is not|maximum call stack)\b[^.?!,;:()"]*)/i.exec(
+    /\b((?:\w+(?:Error|Exception):\s*)?(?:failed to|cannot|can't|could not|couldn't|unable to|is not (?:defined|a function|a constructor|allowed|supported)|no such|no module named|has no attribute|unexpected (?:token|keyword)|not found|not fully defined|not installed|is required|undefined is not|maximum call stack)\b[^.?!,;:()"]*)/i.exec(
       query,
     );
   if (cue?.[1]) out.push((cue[1].trim().split(/\s+/).slice(0, 8) as string[]).join(' '));
@@ -688,12 +722,56 @@ export function errorPhrases(query: string): string[] {
   return out;
 }
 
+const plainTexts = new WeakMap<StoredChunk, string>();
+
+/** A chunk's headings and body, lower-cased, without inline markup, whitespace collapsed (kept per chunk). */
+function plainText(chunk: StoredChunk): string {
+  let text = plainTexts.get(chunk);
+  if (text === undefined) {
+    text = `${chunk.headings.join(' ')} ${chunk.body}`.toLowerCase().replace(/[`*_]/g, '').replace(/\s+/g, ' ');
+    plainTexts.set(chunk, text);
+  }
+  return text;
+}
+
+/**
+ * The error phrases as the docs quote them: each phrase of two words or more, else its longest beginning of
+ * three words or more that some chunk contains (`Failed to resolve import` is quoted as `Failed to resolve
+ * "foo"`). Lower-cased.
+ */
+function quotedPhrases(phrases: readonly string[], chunks: ReadonlyMap<string, StoredChunk>): string[] {
+  const out: string[] = [];
+  for (const phrase of phrases) {
+    const words = phrase.toLowerCase().split(/\s+/).filter(Boolean);
+    if (words.length < 2) continue;
+    for (let k = words.length; k >= Math.min(3, words.length); k--) {
+      const prefix = words.slice(0, k).join(' ');
+      if (k === words.length && k < 3) {
+        out.push(prefix);
+        break;
+      }
+      let seen = false;
+      for (const chunk of chunks.values()) {
+        if (plainText(chunk).includes(prefix)) {
+          seen = true;
+          break;
+        }
+      }
+      if (seen) {
+        out.push(prefix);
+        break;
+      }
+    }
+  }
+  return out;
+}
+
 /** Weight of a section titled in words by an identifier the query names (`Model validators`, `model_validator`). */
 const WORD_TITLE_BOOST = 1.15;
 /** Weight of a history page (blog, changelog, release notes) for a query that does not ask about versions. */
 const HISTORY_SHARE = 0.6;
 /** Weight of a troubleshooting page, and of a section quoting the query's error message, for an error query. */
-const ERROR_BOOST = 1.3;
+const ERROR_BOOST = 1.5;
 
 /**
  * Re-ranks the search backend's candidates (best first) for the shapes of documentation its text score
@@ -720,9 +798,9 @@ export function rerank(
   };
   // sections quoting the error message, where the backend's words did not reach them
   const phrases = errorPhrases(query);
-  const quoted = phrases.filter((p) => p.split(/\s+/).length >= 2).map((p) => p.toLowerCase());
+  const quoted = quotedPhrases(phrases, chunks);
   const quoting = (chunk: StoredChunk): boolean => {
-    const text = `${chunk.headings.join(' ')} ${chunk.body}`.toLowerCase().replace(/[`*_]/g, '').replace(/\s+/g, ' ');
+    const text = plainText(chunk);
     return quoted.some((phrase) => text.includes(phrase));
   };
   if (quoted.length > 0) {
@@ -730,7 +808,7 @@ export function rerank(
     for (const chunk of chunks.values()) {
       if (found >= 20) break;
       if (!out.has(chunk.id) && quoting(chunk)) {
-        add(chunk, top * 0.5);
+        add(chunk, top * 0.8);
         found += 1;
       }
     }
@@ -756,9 +834,10 @@ export function rerank(
   if (identifiers.length > 0) {
     for (const item of out.values()) {
       const titled = Math.max(0, ...identifiers.map((identifier) => titleMatch(item.chunk, identifier)));
-      // titled exactly: first, in their own order, just above the best of the rest, so that the scores of
-      // what follows keep their meaning (get-docs' cut-off compares them with the best)
-      if (titled === 2) item.score = best * 1.02 + item.score * 0.01;
+      // titled exactly: first (a section so titled, then the sections of a page so titled), in their own
+      // order, just above the best of the rest, so that the scores of what follows keep their meaning (get-docs'
+      // cut-off compares them with the best)
+      if (titled >= 2) item.score = best * (titled === 3 ? 1.04 : 1.02) + item.score * 0.01;
       // titled in words (`Model validators` for `model_validator`): a heading, not necessarily the API's own
       else if (titled === 1) item.score *= WORD_TITLE_BOOST;
     }

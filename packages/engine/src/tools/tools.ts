@@ -227,7 +227,8 @@ export function docsTools(engine: DocsEngine): ToolDefinition[] {
           : [
               `${answer.results.length} of ${answer.totalMatches} matches for '${args.query}' in ${args.libraryId} ${answer.version}:`,
               ...answer.results.map(
-                (r, i) => `${i + 1}. **${r.title}** (${r.relevance}) — ${r.section}\n   ${r.url}\n   ${r.snippet}`,
+                (r, i) =>
+                  `${i + 1}. **${r.title}** (${r.relevance}${r.kind === 'guide' ? '' : `, ${r.kind}`}) — ${r.section}\n   ${r.url}\n   ${r.snippet}`,
               ),
             ].join('\n\n');
       return { structured: answer, text };
