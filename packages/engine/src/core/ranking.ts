@@ -562,7 +562,7 @@ const KIND_RULES: { kind: PageKind; path: RegExp; title: RegExp }[] = [
   },
   {
     kind: 'reference',
-    path: /(?:^|\/)(?:api|reference|references|config|configuration|rules)(?:[./]|$)/,
+    path: /(?:^|\/)(?:api|api[-_]reference|reference|references|config|configuration|rules)(?:[./]|$)/,
     title: /^(?:api\b|reference\b|\w+ reference$|configuration$)/i,
   },
 ];
@@ -644,7 +644,8 @@ function titleMatch(chunk: StoredChunk, identifier: string): number {
   const pageTitled = headingIdentifier(chunk.pageTitle) === wanted || headingIdentifier(top) === wanted;
   const inWords = (heading: string) => /[_\-.]/.test(identifier) && wordForm(heading) === wordForm(identifier);
   // a heading the chunk's text starts or holds (a short section is served joined to its first subsection)
-  if (bodyHeadings(chunk).some((h) => headingIdentifier(h) === wanted)) return 3;
+  // (but the page's own title, which a page's first section holds: that names the page, not the section)
+  if (bodyHeadings(chunk).some((h) => h !== top && h !== chunk.pageTitle && headingIdentifier(h) === wanted)) return 3;
   if (chunk.headings.length <= 1) return pageTitled ? 2 : inWords(top) ? 1 : 0;
   const own = chunk.headings[chunk.headings.length - 1] as string;
   const parent = chunk.headings.length > 1 ? (chunk.headings[chunk.headings.length - 2] as string) : chunk.pageTitle;
@@ -713,12 +714,6 @@ export function errorPhrases(query: string): string[] {
       query,
     );
   if (cue?.[1]) out.push((cue[1].trim().split(/\s+/).slice(0, 8) as string[]).join(' '));
-  // the words alone (`ENOSPC error`), not an exception class named as an API (`ValueError vs AssertionError`)
-  if (
-    out.length === 0 &&
-    /(?<![\w.])(?:errors?|exceptions?|traceback|stack trace|crash(?:es|ed)?)(?![\w.])/i.test(query)
-  )
-    out.push('');
   return out;
 }
 
