@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -7,7 +7,13 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { type CallToolResult, CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { type FakeGithub, startFakeGithub } from '@pro-context/testing';
-import { corpusSites, type FakeWeb, findCorpusRoot, startFakeWeb } from '@pro-context/testing/fake-web';
+import {
+  corpusSites,
+  type FakeSiteDefinition,
+  type FakeWeb,
+  findCorpusRoot,
+  startFakeWeb,
+} from '@pro-context/testing/fake-web';
 
 const require = createRequire(import.meta.url);
 
@@ -51,6 +57,34 @@ export const devLibraries: { id: string; name: string; language: string; repo: s
   { id: 'instructor', name: 'Instructor', language: 'python', repo: '567-labs/instructor', docsPath: 'docs' },
 ];
 
+/**
+ * Dev-set libraries served by the fake web with an llms.txt, as their sites publish them. React: react.dev publishes an
+ * llms.txt (the curated registry's entry), here generated from the `src/content` tree, with markdown pages at
+ * `reference/react/useEffect.md` (reference pages titled by one API each, learn guides, a blog, error and warning
+ * pages).
+ */
+export const devSiteLibraries: { id: string; name: string; language: string; site: string }[] = [
+  { id: 'react', name: 'React', language: 'javascript', site: 'react' },
+];
+
+/** The fake web's sites of {@link devSiteLibraries} (corpora missing on disk are left out). */
+function devSites(corpora: string): FakeSiteDefinition[] {
+  const react = join(corpora, 'react');
+  return existsSync(react)
+    ? [
+        {
+          name: 'react',
+          corpusDir: react,
+          docsDir: 'src/content',
+          title: 'React',
+          summary: 'The library for web and native user interfaces',
+          nav: { kind: 'tree' },
+          urlStyle: 'plain',
+        },
+      ]
+    : [];
+}
+
 /** The loopback GitHub of a web started with `dev: true`. */
 const devGithubs = new WeakMap<FakeWeb, FakeGithub>();
 
@@ -61,8 +95,9 @@ const devGithubs = new WeakMap<FakeWeb, FakeGithub>();
  */
 export async function startWeb(options: { dev?: boolean } = {}): Promise<FakeWeb> {
   const corpora = join(sharedDir(), 'corpora');
-  const web = await startFakeWeb({ sites: corpusSites(corpora) });
-  if (!options.dev) return web;
+  const sites = corpusSites(corpora);
+  if (!options.dev) return startFakeWeb({ sites });
+  const web = await startFakeWeb({ sites: [...sites, ...devSites(corpora)] });
   const github = await startFakeGithub(
     devLibraries.map((l) => ({ fullName: l.repo, dir: join(corpora, l.id), defaultBranch: 'main' })),
   );
@@ -119,6 +154,14 @@ export function makeProject(web: FakeWeb, extra: Record<string, unknown> = {}) {
             language: l.language,
             repository: l.repo,
             docsPath: l.docsPath,
+          }))
+        : []),
+      ...(github
+        ? devSiteLibraries.map((l) => ({
+            id: l.id,
+            name: l.name,
+            language: l.language,
+            sources: { llmsTxt: { llmsTxtUrl: web.llmsTxtUrl(l.site) } },
           }))
         : []),
     ],
