@@ -7,6 +7,7 @@ import {
   chunkTitle,
   chunkUrl,
   confidenceOf,
+  DEFAULT_CUTOFF,
   errorPhrases,
   fillBudget,
   headingIdentifier,
@@ -261,10 +262,12 @@ describe("get-docs' relevance cut-off", () => {
     expect(selectRelevant(list).map((r) => r.chunk.id)).toEqual(['c0', 'c1', 'c2', 'c3', 'c5', 'c6']);
   });
 
-  it("keeps the best section's own page down to a lower share", () => {
+  it("keeps the best section's own page down to pageRatio when asked to", () => {
     const samePage = (i: number) => `https://docs.example.test/${i === 0 || i === 5 ? 'same' : `p${i}`}/`;
     const list = ranked([1, 0.9, 0.9, 0.9, 0.9, 0.62, 0.62], 400, samePage);
-    expect(selectRelevant(list).map((r) => r.chunk.id)).toEqual(['c0', 'c1', 'c2', 'c3', 'c4', 'c5']);
+    const params = { ...DEFAULT_CUTOFF, pageRatio: 0.6 };
+    expect(selectRelevant(list, params).map((r) => r.chunk.id)).toEqual(['c0', 'c1', 'c2', 'c3', 'c4', 'c5']);
+    expect(selectRelevant(list).map((r) => r.chunk.id)).toEqual(['c0', 'c1', 'c2', 'c3', 'c4']);
   });
 
   it('counts the sections scoring half the best or more that the answer left out', () => {

@@ -460,22 +460,22 @@ export interface CutoffParams {
 /**
  * get-docs' cut-off, measured on the dev questions (`bench/src/cutoff-lab.ts`, odd and even ids apart):
  * - the answer is in the best-ranked ~1,500 tokens for 9 questions in 10 (answer-bearing at 2,000 tokens
- *   is within 3 points of 5,000), so those are always given: below that floor, scores are too close to
- *   tell an answer from its neighbours (a dev question's answer is the 5th section at 0.83 of the best);
- * - past it, a section is worth its tokens only while it scores near the best (a flat score list says the
- *   ranking could not tell the sections apart, a steep one that the first sections are the answer);
- * - the best section's own page explains it (its example, its caveats, the next step), so its other sections
- *   stay down to a lower share.
- * On the 184 dev questions (FastAPI, Pydantic, ESLint, Instructor, Vitest), tokens returned at the default
- * 5,000 fell from a median of ~4,900 to ~2,400 with no question's answer lost at any budget. The odd half
- * does not tell the shares apart; on the even half a share of 0.75 loses three answers ranked 6th to 15th
- * at 0.70-0.75 of the best, hence 0.7.
+ *   is within 3 to 6 points of 5,000), so those are always given: below that floor, scores are too close to
+ *   tell an answer from its neighbours (one is the 5th section, at 0.83 of the best);
+ * - past it, a section is worth its tokens only while it scores near the best: a flat score list says the
+ *   ranking could not tell the sections apart (give more), a steep one that the first sections are the answer.
+ * On the 216 dev questions (FastAPI, Pydantic, ESLint, Instructor, React, Vitest) the tokens returned at the
+ * default 5,000 fell from a median of ~4,900 to ~2,300 with no question's answer lost at any budget. The odd
+ * half does not tell the shares apart; on the even half 0.72 or more loses answers ranked 6th to 15th at
+ * 0.70-0.75 of the best, a floor of 1,200 one more. Keeping the best section's own page down to a lower share
+ * (its neighbours) saved no answer and cost ~300 tokens a question, so the page gets no favour
+ * (`pageRatio` = `ratio`).
  */
 export const DEFAULT_CUTOFF: CutoffParams = {
   enabled: true,
   floorTokens: 1500,
   ratio: 0.7,
-  pageRatio: 0.6,
+  pageRatio: 0.7,
   leftOutRatio: 0.5,
 };
 
@@ -635,26 +635,24 @@ function wordForm(text: string): string {
 }
 
 /**
- * How a chunk's heading names an identifier: its own section's heading exactly (3), its page's title exactly
- * (2: the page is about it, and so is each of its sections), its own heading in words (1), or not (0).
+ * How a chunk's headings name an identifier: its page's title exactly (3: the API's own page, every section of
+ * it, in the backend's order), its own section's heading exactly on another page (2: `poll` on the page
+ * `expect` names `expect.poll`), its own heading in words (1: `Model validators` for `model_validator`), or not
+ * at all (0).
  */
 function titleMatch(chunk: StoredChunk, identifier: string): number {
   const wanted = identifier.toLowerCase();
   const top = chunk.headings[0] ?? chunk.pageTitle;
-  const pageTitled = headingIdentifier(chunk.pageTitle) === wanted || headingIdentifier(top) === wanted;
+  if (headingIdentifier(chunk.pageTitle) === wanted || headingIdentifier(top) === wanted) return 3;
   const inWords = (heading: string) => /[_\-.]/.test(identifier) && wordForm(heading) === wordForm(identifier);
-  // a heading the chunk's text starts or holds (a short section is served joined to its first subsection)
-  // (but the page's own title, which a page's first section holds: that names the page, not the section)
-  if (bodyHeadings(chunk).some((h) => h !== top && h !== chunk.pageTitle && headingIdentifier(h) === wanted)) return 3;
-  if (chunk.headings.length <= 1) return pageTitled ? 2 : inWords(top) ? 1 : 0;
+  if (chunk.headings.length <= 1) return inWords(top) ? 1 : 0;
+  // a heading the chunk's text holds counts too (a short section is served joined to its first subsection)
+  if (bodyHeadings(chunk).some((h) => h !== top && h !== chunk.pageTitle && headingIdentifier(h) === wanted)) return 2;
   const own = chunk.headings[chunk.headings.length - 1] as string;
-  const parent = chunk.headings.length > 1 ? (chunk.headings[chunk.headings.length - 2] as string) : chunk.pageTitle;
+  const parent = chunk.headings[chunk.headings.length - 2] as string;
   const name = headingIdentifier(own);
-  // `poll` on the page `expect` names `expect.poll`
-  if (name === wanted || `${headingIdentifier(parent)}.${name}` === wanted) return 3;
-  if (pageTitled) return 2;
-  if (inWords(own)) return 1;
-  return 0;
+  if (name === wanted || `${headingIdentifier(parent)}.${name}` === wanted) return 2;
+  return inWords(own) ? 1 : 0;
 }
 
 const bodyHeadingLists = new WeakMap<StoredChunk, string[]>();
@@ -829,8 +827,8 @@ export function rerank(
   if (identifiers.length > 0) {
     for (const item of out.values()) {
       const titled = Math.max(0, ...identifiers.map((identifier) => titleMatch(item.chunk, identifier)));
-      // titled exactly: first (a section so titled, then the sections of a page so titled), in their own
-      // order, just above the best of the rest, so that the scores of what follows keep their meaning (get-docs'
+      // titled exactly: first (the sections of a page so titled, then sections so titled elsewhere), in their
+      // own order, just above the best of the rest, so that the scores of what follows keep their meaning (get-docs'
       // cut-off compares them with the best)
       if (titled >= 2) item.score = best * (titled === 3 ? 1.04 : 1.02) + item.score * 0.01;
       // titled in words (`Model validators` for `model_validator`): a heading, not necessarily the API's own
