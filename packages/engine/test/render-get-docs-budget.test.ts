@@ -124,6 +124,15 @@ describe('renderDocsAnswer', () => {
     expect(out.overflow).toBe(0);
   });
 
+  it('says how many matching sections were left out, within the budget, and nothing when none were', () => {
+    const out = renderDocsAnswer({ ...answer, moreSections: 3 }, 1000);
+    expect(out.text).toContain('\n3 more matching sections left out: raise maxTokens, read related pages or search-docs.');
+    expect(estimateTokens(out.text)).toBeLessThanOrEqual(1000);
+    expect(out.structured.moreSections).toBe(3);
+    expect(renderDocsAnswer({ ...answer, moreSections: 1 }, 1000).text).toContain('1 more matching section left out');
+    expect(renderDocsAnswer(answer, 1000).text).not.toContain('left out');
+  });
+
   it('says by how much content and source line overflow', () => {
     const out = renderDocsAnswer(answer, 400);
     expect(out.overflow).toBeGreaterThan(0);
