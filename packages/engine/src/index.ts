@@ -12,8 +12,23 @@ export type { DocsAnswer, DocsEngineDeps, LibrarySummary, ResolveResult, SearchA
 export { DocsEngine } from './core/engine.js';
 export type { PageSlice } from './core/pages.js';
 export { markdownVariants, truncationNote } from './core/pages.js';
-export type { RankedChunk } from './core/ranking.js';
-export { chunkUrl, cutAtBoundary, fillBudget, queryTerms, sectionPath } from './core/ranking.js';
+export type { CutoffParams, PageKind, RankedChunk } from './core/ranking.js';
+export {
+  chunkUrl,
+  cutAtBoundary,
+  DEFAULT_CUTOFF,
+  fillBudget,
+  joinHits,
+  pageKind,
+  queryTerms,
+  rerank,
+  sectionPath,
+  sectionsLeftOut,
+  selectRelevant,
+  termWeights,
+  withoutLibraryName,
+  withSectionParts,
+} from './core/ranking.js';
 export type { VersionInfo, VersionScheme, VersionSources } from './core/versions.js';
 export { matchVersion, registryOf, resolveLibraryVersion, versionSchemeOf } from './core/versions.js';
 export { ConfigLibraryProvider } from './libraries/config-provider.js';

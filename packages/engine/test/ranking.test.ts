@@ -3,12 +3,20 @@ import { chunkMarkdown } from '@pro-context/markdown';
 import { describe, expect, it } from 'vitest';
 import type { StoredChunk } from '../src/core/doc-store.js';
 import {
+  asksAboutVersions,
   chunkTitle,
   chunkUrl,
   confidenceOf,
+  DEFAULT_CUTOFF,
+  errorPhrases,
   fillBudget,
+  headingIdentifier,
+  pageKind,
+  queryIdentifiers,
   queryTerms,
   type RankedChunk,
+  sectionsLeftOut,
+  selectRelevant,
   termCoverage,
   withoutLibraryName,
   withSectionParts,
@@ -237,5 +245,99 @@ describe('chunkTitle', () => {
       anchor: 'install',
     };
     expect(chunkTitle(chunk)).toBe('Install');
+  });
+});
+
+describe("get-docs' relevance cut-off", () => {
+  const ranked = (scores: number[], tokens = 400, pageOf = (i: number) => `https://docs.example.test/p${i}/`) =>
+    scores.map((score, i) => ({
+      chunk: stored(`c${i}`, [`Page ${i}`, `Section ${i}`], 'x'.repeat(tokens * 4), 0, pageOf(i)),
+      score,
+      coverage: 1,
+    }));
+
+  it('gives the best ~1,500 tokens whatever their scores, then only sections near the best', () => {
+    const list = ranked([1, 0.3, 0.3, 0.3, 0.69, 0.71, 0.9, 0.2]);
+    // four sections of 400 tokens reach the floor; past it 0.69 and 0.2 go, 0.71 and 0.9 stay
+    expect(selectRelevant(list).map((r) => r.chunk.id)).toEqual(['c0', 'c1', 'c2', 'c3', 'c5', 'c6']);
+  });
+
+  it("keeps the best section's own page down to pageRatio when asked to", () => {
+    const samePage = (i: number) => `https://docs.example.test/${i === 0 || i === 5 ? 'same' : `p${i}`}/`;
+    const list = ranked([1, 0.9, 0.9, 0.9, 0.9, 0.62, 0.62], 400, samePage);
+    const params = { ...DEFAULT_CUTOFF, pageRatio: 0.6 };
+    expect(selectRelevant(list, params).map((r) => r.chunk.id)).toEqual(['c0', 'c1', 'c2', 'c3', 'c4', 'c5']);
+    expect(selectRelevant(list).map((r) => r.chunk.id)).toEqual(['c0', 'c1', 'c2', 'c3', 'c4']);
+  });
+
+  it('counts the sections scoring half the best or more that the answer left out', () => {
+    const list = ranked([1, 0.9, 0.6, 0.5, 0.4]);
+    expect(sectionsLeftOut(list, list.slice(0, 2))).toBe(2);
+    expect(sectionsLeftOut(list, list)).toBe(0);
+  });
+});
+
+describe('page kinds', () => {
+  it.each([
+    ['https://vite.dev/blog/announcing-vite7.html', 'Announcing Vite 7.0', 'blog'],
+    ['https://python.useinstructor.com/blog/2024/03/28/some-post/', 'Some post', 'blog'],
+    ['https://docusaurus.io/blog/releases/3.5', 'Docusaurus 3.5', 'release-notes'],
+    ['https://fastapi.tiangolo.com/release-notes/', 'Release Notes', 'release-notes'],
+    ['https://vite.dev/releases', 'Releases', 'release-notes'],
+    ['https://docs.python.org/3/whatsnew/3.12.html', "What's New In Python 3.12", 'release-notes'],
+    ['https://docs.pydantic.dev/latest/changelog/', 'Changelog', 'changelog'],
+    ['https://www.sphinx-doc.org/en/master/changes/index.html', 'Changelog', 'changelog'],
+    ['https://vitest.dev/guide/migration', 'Migration Guide', 'migration'],
+    ['https://eslint.org/docs/latest/use/migrate-to-9.0.0', 'Migrate to v9.x', 'migration'],
+    ['https://vite.dev/guide/troubleshooting', 'Troubleshooting', 'troubleshooting'],
+    ['https://hono.dev/docs/guides/faq', 'Frequently Asked Questions', 'troubleshooting'],
+    ['https://docs.pydantic.dev/latest/errors/validation_errors/', 'Validation Errors', 'troubleshooting'],
+    ['https://vitest.dev/config/setupfiles', 'setupFiles', 'reference'],
+    ['https://eslint.org/docs/latest/rules/no-unused-vars', 'no-unused-vars', 'reference'],
+    ['https://docs.mintlify.example/api-reference/endpoint/create', 'Create', 'reference'],
+    ['https://fastapi.tiangolo.com/tutorial/dependencies/', 'Dependencies', 'guide'],
+  ])('%s is %s', (url, title, kind) => {
+    expect(pageKind(url, title)).toBe(kind);
+  });
+
+  it('tells a question about versions, changes or news from one that is not', () => {
+    for (const q of ['what is new in 7', "what's new", 'breaking changes in v4', 'deprecated options', 'release 3.2'])
+      expect(asksAboutVersions(q), q).toBe(true);
+    for (const q of ['environment API', 'rolldown', 'return 200 from a route', 'create a new model'])
+      expect(asksAboutVersions(q), q).toBe(false);
+  });
+});
+
+describe('identifiers and error messages in a query', () => {
+  it('finds the words shaped like code, not plain or product words', () => {
+    expect(queryIdentifiers('vitest setupFiles with expect.poll and useEffect() in @field_validator')).toEqual([
+      'setupFiles',
+      'expect.poll',
+      'useEffect',
+      'field_validator',
+    ]);
+    expect(queryIdentifiers('HTMLResponse TypeAdapter no-unused-vars')).toEqual([
+      'HTMLResponse',
+      'TypeAdapter',
+      'no-unused-vars',
+    ]);
+    expect(queryIdentifiers('OpenAPI docs on Node.js for a Query parameter, read-only')).toEqual([]);
+  });
+
+  it('reads a heading as the identifier it names', () => {
+    expect(headingIdentifier('`useEffect(setup, dependencies?)` {/*useeffect*/}')).toBe('useeffect');
+    expect(headingIdentifier('◆ ESLint.outputFixes(results)')).toBe('eslint.outputfixes');
+    expect(headingIdentifier('setupFiles | Config')).toBe('setupfiles');
+    expect(headingIdentifier('Node.js < v20.19 is no longer supported')).toBe(
+      'node.js < v20.19 is no longer supported',
+    );
+  });
+
+  it('finds the error message or status a query quotes', () => {
+    expect(errorPhrases('422 Unprocessable Entity')).toEqual(['422 Unprocessable Entity']);
+    expect(errorPhrases('Failed to resolve import "./foo"')).toEqual(['Failed to resolve import']);
+    expect(errorPhrases('Error: Cannot find module vite')).toEqual(['Cannot find module vite']);
+    expect(errorPhrases('retry validation errors with tenacity')).toEqual([]);
+    expect(errorPhrases('return 200 from a route')).toEqual([]);
   });
 });

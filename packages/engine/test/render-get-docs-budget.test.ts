@@ -105,6 +105,7 @@ describe('renderDocsAnswer', () => {
       { title: 'One', url: `${base}/one/`, description: 'd'.repeat(200) },
       { title: 'Two', url: `${base}/two/`, description: 'Short.' },
     ],
+    moreSections: 0,
   };
 
   it('drops a description before it drops the page, in text and structured answer alike', () => {
@@ -121,6 +122,15 @@ describe('renderDocsAnswer', () => {
     expect(out.structured.relatedPages).toEqual(answer.relatedPages);
     expect(out.text).toContain(`— ${'d'.repeat(200)}`);
     expect(out.overflow).toBe(0);
+  });
+
+  it('says how many matching sections were left out, within the budget, and nothing when none were', () => {
+    const out = renderDocsAnswer({ ...answer, moreSections: 3 }, 1000);
+    expect(out.text).toContain('\n3 more matching sections left out: raise maxTokens, read related pages or search-docs.');
+    expect(estimateTokens(out.text)).toBeLessThanOrEqual(1000);
+    expect(out.structured.moreSections).toBe(3);
+    expect(renderDocsAnswer({ ...answer, moreSections: 1 }, 1000).text).toContain('1 more matching section left out');
+    expect(renderDocsAnswer(answer, 1000).text).not.toContain('left out');
   });
 
   it('says by how much content and source line overflow', () => {
@@ -141,6 +151,7 @@ describe('docsWithinBudget', () => {
     cached,
     stale: false,
     relatedPages: [{ title: 'One', url: `${base2}/one/`, description: 'About one.' }],
+    moreSections: 0,
   });
 
   it('asks for the whole budget first and never cuts content to make room for related pages', async () => {

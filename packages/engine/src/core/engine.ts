@@ -31,9 +31,14 @@ import {
   fillBudget,
   indexSections,
   joinHits,
+  type PageKind,
+  pageKind,
   queryTerms,
   type RankedChunk,
+  rerank,
   sectionPath,
+  sectionsLeftOut,
+  selectRelevant,
   snippetOf,
   termCoverage,
   termWeights,
@@ -103,11 +108,17 @@ export interface DocsAnswer {
   cached: boolean;
   stale: boolean;
   relatedPages: { title: string; url: string; description: string }[];
+  /**
+   * Sections that matched the topic nearly as well as those given (at least half the best score) but are not
+   * in the content: cut off by relevance or past `maxTokens`. The agent may ask for them (relatedPages, a
+   * larger `maxTokens`, search-docs).
+   */
+  moreSections: number;
 }
 
 /** search-docs' answer. */
 export interface SearchAnswer {
-  results: { title: string; snippet: string; relevance: number; url: string; section: string }[];
+  results: { title: string; snippet: string; relevance: number; url: string; section: string; kind: PageKind }[];
   totalMatches: number;
   version: string;
 }
@@ -605,7 +616,8 @@ export class DocsEngine {
     const topic = withoutLibraryName(query, names);
     const terms = queryTerms(topic);
     const { hits, total } = await this.deps.search.search(loaded.docs.key, topic, { limit });
-    return { ranked: joinHits(hits, loaded.docs.chunks, terms), total, terms };
+    const ranked = rerank(joinHits(hits, loaded.docs.chunks, terms), topic, loaded.docs.chunks, terms);
+    return { ranked, total, terms };
   }
 
   /** get-docs: the best chunks for a topic within `maxTokens`, with provenance and related pages. */
@@ -633,7 +645,8 @@ export class DocsEngine {
       const stored = await this.deps.cache.get<StoredAnswer>(ns.answers, answerKey);
       if (stored && (inMemory === undefined || stored.value.revision === inMemory)) {
         const { revision: _revision, ...answer } = stored.value;
-        return { ...answer, cached: true, stale: Boolean(versions.stale) };
+        // an answer stored before moreSections existed says nothing was left out
+        return { ...answer, moreSections: answer.moreSections ?? 0, cached: true, stale: Boolean(versions.stale) };
       }
     }
     const loaded = await this.withDeadline(
@@ -674,7 +687,9 @@ export class DocsEngine {
     }
     const weights = termWeights(loaded.docs.chunks, terms);
     const answerWithin = (budget: number): DocsAnswer => {
-      const { content, used } = fillBudget(candidates, budget);
+      // a page asked for is given from its beginning, as far as the budget goes; a topic's answer stops where
+      // relevance falls well below the best match's (maxTokens is a ceiling, not a quota)
+      const { content, used } = fillBudget(page !== undefined ? candidates : selectRelevant(candidates), budget);
       const best = used[0];
       const source = best ? chunkUrl(best.chunk) : loaded.docs.record.sourceUrl;
       return {
@@ -690,6 +705,7 @@ export class DocsEngine {
           page !== undefined
             ? this.relatedPages(toc, [], [], loaded.docs.record.pages, source)
             : this.relatedPages(toc, ranked, terms, loaded.docs.record.pages, source),
+        moreSections: page !== undefined ? 0 : sectionsLeftOut(candidates, used),
       };
     };
     let answer = answerWithin(maxTokens);
@@ -846,6 +862,7 @@ export class DocsEngine {
         relevance: Math.min(own, results[results.length - 1]?.relevance ?? 1),
         url,
         section: sectionPath(item.chunk),
+        kind: pageKind(item.chunk.url, item.chunk.pageTitle),
       });
     }
     return { results, totalMatches: total, version: versions.version };

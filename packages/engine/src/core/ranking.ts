@@ -443,3 +443,397 @@ export function snippetOf(chunk: StoredChunk, terms: readonly string[], tokens =
   const end = excerpt.length < width ? excerpt.length : Math.max(excerpt.lastIndexOf(' '), width - 20);
   return `${start > 0 ? '…' : ''}${excerpt.slice(0, end).trim()}${start + end < text.length ? '…' : ''}`;
 }
+
+/** The parameters of get-docs' relevance cut-off ({@link selectRelevant}); see {@link DEFAULT_CUTOFF}. */
+export interface CutoffParams {
+  enabled: boolean;
+  /** Estimated tokens of the best-ranked sections given whatever their score, before the shares apply. */
+  floorTokens: number;
+  /** Past the floor, a section of another page is kept while it scores at least this share of the best. */
+  ratio: number;
+  /** Past the floor, a section of the best section's own page is kept down to this share of the best score. */
+  pageRatio: number;
+  /** A section scoring at least this share of the best that the answer does not give counts as left out. */
+  leftOutRatio: number;
+}
+
+/**
+ * get-docs' cut-off, measured on the dev questions (`bench/src/cutoff-lab.ts`, odd and even ids apart):
+ * - the answer is in the best-ranked ~1,500 tokens for 9 questions in 10 (answer-bearing at 2,000 tokens
+ *   is within 3 to 6 points of 5,000), so those are always given: below that floor, scores are too close to
+ *   tell an answer from its neighbours (one is the 5th section, at 0.83 of the best);
+ * - past it, a section is worth its tokens only while it scores near the best: a flat score list says the
+ *   ranking could not tell the sections apart (give more), a steep one that the first sections are the answer.
+ * On the 216 dev questions (FastAPI, Pydantic, ESLint, Instructor, React, Vitest) the tokens returned at the
+ * default 5,000 fell from a median of ~4,900 to ~2,300 with no question's answer lost at any budget. The odd
+ * half does not tell the shares apart; on the even half 0.72 or more loses answers ranked 6th to 15th at
+ * 0.70-0.75 of the best, a floor of 1,200 one more. Keeping the best section's own page down to a lower share
+ * (its neighbours) saved no answer and cost ~300 tokens a question, so the page gets no favour
+ * (`pageRatio` = `ratio`).
+ */
+export const DEFAULT_CUTOFF: CutoffParams = {
+  enabled: true,
+  floorTokens: 1500,
+  ratio: 0.7,
+  pageRatio: 0.7,
+  leftOutRatio: 0.5,
+};
+
+const pageOf = (chunk: StoredChunk): string => chunk.url.split('#')[0] as string;
+
+/**
+ * get-docs' relevance cut-off: the candidates (best first) worth giving, so that `maxTokens` is a ceiling,
+ * not a quota ({@link DEFAULT_CUTOFF} says why these rules).
+ */
+export function selectRelevant(
+  candidates: readonly RankedChunk[],
+  params: CutoffParams = DEFAULT_CUTOFF,
+): RankedChunk[] {
+  const best = candidates[0];
+  if (!params.enabled || best === undefined || best.score <= 0) return [...candidates];
+  const bestPage = pageOf(best.chunk);
+  const kept: RankedChunk[] = [];
+  let tokens = 0;
+  for (const item of candidates) {
+    const share = item.score / best.score;
+    if (tokens < params.floorTokens || share >= (pageOf(item.chunk) === bestPage ? params.pageRatio : params.ratio)) {
+      kept.push(item);
+      tokens += item.chunk.tokens;
+    }
+  }
+  return kept;
+}
+
+/**
+ * How many sections of `candidates` scoring at least `leftOutRatio` of the best one an answer giving `used`
+ * left out (cut off, or past `maxTokens`): what the agent may still ask for.
+ */
+export function sectionsLeftOut(
+  candidates: readonly RankedChunk[],
+  used: readonly RankedChunk[],
+  params: CutoffParams = DEFAULT_CUTOFF,
+): number {
+  const best = candidates[0];
+  if (best === undefined || best.score <= 0) return 0;
+  const given = new Set(used.map((item) => sectionKey(item.chunk)));
+  const left = new Set<string>();
+  for (const item of candidates) {
+    const key = sectionKey(item.chunk);
+    if (item.score >= params.leftOutRatio * best.score && !given.has(key)) left.add(key);
+  }
+  return left.size;
+}
+
+/**
+ * What a documentation page is, from the path and title conventions of MkDocs, VitePress, Docusaurus, Sphinx
+ * and Mintlify sites: `blog` (posts, "Announcing v5"), `changelog` (changelog, history, changes),
+ * `release-notes` (release notes, releases, what's new), `migration` (migration and upgrade guides),
+ * `troubleshooting` (troubleshooting, FAQ, error pages), `reference` (API, config and rule references), else
+ * `guide`.
+ */
+export type PageKind = 'guide' | 'reference' | 'troubleshooting' | 'migration' | 'release-notes' | 'changelog' | 'blog';
+
+const KIND_RULES: { kind: PageKind; path: RegExp; title: RegExp }[] = [
+  {
+    kind: 'release-notes',
+    path: /(?:^|\/)(?:release[-_]?notes?|releases?|what-?s-?new|whatsnew)(?:[./]|$)/,
+    title: /^(?:release notes|releases?\b|what'?s new)|\brelease notes\b/i,
+  },
+  {
+    kind: 'changelog',
+    path: /(?:^|\/)(?:change-?log|changes|history|news)(?:[./]|$)/,
+    title: /^(?:change-?log|changes\b|history\b|version history|news\b)/i,
+  },
+  {
+    kind: 'blog',
+    path: /(?:^|\/)(?:blog|posts|articles)(?:[./]|$)|(?:^|\/)announcing[-_]/,
+    title: /^announcing\b|^introducing .*\bv?\d+(?:\.\d+)*\b/i,
+  },
+  {
+    kind: 'migration',
+    path: /(?:^|\/)(?:migrat\w*|upgrad\w*)(?:[./]|$)/,
+    title: /^(?:migrat|upgrad)\w*\b|\bmigration guide\b/i,
+  },
+  {
+    kind: 'troubleshooting',
+    path: /(?:^|\/)(?:troubleshoot\w*|faqs?|errors?|\w+[-_]errors|common[-_](?:issues|errors|problems)|known[-_]issues|debugging)(?:[./]|$)/,
+    title:
+      /^(?:troubleshoot\w*|faqs?\b|frequently asked|common (?:issues|errors|problems)|known issues|errors?\b|\w+ errors$)/i,
+  },
+  {
+    kind: 'reference',
+    path: /(?:^|\/)(?:api|api[-_]reference|reference|references|config|configuration|rules)(?:[./]|$)/,
+    title: /^(?:api\b|reference\b|\w+ reference$|configuration$)/i,
+  },
+];
+
+/** The {@link PageKind} of the page at `url` titled `title`. */
+export function pageKind(url: string, title: string): PageKind {
+  let path = url.split('#')[0] as string;
+  if (URL.canParse(path)) path = new URL(path).pathname;
+  path = path.toLowerCase().replace(/\/index(?:\.\w+)?$|\/$/, '');
+  for (const rule of KIND_RULES) if (rule.path.test(path) || rule.title.test(title.trim())) return rule.kind;
+  return 'guide';
+}
+
+/** Kinds about the library's history: below guides and reference pages unless the query asks about versions. */
+const HISTORY_KINDS = new Set<PageKind>(['blog', 'changelog', 'release-notes']);
+
+/** A query about versions, changes, releases or news (`what's new in v5`, `breaking changes`, `deprecated`). */
+export function asksAboutVersions(query: string): boolean {
+  return /\bv\d+(?:\.\d+)*\b|\b\d+\.\d+(?:\.\d+)?\b|\b(?:in|since|from|to|before|after) v?\d{1,2}\b|\b(?:versions?|releases?|released|release notes|change-?logs?|changes|changed|what(?:'?s| is| are) new|new in|news|announc\w*|deprecat\w*|upgrad\w*|migrat\w*|breaking|history|blog)\b/i.test(
+    query,
+  );
+}
+
+/**
+ * API identifiers a query names: words shaped like code (`setupFiles`, `model_validator`, `expect.poll`,
+ * `useEffect()`, `@field_validator`, `no-unused-vars`, `TypeAdapter`), without a call's parentheses or a
+ * decorator's `@`. Plain words (`Query`, `validators`) are not identifiers.
+ */
+export function queryIdentifiers(query: string): string[] {
+  const out = new Set<string>();
+  for (const raw of query.match(/[@$]?[A-Za-z_$][\w$]*(?:[.:-][A-Za-z_$][\w$]*)*(?:\(\))?/g) ?? []) {
+    const word = raw.replace(/^@/, '').replace(/\(\)$/, '');
+    const shaped =
+      /[a-z0-9][_.][A-Za-z]|[A-Za-z][_.][a-z0-9]/.test(word) || // snake_case, dotted
+      /^[a-z$]+[A-Z]/.test(word) || // camelCase
+      // PascalCase of two words or more (`TypeAdapter`, `HTMLResponse`; not a product name like `OpenAPI`)
+      (/^[A-Z][A-Za-z0-9]*$/.test(word) && /[a-z][A-Z][a-z]|[A-Z]{2}[a-z]/.test(word)) ||
+      /^[a-z]+(?:-[a-z0-9]+){2,}$/.test(word) || // rule-like-names (two hyphens at least)
+      raw.endsWith('()') ||
+      raw.startsWith('@');
+    // a product named like a file (`Node.js`, `Vue.js`) is not an API
+    if (shaped && word.length > 2 && !/^[A-Z][a-z]+\.js$/.test(word)) out.add(word);
+  }
+  return [...out];
+}
+
+/** A heading as the identifier it names: no markup, anchor, call arguments, type parameters or ` | Section` suffix. */
+export function headingIdentifier(heading: string): string {
+  return heading
+    .replace(/\{#[^}]*\}|\{\/\*.*?\*\/\}/g, '')
+    .replace(/[`*]/g, '')
+    .replace(/\s+\|\s+.*$/, '')
+    .replace(/^@/, '')
+    .replace(/^(?:new|class|def|function|async|const|interface|type)\s+/, '')
+    .replace(/^[^\w@$]+/, '')
+    .replace(/(?:\s*\(|(?<=\S)<).*$/, '')
+    .trim()
+    .toLowerCase();
+}
+
+/** The words of an identifier or heading, lower-cased, a plural `s` off (`model_validator` ~ `Model validators`). */
+function wordForm(text: string): string {
+  return text
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean)
+    .map((w) => (w.length > 3 ? w.replace(/s$/, '') : w))
+    .join(' ');
+}
+
+/**
+ * How a chunk's headings name an identifier: its page's title exactly (3: the API's own page, every section of
+ * it, in the backend's order), its own section's heading exactly on another page (2: `poll` on the page
+ * `expect` names `expect.poll`), its own heading in words (1: `Model validators` for `model_validator`), or not
+ * at all (0).
+ */
+function titleMatch(chunk: StoredChunk, identifier: string): number {
+  const wanted = identifier.toLowerCase();
+  const top = chunk.headings[0] ?? chunk.pageTitle;
+  if (headingIdentifier(chunk.pageTitle) === wanted || headingIdentifier(top) === wanted) return 3;
+  const inWords = (heading: string) => /[_\-.]/.test(identifier) && wordForm(heading) === wordForm(identifier);
+  if (chunk.headings.length <= 1) return inWords(top) ? 1 : 0;
+  // a heading the chunk's text holds counts too (a short section is served joined to its first subsection)
+  if (bodyHeadings(chunk).some((h) => h !== top && h !== chunk.pageTitle && headingIdentifier(h) === wanted)) return 2;
+  const own = chunk.headings[chunk.headings.length - 1] as string;
+  const parent = chunk.headings[chunk.headings.length - 2] as string;
+  const name = headingIdentifier(own);
+  if (name === wanted || `${headingIdentifier(parent)}.${name}` === wanted) return 2;
+  return inWords(own) ? 1 : 0;
+}
+
+const bodyHeadingLists = new WeakMap<StoredChunk, string[]>();
+
+/** The heading lines of a chunk's text, outside code (kept per chunk). */
+function bodyHeadings(chunk: StoredChunk): string[] {
+  let list = bodyHeadingLists.get(chunk);
+  if (list === undefined) {
+    const found: string[] = [];
+    walkLines(chunk.body.split('\n'), (line, _index, _heading, inCode) => {
+      const text = inCode ? undefined : /^ {0,3}#{1,6}[ \t]+(.*?)[ \t]*$/.exec(line)?.[1];
+      if (text !== undefined) found.push(text);
+      return true;
+    });
+    list = found;
+    bodyHeadingLists.set(chunk, list);
+  }
+  return list;
+}
+
+const titleIndexes = new WeakMap<ReadonlyMap<string, StoredChunk>, Map<string, StoredChunk[]>>();
+
+/** The chunks of a map by the identifier and the word form their own heading names (built once per map). */
+function titleIndex(chunks: ReadonlyMap<string, StoredChunk>): Map<string, StoredChunk[]> {
+  let index = titleIndexes.get(chunks);
+  if (index === undefined) {
+    index = new Map();
+    for (const chunk of chunks.values()) {
+      const own = chunk.headings[chunk.headings.length - 1] ?? chunk.pageTitle;
+      const parent =
+        chunk.headings.length > 1 ? (chunk.headings[chunk.headings.length - 2] as string) : chunk.pageTitle;
+      const name = headingIdentifier(own);
+      const held = bodyHeadings(chunk).map(headingIdentifier);
+      for (const key of new Set([name, ...held, `${headingIdentifier(parent)}.${name}`, `~${wordForm(own)}`])) {
+        const list = index.get(key);
+        if (list === undefined) index.set(key, [chunk]);
+        else list.push(chunk);
+      }
+    }
+    titleIndexes.set(chunks, index);
+  }
+  return index;
+}
+
+/**
+ * An error message or status a query quotes (`422 Unprocessable Entity`, `Failed to resolve import`,
+ * `Cannot find module`, `TypeError: x is not a function`): the phrases to look for verbatim, longest first.
+ * None when the query does not look like an error.
+ */
+export function errorPhrases(query: string): string[] {
+  const out: string[] = [];
+  const status = /\b([45]\d\d)(\s+[A-Z][\w-]*(?:\s+[A-Z][\w-]*)*)?/.exec(query);
+  if (status && (status[2] || /\b(?:error|status|response|code)\b/i.test(query)))
+    out.push(`${status[1]}${status[2] ?? ''}`.trim());
+  const cue =
+    /\b((?:\w+(?:Error|Exception):\s*)?(?:failed to|cannot|can't|could not|couldn't|unable to|is not (?:defined|a function|a constructor|allowed|supported)|no such|no module named|has no attribute|unexpected (?:token|keyword)|not found|not fully defined|not installed|is required|undefined is not|maximum call stack)\b[^.?!,;:()"]*)/i.exec(
+      query,
+    );
+  if (cue?.[1]) out.push((cue[1].trim().split(/\s+/).slice(0, 8) as string[]).join(' '));
+  return out;
+}
+
+const plainTexts = new WeakMap<StoredChunk, string>();
+
+/** A chunk's headings and body, lower-cased, without inline markup, whitespace collapsed (kept per chunk). */
+function plainText(chunk: StoredChunk): string {
+  let text = plainTexts.get(chunk);
+  if (text === undefined) {
+    text = `${chunk.headings.join(' ')} ${chunk.body}`.toLowerCase().replace(/[`*_]/g, '').replace(/\s+/g, ' ');
+    plainTexts.set(chunk, text);
+  }
+  return text;
+}
+
+/**
+ * The error phrases as the docs quote them: each phrase of two words or more, else its longest beginning of
+ * three words or more that some chunk contains (`Failed to resolve import` is quoted as `Failed to resolve
+ * "foo"`). Lower-cased.
+ */
+function quotedPhrases(phrases: readonly string[], chunks: ReadonlyMap<string, StoredChunk>): string[] {
+  const out: string[] = [];
+  for (const phrase of phrases) {
+    const words = phrase.toLowerCase().split(/\s+/).filter(Boolean);
+    if (words.length < 2) continue;
+    for (let k = words.length; k >= Math.min(3, words.length); k--) {
+      const prefix = words.slice(0, k).join(' ');
+      if (k === words.length && k < 3) {
+        out.push(prefix);
+        break;
+      }
+      let seen = false;
+      for (const chunk of chunks.values()) {
+        if (plainText(chunk).includes(prefix)) {
+          seen = true;
+          break;
+        }
+      }
+      if (seen) {
+        out.push(prefix);
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+/** Weight of a section titled in words by an identifier the query names (`Model validators`, `model_validator`). */
+const WORD_TITLE_BOOST = 1.15;
+/** Weight of a history page (blog, changelog, release notes) for a query that does not ask about versions. */
+const HISTORY_SHARE = 0.6;
+/** Weight of a troubleshooting page, and of a section quoting the query's error message, for an error query. */
+const ERROR_BOOST = 1.5;
+
+/**
+ * Re-ranks the search backend's candidates (best first) for the shapes of documentation its text score
+ * misses, and adds the chunks it did not return that these rules call for:
+ * - a section or page titled by an API identifier the query names (`setupFiles`, `useEffect`,
+ *   `model_validator`, `expect.poll`) ranks first, ahead of pages that merely mention it;
+ * - blog posts, changelogs and release notes weigh {@link HISTORY_SHARE} of their score unless the query asks
+ *   about versions, changes, releases or news ({@link asksAboutVersions}): they repeat every feature's name;
+ * - for a query quoting an error message or status ({@link errorPhrases}), troubleshooting and error pages and
+ *   the sections quoting that message weigh {@link ERROR_BOOST} times more.
+ */
+export function rerank(
+  ranked: readonly RankedChunk[],
+  query: string,
+  chunks: ReadonlyMap<string, StoredChunk>,
+  terms: readonly string[],
+): RankedChunk[] {
+  const top = ranked[0]?.score ?? 0;
+  if (top <= 0) return [...ranked];
+  const out = new Map<string, RankedChunk>(ranked.map((item) => [item.chunk.id, { ...item }]));
+  const coverageOf = (chunk: StoredChunk) => termCoverage(terms, `${chunk.headings.join(' ')} ${chunk.body}`);
+  const add = (chunk: StoredChunk, score: number) => {
+    if (!out.has(chunk.id)) out.set(chunk.id, { chunk, score, coverage: coverageOf(chunk) });
+  };
+  // sections quoting the error message, where the backend's words did not reach them
+  const phrases = errorPhrases(query);
+  const quoted = quotedPhrases(phrases, chunks);
+  const quoting = (chunk: StoredChunk): boolean => {
+    const text = plainText(chunk);
+    return quoted.some((phrase) => text.includes(phrase));
+  };
+  if (quoted.length > 0) {
+    let found = 0;
+    for (const chunk of chunks.values()) {
+      if (found >= 20) break;
+      if (!out.has(chunk.id) && quoting(chunk)) {
+        add(chunk, top * 0.8);
+        found += 1;
+      }
+    }
+  }
+  // chunks titled by a named identifier, wherever the backend ranked them
+  const identifiers = queryIdentifiers(query);
+  const index = identifiers.length > 0 ? titleIndex(chunks) : undefined;
+  for (const identifier of identifiers) {
+    const key = identifier.toLowerCase();
+    for (const chunk of [...(index?.get(key) ?? []), ...(index?.get(`~${wordForm(identifier)}`) ?? [])].slice(0, 20))
+      add(chunk, top * 0.5);
+  }
+  const history = !asksAboutVersions(query);
+  const error = phrases.length > 0;
+  let best = 0;
+  for (const item of out.values()) {
+    const kind = pageKind(item.chunk.url, item.chunk.pageTitle);
+    if (history && HISTORY_KINDS.has(kind)) item.score *= HISTORY_SHARE;
+    if (error && kind === 'troubleshooting') item.score *= ERROR_BOOST;
+    if (quoted.length > 0 && quoting(item.chunk)) item.score *= ERROR_BOOST;
+    best = Math.max(best, item.score);
+  }
+  if (identifiers.length > 0) {
+    for (const item of out.values()) {
+      const titled = Math.max(0, ...identifiers.map((identifier) => titleMatch(item.chunk, identifier)));
+      // titled exactly: first (the sections of a page so titled, then sections so titled elsewhere), in their
+      // own order, just above the best of the rest, so that the scores of what follows keep their meaning (get-docs'
+      // cut-off compares them with the best)
+      if (titled >= 2) item.score = best * (titled === 3 ? 1.04 : 1.02) + item.score * 0.01;
+      // titled in words (`Model validators` for `model_validator`): a heading, not necessarily the API's own
+      else if (titled === 1) item.score *= WORD_TITLE_BOOST;
+    }
+  }
+  return [...out.values()].sort((a, b) => b.score - a.score);
+}

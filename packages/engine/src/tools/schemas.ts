@@ -104,6 +104,13 @@ export const getDocsOutput = z.object({
     .describe(
       'Other documentation pages that may be relevant. Use read-page to fetch them if the above content is insufficient.',
     ),
+  moreSections: z
+    .number()
+    .int()
+    .min(0)
+    .describe(
+      'Sections that matched nearly as well as those given but were left out (less relevant, or past maxTokens): get them with relatedPages, a larger maxTokens or search-docs',
+    ),
 });
 
 /** search-docs (seed 001 §5.3). */
@@ -128,6 +135,11 @@ export const searchDocsOutput = z.object({
       relevance: z.number().min(0).max(1).describe('BM25 relevance score (normalized)'),
       url: z.string().describe('Page URL — use read-page to fetch full content'),
       section: z.string().describe('Documentation section path'),
+      kind: z
+        .enum(['guide', 'reference', 'troubleshooting', 'migration', 'release-notes', 'changelog', 'blog'])
+        .describe(
+          "The page's kind: a guide, a reference page, troubleshooting, a migration guide, or the library's history (release notes, changelog, blog post: may describe an older version)",
+        ),
     }),
   ),
   totalMatches: z.number().describe('Total matches found (may exceed maxResults)'),

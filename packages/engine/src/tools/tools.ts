@@ -58,8 +58,13 @@ export interface RenderedDocsAnswer {
  */
 export function renderDocsAnswer(answer: DocsAnswer, maxTokens: number): RenderedDocsAnswer {
   const source = `Source: ${answer.source} · version ${answer.version} · fetched ${answer.lastUpdated}${answer.stale ? ' · STALE (the source could not be refreshed)' : ''} · confidence ${answer.confidence}`;
+  const more = answer.moreSections ?? 0;
+  const leftOut =
+    more > 0
+      ? `\n${more} more matching section${more === 1 ? '' : 's'} left out: raise maxTokens, read related pages or search-docs.`
+      : '';
   const footer = (list: readonly string[]) =>
-    `---\n\n${source}${list.length > 0 ? `\n\nRelated pages (read-page):\n${list.join('\n')}` : ''}`;
+    `---\n\n${source}${leftOut}${list.length > 0 ? `\n\nRelated pages (read-page):\n${list.join('\n')}` : ''}`;
   const render = (list: readonly string[]) => (answer.content ? `${answer.content}\n\n${footer(list)}` : footer(list));
   const footerCost = (list: readonly string[]) => estimateTokens(`\n\n${footer(list)}`);
   const fits = (list: readonly string[]) => estimateTokens(render(list)) <= maxTokens;
@@ -222,7 +227,8 @@ export function docsTools(engine: DocsEngine): ToolDefinition[] {
           : [
               `${answer.results.length} of ${answer.totalMatches} matches for '${args.query}' in ${args.libraryId} ${answer.version}:`,
               ...answer.results.map(
-                (r, i) => `${i + 1}. **${r.title}** (${r.relevance}) — ${r.section}\n   ${r.url}\n   ${r.snippet}`,
+                (r, i) =>
+                  `${i + 1}. **${r.title}** (${r.relevance}${r.kind === 'guide' ? '' : `, ${r.kind}`}) — ${r.section}\n   ${r.url}\n   ${r.snippet}`,
               ),
             ].join('\n\n');
       return { structured: answer, text };
