@@ -10,7 +10,7 @@ import {
 } from '@pro-context/kernel';
 import { createTestKernel, MemoryCacheStore, StaticSourceAdapter } from '@pro-context/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ns, versionKey } from '../src/core/keys.js';
+import { answerKey, ns } from '../src/core/keys.js';
 import { docsEngineToken, enginePlugin } from '../src/plugin.js';
 
 /** An adapter that writes its fetch time as a bare date, as a hand-written internal adapter might. */
@@ -91,7 +91,7 @@ describe('get-docs answers from its cache while the docs are in memory', () => {
     const engine = kernel.resolve(docsEngineToken);
     const first = await engine.getDocs('acme', 'create an invoice', undefined, 2000);
     expect(first.content).toContain('acme.invoices.create()');
-    const key = `${versionKey('acme', first.version)}|2000|create an invoice`;
+    const key = answerKey('acme', first.version, 2000, false, 'create an invoice');
     await expect.poll(async () => (await cache.get(ns.answers, key)) !== undefined).toBe(true);
     const stored = (await cache.get<Record<string, unknown>>(ns.answers, key))?.value ?? {};
 

@@ -126,7 +126,9 @@ describe('renderDocsAnswer', () => {
 
   it('says how many matching sections were left out, within the budget, and nothing when none were', () => {
     const out = renderDocsAnswer({ ...answer, moreSections: 3 }, 1000);
-    expect(out.text).toContain('\n3 more matching sections left out: raise maxTokens, read related pages or search-docs.');
+    expect(out.text).toContain(
+      '\n3 more matching sections left out: raise maxTokens, read related pages or search-docs.',
+    );
     expect(estimateTokens(out.text)).toBeLessThanOrEqual(1000);
     expect(out.structured.moreSections).toBe(3);
     expect(renderDocsAnswer({ ...answer, moreSections: 1 }, 1000).text).toContain('1 more matching section left out');

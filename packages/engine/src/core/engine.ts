@@ -22,7 +22,7 @@ import { settingsDeclarations } from '../libraries/settings.js';
 import type { EngineOptions } from '../options.js';
 import { type CatalogMatch, didYouMean, LibraryCatalog, normalizeQuery, versionHint } from './catalog.js';
 import { DocStore, type LoadResult, type StoredChunk } from './doc-store.js';
-import { ns, versionKey } from './keys.js';
+import { answerKey as keyOfAnswer, ns } from './keys.js';
 import { PageReader, type PageSlice } from './pages.js';
 import {
   chunkTitle,
@@ -633,7 +633,7 @@ export class DocsEngine {
     const versions = await this.version(library, version, context);
     // seed 001 §5.2: a (library, version, topic) asked before is answered from the cache, without loading
     // the library's index (what a restarted server does first)
-    const answerKey = `${versionKey(library.id, versions.version)}|${maxTokens}${footer ? '+footer' : ''}|${topic.trim().toLowerCase().replace(/\s+/g, ' ')}`;
+    const answerKey = keyOfAnswer(library.id, versions.version, maxTokens, Boolean(footer), topic);
     // and, while the docs are in memory, without ranking again: an answer of the revision in memory (a
     // refresh that just landed may not have cleared the older revision's answers yet)
     const state = this.store.state(library.id, versions.version);
@@ -645,8 +645,7 @@ export class DocsEngine {
       const stored = await this.deps.cache.get<StoredAnswer>(ns.answers, answerKey);
       if (stored && (inMemory === undefined || stored.value.revision === inMemory)) {
         const { revision: _revision, ...answer } = stored.value;
-        // an answer stored before moreSections existed says nothing was left out
-        return { ...answer, moreSections: answer.moreSections ?? 0, cached: true, stale: Boolean(versions.stale) };
+        return { ...answer, cached: true, stale: Boolean(versions.stale) };
       }
     }
     const loaded = await this.withDeadline(

@@ -11,3 +11,13 @@ export const ns = {
 
 /** `libraryId@version`: the key of one library version everywhere in the engine. */
 export const versionKey = (libraryId: string, version: string) => `${libraryId}@${version}`;
+
+/**
+ * Leads every stored get-docs answer's key: bumped whenever ranking or answer assembly changes, so that an
+ * upgraded server does not serve answers the old code composed (a2: the relevance cut-off, `moreSections`).
+ */
+const ANSWER_FORMAT = 'a2';
+
+/** The cache key of a get-docs answer: format, library version, budget (and footer), normalised topic. */
+export const answerKey = (libraryId: string, version: string, maxTokens: number, footer: boolean, topic: string) =>
+  `${ANSWER_FORMAT}|${versionKey(libraryId, version)}|${maxTokens}${footer ? '+footer' : ''}|${topic.trim().toLowerCase().replace(/\s+/g, ' ')}`;
