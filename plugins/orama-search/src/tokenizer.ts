@@ -51,7 +51,9 @@ const ATTRIBUTE_LIST = /\{\s*[#.][^}\n]*\}/g;
 // English contractions (`isn't`, `Pydantic's`, `you're`): the apostrophe would otherwise cut them into a
 // word and a suffix (`re`, `ll` and `ve` are long enough to be indexed, and `re` is also a Python module).
 // `n't` becomes ` not` (`isn't` → `is not`), the other suffixes are dropped.
-const CONTRACTION = /(\p{L}+)['’](t|s|re|ve|ll|d|m)(?![\p{L}\p{N}_])/giu;
+// The lookbehind only starts a match at the start of a run of letters: a match found from inside the run
+// is also found from its start, and without it the engine retries the run from every letter (quadratic).
+const CONTRACTION = /(?<!\p{L})(\p{L}+)['’](t|s|re|ve|ll|d|m)(?![\p{L}\p{N}_])/giu;
 // The word before `n't` when it is not the word itself (`can't`, `won't`, `shan't`, `ain't`).
 const IRREGULAR_NOT: Readonly<Record<string, string>> = { ca: 'can', wo: 'will', sha: 'shall', ai: 'is' };
 const expandContraction = (_match: string, word: string, suffix: string): string => {
@@ -59,6 +61,10 @@ const expandContraction = (_match: string, word: string, suffix: string): string
   const base = word.slice(0, -1);
   return `${IRREGULAR_NOT[base.toLowerCase()] ?? base} not`;
 };
+// The same two rules for text that is all ASCII (most documentation): there `\p{L}` is `[A-Za-z]`, `\p{N}` is
+// `[0-9]` and `’` cannot occur, and without the `u` flag the engine runs them several times faster.
+const ASCII_WORD = /[A-Za-z0-9_]+(?:[.-][A-Za-z0-9_]+)*/g;
+const ASCII_CONTRACTION = /(?<![A-Za-z])([A-Za-z]+)'(t|s|re|ve|ll|d|m)(?![A-Za-z0-9_])/gi;
 const CAMEL_BOUNDARY = /[a-z0-9][A-Z]|[A-Z][A-Z][a-z]/;
 const CAMEL_SPLIT = /(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])/;
 const NON_ASCII = /[\u0080-\uffff]/;
@@ -134,13 +140,21 @@ export function createCodeTokenizer(language: SearchLanguage = 'english'): CodeT
   };
 
   const scan = (text: string, visit: (analyzed: QueryTerm) => void): void => {
-    const cleaned = text
-      .replace(ATTRIBUTE_LIST, ' ')
-      .replace(LINK_TARGET, ']')
-      .replace(BARE_URL, ' ')
-      .replace(CONTRACTION, expandContraction);
-    for (const word of cleaned.match(WORD) ?? []) {
-      for (const analyzed of analyzeWord(word)) visit(analyzed);
+    // Each rule runs only on text that can match it (the character it needs is there): a replace copies
+    // the whole text even when nothing matches, and most chunks have no attribute list, link or URL.
+    let cleaned = text;
+    if (cleaned.includes('{')) cleaned = cleaned.replace(ATTRIBUTE_LIST, ' ');
+    if (cleaned.includes('](')) cleaned = cleaned.replace(LINK_TARGET, ']');
+    if (cleaned.includes('http')) cleaned = cleaned.replace(BARE_URL, ' ');
+    const ascii = !NON_ASCII.test(cleaned);
+    if (cleaned.includes("'") || cleaned.includes('’')) {
+      cleaned = cleaned.replace(ascii ? ASCII_CONTRACTION : CONTRACTION, expandContraction);
+    }
+    // exec() on the module's regex (no match array); `visit` never tokenizes, so nothing re-enters it.
+    const word = ascii ? ASCII_WORD : WORD;
+    word.lastIndex = 0;
+    for (let match = word.exec(cleaned); match !== null; match = word.exec(cleaned)) {
+      for (const analyzed of analyzeWord(match[0])) visit(analyzed);
     }
   };
 

@@ -1,0 +1,532 @@
+import {
+  BM25_SHARE,
+  type CodeTokenizer,
+  MAX_TYPO_CANDIDATES,
+  NUMERIC_TERM,
+  allowedTypos,
+  MIN_TYPO_LENGTH,
+  SYNONYM_WEIGHT,
+  TypoVocabulary,
+} from '@pro-context/plugin-orama-search/analysis';
+
+/** The indexed fields of a chunk, in the order they are indexed (the order `orama-search` uses). */
+export const chunkFields = ['title', 'section', 'headings', 'body'] as const;
+
+/** One of {@link chunkFields}. */
+export type ChunkField = (typeof chunkFields)[number];
+
+const FIELDS = chunkFields.length;
+
+/** The text of one chunk as indexed: `id` plus one string per field. */
+export interface PackedChunk {
+  id: string;
+  title: string;
+  /** The chunk's own (deepest) heading. */
+  section: string;
+  /** The headings between the page title and the chunk's own heading. */
+  headings: string;
+  body: string;
+}
+
+/**
+ * An inverted index in typed arrays only (no JS objects per term or per chunk), so its size is known
+ * exactly, a snapshot is its buffers, and a worker thread can hand it over without copying.
+ *
+ * Chunks are numbered 0..chunks-1 in the order they were indexed. Terms are sorted (UTF-16 code unit
+ * order) and numbered by rank. Postings are grouped by field, then by term, each list in chunk order.
+ */
+export interface PackedIndexData {
+  chunks: number;
+  /** UTF-8 of the sorted terms, back to back; term t is `termBytes[termStarts[t]..termStarts[t+1]]`. */
+  termBytes: Uint8Array;
+  termStarts: Uint32Array;
+  /**
+   * Postings of term t in field f: `postingDocs[postingStarts[f*(T+1)+t] .. postingStarts[f*(T+1)+t+1]]`
+   * (T = number of terms); field blocks follow each other.
+   */
+  postingStarts: Uint32Array;
+  postingDocs: Uint32Array;
+  /** Term frequency per posting; 255 means "look it up in `tfOverflow`". */
+  postingTfs: Uint8Array;
+  /** Pairs (posting index, term frequency) for frequencies of 255 and more, by posting index. */
+  tfOverflow: Uint32Array;
+  /** Field length (terms) of chunk d in field f at `f*chunks+d`. */
+  fieldLengths: Uint32Array;
+  /** Average field length per field (as Orama computes it: a running average, in insertion order). */
+  avgFieldLengths: Float64Array;
+  /** UTF-8 of the chunk ids; id d is `idBytes[idStarts[d]..idStarts[d+1]]`. */
+  idBytes: Uint8Array;
+  idStarts: Uint32Array;
+  /** The written words for typo matching (4 characters or more), in first-seen order, `\n`-separated. */
+  surfaceBytes: Uint8Array;
+  /** The term (rank) of each written word. */
+  surfaceTerms: Uint32Array;
+}
+
+/** The typed arrays of {@link PackedIndexData}, in snapshot order. */
+export const packedArrays = [
+  'termBytes',
+  'termStarts',
+  'postingStarts',
+  'postingDocs',
+  'postingTfs',
+  'tfOverflow',
+  'fieldLengths',
+  'avgFieldLengths',
+  'idBytes',
+  'idStarts',
+  'surfaceBytes',
+  'surfaceTerms',
+] as const;
+
+/** Bytes held by the typed arrays of `data`. */
+export function packedByteSize(data: PackedIndexData): number {
+  let bytes = 0;
+  for (const name of packedArrays) bytes += data[name].byteLength;
+  return bytes;
+}
+
+/** The buffers of `data`, for a worker's transfer list. */
+export function packedBuffers(data: PackedIndexData): ArrayBuffer[] {
+  return [...new Set(packedArrays.map((name) => data[name].buffer as ArrayBuffer))];
+}
+
+const TF_OVERFLOW = 255;
+
+/** A growable Uint32Array. */
+class U32List {
+  array = new Uint32Array(1024);
+  length = 0;
+  push(value: number): void {
+    if (this.length === this.array.length) this.grow(this.length * 2);
+    this.array[this.length++] = value;
+  }
+  grow(capacity: number): void {
+    const next = new Uint32Array(capacity);
+    next.set(this.array);
+    this.array = next;
+  }
+}
+
+/**
+ * Builds a {@link PackedIndexData} chunk by chunk: the same analysis (the tokenizer's `indexTerms`) and the
+ * same statistics as `orama-search`'s index, so both rank identically.
+ */
+export class PackedIndexBuilder {
+  private readonly termIds = new Map<string, number>();
+  private readonly terms: string[] = [];
+  // per term: the (chunk, field) it was last seen in, and where its posting for it is
+  private stamps = new Int32Array(1024).fill(-1);
+  private slots = new Uint32Array(1024);
+  private readonly postTerm: U32List[] = [];
+  private readonly postDoc: U32List[] = [];
+  private readonly postTf: U32List[] = [];
+  private lengths = new Uint32Array(FIELDS * 1024);
+  private readonly averages = new Float64Array(FIELDS);
+  private readonly ids: string[] = [];
+  private readonly surfaceSeen = new Set<string>();
+  private readonly surfaces: string[] = [];
+  private readonly surfaceTermIds = new U32List();
+  private readonly visit: (surface: string, term: string) => void;
+  private stamp = 0;
+  private field = 0;
+  private doc = 0;
+
+  constructor(private readonly tokenizer: CodeTokenizer) {
+    for (let f = 0; f < FIELDS; f++) {
+      this.postTerm.push(new U32List());
+      this.postDoc.push(new U32List());
+      this.postTf.push(new U32List());
+    }
+    this.visit = (surface, term) => {
+      let id = this.termIds.get(term);
+      if (id === undefined) {
+        id = this.terms.length;
+        this.terms.push(term);
+        this.termIds.set(term, id);
+        if (id === this.stamps.length) {
+          const stamps = new Int32Array(id * 2).fill(-1);
+          stamps.set(this.stamps);
+          this.stamps = stamps;
+          const slots = new Uint32Array(id * 2);
+          slots.set(this.slots);
+          this.slots = slots;
+        }
+      }
+      const tfs = this.postTf[this.field]!;
+      if (this.stamps[id] !== this.stamp) {
+        this.stamps[id] = this.stamp;
+        this.slots[id] = tfs.length;
+        this.postTerm[this.field]!.push(id);
+        this.postDoc[this.field]!.push(this.doc);
+        tfs.push(1);
+      } else {
+        tfs.array[this.slots[id]!]! += 1;
+      }
+      // the typo vocabulary ignores shorter words (TypoVocabulary.add)
+      if (surface.length >= MIN_TYPO_LENGTH - 1 && !this.surfaceSeen.has(surface)) {
+        this.surfaceSeen.add(surface);
+        this.surfaces.push(surface);
+        this.surfaceTermIds.push(id);
+      }
+    };
+  }
+
+  /** Number of chunks added. */
+  get size(): number {
+    return this.ids.length;
+  }
+
+  /** Adds one chunk (its fields are indexed in {@link chunkFields} order, as Orama inserts them). */
+  add(chunk: PackedChunk): void {
+    const doc = this.ids.length;
+    this.ids.push(chunk.id);
+    this.doc = doc;
+    if ((doc + 1) * FIELDS > this.lengths.length) {
+      const lengths = new Uint32Array(this.lengths.length * 2);
+      lengths.set(this.lengths);
+      this.lengths = lengths;
+    }
+    const docsCount = doc + 1;
+    for (let f = 0; f < FIELDS; f++) {
+      this.field = f;
+      this.stamp = doc * FIELDS + f;
+      const length = this.tokenizer.indexTerms(chunk[chunkFields[f]!], this.visit);
+      // Orama's running average, operation for operation, so scores match to the last bit
+      this.averages[f] = ((this.averages[f] ?? 0) * (docsCount - 1) + length) / docsCount;
+      this.lengths[doc * FIELDS + f] = length;
+    }
+  }
+
+  /** The finished index. The builder must not be used afterwards. */
+  finish(): PackedIndexData {
+    const chunks = this.ids.length;
+    const sorted = [...this.terms].sort();
+    const termCount = sorted.length;
+    const rank = new Uint32Array(termCount);
+    for (let r = 0; r < termCount; r++) rank[this.termIds.get(sorted[r]!)!] = r;
+    const numeric = new Uint8Array(termCount);
+    for (let r = 0; r < termCount; r++) if (NUMERIC_TERM.test(sorted[r]!)) numeric[r] = 1;
+
+    let postings = 0;
+    for (let f = 0; f < FIELDS; f++) postings += this.postTerm[f]!.length;
+    const postingStarts = new Uint32Array(FIELDS * (termCount + 1));
+    const postingDocs = new Uint32Array(postings);
+    const postingTfs = new Uint8Array(postings);
+    const overflow: number[] = [];
+    let base = 0;
+    for (let f = 0; f < FIELDS; f++) {
+      const terms = this.postTerm[f]!;
+      const docs = this.postDoc[f]!.array;
+      const tfs = this.postTf[f]!.array;
+      const offset = f * (termCount + 1);
+      // counting sort by term rank; stable, so each list stays in chunk order
+      const counts = new Uint32Array(termCount + 1);
+      for (let i = 0; i < terms.length; i++) counts[rank[terms.array[i]!]! + 1]! += 1;
+      postingStarts[offset] = base;
+      for (let t = 0; t < termCount; t++) postingStarts[offset + t + 1] = postingStarts[offset + t]! + counts[t + 1]!;
+      const next = postingStarts.slice(offset, offset + termCount);
+      const fieldOverflow: [number, number][] = [];
+      for (let i = 0; i < terms.length; i++) {
+        const t = rank[terms.array[i]!]!;
+        const at = next[t]!;
+        next[t] = at + 1;
+        postingDocs[at] = docs[i]!;
+        // Orama's index does not count frequencies of numeric terms: each counts once
+        const tf = numeric[t] === 1 ? 1 : tfs[i]!;
+        if (tf >= TF_OVERFLOW) {
+          postingTfs[at] = TF_OVERFLOW;
+          fieldOverflow.push([at, tf]);
+        } else {
+          postingTfs[at] = tf;
+        }
+      }
+      fieldOverflow.sort((a, b) => a[0] - b[0]);
+      for (const [at, tf] of fieldOverflow) overflow.push(at, tf);
+      base += terms.length;
+    }
+
+    const fieldLengths = new Uint32Array(FIELDS * chunks);
+    for (let d = 0; d < chunks; d++) {
+      for (let f = 0; f < FIELDS; f++) fieldLengths[f * chunks + d] = this.lengths[d * FIELDS + f]!;
+    }
+    const terms = encodeStrings(sorted);
+    const ids = encodeStrings(this.ids);
+    const surfaceTerms = new Uint32Array(this.surfaces.length);
+    for (let i = 0; i < surfaceTerms.length; i++) surfaceTerms[i] = rank[this.surfaceTermIds.array[i]!]!;
+    return {
+      chunks,
+      termBytes: terms.bytes,
+      termStarts: terms.starts,
+      postingStarts,
+      postingDocs,
+      postingTfs,
+      tfOverflow: Uint32Array.from(overflow),
+      fieldLengths,
+      avgFieldLengths: Float64Array.from(this.averages),
+      idBytes: ids.bytes,
+      idStarts: ids.starts,
+      surfaceBytes: new TextEncoder().encode(this.surfaces.join('\n')),
+      surfaceTerms,
+    };
+  }
+}
+
+/** UTF-8 of `strings` back to back, with the start of each (and the end). */
+function encodeStrings(strings: readonly string[]): { bytes: Uint8Array; starts: Uint32Array } {
+  const starts = new Uint32Array(strings.length + 1);
+  let total = 0;
+  for (let i = 0; i < strings.length; i++) {
+    starts[i] = total;
+    total += Buffer.byteLength(strings[i]!, 'utf8');
+  }
+  starts[strings.length] = total;
+  const bytes = new Uint8Array(total);
+  const encoder = new TextEncoder();
+  for (let i = 0; i < strings.length; i++) encoder.encodeInto(strings[i]!, bytes.subarray(starts[i]!));
+  return { bytes, starts };
+}
+
+/** What a search needs besides the index: field weights, typo tolerance, result count, synonyms. */
+export interface PackedSearchParams {
+  boost: Record<ChunkField, number>;
+  tolerance: number;
+  limit: number;
+  synonyms: ReadonlyMap<string, readonly string[]>;
+}
+
+/** Orama's default BM25 parameters (k1, b, and the `d` of BM25+). */
+const K = 1.2;
+const B = 0.75;
+const D = 0.5;
+
+/**
+ * A loaded {@link PackedIndexData} that answers searches. Scores are those of `orama-search` (its
+ * chunk-db.ts search): coverage of the query's idf-weighted terms plus a share of BM25 relative to the best
+ * chunk, typo candidates for unknown words, synonyms at {@link SYNONYM_WEIGHT}; ties by chunk order.
+ */
+export class PackedIndex {
+  readonly bytes: number;
+  private readonly termCount: number;
+  private readonly termView: Buffer;
+  private readonly idView: Buffer;
+  private vocabulary: TypoVocabulary | undefined;
+
+  constructor(
+    readonly data: PackedIndexData,
+    private readonly tokenizer: CodeTokenizer,
+  ) {
+    this.bytes = packedByteSize(data);
+    this.termCount = data.termStarts.length - 1;
+    this.termView = Buffer.from(data.termBytes.buffer, data.termBytes.byteOffset, data.termBytes.byteLength);
+    this.idView = Buffer.from(data.idBytes.buffer, data.idBytes.byteOffset, data.idBytes.byteLength);
+  }
+
+  /** Number of chunks. */
+  get chunks(): number {
+    return this.data.chunks;
+  }
+
+  /** Bytes held, the typo vocabulary included once a misspelt query has built it. */
+  get memoryBytes(): number {
+    // a JS string per written word (header + characters) and its entries in two collections
+    return this.bytes + (this.vocabulary === undefined ? 0 : this.data.surfaceBytes.byteLength * 3 + this.vocabulary.size * 64);
+  }
+
+  /** The rank of `term`, or -1. */
+  termRank(term: string): number {
+    const { termStarts } = this.data;
+    let low = 0;
+    let high = this.termCount - 1;
+    while (low <= high) {
+      const mid = (low + high) >>> 1;
+      const candidate = this.termView.toString('utf8', termStarts[mid]!, termStarts[mid + 1]!);
+      if (candidate === term) return mid;
+      if (candidate < term) low = mid + 1;
+      else high = mid - 1;
+    }
+    return -1;
+  }
+
+  /** Chunks containing term `rank` in field `field`. */
+  private fieldCount(field: number, rank: number): number {
+    const at = field * (this.termCount + 1) + rank;
+    return this.data.postingStarts[at + 1]! - this.data.postingStarts[at]!;
+  }
+
+  /** The largest count of chunks containing the term over the fields (Orama's per-field token occurrences). */
+  private documentFrequency(rank: number): number {
+    if (rank < 0) return 0;
+    let df = 0;
+    for (let f = 0; f < FIELDS; f++) df = Math.max(df, this.fieldCount(f, rank));
+    return df;
+  }
+
+  private typoVocabulary(): TypoVocabulary {
+    if (this.vocabulary === undefined) {
+      const vocabulary = new TypoVocabulary();
+      const { surfaceBytes, surfaceTerms, termStarts } = this.data;
+      const words = surfaceBytes.byteLength === 0 ? [] : new TextDecoder().decode(surfaceBytes).split('\n');
+      for (let i = 0; i < words.length; i++) {
+        const r = surfaceTerms[i]!;
+        vocabulary.add(words[i]!, this.termView.toString('utf8', termStarts[r]!, termStarts[r + 1]!));
+      }
+      this.vocabulary = vocabulary;
+    }
+    return this.vocabulary;
+  }
+
+  private tfAt(posting: number): number {
+    const tf = this.data.postingTfs[posting]!;
+    if (tf !== TF_OVERFLOW) return tf;
+    const overflow = this.data.tfOverflow;
+    let low = 0;
+    let high = overflow.length / 2 - 1;
+    while (low <= high) {
+      const mid = (low + high) >>> 1;
+      const at = overflow[mid * 2]!;
+      if (at === posting) return overflow[mid * 2 + 1]!;
+      if (at < posting) low = mid + 1;
+      else high = mid - 1;
+    }
+    return tf;
+  }
+
+  /** The id of chunk `doc`. */
+  idOf(doc: number): string {
+    return this.idView.toString('utf8', this.data.idStarts[doc]!, this.data.idStarts[doc + 1]!);
+  }
+
+  /** The best `limit` chunks for `query` (ids and scores, best first) and how many matched. */
+  search(query: string, params: PackedSearchParams): { hits: { id: string; score: number }[]; total: number } {
+    const { data } = this;
+    const size = data.chunks;
+    const docsCount = size;
+    const scores = new Float64Array(size);
+    const coverage = new Float64Array(size);
+    const lastQueryTerm = new Int32Array(size);
+    const termCoverage = new Float64Array(size);
+    const matched: number[] = [];
+    const idfOf = (df: number) => Math.log(1 + (docsCount - df + 0.5) / (df + 0.5));
+    const boosts = params.boost as Record<string, number | undefined>;
+    let queryWeight = 0;
+    let queryIndex = 0;
+    for (const q of this.tokenizer.queryTerms(query)) {
+      queryIndex += 1;
+      const rank = this.termRank(q.term);
+      let matches: { term: string; rank: number; weight: number }[] = [{ term: q.term, rank, weight: 1 }];
+      const known = this.documentFrequency(rank) > 0;
+      if (!known) {
+        const typos = allowedTypos(q.surface.length, params.tolerance);
+        const byTerm = new Map<string, number>();
+        if (typos > 0) {
+          for (const candidate of this.typoVocabulary().candidates(q.surface, typos, MAX_TYPO_CANDIDATES)) {
+            // A typo match ranks below an exact one: weight 1/2 for one edit, 1/3 for two.
+            const weight = 1 / (1 + candidate.distance);
+            if ((byTerm.get(candidate.term) ?? 0) < weight) byTerm.set(candidate.term, weight);
+          }
+        }
+        matches = [...byTerm].map(([term, weight]) => ({ term, rank: this.termRank(term), weight }));
+      }
+      for (const alternative of params.synonyms.get(q.term) ?? []) {
+        const alternativeRank = this.termRank(alternative);
+        if (this.documentFrequency(alternativeRank) > 0 && !matches.some((m) => m.term === alternative)) {
+          matches.push({ term: alternative, rank: alternativeRank, weight: SYNONYM_WEIGHT });
+        }
+      }
+      const termIdf = known
+        ? idfOf(this.documentFrequency(rank))
+        : matches.length > 0
+          ? Math.max(...matches.map((m) => idfOf(this.documentFrequency(m.rank))))
+          : idfOf(0);
+      queryWeight += termIdf;
+      for (let f = 0; f < FIELDS; f++) {
+        const avgLength = data.avgFieldLengths[f]!;
+        const fieldBoost = boosts[chunkFields[f]!] ?? 1;
+        const lengths = data.fieldLengths;
+        const lengthBase = f * size;
+        for (const match of matches) {
+          if (match.rank < 0) continue;
+          const at = f * (this.termCount + 1) + match.rank;
+          const start = data.postingStarts[at]!;
+          const end = data.postingStarts[at + 1]!;
+          if (start === end || avgLength <= 0) continue;
+          const matching = end - start;
+          const idf = Math.log(1 + (docsCount - matching + 0.5) / (matching + 0.5));
+          const factor = idf * fieldBoost * match.weight;
+          const lengthWeight = (K * B) / avgLength;
+          const constant = K * (1 - B);
+          const covered = termIdf * match.weight;
+          for (let p = start; p < end; p++) {
+            const doc = data.postingDocs[p]!;
+            const tf = this.tfAt(p);
+            const length = lengths[lengthBase + doc]!;
+            const score = (factor * (D + tf * (K + 1))) / (tf + constant + lengthWeight * length);
+            if (scores[doc] === 0) matched.push(doc);
+            scores[doc]! += score;
+            if (lastQueryTerm[doc] !== queryIndex) {
+              lastQueryTerm[doc] = queryIndex;
+              termCoverage[doc] = covered;
+              coverage[doc]! += covered;
+            } else if (termCoverage[doc]! < covered) {
+              coverage[doc]! += covered - termCoverage[doc]!;
+              termCoverage[doc] = covered;
+            }
+          }
+        }
+      }
+    }
+    let best = 0;
+    for (const doc of matched) best = Math.max(best, scores[doc]!);
+    const denominator = queryWeight > 0 ? queryWeight : 1;
+    const final = (doc: number) =>
+      coverage[doc]! / denominator + (best > 0 ? (BM25_SHARE * scores[doc]!) / best : 0);
+    const top = topK(matched, final, params.limit);
+    return { hits: top.map(([doc, score]) => ({ id: this.idOf(doc), score })), total: matched.length };
+  }
+}
+
+/** Whether [doc, score] `a` ranks before `b`: higher score, then lower chunk number (Orama's order). */
+const before = (a: [number, number], b: [number, number]): boolean => a[1] > b[1] || (a[1] === b[1] && a[0] < b[0]);
+
+/** The `limit` best of `docs` by `scoreOf`, best first, without sorting them all. */
+function topK(docs: readonly number[], scoreOf: (doc: number) => number, limit: number): [number, number][] {
+  if (limit <= 0) return [];
+  // a min-heap (by rank order) of the best seen so far: its root is the worst of them
+  const heap: [number, number][] = [];
+  const worse = (i: number, j: number) => before(heap[j]!, heap[i]!);
+  const swap = (i: number, j: number) => {
+    const t = heap[i]!;
+    heap[i] = heap[j]!;
+    heap[j] = t;
+  };
+  const down = (i: number) => {
+    for (;;) {
+      const l = 2 * i + 1;
+      const r = l + 1;
+      let w = i;
+      if (l < heap.length && worse(l, w)) w = l;
+      if (r < heap.length && worse(r, w)) w = r;
+      if (w === i) return;
+      swap(i, w);
+      i = w;
+    }
+  };
+  for (const doc of docs) {
+    const entry: [number, number] = [doc, scoreOf(doc)];
+    if (heap.length < limit) {
+      heap.push(entry);
+      let i = heap.length - 1;
+      while (i > 0) {
+        const parent = (i - 1) >> 1;
+        if (!worse(i, parent)) break;
+        swap(i, parent);
+        i = parent;
+      }
+    } else if (before(entry, heap[0]!)) {
+      heap[0] = entry;
+      down(0);
+    }
+  }
+  return heap.sort((a, b) => (before(a, b) ? -1 : 1));
+}
