@@ -13,6 +13,15 @@ export interface QueryTerm {
 }
 
 /**
+ * An indexed term as the tokenizer's word cache holds it: the same object each time its word recurs, until
+ * the cache is released. `slot` is the indexer's (-1 until it sets it): an index builder that owns its
+ * tokenizer keeps the term's number there instead of looking the term up again at every occurrence.
+ */
+export interface IndexEntry extends QueryTerm {
+  slot: number;
+}
+
+/**
  * Orama's tokenizer interface plus what the custom index needs: index-time terms with duplicates (real
  * term frequencies) and query terms that keep the typed form.
  */
@@ -27,6 +36,11 @@ export interface CodeTokenizer extends Tokenizer {
    * surface is the word as written, lowercased). Returns the number of terms (the field length).
    */
   indexTerms(text: string, visit: (surface: string, term: string) => void): number;
+  /**
+   * Like {@link CodeTokenizer.indexTerms}, with the cached entries themselves (see {@link IndexEntry}).
+   * Returns the number of terms.
+   */
+  indexEntries(text: string, visit: (entry: IndexEntry) => void): number;
   /** Query terms of `text`, one per distinct indexed form. */
   queryTerms(text: string): QueryTerm[];
   /** The indexed form of one lowercased word (stemmed), or `''` if it is not indexed (stop word, too short). */
@@ -109,7 +123,7 @@ export function createCodeTokenizer(language: SearchLanguage = 'english'): CodeT
   const stopWords = englishStopWords;
   // Word → what it indexes as. Documentation vocabularies are small and Zipf-distributed, so after the
   // first few pages nearly every word is a cache hit (this halves indexing time).
-  const words = new Map<string, readonly QueryTerm[]>();
+  const words = new Map<string, readonly IndexEntry[]>();
 
   const termOf = (surface: string): string => {
     if (surface.length < MIN_TERM_LENGTH || surface.length > MAX_TERM_LENGTH || stopWords.has(surface)) return '';
@@ -121,15 +135,15 @@ export function createCodeTokenizer(language: SearchLanguage = 'english'): CodeT
     return NON_ASCII.test(lower) ? lower.normalize('NFD').replace(COMBINING_MARKS, '') : lower;
   };
 
-  const analyzeWord = (match: string): readonly QueryTerm[] => {
+  const analyzeWord = (match: string): readonly IndexEntry[] => {
     let analyzed = words.get(match);
     if (analyzed === undefined) {
       const word = detach(match);
-      const list: QueryTerm[] = [];
+      const list: IndexEntry[] = [];
       expand(word, (raw) => {
         const surface = normalize(raw);
         const term = termOf(surface);
-        if (term) list.push({ term, surface });
+        if (term) list.push({ term, surface, slot: -1 });
       });
       analyzed = list;
       // The cap only guards against pathological input; a real process-wide vocabulary stays far below it.
@@ -139,7 +153,7 @@ export function createCodeTokenizer(language: SearchLanguage = 'english'): CodeT
     return analyzed;
   };
 
-  const scan = (text: string, visit: (analyzed: QueryTerm) => void): void => {
+  const scan = (text: string, visit: (analyzed: IndexEntry) => void): void => {
     // Each rule runs only on text that can match it (the character it needs is there): a replace copies
     // the whole text even when nothing matches, and most chunks have no attribute list, link or URL.
     let cleaned = text;
@@ -169,6 +183,14 @@ export function createCodeTokenizer(language: SearchLanguage = 'english'): CodeT
       scan(text, (analyzed) => {
         length++;
         visit(analyzed.surface, analyzed.term);
+      });
+      return length;
+    },
+    indexEntries(text, visit) {
+      let length = 0;
+      scan(text, (entry) => {
+        length++;
+        visit(entry);
       });
       return length;
     },

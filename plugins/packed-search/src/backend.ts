@@ -228,19 +228,15 @@ export class PackedSearchBackend implements SearchBackend {
   }
 
   private async buildHere(chunks: PackedChunk[], superseded: () => boolean): Promise<PackedIndexData | undefined> {
-    const builder = new PackedIndexBuilder(this.tokenizer);
-    try {
-      for (let i = 0; i < chunks.length; i++) {
-        if (i > 0 && i % INSERT_SLICE === 0) {
-          await yieldToEventLoop();
-          if (superseded()) return undefined;
-        }
-        builder.add(chunks[i]!);
+    const builder = new PackedIndexBuilder(this.options.language);
+    for (let i = 0; i < chunks.length; i++) {
+      if (i > 0 && i % INSERT_SLICE === 0) {
+        await yieldToEventLoop();
+        if (superseded()) return undefined;
       }
-      return builder.finish();
-    } finally {
-      this.tokenizer.releaseCache();
+      builder.add(chunks[i]!);
     }
+    return builder.finish();
   }
 
   private bump(id: string): number {

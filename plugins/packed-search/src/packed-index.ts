@@ -1,10 +1,13 @@
 import {
   BM25_SHARE,
   type CodeTokenizer,
+  createCodeTokenizer,
+  type IndexEntry,
   MAX_TYPO_CANDIDATES,
   NUMERIC_TERM,
   allowedTypos,
   MIN_TYPO_LENGTH,
+  type SearchLanguage,
   SYNONYM_WEIGHT,
   TypoVocabulary,
 } from '@pro-context/plugin-orama-search/analysis';
@@ -127,30 +130,32 @@ export class PackedIndexBuilder {
   private readonly surfaceSeen = new Set<string>();
   private readonly surfaces: string[] = [];
   private readonly surfaceTermIds = new U32List();
-  private readonly visit: (surface: string, term: string) => void;
+  private readonly tokenizer: CodeTokenizer;
+  private readonly visit: (entry: IndexEntry) => void;
   private stamp = 0;
   private field = 0;
   private doc = 0;
 
-  constructor(private readonly tokenizer: CodeTokenizer) {
+  /** A builder with a tokenizer of its own: it numbers terms in the tokenizer's cache entries. */
+  constructor(language: SearchLanguage = 'english') {
+    this.tokenizer = createCodeTokenizer(language);
     for (let f = 0; f < FIELDS; f++) {
       this.postTerm.push(new U32List());
       this.postDoc.push(new U32List());
       this.postTf.push(new U32List());
     }
-    this.visit = (surface, term) => {
-      let id = this.termIds.get(term);
-      if (id === undefined) {
-        id = this.terms.length;
-        this.terms.push(term);
-        this.termIds.set(term, id);
-        if (id === this.stamps.length) {
-          const stamps = new Int32Array(id * 2).fill(-1);
-          stamps.set(this.stamps);
-          this.stamps = stamps;
-          const slots = new Uint32Array(id * 2);
-          slots.set(this.slots);
-          this.slots = slots;
+    this.visit = (entry) => {
+      let id = entry.slot;
+      if (id < 0) {
+        // the first occurrence of this cache entry: the only time its term is looked up
+        id = this.termId(entry.term);
+        entry.slot = id;
+        // the typo vocabulary ignores shorter words (TypoVocabulary.add)
+        const surface = entry.surface;
+        if (surface.length >= MIN_TYPO_LENGTH - 1 && !this.surfaceSeen.has(surface)) {
+          this.surfaceSeen.add(surface);
+          this.surfaces.push(surface);
+          this.surfaceTermIds.push(id);
         }
       }
       const tfs = this.postTf[this.field]!;
@@ -163,13 +168,25 @@ export class PackedIndexBuilder {
       } else {
         tfs.array[this.slots[id]!]! += 1;
       }
-      // the typo vocabulary ignores shorter words (TypoVocabulary.add)
-      if (surface.length >= MIN_TYPO_LENGTH - 1 && !this.surfaceSeen.has(surface)) {
-        this.surfaceSeen.add(surface);
-        this.surfaces.push(surface);
-        this.surfaceTermIds.push(id);
-      }
     };
+  }
+
+  private termId(term: string): number {
+    let id = this.termIds.get(term);
+    if (id === undefined) {
+      id = this.terms.length;
+      this.terms.push(term);
+      this.termIds.set(term, id);
+      if (id === this.stamps.length) {
+        const stamps = new Int32Array(id * 2).fill(-1);
+        stamps.set(this.stamps);
+        this.stamps = stamps;
+        const slots = new Uint32Array(id * 2);
+        slots.set(this.slots);
+        this.slots = slots;
+      }
+    }
+    return id;
   }
 
   /** Number of chunks added. */
@@ -191,7 +208,7 @@ export class PackedIndexBuilder {
     for (let f = 0; f < FIELDS; f++) {
       this.field = f;
       this.stamp = doc * FIELDS + f;
-      const length = this.tokenizer.indexTerms(chunk[chunkFields[f]!], this.visit);
+      const length = this.tokenizer.indexEntries(chunk[chunkFields[f]!], this.visit);
       // Orama's running average, operation for operation, so scores match to the last bit
       this.averages[f] = ((this.averages[f] ?? 0) * (docsCount - 1) + length) / docsCount;
       this.lengths[doc * FIELDS + f] = length;

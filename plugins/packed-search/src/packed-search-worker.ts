@@ -4,14 +4,12 @@
  * CLI bundle, where it is an entry point of its own).
  */
 import { parentPort } from 'node:worker_threads';
-import { type CodeTokenizer, createCodeTokenizer } from '@pro-context/plugin-orama-search/analysis';
 import { PackedIndexBuilder, packedBuffers } from './packed-index.js';
 import type { BuildRequest, BuildResponse } from './protocol.js';
 
 const port = parentPort;
 if (port === null) throw new Error('packed-search-worker runs in a worker thread');
 
-let tokenizer: CodeTokenizer | undefined;
 const builders = new Map<number, PackedIndexBuilder>();
 
 const send = (message: BuildResponse, transfer: ArrayBuffer[] = []) => port.postMessage(message, transfer);
@@ -20,8 +18,8 @@ port.on('message', (request: BuildRequest) => {
   try {
     switch (request.type) {
       case 'start':
-        tokenizer ??= createCodeTokenizer(request.language);
-        builders.set(request.job, new PackedIndexBuilder(tokenizer));
+        // each build has a tokenizer (and so a word cache) of its own, dropped with it
+        builders.set(request.job, new PackedIndexBuilder(request.language));
         break;
       case 'add': {
         const builder = builders.get(request.job);
@@ -33,14 +31,11 @@ port.on('message', (request: BuildRequest) => {
         builders.delete(request.job);
         if (builder === undefined) break;
         const data = builder.finish();
-        // The word cache holds every word of the library; the next one starts with an empty cache.
-        if (builders.size === 0) tokenizer?.releaseCache();
         send({ type: 'built', job: request.job, data }, packedBuffers(data));
         break;
       }
       case 'cancel':
         builders.delete(request.job);
-        if (builders.size === 0) tokenizer?.releaseCache();
         break;
     }
   } catch (error) {

@@ -98,6 +98,9 @@ export class WorkerIndexBuilder {
     if (this.worker !== undefined) return this.worker;
     const worker = new Worker(this.options.script ?? workerScript(), {
       resourceLimits: this.options.maxHeapMB === undefined ? undefined : { maxOldGenerationSizeMb: this.options.maxHeapMB },
+      // none of the parent's flags: a test runner's `--conditions source` would resolve the worker's imports
+      // to TypeScript sources node cannot load
+      execArgv: [],
       // the worker writes nothing; if it ever did, stdout belongs to MCP in stdio mode
       stdout: true,
       stderr: true,
