@@ -43,7 +43,11 @@ export function defaultPlugins(env: Record<string, string | undefined> = process
   const backend = env.PRO_CONTEXT_SEARCH_BACKEND;
   return [
     sqliteCachePlugin,
-    backend === 'sqlite-search' ? sqliteSearchPlugin : backend === 'orama-search' ? oramaSearchPlugin : packedSearchPlugin,
+    backend === 'sqlite-search'
+      ? sqliteSearchPlugin
+      : backend === 'orama-search'
+        ? oramaSearchPlugin
+        : packedSearchPlugin,
     llmsTxtPlugin,
     githubPlugin,
     siteCrawlPlugin,

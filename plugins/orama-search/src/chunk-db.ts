@@ -55,7 +55,6 @@ interface PostingNode {
   d: Set<number>;
 }
 
-
 /** The node of `word` in a radix tree, if the word is in it. Orama's own `find` collects into arrays (slow). */
 function findWord(root: PostingNode, word: string): PostingNode | undefined {
   let node = root;

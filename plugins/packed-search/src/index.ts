@@ -7,7 +7,7 @@
 export type { PackedSearchBackendInput, PackedSearchBackendOptions } from './backend.js';
 export { defaultPackedSearchBackendOptions, PackedSearchBackend } from './backend.js';
 export { packedSearchErrors } from './errors.js';
-export type { ChunkField } from './packed-index.js';
 export type { PackedSearchPluginInput, PackedSearchPluginOptions } from './options.js';
 export { packedSearchPluginOptionsSchema } from './options.js';
+export type { ChunkField } from './packed-index.js';
 export { default, packedSearchPlugin } from './plugin.js';

@@ -1,12 +1,12 @@
 import {
+  allowedTypos,
   BM25_SHARE,
   type CodeTokenizer,
   createCodeTokenizer,
   type IndexEntry,
   MAX_TYPO_CANDIDATES,
-  NUMERIC_TERM,
-  allowedTypos,
   MIN_TYPO_LENGTH,
+  NUMERIC_TERM,
   type SearchLanguage,
   SYNONYM_WEIGHT,
   TypoVocabulary,
@@ -347,7 +347,10 @@ export class PackedIndex {
   /** Bytes held, the typo vocabulary included once a misspelt query has built it. */
   get memoryBytes(): number {
     // a JS string per written word (header + characters) and its entries in two collections
-    return this.bytes + (this.vocabulary === undefined ? 0 : this.data.surfaceBytes.byteLength * 3 + this.vocabulary.size * 64);
+    return (
+      this.bytes +
+      (this.vocabulary === undefined ? 0 : this.data.surfaceBytes.byteLength * 3 + this.vocabulary.size * 64)
+    );
   }
 
   /** The rank of `term`, or -1. */
@@ -496,8 +499,7 @@ export class PackedIndex {
     let best = 0;
     for (const doc of matched) best = Math.max(best, scores[doc]!);
     const denominator = queryWeight > 0 ? queryWeight : 1;
-    const final = (doc: number) =>
-      coverage[doc]! / denominator + (best > 0 ? (BM25_SHARE * scores[doc]!) / best : 0);
+    const final = (doc: number) => coverage[doc]! / denominator + (best > 0 ? (BM25_SHARE * scores[doc]!) / best : 0);
     const top = topK(matched, final, params.limit);
     return { hits: top.map(([doc, score]) => ({ id: this.idOf(doc), score })), total: matched.length };
   }

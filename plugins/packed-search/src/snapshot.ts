@@ -1,4 +1,4 @@
-import { packedArrays, type PackedIndexData } from './packed-index.js';
+import { type PackedIndexData, packedArrays } from './packed-index.js';
 
 /** Identifies the snapshot layout; {@link decodeSnapshot} refuses any other. */
 export const SNAPSHOT_FORMAT = 'pro-context/packed-search';
@@ -101,7 +101,8 @@ export function decodeSnapshot(snapshot: Uint8Array, analysis: string): DecodedS
   }
   let size = align(8 + headerLength);
   for (const length of lengths) size += align(length);
-  if (size !== snapshot.byteLength) return { ok: false, reason: `${snapshot.byteLength} bytes, the header says ${size}` };
+  if (size !== snapshot.byteLength)
+    return { ok: false, reason: `${snapshot.byteLength} bytes, the header says ${size}` };
   // One copy into a fresh buffer: the arrays are then aligned views of it, whatever the input's offset.
   const buffer = new ArrayBuffer(snapshot.byteLength);
   new Uint8Array(buffer).set(snapshot);

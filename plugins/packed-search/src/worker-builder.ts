@@ -97,7 +97,8 @@ export class WorkerIndexBuilder {
   private start(): Worker {
     if (this.worker !== undefined) return this.worker;
     const worker = new Worker(this.options.script ?? workerScript(), {
-      resourceLimits: this.options.maxHeapMB === undefined ? undefined : { maxOldGenerationSizeMb: this.options.maxHeapMB },
+      resourceLimits:
+        this.options.maxHeapMB === undefined ? undefined : { maxOldGenerationSizeMb: this.options.maxHeapMB },
       // none of the parent's flags: a test runner's `--conditions source` would resolve the worker's imports
       // to TypeScript sources node cannot load
       execArgv: [],

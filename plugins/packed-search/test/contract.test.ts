@@ -14,4 +14,6 @@ describeSearchBackendContract('packed-search (worker)', {
     return backend;
   },
 });
-describeSearchBackendContract('packed-search (main thread)', { create: () => new PackedSearchBackend({ worker: false }) });
+describeSearchBackendContract('packed-search (main thread)', {
+  create: () => new PackedSearchBackend({ worker: false }),
+});

@@ -36,7 +36,13 @@ export function corpusChunks(library: string): IndexableChunk[] {
     const markdown = readFileSync(file, 'utf8');
     const url = `https://docs.test/${library}/${relative(root, file)}`;
     for (const piece of chunkMarkdown({ url, title: relative(root, file), markdown }, { maxTokens: 800 })) {
-      out.push({ id: `${piece.id}@${out.length}`, title: piece.pageTitle, headings: piece.headings, body: piece.body, url });
+      out.push({
+        id: `${piece.id}@${out.length}`,
+        title: piece.pageTitle,
+        headings: piece.headings,
+        body: piece.body,
+        url,
+      });
     }
   }
   return out;
