@@ -38,7 +38,9 @@ export interface PackedSearchBackendOptions {
   language: SearchLanguage;
   /** Build indexes in a worker thread (`true`), or on the main thread in slices (`false`). */
   worker: boolean;
-  /** Heap limit of the build worker in MB (Node's default when absent). */
+  /** Worker threads building at most (a large library is split between them); default: the cores, at most 2. */
+  workers?: number;
+  /** Heap limit of each build worker in MB (Node's default when absent). */
   workerMaxHeapMB?: number;
 }
 
@@ -109,6 +111,7 @@ export class PackedSearchBackend implements SearchBackend {
       maxMemoryMB: options.maxMemoryMB ?? defaults.maxMemoryMB,
       language: options.language ?? defaults.language,
       worker: options.worker ?? defaults.worker,
+      workers: options.workers,
       workerMaxHeapMB: options.workerMaxHeapMB,
     };
     if (!Number.isInteger(this.options.maxLoadedIndexes) || this.options.maxLoadedIndexes < 1) {
@@ -136,12 +139,14 @@ export class PackedSearchBackend implements SearchBackend {
     const generation = this.bump(id);
     const superseded = () => this.generations.get(id) !== generation;
     const started = performance.now();
-    const packed = chunks.map(toPacked);
     let data: PackedIndexData | undefined;
     if (this.options.worker) {
-      this.builder ??= new WorkerIndexBuilder({ maxHeapMB: this.options.workerMaxHeapMB }, this.logger);
+      this.builder ??= new WorkerIndexBuilder(
+        { workers: this.options.workers, maxHeapMB: this.options.workerMaxHeapMB },
+        this.logger,
+      );
       try {
-        data = await this.builder.build(packed, this.options.language, superseded);
+        data = await this.builder.build(chunks, toPacked, this.options.language, superseded);
       } catch (error) {
         if (!(error instanceof WorkerBuildError)) throw error;
         if (superseded()) return;
@@ -152,7 +157,7 @@ export class PackedSearchBackend implements SearchBackend {
         );
       }
     } else {
-      data = await this.buildHere(packed, superseded);
+      data = await this.buildHere(chunks, superseded);
     }
     if (data === undefined || superseded()) return;
     this.install(id, new PackedIndex(data, this.tokenizer));
@@ -227,14 +232,17 @@ export class PackedSearchBackend implements SearchBackend {
     await this.builder?.close();
   }
 
-  private async buildHere(chunks: PackedChunk[], superseded: () => boolean): Promise<PackedIndexData | undefined> {
+  private async buildHere(
+    chunks: readonly IndexableChunk[],
+    superseded: () => boolean,
+  ): Promise<PackedIndexData | undefined> {
     const builder = new PackedIndexBuilder(this.options.language);
     for (let i = 0; i < chunks.length; i++) {
       if (i > 0 && i % INSERT_SLICE === 0) {
         await yieldToEventLoop();
         if (superseded()) return undefined;
       }
-      builder.add(chunks[i]!);
+      builder.add(toPacked(chunks[i]!));
     }
     return builder.finish();
   }

@@ -549,3 +549,127 @@ function topK(docs: readonly number[], scoreOf: (doc: number) => number, limit: 
   }
   return heap.sort((a, b) => (before(a, b) ? -1 : 1));
 }
+
+/** The strings of a `bytes`/`starts` pair. */
+function decodeStrings(bytes: Uint8Array, starts: Uint32Array): string[] {
+  const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const out = new Array<string>(starts.length - 1);
+  for (let i = 0; i < out.length; i++) out[i] = view.toString('utf8', starts[i]!, starts[i + 1]!);
+  return out;
+}
+
+/** Term frequency of posting `at` of `data` (resolving the overflow table). */
+function tfOf(data: PackedIndexData, at: number): number {
+  const tf = data.postingTfs[at]!;
+  if (tf !== TF_OVERFLOW) return tf;
+  const overflow = data.tfOverflow;
+  for (let i = 0; i < overflow.length; i += 2) if (overflow[i] === at) return overflow[i + 1]!;
+  return tf;
+}
+
+/**
+ * The index of the chunks of `parts` one after the other, exactly as one builder would have built it from
+ * all of them in that order (the same term numbers, postings, statistics and typo vocabulary): what lets
+ * several workers build the parts of one library side by side.
+ */
+export function mergePacked(parts: readonly PackedIndexData[]): PackedIndexData {
+  if (parts.length === 1) return parts[0]!;
+  const lists = parts.map((part) => decodeStrings(part.termBytes, part.termStarts));
+  // the union of the sorted term lists, still sorted (the order of `<`, which is the order of sort())
+  const union: string[] = [];
+  const toUnion = lists.map((list) => new Uint32Array(list.length));
+  const heads = lists.map(() => 0);
+  for (;;) {
+    let smallest: string | undefined;
+    for (let p = 0; p < lists.length; p++) {
+      const term = lists[p]![heads[p]!];
+      if (term !== undefined && (smallest === undefined || term < smallest)) smallest = term;
+    }
+    if (smallest === undefined) break;
+    for (let p = 0; p < lists.length; p++) {
+      if (lists[p]![heads[p]!] === smallest) toUnion[p]![heads[p]!++] = union.length;
+    }
+    union.push(smallest);
+  }
+  const termCount = union.length;
+  const fromUnion = parts.map((_, p) => {
+    const map = new Int32Array(termCount).fill(-1);
+    toUnion[p]!.forEach((u, r) => {
+      map[u] = r;
+    });
+    return map;
+  });
+  const chunks = parts.reduce((n, part) => n + part.chunks, 0);
+  const offsets: number[] = [];
+  let total = 0;
+  for (const part of parts) {
+    offsets.push(total);
+    total += part.chunks;
+  }
+  const postings = parts.reduce((n, part) => n + part.postingDocs.length, 0);
+  const postingStarts = new Uint32Array(FIELDS * (termCount + 1));
+  const postingDocs = new Uint32Array(postings);
+  const postingTfs = new Uint8Array(postings);
+  const overflow: number[] = [];
+  let out = 0;
+  for (let f = 0; f < FIELDS; f++) {
+    for (let t = 0; t < termCount; t++) {
+      postingStarts[f * (termCount + 1) + t] = out;
+      for (let p = 0; p < parts.length; p++) {
+        const r = fromUnion[p]![t]!;
+        if (r < 0) continue;
+        const part = parts[p]!;
+        const at = f * (part.termStarts.length - 1 + 1) + r;
+        const end = part.postingStarts[at + 1]!;
+        for (let i = part.postingStarts[at]!; i < end; i++) {
+          postingDocs[out] = part.postingDocs[i]! + offsets[p]!;
+          const tf = part.postingTfs[i]!;
+          postingTfs[out] = tf;
+          if (tf === TF_OVERFLOW) overflow.push(out, tfOf(part, i));
+          out++;
+        }
+      }
+    }
+    postingStarts[f * (termCount + 1) + termCount] = out;
+  }
+  const fieldLengths = new Uint32Array(FIELDS * chunks);
+  const avgFieldLengths = new Float64Array(FIELDS);
+  for (let f = 0; f < FIELDS; f++) {
+    parts.forEach((part, p) => {
+      fieldLengths.set(part.fieldLengths.subarray(f * part.chunks, (f + 1) * part.chunks), f * chunks + offsets[p]!);
+    });
+    // the builder's running average, operation for operation
+    let average = 0;
+    for (let d = 0; d < chunks; d++) average = (average * d + fieldLengths[f * chunks + d]!) / (d + 1);
+    avgFieldLengths[f] = average;
+  }
+  const ids = encodeStrings(parts.flatMap((part) => decodeStrings(part.idBytes, part.idStarts)));
+  const seen = new Set<string>();
+  const surfaces: string[] = [];
+  const surfaceTerms: number[] = [];
+  parts.forEach((part, p) => {
+    const words = part.surfaceBytes.byteLength === 0 ? [] : new TextDecoder().decode(part.surfaceBytes).split('\n');
+    words.forEach((word, i) => {
+      if (seen.has(word)) return;
+      seen.add(word);
+      surfaces.push(word);
+      surfaceTerms.push(toUnion[p]![part.surfaceTerms[i]!]!);
+    });
+  });
+  const terms = encodeStrings(union);
+  return {
+    chunks,
+    termBytes: terms.bytes,
+    termStarts: terms.starts,
+    postingStarts,
+    postingDocs,
+    postingTfs,
+    tfOverflow: Uint32Array.from(overflow),
+    fieldLengths,
+    avgFieldLengths,
+    idBytes: ids.bytes,
+    idStarts: ids.starts,
+    surfaceBytes: new TextEncoder().encode(surfaces.join('\n')),
+    surfaceTerms: Uint32Array.from(surfaceTerms),
+  };
+}

@@ -1,8 +1,9 @@
 import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Logger } from '@pro-context/kernel';
-import type { PackedChunk, PackedIndexData } from './packed-index.js';
+import { mergePacked, type PackedChunk, type PackedIndexData } from './packed-index.js';
 import type { BuildRequest, BuildResponse } from './protocol.js';
 
 /** Chunks per message to the worker: each batch is a few ms to copy, and the main thread yields between them. */
@@ -27,75 +28,116 @@ export function workerScript(): URL {
 export class WorkerBuildError extends Error {}
 
 interface Pending {
+  worker: Worker;
   resolve(data: PackedIndexData): void;
   reject(error: Error): void;
 }
 
 /** Settings of {@link WorkerIndexBuilder}. */
 export interface WorkerBuilderOptions {
-  /** Heap limit of the worker (its `resourceLimits.maxOldGenerationSizeMb`); Node's default when absent. */
+  /** Worker threads at most; a large library is split between them (default: the cores, at most 2). */
+  workers?: number;
+  /** Heap limit of each worker (its `resourceLimits.maxOldGenerationSizeMb`); Node's default when absent. */
   maxHeapMB?: number;
   /** The worker script (tests); {@link workerScript} by default. */
   script?: URL;
 }
 
+/** A library with fewer chunks is built by one worker: splitting it costs more than it saves. */
+export const MIN_SPLIT_CHUNKS = BATCH;
+
 /**
- * Builds packed indexes in one worker thread, started on the first build and kept (unreferenced: it never
- * keeps the process alive). If it dies, every build it had fails with {@link WorkerBuildError} and the
- * next build starts a new one.
+ * Builds packed indexes in worker threads (a pool of `workers`, each started on first use and kept,
+ * unreferenced: they never keep the process alive). A large library is cut into one contiguous part per
+ * worker, built side by side and merged ({@link mergePacked}: the same index one worker would build). If a
+ * worker dies, every build it had a part of fails with {@link WorkerBuildError}; the next build starts a
+ * new one.
  */
 export class WorkerIndexBuilder {
-  private worker: Worker | undefined;
+  private readonly workers: (Worker | undefined)[];
   private readonly pending = new Map<number, Pending>();
   private nextJob = 1;
+  private nextWorker = 0;
 
   constructor(
     private readonly options: WorkerBuilderOptions = {},
     private readonly logger?: Logger,
-  ) {}
+  ) {
+    const size = options.workers ?? Math.min(2, availableParallelism());
+    this.workers = new Array(Math.max(1, size)).fill(undefined);
+  }
 
   /**
-   * Builds the index of `chunks`. `superseded()` is asked between batches: once it says yes the build is
-   * cancelled and the promise resolves with `undefined`.
+   * Builds the index of `chunks` (each turned into a {@link PackedChunk} by `convert`). `superseded()` is
+   * asked between batches: once it says yes the build is cancelled and the promise resolves with `undefined`.
    */
-  async build(
-    chunks: readonly PackedChunk[],
+  async build<T>(
+    chunks: readonly T[],
+    convert: (chunk: T) => PackedChunk,
     language: 'english',
     superseded: () => boolean,
   ): Promise<PackedIndexData | undefined> {
-    const worker = this.start();
-    const job = this.nextJob++;
-    const done = new Promise<PackedIndexData>((resolve, reject) => this.pending.set(job, { resolve, reject }));
-    // A failure before the result is awaited must not count as unhandled.
-    done.catch(() => {});
-    this.post(worker, { type: 'start', job, language });
-    for (let i = 0; i < chunks.length; i += BATCH) {
-      if (i > 0) await yieldToEventLoop();
+    const count = chunks.length < MIN_SPLIT_CHUNKS ? 1 : this.workers.length;
+    const size = Math.ceil(chunks.length / count);
+    const jobs: { job: number; worker: Worker; done: Promise<PackedIndexData>; from: number; to: number }[] = [];
+    for (let i = 0; i < count; i++) {
+      const worker = this.start((this.nextWorker + i) % this.workers.length);
+      const job = this.nextJob++;
+      const done = new Promise<PackedIndexData>((resolve, reject) =>
+        this.pending.set(job, { worker, resolve, reject }),
+      );
+      // A failure before the result is awaited must not count as unhandled.
+      done.catch(() => {});
+      worker.postMessage({ type: 'start', job, language } satisfies BuildRequest);
+      jobs.push({ job, worker, done, from: i * size, to: Math.min(chunks.length, (i + 1) * size) });
+    }
+    this.nextWorker = (this.nextWorker + 1) % this.workers.length;
+    const cancel = () => {
+      for (const { job, worker } of jobs) {
+        if (this.pending.delete(job) && this.workers.includes(worker)) {
+          worker.postMessage({ type: 'cancel', job } satisfies BuildRequest);
+        }
+      }
+    };
+    // the parts' batches take turns, so the workers start together
+    const longest = Math.max(...jobs.map((j) => j.to - j.from));
+    for (let offset = 0; offset < longest; offset += BATCH) {
+      if (offset > 0) await yieldToEventLoop();
       if (superseded()) {
-        if (this.pending.delete(job) && this.worker === worker) this.post(worker, { type: 'cancel', job });
+        cancel();
         return undefined;
       }
-      // the worker died under this build: `done` has failed already
-      if (!this.pending.has(job)) return done;
-      this.post(worker, { type: 'add', job, chunks: chunks.slice(i, i + BATCH) as PackedChunk[] });
+      for (const { job, worker, from, to } of jobs) {
+        // a worker died under this build: its part has failed already, and so will the whole
+        if (!this.pending.has(job) || from + offset >= to) continue;
+        // converted batch by batch: no step of a large library blocks the main thread for long
+        const batch = chunks.slice(from + offset, Math.min(to, from + offset + BATCH)).map(convert);
+        worker.postMessage({ type: 'add', job, chunks: batch } satisfies BuildRequest);
+      }
     }
-    this.post(worker, { type: 'finish', job });
-    return done;
+    for (const { job, worker } of jobs) {
+      if (this.pending.has(job)) worker.postMessage({ type: 'finish', job } satisfies BuildRequest);
+    }
+    let parts: PackedIndexData[];
+    try {
+      parts = await Promise.all(jobs.map((j) => j.done));
+    } catch (error) {
+      cancel();
+      throw error;
+    }
+    return superseded() ? undefined : mergePacked(parts);
   }
 
-  /** Stops the worker (builds under way fail). */
+  /** Stops the workers (builds under way fail). */
   async close(): Promise<void> {
-    const worker = this.worker;
-    this.worker = undefined;
-    if (worker !== undefined) await worker.terminate();
+    const running = this.workers.filter((w): w is Worker => w !== undefined);
+    this.workers.fill(undefined);
+    await Promise.all(running.map((worker) => worker.terminate()));
   }
 
-  private post(worker: Worker, request: BuildRequest): void {
-    worker.postMessage(request);
-  }
-
-  private start(): Worker {
-    if (this.worker !== undefined) return this.worker;
+  private start(slot: number): Worker {
+    const existing = this.workers[slot];
+    if (existing !== undefined) return existing;
     const worker = new Worker(this.options.script ?? workerScript(), {
       resourceLimits:
         this.options.maxHeapMB === undefined ? undefined : { maxOldGenerationSizeMb: this.options.maxHeapMB },
@@ -117,15 +159,15 @@ export class WorkerIndexBuilder {
       else pending.reject(new WorkerBuildError(`failed: ${response.message}`));
     });
     const fail = (reason: string) => {
-      if (this.worker === worker) this.worker = undefined;
-      const jobs = [...this.pending.values()];
-      this.pending.clear();
+      if (this.workers[slot] === worker) this.workers[slot] = undefined;
+      const jobs = [...this.pending].filter(([, p]) => p.worker === worker);
+      for (const [job] of jobs) this.pending.delete(job);
       if (jobs.length > 0) this.logger?.warn('search index worker failed', { reason, builds: jobs.length });
-      for (const job of jobs) job.reject(new WorkerBuildError(reason));
+      for (const [, p] of jobs) p.reject(new WorkerBuildError(reason));
     };
     worker.on('error', (error) => fail(`crashed (${error.message})`));
     worker.on('exit', (code) => fail(`exited with code ${code}`));
-    this.worker = worker;
+    this.workers[slot] = worker;
     return worker;
   }
 }

@@ -108,8 +108,9 @@ describe('PackedSearchBackend', () => {
   });
 
   it('reports a crash of the worker as a coded error, and the next build starts a new worker', async () => {
-    // a heap too small for the build: the worker dies of it (ERR_WORKER_OUT_OF_MEMORY)
-    const backend = backendWith({ workerMaxHeapMB: 8 });
+    // a heap too small for the build: the worker dies of it (ERR_WORKER_OUT_OF_MEMORY). One worker, so that
+    // the next build goes to a new one rather than to a second worker still busy with the other half.
+    const backend = backendWith({ workerMaxHeapMB: 8, workers: 1 });
     const key = keyOf('huge');
     const error = await backend.index(key, bigCorpus(60_000, 'h')).catch((e: unknown) => e);
     expect(isProContextError(error)).toBe(true);
