@@ -197,7 +197,8 @@ export function createCodeTokenizer(language: SearchLanguage = 'english'): CodeT
     queryTerms(text) {
       const seen = new Map<string, QueryTerm>();
       scan(text, (analyzed) => {
-        if (!seen.has(analyzed.term)) seen.set(analyzed.term, analyzed);
+        // a copy: the cache entry also carries an index builder's slot
+        if (!seen.has(analyzed.term)) seen.set(analyzed.term, { term: analyzed.term, surface: analyzed.surface });
       });
       return [...seen.values()];
     },
