@@ -1,6 +1,7 @@
 import {
   allowedTypos,
   BM25_SHARE,
+  boundedEditDistance,
   type CodeTokenizer,
   createCodeTokenizer,
   type IndexEntry,
@@ -9,7 +10,6 @@ import {
   NUMERIC_TERM,
   type SearchLanguage,
   SYNONYM_WEIGHT,
-  TypoVocabulary,
 } from '@pro-context/plugin-orama-search/analysis';
 
 /** The indexed fields of a chunk, in the order they are indexed (the order `orama-search` uses). */
@@ -327,7 +327,7 @@ export class PackedIndex {
   private readonly termCount: number;
   private readonly termView: Buffer;
   private readonly idView: Buffer;
-  private vocabulary: TypoVocabulary | undefined;
+  private typos: TypoIndex | undefined;
 
   constructor(
     readonly data: PackedIndexData,
@@ -344,13 +344,9 @@ export class PackedIndex {
     return this.data.chunks;
   }
 
-  /** Bytes held, the typo vocabulary included once a misspelt query has built it. */
+  /** Bytes held, the typo matching's index of written words by length included once a misspelt query built it. */
   get memoryBytes(): number {
-    // a JS string per written word (header + characters) and its entries in two collections
-    return (
-      this.bytes +
-      (this.vocabulary === undefined ? 0 : this.data.surfaceBytes.byteLength * 3 + this.vocabulary.size * 64)
-    );
+    return this.bytes + (this.typos === undefined ? 0 : this.typos.bytes);
   }
 
   /** The rank of `term`, or -1. */
@@ -382,18 +378,70 @@ export class PackedIndex {
     return df;
   }
 
-  private typoVocabulary(): TypoVocabulary {
-    if (this.vocabulary === undefined) {
-      const vocabulary = new TypoVocabulary();
-      const { surfaceBytes, surfaceTerms, termStarts } = this.data;
-      const words = surfaceBytes.byteLength === 0 ? [] : new TextDecoder().decode(surfaceBytes).split('\n');
-      for (let i = 0; i < words.length; i++) {
-        const r = surfaceTerms[i]!;
-        vocabulary.add(words[i]!, this.termView.toString('utf8', termStarts[r]!, termStarts[r + 1]!));
+  /** The written words by UTF-16 length (what TypoVocabulary buckets by), each bucket in first-seen order. */
+  private typoIndex(): TypoIndex {
+    if (this.typos === undefined) {
+      const bytes = this.data.surfaceBytes;
+      const count = this.data.surfaceTerms.length;
+      // starts[count] is one past a virtual trailing separator: word i is bytes[starts[i] .. starts[i+1]-1]
+      const starts = new Uint32Array(count + 1);
+      const lengths = new Uint8Array(count);
+      let word = 0;
+      let units = 0;
+      for (let i = 0; i < bytes.length; i++) {
+        const byte = bytes[i]!;
+        if (byte === 0x0a) {
+          lengths[word] = Math.min(units, 255);
+          starts[++word] = i + 1;
+          units = 0;
+        } else if (byte < 0x80 || byte >= 0xc0) {
+          // a character starts here; four-byte sequences are two UTF-16 units
+          units += byte >= 0xf0 ? 2 : 1;
+        }
       }
-      this.vocabulary = vocabulary;
+      if (count > 0) lengths[word] = Math.min(units, 255);
+      starts[count] = bytes.length + 1;
+      const buckets = new Uint32Array(257);
+      for (let i = 0; i < count; i++) buckets[lengths[i]! + 1]! += 1;
+      for (let l = 1; l < buckets.length; l++) buckets[l]! += buckets[l - 1]!;
+      const next = buckets.slice(0, 256);
+      const order = new Uint32Array(count);
+      for (let i = 0; i < count; i++) order[next[lengths[i]!]!++] = i;
+      this.typos = { starts, order, buckets, bytes: starts.byteLength + lengths.byteLength + order.byteLength };
     }
-    return this.vocabulary;
+    return this.typos;
+  }
+
+  /**
+   * Words of the index within `maxDistance` edits of `surface`, closest first, at most `limit`: exactly
+   * TypoVocabulary.candidates (same buckets, same order, same distance), on the packed bytes.
+   */
+  private typoCandidates(surface: string, maxDistance: number, limit: number): { term: string; distance: number }[] {
+    if (maxDistance <= 0) return [];
+    const { starts, order, buckets } = this.typoIndex();
+    const bytes = this.data.surfaceBytes;
+    const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    const ascii = !/[^\x00-\x7f]/.test(surface);
+    const found: { index: number; distance: number }[] = [];
+    for (let length = surface.length - maxDistance; length <= surface.length + maxDistance; length++) {
+      if (length < 0 || length > 255) continue;
+      for (let k = buckets[length]!; k < buckets[length + 1]!; k++) {
+        const i = order[k]!;
+        const start = starts[i]!;
+        const end = starts[i + 1]! - 1;
+        const distance =
+          ascii && isAscii(bytes, start, end)
+            ? asciiEditDistance(surface, bytes, start, end, maxDistance)
+            : boundedEditDistance(surface, view.toString('utf8', start, end), maxDistance);
+        if (distance > 0 && distance <= maxDistance) found.push({ index: i, distance });
+      }
+    }
+    found.sort((x, y) => x.distance - y.distance);
+    const { termStarts, surfaceTerms } = this.data;
+    return found.slice(0, limit).map(({ index, distance }) => {
+      const r = surfaceTerms[index]!;
+      return { term: this.termView.toString('utf8', termStarts[r]!, termStarts[r + 1]!), distance };
+    });
   }
 
   private tfAt(posting: number): number {
@@ -440,7 +488,7 @@ export class PackedIndex {
         const typos = allowedTypos(q.surface.length, params.tolerance);
         const byTerm = new Map<string, number>();
         if (typos > 0) {
-          for (const candidate of this.typoVocabulary().candidates(q.surface, typos, MAX_TYPO_CANDIDATES)) {
+          for (const candidate of this.typoCandidates(q.surface, typos, MAX_TYPO_CANDIDATES)) {
             // A typo match ranks below an exact one: weight 1/2 for one edit, 1/3 for two.
             const weight = 1 / (1 + candidate.distance);
             if ((byTerm.get(candidate.term) ?? 0) < weight) byTerm.set(candidate.term, weight);
@@ -672,4 +720,51 @@ export function mergePacked(parts: readonly PackedIndexData[]): PackedIndexData 
     surfaceBytes: new TextEncoder().encode(surfaces.join('\n')),
     surfaceTerms: Uint32Array.from(surfaceTerms),
   };
+}
+
+/** The typo index of a loaded {@link PackedIndex} (built on the first misspelt query). */
+interface TypoIndex {
+  starts: Uint32Array;
+  order: Uint32Array;
+  /** Words of UTF-16 length l are `order[buckets[l] .. buckets[l+1]]`. */
+  buckets: Uint32Array;
+  bytes: number;
+}
+
+function isAscii(bytes: Uint8Array, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) if (bytes[i]! >= 0x80) return false;
+  return true;
+}
+
+let rows: [Int32Array, Int32Array, Int32Array] = [new Int32Array(66), new Int32Array(66), new Int32Array(66)];
+
+/**
+ * boundedEditDistance (the analysis' optimal string alignment distance, `max + 1` once it must exceed `max`)
+ * between `a` and the ASCII word `bytes[start..end)`, without making a string of it.
+ */
+function asciiEditDistance(a: string, bytes: Uint8Array, start: number, end: number, max: number): number {
+  const n = a.length;
+  const m = end - start;
+  if (Math.abs(n - m) > max) return max + 1;
+  if (m + 1 > rows[0].length) rows = [new Int32Array(m + 1), new Int32Array(m + 1), new Int32Array(m + 1)];
+  let [prevPrev, prev, cur] = rows;
+  for (let j = 0; j <= m; j++) prev[j] = j;
+  for (let i = 1; i <= n; i++) {
+    cur[0] = i;
+    let rowMin = i;
+    const ca = a.charCodeAt(i - 1);
+    for (let j = 1; j <= m; j++) {
+      const cb = bytes[start + j - 1]!;
+      let d = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (ca === cb ? 0 : 1));
+      if (i > 1 && j > 1 && ca === bytes[start + j - 2] && a.charCodeAt(i - 2) === cb) {
+        d = Math.min(d, prevPrev[j - 2]! + 1);
+      }
+      cur[j] = d;
+      if (d < rowMin) rowMin = d;
+    }
+    if (rowMin > max) return max + 1;
+    [prevPrev, prev, cur] = [prev, cur, prevPrev];
+  }
+  const distance = prev[m]!;
+  return distance > max ? max + 1 : distance;
 }

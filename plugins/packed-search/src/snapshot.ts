@@ -151,5 +151,8 @@ function checkLayout(data: PackedIndexData): string | undefined {
   if (data.postingTfs.length !== data.postingDocs.length || data.tfOverflow.length % 2 !== 0) return 'bad frequencies';
   for (let i = 0; i < data.postingDocs.length; i++) if (data.postingDocs[i]! >= chunks) return 'chunk out of range';
   for (let i = 0; i < data.surfaceTerms.length; i++) if (data.surfaceTerms[i]! >= terms) return 'term out of range';
+  let words = data.surfaceBytes.byteLength === 0 ? 0 : 1;
+  for (let i = 0; i < data.surfaceBytes.length; i++) if (data.surfaceBytes[i] === 0x0a) words++;
+  if (words !== data.surfaceTerms.length) return 'bad written words';
   return undefined;
 }
