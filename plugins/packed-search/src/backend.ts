@@ -42,6 +42,8 @@ export interface PackedSearchBackendOptions {
   workers?: number;
   /** Heap limit of each build worker in MB (Node's default when absent). */
   workerMaxHeapMB?: number;
+  /** An idle build worker ends after this long (ms), giving its memory back; default 10 s. */
+  workerIdleMs?: number;
 }
 
 /** What {@link PackedSearchBackend}'s constructor takes: any setting may be left out, field weights included. */
@@ -113,6 +115,7 @@ export class PackedSearchBackend implements SearchBackend {
       worker: options.worker ?? defaults.worker,
       workers: options.workers,
       workerMaxHeapMB: options.workerMaxHeapMB,
+      workerIdleMs: options.workerIdleMs,
     };
     if (!Number.isInteger(this.options.maxLoadedIndexes) || this.options.maxLoadedIndexes < 1) {
       throw new RangeError(`maxLoadedIndexes must be a positive integer, got ${this.options.maxLoadedIndexes}.`);
@@ -142,7 +145,7 @@ export class PackedSearchBackend implements SearchBackend {
     let data: PackedIndexData | undefined;
     if (this.options.worker) {
       this.builder ??= new WorkerIndexBuilder(
-        { workers: this.options.workers, maxHeapMB: this.options.workerMaxHeapMB },
+        { workers: this.options.workers, maxHeapMB: this.options.workerMaxHeapMB, idleMs: this.options.workerIdleMs },
         this.logger,
       );
       try {

@@ -37,6 +37,11 @@ interface Pending {
 export interface WorkerBuilderOptions {
   /** Worker threads at most; a large library is split between them (default: the cores, at most 2). */
   workers?: number;
+  /**
+   * A worker with nothing to build ends after this long (ms), which gives its heap back (a build's word
+   * cache and term maps); the next build starts a new one. Default 10 s.
+   */
+  idleMs?: number;
   /** Heap limit of each worker (its `resourceLimits.maxOldGenerationSizeMb`); Node's default when absent. */
   maxHeapMB?: number;
   /** The worker script (tests); {@link workerScript} by default. */
@@ -56,6 +61,7 @@ export const MIN_SPLIT_CHUNKS = BATCH;
 export class WorkerIndexBuilder {
   private readonly workers: (Worker | undefined)[];
   private readonly pending = new Map<number, Pending>();
+  private readonly idleTimers = new Map<Worker, NodeJS.Timeout>();
   private nextJob = 1;
   private nextWorker = 0;
 
@@ -96,6 +102,7 @@ export class WorkerIndexBuilder {
       for (const { job, worker } of jobs) {
         if (this.pending.delete(job) && this.workers.includes(worker)) {
           worker.postMessage({ type: 'cancel', job } satisfies BuildRequest);
+          this.scheduleIdle(worker);
         }
       }
     };
@@ -132,12 +139,33 @@ export class WorkerIndexBuilder {
   async close(): Promise<void> {
     const running = this.workers.filter((w): w is Worker => w !== undefined);
     this.workers.fill(undefined);
+    for (const timer of this.idleTimers.values()) clearTimeout(timer);
+    this.idleTimers.clear();
     await Promise.all(running.map((worker) => worker.terminate()));
+  }
+
+  /** Ends `worker` once it has been idle for `idleMs`, unless it gets a job before. */
+  private scheduleIdle(worker: Worker): void {
+    if ([...this.pending.values()].some((p) => p.worker === worker)) return;
+    clearTimeout(this.idleTimers.get(worker));
+    const timer = setTimeout(() => {
+      this.idleTimers.delete(worker);
+      const slot = this.workers.indexOf(worker);
+      if (slot < 0 || [...this.pending.values()].some((p) => p.worker === worker)) return;
+      this.workers[slot] = undefined;
+      void worker.terminate();
+    }, this.options.idleMs ?? 10_000);
+    timer.unref();
+    this.idleTimers.set(worker, timer);
   }
 
   private start(slot: number): Worker {
     const existing = this.workers[slot];
-    if (existing !== undefined) return existing;
+    if (existing !== undefined) {
+      clearTimeout(this.idleTimers.get(existing));
+      this.idleTimers.delete(existing);
+      return existing;
+    }
     const worker = new Worker(this.options.script ?? workerScript(), {
       resourceLimits:
         this.options.maxHeapMB === undefined ? undefined : { maxOldGenerationSizeMb: this.options.maxHeapMB },
@@ -157,9 +185,12 @@ export class WorkerIndexBuilder {
       this.pending.delete(response.job);
       if (response.type === 'built') pending.resolve(response.data);
       else pending.reject(new WorkerBuildError(`failed: ${response.message}`));
+      this.scheduleIdle(worker);
     });
     const fail = (reason: string) => {
       if (this.workers[slot] === worker) this.workers[slot] = undefined;
+      clearTimeout(this.idleTimers.get(worker));
+      this.idleTimers.delete(worker);
       const jobs = [...this.pending].filter(([, p]) => p.worker === worker);
       for (const [job] of jobs) this.pending.delete(job);
       if (jobs.length > 0) this.logger?.warn('search index worker failed', { reason, builds: jobs.length });

@@ -121,6 +121,15 @@ describe('PackedSearchBackend', () => {
     expect((await backend.search(keyOf('small'), 'models')).hits.map((h) => h.id)).toEqual(['models']);
   });
 
+  it('ends idle workers and starts new ones for the next build', async () => {
+    const backend = backendWith({ workerIdleMs: 20 });
+    await backend.index(keyOf('a'), bigCorpus(3000, 'a'));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await backend.index(keyOf('b'), bigCorpus(3000, 'b'));
+    expect((await backend.search(keyOf('a'), 'aunique2999')).hits.map((h) => h.id)).toEqual(['a-2999']);
+    expect((await backend.search(keyOf('b'), 'bunique0')).hits.map((h) => h.id)).toEqual(['b-0']);
+  });
+
   it('refuses damaged, foreign and truncated snapshots', async () => {
     const backend = backendWith({ worker: false });
     const key = keyOf('lib');
