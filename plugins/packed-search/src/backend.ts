@@ -38,7 +38,7 @@ export interface PackedSearchBackendOptions {
   language: SearchLanguage;
   /** Build indexes in a worker thread (`true`), or on the main thread in slices (`false`). */
   worker: boolean;
-  /** Worker threads building at most (a large library is split between them); default: the cores, at most 2. */
+  /** Worker threads building at most (with more than one, a large library is split between them); default 1. */
   workers?: number;
   /** Heap limit of each build worker in MB (Node's default when absent). */
   workerMaxHeapMB?: number;

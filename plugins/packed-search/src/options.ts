@@ -55,6 +55,16 @@ export const packedSearchPluginOptionsSchema = z.strictObject({
       'Build indexes in a worker thread, so searches of other libraries are answered meanwhile. false builds ' +
         'on the main thread, in slices.',
     ),
+  workers: z
+    .number()
+    .int()
+    .min(1)
+    .max(16)
+    .default(1)
+    .describe(
+      'Worker threads building indexes (at most the cores). With more than one, a large library is split ' +
+        'between them and the parts merged; on a busy 2-core machine one was as fast, for less CPU and memory.',
+    ),
 });
 
 /** Validated options of the `packed-search` plugin (defaults applied). */

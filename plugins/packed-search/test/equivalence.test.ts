@@ -52,7 +52,7 @@ describe.skipIf(!corporaAvailable)('packed-search ranks exactly like orama-searc
   });
 
   for (const library of ['fastapi', 'pydantic', 'hono', 'zod']) {
-    it(`${library}: same top 10, same scores, same totals (built here, in the worker, and restored)`, async () => {
+    it(`${library}: same top 10, same scores, same totals (built here, in one or two workers, and restored)`, async () => {
       const chunks = corpusChunks(library);
       expect(chunks.length).toBeGreaterThan(100);
       const key = keyOf(library);
@@ -60,13 +60,16 @@ describe.skipIf(!corporaAvailable)('packed-search ranks exactly like orama-searc
       await orama.index(key, chunks);
       const here = new PackedSearchBackend({ worker: false });
       const inWorker = new PackedSearchBackend({ worker: true });
-      backends.push(inWorker);
+      // two workers: a library of more than 1,024 chunks is built in two parts and merged
+      const split = new PackedSearchBackend({ worker: true, workers: 2 });
+      backends.push(inWorker, split);
       await here.index(key, chunks);
       await inWorker.index(key, chunks);
+      await split.index(key, chunks);
       const restored = new PackedSearchBackend({ worker: false });
       expect(await restored.restore(key, (await inWorker.snapshot(key))!)).toBe(true);
       const queries = queriesFor(chunks);
-      for (const packed of [here, inWorker, restored]) {
+      for (const packed of [here, inWorker, split, restored]) {
         expect(await expectSameResults(orama, packed, library, queries)).toBeGreaterThan(200);
       }
     });
