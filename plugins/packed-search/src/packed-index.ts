@@ -525,9 +525,12 @@ export class PackedIndex {
           const lengthWeight = (K * B) / avgLength;
           const constant = K * (1 - B);
           const covered = termIdf * match.weight;
+          const docs = data.postingDocs;
+          const tfs = data.postingTfs;
           for (let p = start; p < end; p++) {
-            const doc = data.postingDocs[p]!;
-            const tf = this.tfAt(p);
+            const doc = docs[p]!;
+            const raw = tfs[p]!;
+            const tf = raw === TF_OVERFLOW ? this.tfAt(p) : raw;
             const length = lengths[lengthBase + doc]!;
             const score = (factor * (D + tf * (K + 1))) / (tf + constant + lengthWeight * length);
             if (scores[doc] === 0) matched.push(doc);
@@ -580,8 +583,9 @@ function topK(docs: readonly number[], scoreOf: (doc: number) => number, limit: 
     }
   };
   for (const doc of docs) {
-    const entry: [number, number] = [doc, scoreOf(doc)];
+    const score = scoreOf(doc);
     if (heap.length < limit) {
+      const entry: [number, number] = [doc, score];
       heap.push(entry);
       let i = heap.length - 1;
       while (i > 0) {
@@ -590,9 +594,13 @@ function topK(docs: readonly number[], scoreOf: (doc: number) => number, limit: 
         swap(i, parent);
         i = parent;
       }
-    } else if (before(entry, heap[0]!)) {
-      heap[0] = entry;
-      down(0);
+    } else {
+      // compared as numbers first: most chunks of a common word never enter the heap, nor allocate
+      const worst = heap[0]!;
+      if (score > worst[1] || (score === worst[1] && doc < worst[0])) {
+        heap[0] = [doc, score];
+        down(0);
+      }
     }
   }
   return heap.sort((a, b) => (before(a, b) ? -1 : 1));
