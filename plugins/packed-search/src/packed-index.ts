@@ -422,6 +422,9 @@ export class PackedIndex {
     const bytes = this.data.surfaceBytes;
     const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     const ascii = !/[^\x00-\x7f]/.test(surface);
+    // character counts of the query word, for the bag distance
+    const counts = new Int32Array(128);
+    if (ascii) for (let i = 0; i < surface.length; i++) counts[surface.charCodeAt(i)]! += 1;
     const found: { index: number; distance: number }[] = [];
     for (let length = surface.length - maxDistance; length <= surface.length + maxDistance; length++) {
       if (length < 0 || length > 255) continue;
@@ -429,10 +432,14 @@ export class PackedIndex {
         const i = order[k]!;
         const start = starts[i]!;
         const end = starts[i + 1]! - 1;
-        const distance =
-          ascii && isAscii(bytes, start, end)
-            ? asciiEditDistance(surface, bytes, start, end, maxDistance)
-            : boundedEditDistance(surface, view.toString('utf8', start, end), maxDistance);
+        let distance: number;
+        if (ascii && isAscii(bytes, start, end)) {
+          // the bag distance never exceeds the edit distance: most words are ruled out without the table
+          if (bagDistance(counts, bytes, start, end, surface.length, maxDistance) > maxDistance) continue;
+          distance = asciiEditDistance(surface, bytes, start, end, maxDistance);
+        } else {
+          distance = boundedEditDistance(surface, view.toString('utf8', start, end), maxDistance);
+        }
         if (distance > 0 && distance <= maxDistance) found.push({ index: i, distance });
       }
     }
@@ -775,4 +782,33 @@ function asciiEditDistance(a: string, bytes: Uint8Array, start: number, end: num
   }
   const distance = prev[m]!;
   return distance > max ? max + 1 : distance;
+}
+
+const bagScratch = new Int32Array(128);
+
+/**
+ * The bag distance between the word with character counts `counts` (of length `length`) and the ASCII word
+ * `bytes[start..end)`: the larger of the characters each has beyond the other. An insertion, deletion or
+ * substitution changes it by at most 1 and a swap not at all, so it is a lower bound of the edit distance.
+ * Stops counting once it exceeds `max`.
+ */
+function bagDistance(
+  counts: Int32Array,
+  bytes: Uint8Array,
+  start: number,
+  end: number,
+  length: number,
+  max: number,
+): number {
+  bagScratch.set(counts);
+  // characters of the word the query does not have
+  let extra = 0;
+  for (let i = start; i < end; i++) {
+    const c = bytes[i]!;
+    if (bagScratch[c]! > 0) bagScratch[c]! -= 1;
+    else if (++extra > max) return extra;
+  }
+  // what is left of the query's characters: length - (matched) = length - ((end - start) - extra)
+  const missing = length - (end - start - extra);
+  return Math.max(extra, missing);
 }
