@@ -421,7 +421,7 @@ export class PackedIndex {
     const { starts, order, buckets } = this.typoIndex();
     const bytes = this.data.surfaceBytes;
     const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    const ascii = !/[^\x00-\x7f]/.test(surface);
+    const ascii = !/[\u0080-\uffff]/.test(surface);
     // character counts of the query word, for the bag distance
     const counts = new Int32Array(128);
     if (ascii) for (let i = 0; i < surface.length; i++) counts[surface.charCodeAt(i)]! += 1;
