@@ -5,7 +5,8 @@
  *
  * Flags: `--sections=quality,stdio,http,scale` (default: all), `--http-seconds=N` (each HTTP load run, default 5),
  * `--copies=N` (synthetic corpus size, default 10), `--calls=N` (timed get-docs and search-docs calls, default 200),
- * `--search-backends=orama-search,sqlite-search` (the search backends the scale section measures; default Orama's).
+ * `--search-backends=orama-search,packed-search,sqlite-search` (the search backends the scale section measures;
+ * default Orama and the packed index, side by side).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -24,7 +25,7 @@ const sections = new Set((arg('sections') ?? 'quality,stdio,http,scale').split('
 const httpSeconds = Number(arg('http-seconds') ?? 5);
 const copies = Number(arg('copies') ?? 10);
 const calls = Number(arg('calls') ?? 200);
-const searchBackends = (arg('search-backends') ?? 'orama-search').split(',').filter(Boolean);
+const searchBackends = (arg('search-backends') ?? 'orama-search,packed-search').split(',').filter(Boolean);
 const log = (line: string) => process.stderr.write(`${line}\n`);
 const ms = (x: number | undefined, digits = 1) =>
   x === undefined || Number.isNaN(x) ? 'n/a' : `${x.toFixed(digits)} ms`;
@@ -197,6 +198,8 @@ function printScale(s: ScaleReport): void {
         'search p99',
         'heap+ext growth',
         'process RSS',
+        'snapshot',
+        'restore',
       ],
       s.scale.map((r) => [
         r.corpus,
@@ -209,6 +212,8 @@ function printScale(s: ScaleReport): void {
         ms(r.search.p99, 2),
         `${r.heapGrowthMb.toFixed(0)} MB`,
         `${r.rssMb.toFixed(0)} MB`,
+        r.snapshotMb === undefined ? 'n/a' : `${r.snapshotMb.toFixed(1)} MB`,
+        r.restoreMs === undefined ? 'n/a' : ms(r.restoreMs, 0),
       ]),
     ),
   );

@@ -18,6 +18,7 @@ import {
   sourceAdapterToken,
 } from '@pro-context/kernel';
 import { OramaSearchBackend } from '@pro-context/plugin-orama-search';
+import { PackedSearchBackend } from '@pro-context/plugin-packed-search';
 import { SqliteSearchBackend } from '@pro-context/plugin-sqlite-search';
 import { fts5Retriever, miniSearchRetriever } from './baselines.js';
 import type { InProcess } from './inprocess.js';
@@ -119,6 +120,9 @@ export interface ScaleRow {
   heapGrowthMb: number;
   /** The benchmark process's RSS after indexing. */
   rssMb: number;
+  /** Size of the indexes' snapshots, and the time to restore them all (after a drop). */
+  snapshotMb?: number;
+  restoreMs?: number;
 }
 
 /** Indexing throughput of each system on one set of chunks. */
@@ -201,6 +205,9 @@ export async function measureScale(
       backend = new SqliteSearchBackend({ directory });
     } else if (backendId === 'orama-search') {
       backend = new OramaSearchBackend({ maxLoadedIndexes: 64 });
+    } else if (backendId === 'packed-search') {
+      // its defaults: the worker thread builds, loaded indexes within 128 MB
+      backend = new PackedSearchBackend();
     } else {
       throw new Error(`unknown search backend ${backendId}`);
     }
@@ -220,6 +227,18 @@ export async function measureScale(
       }
       const after = settledMemoryMb();
       const search = await searchLatency(backend, queries);
+      const snapshots: [IndexKey, Uint8Array | null][] = [];
+      for (const [key] of sets) snapshots.push([key, await backend.snapshot(key)]);
+      const snapshotBytes = snapshots.reduce((n, [, snapshot]) => n + (snapshot?.byteLength ?? 0), 0);
+      let restoreMs = 0;
+      for (const [key, snapshot] of snapshots) {
+        if (snapshot === null) continue;
+        await backend.drop(key);
+        const restoreStarted = performance.now();
+        await backend.restore(key, snapshot);
+        restoreMs += performance.now() - restoreStarted;
+      }
+      snapshots.length = 0;
       const chunks = sets.reduce((n, [, c]) => n + c.length, 0);
       const mb = sets.reduce((n, [, c]) => n + bodyBytes(c), 0) / MB;
       const row: ScaleRow = {
@@ -232,6 +251,7 @@ export async function measureScale(
         search,
         heapGrowthMb: after.heapMb - before.heapMb,
         rssMb: after.rssMb,
+        ...(snapshotBytes > 0 ? { snapshotMb: snapshotBytes / MB, restoreMs } : {}),
       };
       options.log(
         `  ${label(corpus)}: ${chunks} chunks, ${mb.toFixed(1)} MB indexed in ${seconds.toFixed(2)} s; search p50 ${search.p50.toFixed(2)} ms p99 ${search.p99.toFixed(2)} ms`,
@@ -271,10 +291,11 @@ export async function measureScale(
     );
 
     if (backend instanceof SqliteSearchBackend) backend.close();
+    if (backend instanceof PackedSearchBackend) await backend.close();
     if (directory !== undefined) rmSync(directory, { recursive: true, force: true });
     const all9 = scale[rowsBefore + 1] as ScaleRow;
     extra.push({
-      system: backendId === 'orama-search' ? 'Orama backend index (pro-context)' : `${backendId} backend index`,
+      system: backendId === 'orama-search' ? 'Orama backend index' : `${backendId} backend index`,
       mb: all9.markdownMb,
       seconds: all9.indexSeconds,
       mbPerSecond: all9.mbPerSecond,

@@ -55,6 +55,9 @@ const zodEnglishOnly = {
 const entries = {
   'pro-context': join(root, 'dist', 'cli.js'),
   'pro-context-admin': join(root, 'dist', 'admin.js'),
+  // packed-search starts its index-building worker from `./packed-search-worker.js` beside its own module,
+  // which in the bundle is a chunk in dist/bin/: the worker script is an entry point of its own there
+  'packed-search-worker': createRequire(join(root, 'package.json')).resolve('@pro-context/plugin-packed-search/worker'),
 };
 for (const file of Object.values(entries)) {
   if (!existsSync(file)) throw new Error(`${file} is missing: run tsc first`);

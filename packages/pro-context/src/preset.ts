@@ -18,6 +18,7 @@ import { llmsTxtPlugin } from '@pro-context/plugin-llms-txt';
 import { localDocsPlugin } from '@pro-context/plugin-local-docs';
 import { npmPlugin } from '@pro-context/plugin-npm';
 import { oramaSearchPlugin } from '@pro-context/plugin-orama-search/plugin';
+import { packedSearchPlugin } from '@pro-context/plugin-packed-search/plugin';
 import { projectPlugin } from '@pro-context/plugin-project/plugin';
 import { pypiPlugin } from '@pro-context/plugin-pypi';
 import { siteCrawlPlugin } from '@pro-context/plugin-site-crawl';
@@ -31,16 +32,22 @@ export const PRESET_VERSION: string = (createRequire(import.meta.url)('../packag
   .version;
 
 /**
- * The embedded defaults: SQLite cache, Orama search, the llms.txt and GitHub sources, the crawl of docs sites
- * without llms.txt, the curated registry of well-known libraries, the PyPI and npm version resolvers, the docs
- * engine, docs discovery for packages nobody listed, project detection, and local docs (folders of markdown,
- * `sources.custom`, the installed packages' own docs). `PRO_CONTEXT_SEARCH_BACKEND=sqlite-search` swaps Orama for
- * the SQLite FTS5 backend (disk-backed indexes; opt-in while it is measured against Orama).
+ * The embedded defaults: SQLite cache, the packed search index, the llms.txt and GitHub sources, the crawl of
+ * docs sites without llms.txt, the curated registry of well-known libraries, the PyPI and npm version resolvers,
+ * the docs engine, docs discovery for packages nobody listed, project detection, and local docs (folders of
+ * markdown, `sources.custom`, the installed packages' own docs). `PRO_CONTEXT_SEARCH_BACKEND` chooses another
+ * search backend: `orama-search` (Orama; ranks exactly as packed-search, builds slower, on the main thread) or
+ * `sqlite-search` (SQLite FTS5, disk-backed indexes; ranks worse).
  */
 export function defaultPlugins(env: Record<string, string | undefined> = process.env): AnyPlugin[] {
+  const backend = env.PRO_CONTEXT_SEARCH_BACKEND;
   return [
     sqliteCachePlugin,
-    env.PRO_CONTEXT_SEARCH_BACKEND === 'sqlite-search' ? sqliteSearchPlugin : oramaSearchPlugin,
+    backend === 'sqlite-search'
+      ? sqliteSearchPlugin
+      : backend === 'orama-search'
+        ? oramaSearchPlugin
+        : packedSearchPlugin,
     llmsTxtPlugin,
     githubPlugin,
     siteCrawlPlugin,

@@ -22,8 +22,17 @@ describe("the preset's search backend", () => {
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('is Orama by default', async () => {
-    expect((await start({})).resolve(searchBackendToken).id).toBe('orama-search');
+  it('is the packed index by default, Orama with PRO_CONTEXT_SEARCH_BACKEND=orama-search', async () => {
+    const packed = (await start({})).resolve(searchBackendToken);
+    expect(packed.id).toBe('packed-search');
+    const key = { libraryId: 'lib', version: '1' };
+    const chunks = [{ id: 'a', title: 'A', headings: ['A'], body: 'setupFiles run first', url: 'https://a.test/' }];
+    // built in the worker thread (from the package's dist/, as the tests run the sources)
+    await packed.index(key, chunks);
+    expect((await packed.search(key, 'setup files')).hits.map((h) => h.id)).toEqual(['a']);
+    expect((await start({ PRO_CONTEXT_SEARCH_BACKEND: 'orama-search' })).resolve(searchBackendToken).id).toBe(
+      'orama-search',
+    );
   });
 
   it('is SQLite FTS5 with PRO_CONTEXT_SEARCH_BACKEND=sqlite-search, its database beside the cache', async () => {

@@ -12,6 +12,7 @@ import {
   save,
   search,
 } from '@orama/orama';
+import { BM25_SHARE, MAX_TYPO_CANDIDATES, NUMERIC_TERM } from './scoring.js';
 import { englishSynonymGroups, SYNONYM_WEIGHT, synonymIndex } from './synonyms.js';
 import type { CodeTokenizer } from './tokenizer.js';
 import { allowedTypos, TypoVocabulary } from './typo-vocabulary.js';
@@ -53,14 +54,6 @@ interface PostingNode {
   /** Internal ids of the documents containing the word. */
   d: Set<number>;
 }
-
-const ARRAY_INDEX = /^(?:0|[1-9]\d*)$/;
-
-/** Weight of BM25 (relative to the best chunk) beside query-term coverage in a chunk's score. */
-const BM25_SHARE = 0.3;
-
-/** At most this many index words stand in for one misspelt query word. */
-const MAX_TYPO_CANDIDATES = 8;
 
 /** The node of `word` in a radix tree, if the word is in it. Orama's own `find` collects into arrays (slow). */
 function findWord(root: PostingNode, word: string): PostingNode | undefined {
@@ -146,7 +139,7 @@ function createChunkIndex(tokenizer: CodeTokenizer): IIndex<OramaIndex> {
       let frequencies: Record<string, number> | undefined;
       const occurrences = store.tokenOccurrences[prop]!;
       for (const [term, n] of counts) {
-        if (n > 1 && !ARRAY_INDEX.test(term)) {
+        if (n > 1 && !NUMERIC_TERM.test(term)) {
           frequencies ??= Object.create(null) as Record<string, number>;
           frequencies[term] = n;
         }

@@ -13,6 +13,15 @@ export interface QueryTerm {
 }
 
 /**
+ * An indexed term as the tokenizer's word cache holds it: the same object each time its word recurs, until
+ * the cache is released. `slot` is the indexer's (-1 until it sets it): an index builder that owns its
+ * tokenizer keeps the term's number there instead of looking the term up again at every occurrence.
+ */
+export interface IndexEntry extends QueryTerm {
+  slot: number;
+}
+
+/**
  * Orama's tokenizer interface plus what the custom index needs: index-time terms with duplicates (real
  * term frequencies) and query terms that keep the typed form.
  */
@@ -27,6 +36,11 @@ export interface CodeTokenizer extends Tokenizer {
    * surface is the word as written, lowercased). Returns the number of terms (the field length).
    */
   indexTerms(text: string, visit: (surface: string, term: string) => void): number;
+  /**
+   * Like {@link CodeTokenizer.indexTerms}, with the cached entries themselves (see {@link IndexEntry}).
+   * Returns the number of terms.
+   */
+  indexEntries(text: string, visit: (entry: IndexEntry) => void): number;
   /** Query terms of `text`, one per distinct indexed form. */
   queryTerms(text: string): QueryTerm[];
   /** The indexed form of one lowercased word (stemmed), or `''` if it is not indexed (stop word, too short). */
@@ -51,7 +65,9 @@ const ATTRIBUTE_LIST = /\{\s*[#.][^}\n]*\}/g;
 // English contractions (`isn't`, `Pydantic's`, `you're`): the apostrophe would otherwise cut them into a
 // word and a suffix (`re`, `ll` and `ve` are long enough to be indexed, and `re` is also a Python module).
 // `n't` becomes ` not` (`isn't` → `is not`), the other suffixes are dropped.
-const CONTRACTION = /(\p{L}+)['’](t|s|re|ve|ll|d|m)(?![\p{L}\p{N}_])/giu;
+// The lookbehind only starts a match at the start of a run of letters: a match found from inside the run
+// is also found from its start, and without it the engine retries the run from every letter (quadratic).
+const CONTRACTION = /(?<!\p{L})(\p{L}+)['’](t|s|re|ve|ll|d|m)(?![\p{L}\p{N}_])/giu;
 // The word before `n't` when it is not the word itself (`can't`, `won't`, `shan't`, `ain't`).
 const IRREGULAR_NOT: Readonly<Record<string, string>> = { ca: 'can', wo: 'will', sha: 'shall', ai: 'is' };
 const expandContraction = (_match: string, word: string, suffix: string): string => {
@@ -59,6 +75,10 @@ const expandContraction = (_match: string, word: string, suffix: string): string
   const base = word.slice(0, -1);
   return `${IRREGULAR_NOT[base.toLowerCase()] ?? base} not`;
 };
+// The same two rules for text that is all ASCII (most documentation): there `\p{L}` is `[A-Za-z]`, `\p{N}` is
+// `[0-9]` and `’` cannot occur, and without the `u` flag the engine runs them several times faster.
+const ASCII_WORD = /[A-Za-z0-9_]+(?:[.-][A-Za-z0-9_]+)*/g;
+const ASCII_CONTRACTION = /(?<![A-Za-z])([A-Za-z]+)'(t|s|re|ve|ll|d|m)(?![A-Za-z0-9_])/gi;
 const CAMEL_BOUNDARY = /[a-z0-9][A-Z]|[A-Z][A-Z][a-z]/;
 const CAMEL_SPLIT = /(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])/;
 const NON_ASCII = /[\u0080-\uffff]/;
@@ -103,7 +123,7 @@ export function createCodeTokenizer(language: SearchLanguage = 'english'): CodeT
   const stopWords = englishStopWords;
   // Word → what it indexes as. Documentation vocabularies are small and Zipf-distributed, so after the
   // first few pages nearly every word is a cache hit (this halves indexing time).
-  const words = new Map<string, readonly QueryTerm[]>();
+  const words = new Map<string, readonly IndexEntry[]>();
 
   const termOf = (surface: string): string => {
     if (surface.length < MIN_TERM_LENGTH || surface.length > MAX_TERM_LENGTH || stopWords.has(surface)) return '';
@@ -115,15 +135,15 @@ export function createCodeTokenizer(language: SearchLanguage = 'english'): CodeT
     return NON_ASCII.test(lower) ? lower.normalize('NFD').replace(COMBINING_MARKS, '') : lower;
   };
 
-  const analyzeWord = (match: string): readonly QueryTerm[] => {
+  const analyzeWord = (match: string): readonly IndexEntry[] => {
     let analyzed = words.get(match);
     if (analyzed === undefined) {
       const word = detach(match);
-      const list: QueryTerm[] = [];
+      const list: IndexEntry[] = [];
       expand(word, (raw) => {
         const surface = normalize(raw);
         const term = termOf(surface);
-        if (term) list.push({ term, surface });
+        if (term) list.push({ term, surface, slot: -1 });
       });
       analyzed = list;
       // The cap only guards against pathological input; a real process-wide vocabulary stays far below it.
@@ -133,14 +153,22 @@ export function createCodeTokenizer(language: SearchLanguage = 'english'): CodeT
     return analyzed;
   };
 
-  const scan = (text: string, visit: (analyzed: QueryTerm) => void): void => {
-    const cleaned = text
-      .replace(ATTRIBUTE_LIST, ' ')
-      .replace(LINK_TARGET, ']')
-      .replace(BARE_URL, ' ')
-      .replace(CONTRACTION, expandContraction);
-    for (const word of cleaned.match(WORD) ?? []) {
-      for (const analyzed of analyzeWord(word)) visit(analyzed);
+  const scan = (text: string, visit: (analyzed: IndexEntry) => void): void => {
+    // Each rule runs only on text that can match it (the character it needs is there): a replace copies
+    // the whole text even when nothing matches, and most chunks have no attribute list, link or URL.
+    let cleaned = text;
+    if (cleaned.includes('{')) cleaned = cleaned.replace(ATTRIBUTE_LIST, ' ');
+    if (cleaned.includes('](')) cleaned = cleaned.replace(LINK_TARGET, ']');
+    if (cleaned.includes('http')) cleaned = cleaned.replace(BARE_URL, ' ');
+    const ascii = !NON_ASCII.test(cleaned);
+    if (cleaned.includes("'") || cleaned.includes('’')) {
+      cleaned = cleaned.replace(ascii ? ASCII_CONTRACTION : CONTRACTION, expandContraction);
+    }
+    // exec() on the module's regex (no match array); `visit` never tokenizes, so nothing re-enters it.
+    const word = ascii ? ASCII_WORD : WORD;
+    word.lastIndex = 0;
+    for (let match = word.exec(cleaned); match !== null; match = word.exec(cleaned)) {
+      for (const analyzed of analyzeWord(match[0])) visit(analyzed);
     }
   };
 
@@ -158,10 +186,19 @@ export function createCodeTokenizer(language: SearchLanguage = 'english'): CodeT
       });
       return length;
     },
+    indexEntries(text, visit) {
+      let length = 0;
+      scan(text, (entry) => {
+        length++;
+        visit(entry);
+      });
+      return length;
+    },
     queryTerms(text) {
       const seen = new Map<string, QueryTerm>();
       scan(text, (analyzed) => {
-        if (!seen.has(analyzed.term)) seen.set(analyzed.term, analyzed);
+        // a copy: the cache entry also carries an index builder's slot
+        if (!seen.has(analyzed.term)) seen.set(analyzed.term, { term: analyzed.term, surface: analyzed.surface });
       });
       return [...seen.values()];
     },

@@ -1,0 +1,297 @@
+import type {
+  IndexableChunk,
+  IndexKey,
+  Logger,
+  SearchBackend,
+  SearchOptions,
+  SearchResults,
+} from '@pro-context/kernel';
+import {
+  type CodeTokenizer,
+  createCodeTokenizer,
+  englishSynonymGroups,
+  type SearchLanguage,
+  synonymIndex,
+} from '@pro-context/plugin-orama-search/analysis';
+import { packedSearchErrors } from './errors.js';
+import {
+  type ChunkField,
+  type PackedChunk,
+  PackedIndex,
+  PackedIndexBuilder,
+  type PackedIndexData,
+} from './packed-index.js';
+import { decodeSnapshot, encodeSnapshot } from './snapshot.js';
+import { WorkerBuildError, WorkerIndexBuilder } from './worker-builder.js';
+
+/** Settings of {@link PackedSearchBackend} (the plugin's options, with defaults applied). */
+export interface PackedSearchBackendOptions {
+  /** Default typo tolerance (maximum edits per query word); `SearchOptions.tolerance` overrides it. */
+  tolerance: number;
+  /** Weight of a match in each field. */
+  boost: Record<ChunkField, number>;
+  /** Indexes kept in memory at most; the least recently used one is dropped beyond this. */
+  maxLoadedIndexes: number;
+  /** Memory of the loaded indexes at most (MB); the least recently used ones are dropped beyond this. */
+  maxMemoryMB: number;
+  /** Language of the stemmer and stop words. */
+  language: SearchLanguage;
+  /** Build indexes in a worker thread (`true`), or on the main thread in slices (`false`). */
+  worker: boolean;
+  /** Worker threads building at most (with more than one, a large library is split between them); default 1. */
+  workers?: number;
+  /** Heap limit of each build worker in MB (Node's default when absent). */
+  workerMaxHeapMB?: number;
+  /** An idle build worker ends after this long (ms), giving its memory back; default 10 s. */
+  workerIdleMs?: number;
+}
+
+/** What {@link PackedSearchBackend}'s constructor takes: any setting may be left out, field weights included. */
+export type PackedSearchBackendInput = Partial<Omit<PackedSearchBackendOptions, 'boost'>> & {
+  boost?: Partial<Record<ChunkField, number>>;
+};
+
+/** Defaults of {@link PackedSearchBackendOptions}. */
+export const defaultPackedSearchBackendOptions: Readonly<PackedSearchBackendOptions> = Object.freeze({
+  tolerance: 1,
+  boost: Object.freeze({ title: 1, section: 1, headings: 1, body: 1 }),
+  maxLoadedIndexes: 256,
+  maxMemoryMB: 128,
+  language: 'english',
+  worker: true,
+});
+
+const MB = 1024 * 1024;
+const DEFAULT_LIMIT = 10;
+// Chunks indexed between two yields to the event loop when building on the main thread.
+const INSERT_SLICE = 512;
+
+const keyOf = (key: IndexKey): string => JSON.stringify([key.libraryId, key.version]);
+const describe = (key: IndexKey): string => `${key.libraryId}@${key.version}`;
+const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+/**
+ * The chunk's own heading (what distinguishes it from the other sections of its page) and the headings
+ * between it and the page title (what it shares with its siblings), as `orama-search` splits them.
+ */
+function toPacked(chunk: IndexableChunk): PackedChunk {
+  const path = chunk.headings[0] === chunk.title ? chunk.headings.slice(1) : [...chunk.headings];
+  const section = path.length > 0 ? (path[path.length - 1] as string) : '';
+  return { id: chunk.id, title: chunk.title, section, headings: path.slice(0, -1).join('\n'), body: chunk.body };
+}
+
+/**
+ * {@link SearchBackend} on a packed inverted index: one per (library, exact version), in typed arrays.
+ * It ranks exactly as `orama-search` does (same analysis, same scoring; a test compares them), builds
+ * several times faster, in a worker thread, and keeps loaded indexes within `maxMemoryMB` (least
+ * recently used first out; the engine restores an evicted one from its snapshot when next asked).
+ */
+export class PackedSearchBackend implements SearchBackend {
+  /** The plugin id. */
+  readonly id = 'packed-search';
+  private readonly options: PackedSearchBackendOptions;
+  private readonly tokenizer: CodeTokenizer;
+  private readonly synonyms: ReadonlyMap<string, readonly string[]>;
+  private readonly logger: Logger | undefined;
+  private builder: WorkerIndexBuilder | undefined;
+  /** Loaded indexes in least-recently-used order (a Map iterates in insertion order). */
+  private readonly loaded = new Map<string, PackedIndex>();
+  private loadedBytes = 0;
+  /** Bumped by every index/restore/drop of a key, so a slow build cannot resurrect a dropped index. */
+  private readonly generations = new Map<string, number>();
+
+  /**
+   * @param options - settings; any left out take {@link defaultPackedSearchBackendOptions}.
+   * @param logger - receives debug records (index built, snapshot refused, index evicted).
+   */
+  constructor(options: PackedSearchBackendInput = {}, logger?: Logger) {
+    const defaults = defaultPackedSearchBackendOptions;
+    this.options = {
+      tolerance: options.tolerance ?? defaults.tolerance,
+      boost: { ...defaults.boost, ...options.boost },
+      maxLoadedIndexes: options.maxLoadedIndexes ?? defaults.maxLoadedIndexes,
+      maxMemoryMB: options.maxMemoryMB ?? defaults.maxMemoryMB,
+      language: options.language ?? defaults.language,
+      worker: options.worker ?? defaults.worker,
+      workers: options.workers,
+      workerMaxHeapMB: options.workerMaxHeapMB,
+      workerIdleMs: options.workerIdleMs,
+    };
+    if (!Number.isInteger(this.options.maxLoadedIndexes) || this.options.maxLoadedIndexes < 1) {
+      throw new RangeError(`maxLoadedIndexes must be a positive integer, got ${this.options.maxLoadedIndexes}.`);
+    }
+    if (!(this.options.maxMemoryMB > 0)) {
+      throw new RangeError(`maxMemoryMB must be positive, got ${this.options.maxMemoryMB}.`);
+    }
+    this.tokenizer = createCodeTokenizer(this.options.language);
+    this.synonyms = synonymIndex(englishSynonymGroups, (word) => this.tokenizer.termOf(word));
+    this.logger = logger;
+  }
+
+  async index(key: IndexKey, chunks: IndexableChunk[]): Promise<void> {
+    const id = keyOf(key);
+    const seen = new Set<string>();
+    for (const chunk of chunks) {
+      if (seen.has(chunk.id)) {
+        throw new Error(
+          `Chunk id ${JSON.stringify(chunk.id)} appears twice in the chunks of ${describe(key)}; ids must be unique within an index.`,
+        );
+      }
+      seen.add(chunk.id);
+    }
+    const generation = this.bump(id);
+    const superseded = () => this.generations.get(id) !== generation;
+    const started = performance.now();
+    let data: PackedIndexData | undefined;
+    if (this.options.worker) {
+      this.builder ??= new WorkerIndexBuilder(
+        { workers: this.options.workers, maxHeapMB: this.options.workerMaxHeapMB, idleMs: this.options.workerIdleMs },
+        this.logger,
+      );
+      try {
+        data = await this.builder.build(chunks, toPacked, this.options.language, superseded);
+      } catch (error) {
+        if (!(error instanceof WorkerBuildError)) throw error;
+        if (superseded()) return;
+        throw packedSearchErrors.create(
+          'PACKED_SEARCH_WORKER_FAILED',
+          { library: describe(key), reason: error.message },
+          { cause: error },
+        );
+      }
+    } else {
+      data = await this.buildHere(chunks, superseded);
+    }
+    if (data === undefined || superseded()) return;
+    this.install(id, new PackedIndex(data, this.tokenizer));
+    this.logger?.debug('search index built', {
+      library: describe(key),
+      chunks: chunks.length,
+      bytes: this.loaded.get(id)?.bytes,
+      durationMs: Math.round(performance.now() - started),
+    });
+  }
+
+  async search(key: IndexKey, query: string, options: SearchOptions = {}): Promise<SearchResults> {
+    const entry = this.touch(keyOf(key));
+    const limit = Math.max(0, Math.floor(options.limit ?? DEFAULT_LIMIT));
+    const tolerance = Math.max(0, Math.floor(options.tolerance ?? this.options.tolerance));
+    if (entry === undefined || query.trim() === '') return { hits: [], total: 0 };
+    const before = entry.memoryBytes;
+    const results = entry.search(query, { boost: this.options.boost, tolerance, limit, synonyms: this.synonyms });
+    // a misspelt query loads the index's typo vocabulary: it counts from then on
+    if (entry.memoryBytes !== before) {
+      this.loadedBytes += entry.memoryBytes - before;
+      this.evict(keyOf(key));
+    }
+    return results;
+  }
+
+  async has(key: IndexKey): Promise<boolean> {
+    return this.loaded.has(keyOf(key));
+  }
+
+  async drop(key: IndexKey): Promise<void> {
+    const id = keyOf(key);
+    this.bump(id);
+    this.remove(id);
+  }
+
+  async snapshot(key: IndexKey): Promise<Uint8Array | null> {
+    const entry = this.loaded.get(keyOf(key));
+    if (entry === undefined) return null;
+    return encodeSnapshot(entry.data, this.tokenizer.fingerprint);
+  }
+
+  async restore(key: IndexKey, snapshot: Uint8Array): Promise<boolean> {
+    const id = keyOf(key);
+    const generation = this.generations.get(id);
+    const decoded = decodeSnapshot(snapshot, this.tokenizer.fingerprint);
+    if (!decoded.ok) {
+      this.logger?.debug('search snapshot refused', { library: describe(key), reason: decoded.reason });
+      return false;
+    }
+    if (this.generations.get(id) !== generation) return false;
+    this.bump(id);
+    this.install(id, new PackedIndex(decoded.data, this.tokenizer));
+    return true;
+  }
+
+  /** Keys of the loaded indexes, least recently used first (for health reports and tests). */
+  loadedKeys(): IndexKey[] {
+    return [...this.loaded.keys()].map((id) => {
+      const [libraryId, version] = JSON.parse(id) as [string, string];
+      return { libraryId, version };
+    });
+  }
+
+  /** Bytes held by the loaded indexes. */
+  get memoryBytes(): number {
+    return this.loadedBytes;
+  }
+
+  /** Stops the build worker, if one was started (builds under way fail). */
+  async close(): Promise<void> {
+    await this.builder?.close();
+  }
+
+  private async buildHere(
+    chunks: readonly IndexableChunk[],
+    superseded: () => boolean,
+  ): Promise<PackedIndexData | undefined> {
+    const builder = new PackedIndexBuilder(this.options.language);
+    for (let i = 0; i < chunks.length; i++) {
+      if (i > 0 && i % INSERT_SLICE === 0) {
+        await yieldToEventLoop();
+        if (superseded()) return undefined;
+      }
+      builder.add(toPacked(chunks[i]!));
+    }
+    return builder.finish();
+  }
+
+  private bump(id: string): number {
+    const next = (this.generations.get(id) ?? 0) + 1;
+    this.generations.set(id, next);
+    return next;
+  }
+
+  private touch(id: string): PackedIndex | undefined {
+    const entry = this.loaded.get(id);
+    if (entry !== undefined) {
+      this.loaded.delete(id);
+      this.loaded.set(id, entry);
+    }
+    return entry;
+  }
+
+  private remove(id: string): void {
+    const entry = this.loaded.get(id);
+    if (entry === undefined) return;
+    this.loaded.delete(id);
+    this.loadedBytes -= entry.memoryBytes;
+  }
+
+  private install(id: string, entry: PackedIndex): void {
+    this.remove(id);
+    this.loaded.set(id, entry);
+    this.loadedBytes += entry.memoryBytes;
+    this.evict(id);
+  }
+
+  /** Drops least recently used indexes beyond the limits; `keep` (the one just used) always stays. */
+  private evict(keep: string): void {
+    const budget = this.options.maxMemoryMB * MB;
+    for (const [id, entry] of this.loaded) {
+      if (this.loaded.size <= this.options.maxLoadedIndexes && this.loadedBytes <= budget) break;
+      if (id === keep) continue;
+      this.remove(id);
+      this.logger?.debug('search index evicted', {
+        index: id,
+        bytes: entry.memoryBytes,
+        loadedMB: Math.round(this.loadedBytes / MB),
+        limitMB: this.options.maxMemoryMB,
+      });
+    }
+  }
+}

@@ -1,0 +1,814 @@
+import {
+  allowedTypos,
+  BM25_SHARE,
+  boundedEditDistance,
+  type CodeTokenizer,
+  createCodeTokenizer,
+  type IndexEntry,
+  MAX_TYPO_CANDIDATES,
+  MIN_TYPO_LENGTH,
+  NUMERIC_TERM,
+  type SearchLanguage,
+  SYNONYM_WEIGHT,
+} from '@pro-context/plugin-orama-search/analysis';
+
+/** The indexed fields of a chunk, in the order they are indexed (the order `orama-search` uses). */
+export const chunkFields = ['title', 'section', 'headings', 'body'] as const;
+
+/** One of {@link chunkFields}. */
+export type ChunkField = (typeof chunkFields)[number];
+
+const FIELDS = chunkFields.length;
+
+/** The text of one chunk as indexed: `id` plus one string per field. */
+export interface PackedChunk {
+  id: string;
+  title: string;
+  /** The chunk's own (deepest) heading. */
+  section: string;
+  /** The headings between the page title and the chunk's own heading. */
+  headings: string;
+  body: string;
+}
+
+/**
+ * An inverted index in typed arrays only (no JS objects per term or per chunk), so its size is known
+ * exactly, a snapshot is its buffers, and a worker thread can hand it over without copying.
+ *
+ * Chunks are numbered 0..chunks-1 in the order they were indexed. Terms are sorted (UTF-16 code unit
+ * order) and numbered by rank. Postings are grouped by field, then by term, each list in chunk order.
+ */
+export interface PackedIndexData {
+  chunks: number;
+  /** UTF-8 of the sorted terms, back to back; term t is `termBytes[termStarts[t]..termStarts[t+1]]`. */
+  termBytes: Uint8Array;
+  termStarts: Uint32Array;
+  /**
+   * Postings of term t in field f: `postingDocs[postingStarts[f*(T+1)+t] .. postingStarts[f*(T+1)+t+1]]`
+   * (T = number of terms); field blocks follow each other.
+   */
+  postingStarts: Uint32Array;
+  postingDocs: Uint32Array;
+  /** Term frequency per posting; 255 means "look it up in `tfOverflow`". */
+  postingTfs: Uint8Array;
+  /** Pairs (posting index, term frequency) for frequencies of 255 and more, by posting index. */
+  tfOverflow: Uint32Array;
+  /** Field length (terms) of chunk d in field f at `f*chunks+d`. */
+  fieldLengths: Uint32Array;
+  /** Average field length per field (as Orama computes it: a running average, in insertion order). */
+  avgFieldLengths: Float64Array;
+  /** UTF-8 of the chunk ids; id d is `idBytes[idStarts[d]..idStarts[d+1]]`. */
+  idBytes: Uint8Array;
+  idStarts: Uint32Array;
+  /** The written words for typo matching (4 characters or more), in first-seen order, `\n`-separated. */
+  surfaceBytes: Uint8Array;
+  /** The term (rank) of each written word. */
+  surfaceTerms: Uint32Array;
+}
+
+/** The typed arrays of {@link PackedIndexData}, in snapshot order. */
+export const packedArrays = [
+  'termBytes',
+  'termStarts',
+  'postingStarts',
+  'postingDocs',
+  'postingTfs',
+  'tfOverflow',
+  'fieldLengths',
+  'avgFieldLengths',
+  'idBytes',
+  'idStarts',
+  'surfaceBytes',
+  'surfaceTerms',
+] as const;
+
+/** Bytes held by the typed arrays of `data`. */
+export function packedByteSize(data: PackedIndexData): number {
+  let bytes = 0;
+  for (const name of packedArrays) bytes += data[name].byteLength;
+  return bytes;
+}
+
+/** The buffers of `data`, for a worker's transfer list. */
+export function packedBuffers(data: PackedIndexData): ArrayBuffer[] {
+  return [...new Set(packedArrays.map((name) => data[name].buffer as ArrayBuffer))];
+}
+
+const TF_OVERFLOW = 255;
+
+/** A growable Uint32Array. */
+class U32List {
+  array = new Uint32Array(1024);
+  length = 0;
+  push(value: number): void {
+    if (this.length === this.array.length) this.grow(this.length * 2);
+    this.array[this.length++] = value;
+  }
+  grow(capacity: number): void {
+    const next = new Uint32Array(capacity);
+    next.set(this.array);
+    this.array = next;
+  }
+}
+
+/**
+ * Builds a {@link PackedIndexData} chunk by chunk: the same analysis (the tokenizer's `indexTerms`) and the
+ * same statistics as `orama-search`'s index, so both rank identically.
+ */
+export class PackedIndexBuilder {
+  private readonly termIds = new Map<string, number>();
+  private readonly terms: string[] = [];
+  // per term: the (chunk, field) it was last seen in, and where its posting for it is
+  private stamps = new Int32Array(1024).fill(-1);
+  private slots = new Uint32Array(1024);
+  private readonly postTerm: U32List[] = [];
+  private readonly postDoc: U32List[] = [];
+  private readonly postTf: U32List[] = [];
+  private lengths = new Uint32Array(FIELDS * 1024);
+  private readonly averages = new Float64Array(FIELDS);
+  private readonly ids: string[] = [];
+  private readonly surfaceSeen = new Set<string>();
+  private readonly surfaces: string[] = [];
+  private readonly surfaceTermIds = new U32List();
+  private readonly tokenizer: CodeTokenizer;
+  private readonly visit: (entry: IndexEntry) => void;
+  private stamp = 0;
+  private field = 0;
+  private doc = 0;
+
+  /** A builder with a tokenizer of its own: it numbers terms in the tokenizer's cache entries. */
+  constructor(language: SearchLanguage = 'english') {
+    this.tokenizer = createCodeTokenizer(language);
+    for (let f = 0; f < FIELDS; f++) {
+      this.postTerm.push(new U32List());
+      this.postDoc.push(new U32List());
+      this.postTf.push(new U32List());
+    }
+    this.visit = (entry) => {
+      let id = entry.slot;
+      if (id < 0) {
+        // the first occurrence of this cache entry: the only time its term is looked up
+        id = this.termId(entry.term);
+        entry.slot = id;
+        // the typo vocabulary ignores shorter words (TypoVocabulary.add)
+        const surface = entry.surface;
+        if (surface.length >= MIN_TYPO_LENGTH - 1 && !this.surfaceSeen.has(surface)) {
+          this.surfaceSeen.add(surface);
+          this.surfaces.push(surface);
+          this.surfaceTermIds.push(id);
+        }
+      }
+      const tfs = this.postTf[this.field]!;
+      if (this.stamps[id] !== this.stamp) {
+        this.stamps[id] = this.stamp;
+        this.slots[id] = tfs.length;
+        this.postTerm[this.field]!.push(id);
+        this.postDoc[this.field]!.push(this.doc);
+        tfs.push(1);
+      } else {
+        tfs.array[this.slots[id]!]! += 1;
+      }
+    };
+  }
+
+  private termId(term: string): number {
+    let id = this.termIds.get(term);
+    if (id === undefined) {
+      id = this.terms.length;
+      this.terms.push(term);
+      this.termIds.set(term, id);
+      if (id === this.stamps.length) {
+        const stamps = new Int32Array(id * 2).fill(-1);
+        stamps.set(this.stamps);
+        this.stamps = stamps;
+        const slots = new Uint32Array(id * 2);
+        slots.set(this.slots);
+        this.slots = slots;
+      }
+    }
+    return id;
+  }
+
+  /** Number of chunks added. */
+  get size(): number {
+    return this.ids.length;
+  }
+
+  /** Adds one chunk (its fields are indexed in {@link chunkFields} order, as Orama inserts them). */
+  add(chunk: PackedChunk): void {
+    const doc = this.ids.length;
+    this.ids.push(chunk.id);
+    this.doc = doc;
+    if ((doc + 1) * FIELDS > this.lengths.length) {
+      const lengths = new Uint32Array(this.lengths.length * 2);
+      lengths.set(this.lengths);
+      this.lengths = lengths;
+    }
+    const docsCount = doc + 1;
+    for (let f = 0; f < FIELDS; f++) {
+      this.field = f;
+      this.stamp = doc * FIELDS + f;
+      const length = this.tokenizer.indexEntries(chunk[chunkFields[f]!], this.visit);
+      // Orama's running average, operation for operation, so scores match to the last bit
+      this.averages[f] = ((this.averages[f] ?? 0) * (docsCount - 1) + length) / docsCount;
+      this.lengths[doc * FIELDS + f] = length;
+    }
+  }
+
+  /** The finished index. The builder must not be used afterwards. */
+  finish(): PackedIndexData {
+    const chunks = this.ids.length;
+    const sorted = [...this.terms].sort();
+    const termCount = sorted.length;
+    const rank = new Uint32Array(termCount);
+    for (let r = 0; r < termCount; r++) rank[this.termIds.get(sorted[r]!)!] = r;
+    const numeric = new Uint8Array(termCount);
+    for (let r = 0; r < termCount; r++) if (NUMERIC_TERM.test(sorted[r]!)) numeric[r] = 1;
+
+    let postings = 0;
+    for (let f = 0; f < FIELDS; f++) postings += this.postTerm[f]!.length;
+    const postingStarts = new Uint32Array(FIELDS * (termCount + 1));
+    const postingDocs = new Uint32Array(postings);
+    const postingTfs = new Uint8Array(postings);
+    const overflow: number[] = [];
+    let base = 0;
+    for (let f = 0; f < FIELDS; f++) {
+      const terms = this.postTerm[f]!;
+      const docs = this.postDoc[f]!.array;
+      const tfs = this.postTf[f]!.array;
+      const offset = f * (termCount + 1);
+      // counting sort by term rank; stable, so each list stays in chunk order
+      const counts = new Uint32Array(termCount + 1);
+      for (let i = 0; i < terms.length; i++) counts[rank[terms.array[i]!]! + 1]! += 1;
+      postingStarts[offset] = base;
+      for (let t = 0; t < termCount; t++) postingStarts[offset + t + 1] = postingStarts[offset + t]! + counts[t + 1]!;
+      const next = postingStarts.slice(offset, offset + termCount);
+      const fieldOverflow: [number, number][] = [];
+      for (let i = 0; i < terms.length; i++) {
+        const t = rank[terms.array[i]!]!;
+        const at = next[t]!;
+        next[t] = at + 1;
+        postingDocs[at] = docs[i]!;
+        // Orama's index does not count frequencies of numeric terms: each counts once
+        const tf = numeric[t] === 1 ? 1 : tfs[i]!;
+        if (tf >= TF_OVERFLOW) {
+          postingTfs[at] = TF_OVERFLOW;
+          fieldOverflow.push([at, tf]);
+        } else {
+          postingTfs[at] = tf;
+        }
+      }
+      fieldOverflow.sort((a, b) => a[0] - b[0]);
+      for (const [at, tf] of fieldOverflow) overflow.push(at, tf);
+      base += terms.length;
+    }
+
+    const fieldLengths = new Uint32Array(FIELDS * chunks);
+    for (let d = 0; d < chunks; d++) {
+      for (let f = 0; f < FIELDS; f++) fieldLengths[f * chunks + d] = this.lengths[d * FIELDS + f]!;
+    }
+    const terms = encodeStrings(sorted);
+    const ids = encodeStrings(this.ids);
+    const surfaceTerms = new Uint32Array(this.surfaces.length);
+    for (let i = 0; i < surfaceTerms.length; i++) surfaceTerms[i] = rank[this.surfaceTermIds.array[i]!]!;
+    return {
+      chunks,
+      termBytes: terms.bytes,
+      termStarts: terms.starts,
+      postingStarts,
+      postingDocs,
+      postingTfs,
+      tfOverflow: Uint32Array.from(overflow),
+      fieldLengths,
+      avgFieldLengths: Float64Array.from(this.averages),
+      idBytes: ids.bytes,
+      idStarts: ids.starts,
+      surfaceBytes: new TextEncoder().encode(this.surfaces.join('\n')),
+      surfaceTerms,
+    };
+  }
+}
+
+/** UTF-8 of `strings` back to back, with the start of each (and the end). */
+function encodeStrings(strings: readonly string[]): { bytes: Uint8Array; starts: Uint32Array } {
+  const starts = new Uint32Array(strings.length + 1);
+  let total = 0;
+  for (let i = 0; i < strings.length; i++) {
+    starts[i] = total;
+    total += Buffer.byteLength(strings[i]!, 'utf8');
+  }
+  starts[strings.length] = total;
+  const bytes = new Uint8Array(total);
+  const encoder = new TextEncoder();
+  for (let i = 0; i < strings.length; i++) encoder.encodeInto(strings[i]!, bytes.subarray(starts[i]!));
+  return { bytes, starts };
+}
+
+/** What a search needs besides the index: field weights, typo tolerance, result count, synonyms. */
+export interface PackedSearchParams {
+  boost: Record<ChunkField, number>;
+  tolerance: number;
+  limit: number;
+  synonyms: ReadonlyMap<string, readonly string[]>;
+}
+
+/** Orama's default BM25 parameters (k1, b, and the `d` of BM25+). */
+const K = 1.2;
+const B = 0.75;
+const D = 0.5;
+
+/**
+ * A loaded {@link PackedIndexData} that answers searches. Scores are those of `orama-search` (its
+ * chunk-db.ts search): coverage of the query's idf-weighted terms plus a share of BM25 relative to the best
+ * chunk, typo candidates for unknown words, synonyms at {@link SYNONYM_WEIGHT}; ties by chunk order.
+ */
+export class PackedIndex {
+  readonly bytes: number;
+  private readonly termCount: number;
+  private readonly termView: Buffer;
+  private readonly idView: Buffer;
+  private typos: TypoIndex | undefined;
+
+  constructor(
+    readonly data: PackedIndexData,
+    private readonly tokenizer: CodeTokenizer,
+  ) {
+    this.bytes = packedByteSize(data);
+    this.termCount = data.termStarts.length - 1;
+    this.termView = Buffer.from(data.termBytes.buffer, data.termBytes.byteOffset, data.termBytes.byteLength);
+    this.idView = Buffer.from(data.idBytes.buffer, data.idBytes.byteOffset, data.idBytes.byteLength);
+  }
+
+  /** Number of chunks. */
+  get chunks(): number {
+    return this.data.chunks;
+  }
+
+  /** Bytes held, the typo matching's index of written words by length included once a misspelt query built it. */
+  get memoryBytes(): number {
+    return this.bytes + (this.typos === undefined ? 0 : this.typos.bytes);
+  }
+
+  /** The rank of `term`, or -1. */
+  termRank(term: string): number {
+    const { termStarts } = this.data;
+    let low = 0;
+    let high = this.termCount - 1;
+    while (low <= high) {
+      const mid = (low + high) >>> 1;
+      const candidate = this.termView.toString('utf8', termStarts[mid]!, termStarts[mid + 1]!);
+      if (candidate === term) return mid;
+      if (candidate < term) low = mid + 1;
+      else high = mid - 1;
+    }
+    return -1;
+  }
+
+  /** Chunks containing term `rank` in field `field`. */
+  private fieldCount(field: number, rank: number): number {
+    const at = field * (this.termCount + 1) + rank;
+    return this.data.postingStarts[at + 1]! - this.data.postingStarts[at]!;
+  }
+
+  /** The largest count of chunks containing the term over the fields (Orama's per-field token occurrences). */
+  private documentFrequency(rank: number): number {
+    if (rank < 0) return 0;
+    let df = 0;
+    for (let f = 0; f < FIELDS; f++) df = Math.max(df, this.fieldCount(f, rank));
+    return df;
+  }
+
+  /** The written words by UTF-16 length (what TypoVocabulary buckets by), each bucket in first-seen order. */
+  private typoIndex(): TypoIndex {
+    if (this.typos === undefined) {
+      const bytes = this.data.surfaceBytes;
+      const count = this.data.surfaceTerms.length;
+      // starts[count] is one past a virtual trailing separator: word i is bytes[starts[i] .. starts[i+1]-1]
+      const starts = new Uint32Array(count + 1);
+      const lengths = new Uint8Array(count);
+      let word = 0;
+      let units = 0;
+      for (let i = 0; i < bytes.length; i++) {
+        const byte = bytes[i]!;
+        if (byte === 0x0a) {
+          lengths[word] = Math.min(units, 255);
+          starts[++word] = i + 1;
+          units = 0;
+        } else if (byte < 0x80 || byte >= 0xc0) {
+          // a character starts here; four-byte sequences are two UTF-16 units
+          units += byte >= 0xf0 ? 2 : 1;
+        }
+      }
+      if (count > 0) lengths[word] = Math.min(units, 255);
+      starts[count] = bytes.length + 1;
+      const buckets = new Uint32Array(257);
+      for (let i = 0; i < count; i++) buckets[lengths[i]! + 1]! += 1;
+      for (let l = 1; l < buckets.length; l++) buckets[l]! += buckets[l - 1]!;
+      const next = buckets.slice(0, 256);
+      const order = new Uint32Array(count);
+      for (let i = 0; i < count; i++) order[next[lengths[i]!]!++] = i;
+      this.typos = { starts, order, buckets, bytes: starts.byteLength + lengths.byteLength + order.byteLength };
+    }
+    return this.typos;
+  }
+
+  /**
+   * Words of the index within `maxDistance` edits of `surface`, closest first, at most `limit`: exactly
+   * TypoVocabulary.candidates (same buckets, same order, same distance), on the packed bytes.
+   */
+  private typoCandidates(surface: string, maxDistance: number, limit: number): { term: string; distance: number }[] {
+    if (maxDistance <= 0) return [];
+    const { starts, order, buckets } = this.typoIndex();
+    const bytes = this.data.surfaceBytes;
+    const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    const ascii = !/[\u0080-\uffff]/.test(surface);
+    // character counts of the query word, for the bag distance
+    const counts = new Int32Array(128);
+    if (ascii) for (let i = 0; i < surface.length; i++) counts[surface.charCodeAt(i)]! += 1;
+    const found: { index: number; distance: number }[] = [];
+    for (let length = surface.length - maxDistance; length <= surface.length + maxDistance; length++) {
+      if (length < 0 || length > 255) continue;
+      for (let k = buckets[length]!; k < buckets[length + 1]!; k++) {
+        const i = order[k]!;
+        const start = starts[i]!;
+        const end = starts[i + 1]! - 1;
+        let distance: number;
+        if (ascii && isAscii(bytes, start, end)) {
+          // the bag distance never exceeds the edit distance: most words are ruled out without the table
+          if (bagDistance(counts, bytes, start, end, surface.length, maxDistance) > maxDistance) continue;
+          distance = asciiEditDistance(surface, bytes, start, end, maxDistance);
+        } else {
+          distance = boundedEditDistance(surface, view.toString('utf8', start, end), maxDistance);
+        }
+        if (distance > 0 && distance <= maxDistance) found.push({ index: i, distance });
+      }
+    }
+    found.sort((x, y) => x.distance - y.distance);
+    const { termStarts, surfaceTerms } = this.data;
+    return found.slice(0, limit).map(({ index, distance }) => {
+      const r = surfaceTerms[index]!;
+      return { term: this.termView.toString('utf8', termStarts[r]!, termStarts[r + 1]!), distance };
+    });
+  }
+
+  private tfAt(posting: number): number {
+    const tf = this.data.postingTfs[posting]!;
+    if (tf !== TF_OVERFLOW) return tf;
+    const overflow = this.data.tfOverflow;
+    let low = 0;
+    let high = overflow.length / 2 - 1;
+    while (low <= high) {
+      const mid = (low + high) >>> 1;
+      const at = overflow[mid * 2]!;
+      if (at === posting) return overflow[mid * 2 + 1]!;
+      if (at < posting) low = mid + 1;
+      else high = mid - 1;
+    }
+    return tf;
+  }
+
+  /** The id of chunk `doc`. */
+  idOf(doc: number): string {
+    return this.idView.toString('utf8', this.data.idStarts[doc]!, this.data.idStarts[doc + 1]!);
+  }
+
+  /** The best `limit` chunks for `query` (ids and scores, best first) and how many matched. */
+  search(query: string, params: PackedSearchParams): { hits: { id: string; score: number }[]; total: number } {
+    const { data } = this;
+    const size = data.chunks;
+    const docsCount = size;
+    const scores = new Float64Array(size);
+    const coverage = new Float64Array(size);
+    const lastQueryTerm = new Int32Array(size);
+    const termCoverage = new Float64Array(size);
+    const matched: number[] = [];
+    const idfOf = (df: number) => Math.log(1 + (docsCount - df + 0.5) / (df + 0.5));
+    const boosts = params.boost as Record<string, number | undefined>;
+    let queryWeight = 0;
+    let queryIndex = 0;
+    for (const q of this.tokenizer.queryTerms(query)) {
+      queryIndex += 1;
+      const rank = this.termRank(q.term);
+      let matches: { term: string; rank: number; weight: number }[] = [{ term: q.term, rank, weight: 1 }];
+      const known = this.documentFrequency(rank) > 0;
+      if (!known) {
+        const typos = allowedTypos(q.surface.length, params.tolerance);
+        const byTerm = new Map<string, number>();
+        if (typos > 0) {
+          for (const candidate of this.typoCandidates(q.surface, typos, MAX_TYPO_CANDIDATES)) {
+            // A typo match ranks below an exact one: weight 1/2 for one edit, 1/3 for two.
+            const weight = 1 / (1 + candidate.distance);
+            if ((byTerm.get(candidate.term) ?? 0) < weight) byTerm.set(candidate.term, weight);
+          }
+        }
+        matches = [...byTerm].map(([term, weight]) => ({ term, rank: this.termRank(term), weight }));
+      }
+      for (const alternative of params.synonyms.get(q.term) ?? []) {
+        const alternativeRank = this.termRank(alternative);
+        if (this.documentFrequency(alternativeRank) > 0 && !matches.some((m) => m.term === alternative)) {
+          matches.push({ term: alternative, rank: alternativeRank, weight: SYNONYM_WEIGHT });
+        }
+      }
+      const termIdf = known
+        ? idfOf(this.documentFrequency(rank))
+        : matches.length > 0
+          ? Math.max(...matches.map((m) => idfOf(this.documentFrequency(m.rank))))
+          : idfOf(0);
+      queryWeight += termIdf;
+      for (let f = 0; f < FIELDS; f++) {
+        const avgLength = data.avgFieldLengths[f]!;
+        const fieldBoost = boosts[chunkFields[f]!] ?? 1;
+        const lengths = data.fieldLengths;
+        const lengthBase = f * size;
+        for (const match of matches) {
+          if (match.rank < 0) continue;
+          const at = f * (this.termCount + 1) + match.rank;
+          const start = data.postingStarts[at]!;
+          const end = data.postingStarts[at + 1]!;
+          if (start === end || avgLength <= 0) continue;
+          const matching = end - start;
+          const idf = Math.log(1 + (docsCount - matching + 0.5) / (matching + 0.5));
+          const factor = idf * fieldBoost * match.weight;
+          const lengthWeight = (K * B) / avgLength;
+          const constant = K * (1 - B);
+          const covered = termIdf * match.weight;
+          const docs = data.postingDocs;
+          const tfs = data.postingTfs;
+          for (let p = start; p < end; p++) {
+            const doc = docs[p]!;
+            const raw = tfs[p]!;
+            const tf = raw === TF_OVERFLOW ? this.tfAt(p) : raw;
+            const length = lengths[lengthBase + doc]!;
+            const score = (factor * (D + tf * (K + 1))) / (tf + constant + lengthWeight * length);
+            if (scores[doc] === 0) matched.push(doc);
+            scores[doc]! += score;
+            if (lastQueryTerm[doc] !== queryIndex) {
+              lastQueryTerm[doc] = queryIndex;
+              termCoverage[doc] = covered;
+              coverage[doc]! += covered;
+            } else if (termCoverage[doc]! < covered) {
+              coverage[doc]! += covered - termCoverage[doc]!;
+              termCoverage[doc] = covered;
+            }
+          }
+        }
+      }
+    }
+    let best = 0;
+    for (const doc of matched) best = Math.max(best, scores[doc]!);
+    const denominator = queryWeight > 0 ? queryWeight : 1;
+    const final = (doc: number) => coverage[doc]! / denominator + (best > 0 ? (BM25_SHARE * scores[doc]!) / best : 0);
+    const top = topK(matched, final, params.limit);
+    return { hits: top.map(([doc, score]) => ({ id: this.idOf(doc), score })), total: matched.length };
+  }
+}
+
+/** Whether [doc, score] `a` ranks before `b`: higher score, then lower chunk number (Orama's order). */
+const before = (a: [number, number], b: [number, number]): boolean => a[1] > b[1] || (a[1] === b[1] && a[0] < b[0]);
+
+/** The `limit` best of `docs` by `scoreOf`, best first, without sorting them all. */
+function topK(docs: readonly number[], scoreOf: (doc: number) => number, limit: number): [number, number][] {
+  if (limit <= 0) return [];
+  // a min-heap (by rank order) of the best seen so far: its root is the worst of them
+  const heap: [number, number][] = [];
+  const worse = (i: number, j: number) => before(heap[j]!, heap[i]!);
+  const swap = (i: number, j: number) => {
+    const t = heap[i]!;
+    heap[i] = heap[j]!;
+    heap[j] = t;
+  };
+  const down = (i: number) => {
+    for (;;) {
+      const l = 2 * i + 1;
+      const r = l + 1;
+      let w = i;
+      if (l < heap.length && worse(l, w)) w = l;
+      if (r < heap.length && worse(r, w)) w = r;
+      if (w === i) return;
+      swap(i, w);
+      i = w;
+    }
+  };
+  for (const doc of docs) {
+    const score = scoreOf(doc);
+    if (heap.length < limit) {
+      const entry: [number, number] = [doc, score];
+      heap.push(entry);
+      let i = heap.length - 1;
+      while (i > 0) {
+        const parent = (i - 1) >> 1;
+        if (!worse(i, parent)) break;
+        swap(i, parent);
+        i = parent;
+      }
+    } else {
+      // compared as numbers first: most chunks of a common word never enter the heap, nor allocate
+      const worst = heap[0]!;
+      if (score > worst[1] || (score === worst[1] && doc < worst[0])) {
+        heap[0] = [doc, score];
+        down(0);
+      }
+    }
+  }
+  return heap.sort((a, b) => (before(a, b) ? -1 : 1));
+}
+
+/** The strings of a `bytes`/`starts` pair. */
+function decodeStrings(bytes: Uint8Array, starts: Uint32Array): string[] {
+  const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const out = new Array<string>(starts.length - 1);
+  for (let i = 0; i < out.length; i++) out[i] = view.toString('utf8', starts[i]!, starts[i + 1]!);
+  return out;
+}
+
+/** Term frequency of posting `at` of `data` (resolving the overflow table). */
+function tfOf(data: PackedIndexData, at: number): number {
+  const tf = data.postingTfs[at]!;
+  if (tf !== TF_OVERFLOW) return tf;
+  const overflow = data.tfOverflow;
+  for (let i = 0; i < overflow.length; i += 2) if (overflow[i] === at) return overflow[i + 1]!;
+  return tf;
+}
+
+/**
+ * The index of the chunks of `parts` one after the other, exactly as one builder would have built it from
+ * all of them in that order (the same term numbers, postings, statistics and typo vocabulary): what lets
+ * several workers build the parts of one library side by side.
+ */
+export function mergePacked(parts: readonly PackedIndexData[]): PackedIndexData {
+  if (parts.length === 1) return parts[0]!;
+  const lists = parts.map((part) => decodeStrings(part.termBytes, part.termStarts));
+  // the union of the sorted term lists, still sorted (the order of `<`, which is the order of sort())
+  const union: string[] = [];
+  const toUnion = lists.map((list) => new Uint32Array(list.length));
+  const heads = lists.map(() => 0);
+  for (;;) {
+    let smallest: string | undefined;
+    for (let p = 0; p < lists.length; p++) {
+      const term = lists[p]![heads[p]!];
+      if (term !== undefined && (smallest === undefined || term < smallest)) smallest = term;
+    }
+    if (smallest === undefined) break;
+    for (let p = 0; p < lists.length; p++) {
+      if (lists[p]![heads[p]!] === smallest) toUnion[p]![heads[p]!++] = union.length;
+    }
+    union.push(smallest);
+  }
+  const termCount = union.length;
+  const fromUnion = parts.map((_, p) => {
+    const map = new Int32Array(termCount).fill(-1);
+    toUnion[p]!.forEach((u, r) => {
+      map[u] = r;
+    });
+    return map;
+  });
+  const chunks = parts.reduce((n, part) => n + part.chunks, 0);
+  const offsets: number[] = [];
+  let total = 0;
+  for (const part of parts) {
+    offsets.push(total);
+    total += part.chunks;
+  }
+  const postings = parts.reduce((n, part) => n + part.postingDocs.length, 0);
+  const postingStarts = new Uint32Array(FIELDS * (termCount + 1));
+  const postingDocs = new Uint32Array(postings);
+  const postingTfs = new Uint8Array(postings);
+  const overflow: number[] = [];
+  let out = 0;
+  for (let f = 0; f < FIELDS; f++) {
+    for (let t = 0; t < termCount; t++) {
+      postingStarts[f * (termCount + 1) + t] = out;
+      for (let p = 0; p < parts.length; p++) {
+        const r = fromUnion[p]![t]!;
+        if (r < 0) continue;
+        const part = parts[p]!;
+        const at = f * (part.termStarts.length - 1 + 1) + r;
+        const end = part.postingStarts[at + 1]!;
+        for (let i = part.postingStarts[at]!; i < end; i++) {
+          postingDocs[out] = part.postingDocs[i]! + offsets[p]!;
+          const tf = part.postingTfs[i]!;
+          postingTfs[out] = tf;
+          if (tf === TF_OVERFLOW) overflow.push(out, tfOf(part, i));
+          out++;
+        }
+      }
+    }
+    postingStarts[f * (termCount + 1) + termCount] = out;
+  }
+  const fieldLengths = new Uint32Array(FIELDS * chunks);
+  const avgFieldLengths = new Float64Array(FIELDS);
+  for (let f = 0; f < FIELDS; f++) {
+    parts.forEach((part, p) => {
+      fieldLengths.set(part.fieldLengths.subarray(f * part.chunks, (f + 1) * part.chunks), f * chunks + offsets[p]!);
+    });
+    // the builder's running average, operation for operation
+    let average = 0;
+    for (let d = 0; d < chunks; d++) average = (average * d + fieldLengths[f * chunks + d]!) / (d + 1);
+    avgFieldLengths[f] = average;
+  }
+  const ids = encodeStrings(parts.flatMap((part) => decodeStrings(part.idBytes, part.idStarts)));
+  const seen = new Set<string>();
+  const surfaces: string[] = [];
+  const surfaceTerms: number[] = [];
+  parts.forEach((part, p) => {
+    const words = part.surfaceBytes.byteLength === 0 ? [] : new TextDecoder().decode(part.surfaceBytes).split('\n');
+    words.forEach((word, i) => {
+      if (seen.has(word)) return;
+      seen.add(word);
+      surfaces.push(word);
+      surfaceTerms.push(toUnion[p]![part.surfaceTerms[i]!]!);
+    });
+  });
+  const terms = encodeStrings(union);
+  return {
+    chunks,
+    termBytes: terms.bytes,
+    termStarts: terms.starts,
+    postingStarts,
+    postingDocs,
+    postingTfs,
+    tfOverflow: Uint32Array.from(overflow),
+    fieldLengths,
+    avgFieldLengths,
+    idBytes: ids.bytes,
+    idStarts: ids.starts,
+    surfaceBytes: new TextEncoder().encode(surfaces.join('\n')),
+    surfaceTerms: Uint32Array.from(surfaceTerms),
+  };
+}
+
+/** The typo index of a loaded {@link PackedIndex} (built on the first misspelt query). */
+interface TypoIndex {
+  starts: Uint32Array;
+  order: Uint32Array;
+  /** Words of UTF-16 length l are `order[buckets[l] .. buckets[l+1]]`. */
+  buckets: Uint32Array;
+  bytes: number;
+}
+
+function isAscii(bytes: Uint8Array, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) if (bytes[i]! >= 0x80) return false;
+  return true;
+}
+
+let rows: [Int32Array, Int32Array, Int32Array] = [new Int32Array(66), new Int32Array(66), new Int32Array(66)];
+
+/**
+ * boundedEditDistance (the analysis' optimal string alignment distance, `max + 1` once it must exceed `max`)
+ * between `a` and the ASCII word `bytes[start..end)`, without making a string of it.
+ */
+function asciiEditDistance(a: string, bytes: Uint8Array, start: number, end: number, max: number): number {
+  const n = a.length;
+  const m = end - start;
+  if (Math.abs(n - m) > max) return max + 1;
+  if (m + 1 > rows[0].length) rows = [new Int32Array(m + 1), new Int32Array(m + 1), new Int32Array(m + 1)];
+  let [prevPrev, prev, cur] = rows;
+  for (let j = 0; j <= m; j++) prev[j] = j;
+  for (let i = 1; i <= n; i++) {
+    cur[0] = i;
+    let rowMin = i;
+    const ca = a.charCodeAt(i - 1);
+    for (let j = 1; j <= m; j++) {
+      const cb = bytes[start + j - 1]!;
+      let d = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (ca === cb ? 0 : 1));
+      if (i > 1 && j > 1 && ca === bytes[start + j - 2] && a.charCodeAt(i - 2) === cb) {
+        d = Math.min(d, prevPrev[j - 2]! + 1);
+      }
+      cur[j] = d;
+      if (d < rowMin) rowMin = d;
+    }
+    if (rowMin > max) return max + 1;
+    [prevPrev, prev, cur] = [prev, cur, prevPrev];
+  }
+  const distance = prev[m]!;
+  return distance > max ? max + 1 : distance;
+}
+
+const bagScratch = new Int32Array(128);
+
+/**
+ * The bag distance between the word with character counts `counts` (of length `length`) and the ASCII word
+ * `bytes[start..end)`: the larger of the characters each has beyond the other. An insertion, deletion or
+ * substitution changes it by at most 1 and a swap not at all, so it is a lower bound of the edit distance.
+ * Stops counting once it exceeds `max`.
+ */
+function bagDistance(
+  counts: Int32Array,
+  bytes: Uint8Array,
+  start: number,
+  end: number,
+  length: number,
+  max: number,
+): number {
+  bagScratch.set(counts);
+  // characters of the word the query does not have
+  let extra = 0;
+  for (let i = start; i < end; i++) {
+    const c = bytes[i]!;
+    if (bagScratch[c]! > 0) bagScratch[c]! -= 1;
+    else if (++extra > max) return extra;
+  }
+  // what is left of the query's characters: length - (matched) = length - ((end - start) - extra)
+  const missing = length - (end - start - extra);
+  return Math.max(extra, missing);
+}

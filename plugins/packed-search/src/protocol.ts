@@ -1,0 +1,13 @@
+import type { PackedChunk, PackedIndexData } from './packed-index.js';
+
+/** Main thread → build worker. Chunks arrive in batches, so neither thread copies a whole library at once. */
+export type BuildRequest =
+  | { type: 'start'; job: number; language: 'english' }
+  | { type: 'add'; job: number; chunks: PackedChunk[] }
+  | { type: 'finish'; job: number }
+  | { type: 'cancel'; job: number };
+
+/** Build worker → main thread. */
+export type BuildResponse =
+  | { type: 'built'; job: number; data: PackedIndexData }
+  | { type: 'failed'; job: number; message: string };
