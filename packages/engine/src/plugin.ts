@@ -80,6 +80,7 @@ export const enginePlugin = definePlugin<EngineOptions, unknown>({
     const engine = context.resolve(docsEngineToken);
     engine.close();
     await engine.idle();
+    await engine.stopWorkers();
   },
 });
 

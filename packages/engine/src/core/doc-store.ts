@@ -1,7 +1,5 @@
-import { createHash } from 'node:crypto';
 import {
   type CacheStore,
-  type DocsResult,
   type FetchContext,
   type Freshness,
   type IndexKey,
@@ -11,7 +9,7 @@ import {
   type SearchBackend,
   type TocResult,
 } from '@pro-context/kernel';
-import { chunkMarkdown, loadHtmlToMarkdown } from '@pro-context/markdown';
+import { ChunkingPool, type PreparedDocs } from '@pro-context/markdown';
 import { ns, versionKey } from './keys.js';
 import { SourceChain } from './sources.js';
 
@@ -75,6 +73,17 @@ export interface TocRecord {
 }
 
 const SNAPSHOT_TTL_NEVER = 0;
+const MB = 1024 * 1024;
+
+/** What a library version's chunks and pages take in memory, roughly: their text, twice (UTF-16), and overhead. */
+function chunkBytes(chunks: readonly StoredChunk[], pages: number): number {
+  let bytes = pages * 200;
+  for (const c of chunks) {
+    bytes += 2 * (c.body.length + c.id.length + c.pageTitle.length) + 160;
+    for (const h of c.headings) bytes += 2 * h.length + 16;
+  }
+  return bytes;
+}
 
 /** `value` as an ISO 8601 UTC date-time; the current time when it is not a date at all. */
 function isoDateTime(value: string): string {
@@ -96,13 +105,18 @@ export class DocStore {
   private readonly background = new Set<Promise<unknown>>();
   /** Persisting indexed docs, one library at a time: each encodes megabytes, and together they set peak memory. */
   private persisting: Promise<unknown> = Promise.resolve();
+  /** Approximate bytes of the chunks held in {@link loaded}, per library version. */
+  private readonly loadedBytes = new Map<string, number>();
+  private totalLoadedBytes = 0;
 
   constructor(
     private readonly cache: CacheStore,
     private readonly backend: SearchBackend,
     private readonly sources: SourceChain,
     private readonly logger: Logger,
-    private readonly options: { maxChunkTokens: number; maxLoadedLibraries: number },
+    private readonly options: { maxChunkTokens: number; maxLoadedLibraries: number; maxLoadedMB?: number },
+    /** Where pages are converted and chunked: worker threads, so that answers never wait behind it. */
+    private readonly pool: ChunkingPool = new ChunkingPool({ size: 0 }),
   ) {}
 
   /** Whether this library version can be searched right now (loaded or restorable without fetching). */
@@ -225,6 +239,16 @@ export class DocStore {
     this.loaded.set(key, docs);
   }
 
+  /** Approximate bytes of chunks held in memory (for health and tests). */
+  loadedMegabytes(): number {
+    return this.totalLoadedBytes / MB;
+  }
+
+  /**
+   * Holds `record`'s chunks in memory, then lets the least recently used library versions go until at most
+   * `maxLoadedLibraries` are loaded and their chunks take at most `maxLoadedMB` (the one just loaded always
+   * stays): the cache restores them on demand. Their search indexes go with them.
+   */
   private remember(record: DocsRecord, expiresAt: number | null): LoadedDocs {
     const { chunks, ...meta } = record;
     const docs: LoadedDocs = {
@@ -235,10 +259,20 @@ export class DocStore {
     };
     const key = versionKey(record.libraryId, record.version);
     this.touch(key, docs);
-    while (this.loaded.size > this.options.maxLoadedLibraries) {
+    this.totalLoadedBytes -= this.loadedBytes.get(key) ?? 0;
+    const bytes = chunkBytes(chunks, meta.pages.length);
+    this.loadedBytes.set(key, bytes);
+    this.totalLoadedBytes += bytes;
+    const maxBytes = (this.options.maxLoadedMB ?? Number.POSITIVE_INFINITY) * MB;
+    while (
+      this.loaded.size > 1 &&
+      (this.loaded.size > this.options.maxLoadedLibraries || this.totalLoadedBytes > maxBytes)
+    ) {
       const oldest = this.loaded.keys().next().value as string;
       const evicted = this.loaded.get(oldest);
       this.loaded.delete(oldest);
+      this.totalLoadedBytes -= this.loadedBytes.get(oldest) ?? 0;
+      this.loadedBytes.delete(oldest);
       if (evicted) void this.backend.drop(evicted.key);
     }
     return docs;
@@ -287,14 +321,17 @@ export class DocStore {
       );
       report(80, `Chunking ${result.pages.length} pages`);
       const chunkStarted = performance.now();
-      const needsHtml = result.pages.some((p) => p.markdown.trim() === '' && p.html);
-      const record = this.toRecord(
-        library,
-        version,
-        adapter.id,
-        result,
-        needsHtml ? await loadHtmlToMarkdown() : undefined,
+      // in a worker thread: other libraries' answers go on meanwhile
+      const prepared = await this.pool.prepare(
+        result.pages,
+        { maxTokens: this.options.maxChunkTokens },
+        {
+          ...(context.signal ? { signal: context.signal } : {}),
+          progress: (done, total) =>
+            report(80 + (10 * done) / Math.max(1, total), `Chunking ${result.pages.length} pages (${done} done)`),
+        },
       );
+      const record = this.toRecord(library, version, adapter.id, result, prepared);
       if (record.chunks.length === 0) {
         throw new ProContextError(
           'INVALID_CONTENT',
@@ -369,46 +406,9 @@ export class DocStore {
     library: LibraryDescriptor,
     version: string,
     adapterId: string,
-    result: DocsResult,
-    htmlToMarkdown?: (html: string, url: string) => { markdown: string },
+    result: { sourceUrl: string; fetchedAt: string; freshness: Freshness },
+    prepared: PreparedDocs,
   ): DocsRecord {
-    const seen = new Set<string>();
-    const chunks: StoredChunk[] = [];
-    const pages: StoredPage[] = [];
-    const hash = createHash('sha256');
-    for (const page of result.pages) {
-      if (seen.has(`page:${page.url}`)) continue;
-      seen.add(`page:${page.url}`);
-      const markdown =
-        page.markdown.trim() === '' && page.html && htmlToMarkdown
-          ? htmlToMarkdown(page.html, page.url).markdown
-          : page.markdown;
-      hash.update(page.url).update('\0').update(markdown).update('\0');
-      const pieces = chunkMarkdown(
-        { url: page.url, title: page.title, markdown },
-        { maxTokens: this.options.maxChunkTokens },
-      );
-      pages.push({
-        url: page.url,
-        title: pieces[0]?.pageTitle ?? page.title,
-        ...(page.section ? { section: page.section } : {}),
-      });
-      for (const piece of pieces) {
-        if (seen.has(piece.id) || piece.body.trim() === '') continue;
-        seen.add(piece.id);
-        chunks.push({
-          id: piece.id,
-          url: piece.url,
-          pageTitle: piece.pageTitle,
-          ...(page.section ? { section: page.section } : {}),
-          headings: piece.headings,
-          ...(piece.anchor ? { anchor: piece.anchor } : {}),
-          body: piece.body,
-          tokens: piece.tokens,
-          order: piece.order,
-        });
-      }
-    }
     return {
       libraryId: library.id,
       version,
@@ -417,9 +417,9 @@ export class DocStore {
       // one form whatever an adapter wrote (get-docs' output schema says date-time)
       fetchedAt: isoDateTime(result.fetchedAt),
       freshness: result.freshness,
-      revision: hash.digest('hex').slice(0, 16),
-      pages,
-      chunks,
+      revision: prepared.revision,
+      pages: prepared.pages,
+      chunks: prepared.chunks,
     };
   }
 

@@ -16,7 +16,7 @@ import {
   type TocResult,
   type UrlAllowlist,
 } from '@pro-context/kernel';
-import { normalizeTopic } from '@pro-context/markdown';
+import { ChunkingPool, normalizeTopic } from '@pro-context/markdown';
 import pLimit from 'p-limit';
 import { settingsDeclarations } from '../libraries/settings.js';
 import type { EngineOptions } from '../options.js';
@@ -135,6 +135,8 @@ export class DocsEngine {
   /** The adapter chain; its `status` feeds `pro-context://health`. */
   readonly sources: SourceChain;
   private readonly store: DocStore;
+  /** Worker threads that chunk fetched pages (started on first use). */
+  private readonly chunking: ChunkingPool;
   private readonly pages: PageReader;
   /** Libraries resolved in this process (their TOCs are listed as resources), id → version. */
   private readonly resolved = new Map<string, string>();
@@ -148,10 +150,21 @@ export class DocsEngine {
   constructor(private readonly deps: DocsEngineDeps) {
     this.catalog = new LibraryCatalog(deps.providers, settingsDeclarations(deps.adapters), deps.logger);
     this.sources = new SourceChain(deps.adapters);
-    this.store = new DocStore(deps.cache, deps.search, this.sources, deps.logger, {
-      maxChunkTokens: deps.options.maxChunkTokens,
-      maxLoadedLibraries: deps.options.maxLoadedLibraries,
-    });
+    this.chunking = new ChunkingPool(
+      deps.options.chunkWorkers === undefined ? {} : { size: deps.options.chunkWorkers },
+    );
+    this.store = new DocStore(
+      deps.cache,
+      deps.search,
+      this.sources,
+      deps.logger,
+      {
+        maxChunkTokens: deps.options.maxChunkTokens,
+        maxLoadedLibraries: deps.options.maxLoadedLibraries,
+        maxLoadedMB: deps.options.maxLoadedMB,
+      },
+      this.chunking,
+    );
     this.pages = new PageReader(deps.http, deps.cache, deps.allowlist, this.sources, deps.logger, (url) =>
       this.tocTitleOf(url),
     );
@@ -967,6 +980,11 @@ export class DocsEngine {
   close(): void {
     for (const unwatch of this.unwatch.splice(0)) unwatch();
     this.stopping.abort();
+  }
+
+  /** Stops the chunking workers (after {@link idle}: a refresh under way may still chunk). */
+  async stopWorkers(): Promise<void> {
+    await this.chunking.close();
   }
 
   /** Status for health. */

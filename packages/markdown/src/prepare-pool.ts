@@ -1,0 +1,211 @@
+import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { ProContextError } from '@pro-context/kernel';
+import {
+  type PreparablePage,
+  type PreparedDocs,
+  type PrepareOptions,
+  type PrepareProgress,
+  prepareDocs,
+} from './prepare/prepare.js';
+
+/** Options of a {@link ChunkingPool}. */
+export interface ChunkingPoolOptions {
+  /**
+   * Worker threads at most (started on first use, one per library being prepared). `0` prepares on the
+   * calling thread. Default: one less than the cores, at least 1, at most 4.
+   */
+  size?: number;
+  /** A worker idle this long stops (its memory is returned); the next task starts one again. Default 30 s. */
+  idleMs?: number;
+  /**
+   * The worker script. Default: `prepare-worker.js` beside this module (in `dist/`, or in a bundle that ships it
+   * as an entry point beside its chunks), else the package's `dist/prepare-worker.js` when running from source.
+   */
+  workerUrl?: URL;
+}
+
+/** Options of one {@link ChunkingPool.prepare} call. */
+export interface PrepareCallOptions {
+  /** Aborting stops the work (the worker is stopped) and rejects with the signal's reason. */
+  signal?: AbortSignal;
+  progress?: PrepareProgress;
+}
+
+interface Slot {
+  worker: Worker;
+  busy: boolean;
+  idleTimer?: NodeJS.Timeout;
+}
+
+type Message =
+  | { id: number; done: number; total: number }
+  | { id: number; result: PreparedDocs }
+  | { id: number; error: string };
+
+/** The default number of chunking workers: the cores but one (the main thread answers), 1 to 4. */
+export function defaultChunkingWorkers(): number {
+  return Math.max(1, Math.min(4, availableParallelism() - 1));
+}
+
+/** The worker script next to this module, or of the package's build when running from its sources. */
+function findWorkerScript(): URL | undefined {
+  for (const candidate of ['./prepare-worker.js', '../dist/prepare-worker.js']) {
+    const url = new URL(candidate, import.meta.url);
+    if (existsSync(fileURLToPath(url))) return url;
+  }
+  return undefined;
+}
+
+/**
+ * Prepares libraries' pages ({@link prepareDocs}: HTML to markdown, chunking, revision hash) in worker threads,
+ * so that a large library being prepared never holds up the thread that answers. Workers start on first use and
+ * stop when idle; a worker that dies fails its task with `INTERNAL_ERROR` and is replaced by the next task.
+ * Without a worker script (sources run without a build) or with `size: 0`, work runs on the calling thread.
+ */
+export class ChunkingPool {
+  private readonly size: number;
+  private readonly idleMs: number;
+  private readonly workerUrl: URL | undefined;
+  private readonly slots: Slot[] = [];
+  private readonly waiting: (() => void)[] = [];
+  private nextId = 1;
+  private closed = false;
+
+  constructor(options: ChunkingPoolOptions = {}) {
+    this.size = options.size ?? defaultChunkingWorkers();
+    this.idleMs = options.idleMs ?? 30_000;
+    this.workerUrl = this.size > 0 ? (options.workerUrl ?? findWorkerScript()) : undefined;
+  }
+
+  /** Whether work runs in worker threads (else on the calling thread). */
+  get threaded(): boolean {
+    return this.workerUrl !== undefined;
+  }
+
+  /** Workers running now. */
+  get workers(): number {
+    return this.slots.length;
+  }
+
+  /** Prepares one library's pages; see {@link prepareDocs}. */
+  async prepare(
+    pages: readonly PreparablePage[],
+    options: PrepareOptions,
+    call: PrepareCallOptions = {},
+  ): Promise<PreparedDocs> {
+    call.signal?.throwIfAborted();
+    if (!this.workerUrl) return prepareDocs(pages, options, call.progress);
+    const slot = await this.acquire(call.signal);
+    try {
+      return await this.run(slot, pages, options, call);
+    } finally {
+      this.release(slot);
+    }
+  }
+
+  /** Stops every worker. Tasks under way fail. */
+  async close(): Promise<void> {
+    this.closed = true;
+    const slots = this.slots.splice(0);
+    await Promise.all(slots.map((s) => s.worker.terminate()));
+  }
+
+  private async acquire(signal?: AbortSignal): Promise<Slot> {
+    for (;;) {
+      if (this.closed) throw new ProContextError('INTERNAL_ERROR', 'The chunking workers are stopped.');
+      const free = this.slots.find((s) => !s.busy);
+      if (free) {
+        clearTimeout(free.idleTimer);
+        free.busy = true;
+        free.worker.ref();
+        return free;
+      }
+      if (this.slots.length < this.size) {
+        const slot: Slot = { worker: new Worker(this.workerUrl as URL), busy: true };
+        // a worker that dies between tasks leaves the pool; one that dies during a task fails that task
+        slot.worker.once('exit', () => this.remove(slot));
+        slot.worker.on('error', () => undefined);
+        this.slots.push(slot);
+        return slot;
+      }
+      await new Promise<void>((resolve, reject) => {
+        this.waiting.push(resolve);
+        signal?.addEventListener('abort', () => reject(signal.reason), { once: true });
+      });
+    }
+  }
+
+  private release(slot: Slot): void {
+    slot.busy = false;
+    if (this.slots.includes(slot)) {
+      slot.worker.unref();
+      slot.idleTimer = setTimeout(() => void slot.worker.terminate(), this.idleMs);
+      slot.idleTimer.unref();
+    }
+    this.waiting.shift()?.();
+  }
+
+  private remove(slot: Slot): void {
+    clearTimeout(slot.idleTimer);
+    const at = this.slots.indexOf(slot);
+    if (at >= 0) this.slots.splice(at, 1);
+    if (!slot.busy) this.waiting.shift()?.();
+  }
+
+  private run(
+    slot: Slot,
+    pages: readonly PreparablePage[],
+    options: PrepareOptions,
+    call: PrepareCallOptions,
+  ): Promise<PreparedDocs> {
+    const id = this.nextId++;
+    const { worker } = slot;
+    return new Promise<PreparedDocs>((resolve, reject) => {
+      const cleanup = () => {
+        worker.off('message', onMessage);
+        worker.off('error', onError);
+        worker.off('exit', onExit);
+        call.signal?.removeEventListener('abort', onAbort);
+      };
+      const onMessage = (message: Message) => {
+        if (message.id !== id) return;
+        if ('done' in message) {
+          call.progress?.(message.done, message.total);
+          return;
+        }
+        cleanup();
+        if ('result' in message) resolve(message.result);
+        else reject(new ProContextError('INTERNAL_ERROR', `Preparing the documentation failed: ${message.error}`));
+      };
+      let failure: Error | undefined;
+      const onError = (error: Error) => {
+        failure = error;
+      };
+      const onExit = (code: number) => {
+        cleanup();
+        this.remove(slot);
+        reject(
+          new ProContextError(
+            'INTERNAL_ERROR',
+            `The chunking worker stopped (exit code ${code}${failure ? `: ${failure.message}` : ''}) while preparing ${pages.length} pages.`,
+            { ...(failure ? { cause: failure } : {}) },
+          ),
+        );
+      };
+      const onAbort = () => {
+        cleanup();
+        this.remove(slot);
+        void worker.terminate();
+        reject(call.signal?.reason);
+      };
+      worker.on('message', onMessage);
+      worker.on('error', onError);
+      worker.once('exit', onExit);
+      call.signal?.addEventListener('abort', onAbort, { once: true });
+      worker.postMessage({ id, pages, options });
+    });
+  }
+}
