@@ -29,7 +29,8 @@ export type {
   PrepareOptions,
   PrepareProgress,
 } from './prepare/prepare.js';
-export { prepareDocs } from './prepare/prepare.js';
+export { chunkTermIndex, prepareDocs } from './prepare/prepare.js';
+export { buildTermIndex, TermIndex } from './prepare/terms.js';
 export type { ChunkingPoolOptions, PrepareCallOptions } from './prepare-pool.js';
 export { ChunkingPool, defaultChunkingWorkers } from './prepare-pool.js';
 export type { NormalizedTopic } from './topic.js';

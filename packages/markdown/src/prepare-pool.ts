@@ -22,7 +22,8 @@ export interface ChunkingPoolOptions {
   idleMs?: number;
   /**
    * The worker script. Default: `prepare-worker.js` beside this module (in `dist/`, or in a bundle that ships it
-   * as an entry point beside its chunks), else the package's `dist/prepare-worker.js` when running from source.
+   * as an entry point beside its chunks). Running from the TypeScript sources (tests), there is none, and work
+   * runs on the calling thread.
    */
   workerUrl?: URL;
 }
@@ -50,20 +51,17 @@ export function defaultChunkingWorkers(): number {
   return Math.max(1, Math.min(4, availableParallelism() - 1));
 }
 
-/** The worker script next to this module, or of the package's build when running from its sources. */
+/** The worker script next to this module (none beside the TypeScript sources). */
 function findWorkerScript(): URL | undefined {
-  for (const candidate of ['./prepare-worker.js', '../dist/prepare-worker.js']) {
-    const url = new URL(candidate, import.meta.url);
-    if (existsSync(fileURLToPath(url))) return url;
-  }
-  return undefined;
+  const url = new URL('./prepare-worker.js', import.meta.url);
+  return existsSync(fileURLToPath(url)) ? url : undefined;
 }
 
 /**
  * Prepares libraries' pages ({@link prepareDocs}: HTML to markdown, chunking, revision hash) in worker threads,
  * so that a large library being prepared never holds up the thread that answers. Workers start on first use and
  * stop when idle; a worker that dies fails its task with `INTERNAL_ERROR` and is replaced by the next task.
- * Without a worker script (sources run without a build) or with `size: 0`, work runs on the calling thread.
+ * Without a worker script (the TypeScript sources, in tests) or with `size: 0`, work runs on the calling thread.
  */
 export class ChunkingPool {
   private readonly size: number;

@@ -18,7 +18,7 @@ if (!port) throw new Error('prepare-worker runs in a worker thread (see Chunking
 
 port.on('message', (request: PrepareRequest) => {
   prepareDocs(request.pages, request.options, (done, total) => port.postMessage({ id: request.id, done, total }))
-    .then((result) => port.postMessage({ id: request.id, result }))
+    .then((result) => port.postMessage({ id: request.id, result }, [result.terms.buffer as ArrayBuffer]))
     .catch((error: unknown) =>
       port.postMessage({ id: request.id, error: error instanceof Error ? error.message : String(error) }),
     );

@@ -36,7 +36,7 @@ import {
   sectionPath,
   snippetOf,
   termCoverage,
-  termWeights,
+  termWeightsFrom,
   withoutLibraryName,
   withSectionParts,
 } from './ranking.js';
@@ -613,12 +613,14 @@ export class DocsEngine {
     loaded: LoadResult,
     query: string,
     limit: number,
-  ): Promise<{ ranked: RankedChunk[]; total: number; terms: string[] }> {
+  ): Promise<{ ranked: RankedChunk[]; total: number; terms: string[]; chunks: Map<string, StoredChunk> }> {
     const names = [library.name, library.id.split('/').pop() ?? library.id, library.packageName ?? ''];
     const topic = withoutLibraryName(query, names);
     const terms = queryTerms(topic);
     const { hits, total } = await this.deps.search.search(loaded.docs.key, topic, { limit });
-    return { ranked: joinHits(hits, loaded.docs.chunks, terms), total, terms };
+    // the hits' chunks with the rest of their pages (their sections' other parts), read from the cache
+    const chunks = await loaded.docs.read(hits.map((h) => h.id));
+    return { ranked: joinHits(hits, chunks, terms), total, terms, chunks };
   }
 
   /** get-docs: the best chunks for a topic within `maxTokens`, with provenance and related pages. */
@@ -665,15 +667,14 @@ export class DocsEngine {
     let terms: string[];
     let candidates: RankedChunk[];
     if (page !== undefined) {
-      const parts = [...loaded.docs.chunks.values()]
-        .filter((c) => c.url.split('#')[0] === page.split('#')[0])
-        .sort((a, b) => a.order - b.order);
+      const parts = (await loaded.docs.page(page)).sort((a, b) => a.order - b.order);
       ranked = parts.map((chunk, i) => ({ chunk, score: 1 - i / (parts.length + 1), coverage: 1 }));
       terms = [];
       candidates = ranked;
-      indexSections(loaded.docs.chunks);
+      indexSections(new Map(parts.map((c) => [c.id, c])));
     } else {
-      ({ ranked, terms } = await this.rank(library, loaded, normalized.text || topic, 40));
+      let chunks: Map<string, StoredChunk>;
+      ({ ranked, terms, chunks } = await this.rank(library, loaded, normalized.text || topic, 40));
       // Any hit matched a word of the topic (as written, misspelt, in another spelling or through a synonym):
       // the engine's own substring coverage cannot tell `valdiator` or `serialise` from nothing at all.
       if (ranked.length === 0) {
@@ -683,9 +684,9 @@ export class DocsEngine {
           { details: { relatedPages: this.relatedPages(toc, [], terms, loaded.docs.record.pages) } },
         );
       }
-      candidates = withSectionParts(ranked, loaded.docs.chunks, terms);
+      candidates = withSectionParts(ranked, chunks, terms);
     }
-    const weights = termWeights(loaded.docs.chunks, terms);
+    const weights = termWeightsFrom(terms, loaded.docs.chunkCount, await loaded.docs.termCounter());
     const answerWithin = (budget: number): DocsAnswer => {
       const { content, used } = fillBudget(candidates, budget);
       const best = used[0];

@@ -166,6 +166,20 @@ export function termWeights(chunks: ReadonlyMap<string, StoredChunk>, terms: rea
 }
 
 /**
+ * {@link termWeights} from counts kept elsewhere: `documents` chunks, of which `frequency(needle)` contain the
+ * (stemmed, lower-case) needle. The engine's docs count them with a term index instead of the chunks' text.
+ */
+export function termWeightsFrom(
+  terms: readonly string[],
+  documents: number,
+  frequency: (needle: string) => number,
+): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const term of terms) out.set(term, Math.log(1 + documents / (1 + frequency(stem(term)))));
+  return out;
+}
+
+/**
  * Confidence in [0, 1] that the best chunk answers the topic: how much of the query it contains (a word
  * one typo away counts), each term weighted by how rare it is in the library's docs ({@link termWeights}:
  * a topic whose distinctive words the docs never use scores low however many common words match), and

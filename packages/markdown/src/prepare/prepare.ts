@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { loadHtmlToMarkdown } from '../html/lazy.js';
 import { type Chunk, chunkMarkdown } from '../markdown/chunk.js';
+import { buildTermIndex } from './terms.js';
 
 /** A fetched page to prepare: its markdown, or (when that is empty) its HTML. */
 export interface PreparablePage {
@@ -30,6 +31,8 @@ export interface PreparedDocs {
   chunks: PreparedChunk[];
   /** Hash of every page's URL and markdown: changes whenever the content changes. */
   revision: string;
+  /** The chunks' term index ({@link buildTermIndex} over each chunk's title, headings and body). */
+  terms: Uint8Array;
 }
 
 /** Options of {@link prepareDocs}. */
@@ -91,5 +94,14 @@ export async function prepareDocs(
     }
   }
   progress?.(input.length, input.length);
-  return { pages, chunks, revision: hash.digest('hex').slice(0, 16) };
+  return { pages, chunks, revision: hash.digest('hex').slice(0, 16), terms: chunkTermIndex(chunks) };
+}
+
+/** The term index of chunks, over the text the engine weighs query terms in: title, headings and body. */
+export function chunkTermIndex(chunks: readonly Chunk[]): Uint8Array {
+  return buildTermIndex(
+    (function* () {
+      for (const c of chunks) yield `${c.pageTitle} ${c.headings.join(' ')} ${c.body}`;
+    })(),
+  );
 }
