@@ -70,7 +70,7 @@ export interface LoadedDocs {
   expiresAt: number | null;
   /** How many chunks the library has. */
   readonly chunkCount: number;
-  /** The chunks with these ids (unknown ids are left out), with every other chunk of their pages. */
+  /** The chunks with these ids (unknown ids are left out), with the other parts of their sections and more. */
   read(ids: readonly string[]): Promise<Map<string, StoredChunk>>;
   /** The chunks of the pages whose URL, fragment aside, is `url`'s, in stored order. */
   page(url: string): Promise<StoredChunk[]>;
@@ -80,8 +80,8 @@ export interface LoadedDocs {
   termCounter(): Promise<(needle: string) => number>;
 }
 
-/** Bytes of chunk text per block (a chunk never spans two blocks). */
-const BLOCK_CHARS = 32 * 1024;
+/** Characters of chunk text per block, about (a chunk never spans two blocks): an answer reads a few. */
+const BLOCK_CHARS = 8 * 1024;
 
 /** Where a {@link StoredDocsTable} reads its blocks and term index from. */
 export interface BlockSource {
@@ -216,16 +216,46 @@ export class StoredDocsTable implements LoadedDocs {
   }
 
   async read(ids: readonly string[]): Promise<Map<string, StoredChunk>> {
-    const runs = new Set<number>();
+    const byOrdinal = new Map<number, StoredChunk>();
+    const wanted: number[] = [];
     for (const id of ids) {
       const ordinal = this.ordinals.get(id);
-      if (ordinal !== undefined) runs.add(floorIndex(this.runStarts, ordinal));
+      if (ordinal !== undefined) wanted.push(ordinal);
+    }
+    await this.fill(byOrdinal, wanted);
+    // with the other parts of their sections (same page, same headings), which the chunker writes one after the
+    // other: neighbours are read until a chunk of another section
+    const sameSection = (a: StoredChunk, b: StoredChunk | undefined) =>
+      b !== undefined && a.url === b.url && a.headings.join('\u0001') === b.headings.join('\u0001');
+    for (const ordinal of wanted) {
+      const chunk = byOrdinal.get(ordinal);
+      if (chunk === undefined) continue;
+      for (const step of [-1, 1]) {
+        for (let next = ordinal + step; next >= 0 && next < this.chunkCount; next += step) {
+          if (!byOrdinal.has(next)) await this.fill(byOrdinal, [next]);
+          if (!sameSection(chunk, byOrdinal.get(next))) break;
+        }
+      }
     }
     const out = new Map<string, StoredChunk>();
-    for (const run of [...runs].sort((a, b) => a - b)) {
-      for (const chunk of await this.range(this.runStarts[run] as number, this.runEnd(run))) out.set(chunk.id, chunk);
+    for (const ordinal of [...byOrdinal.keys()].sort((a, b) => a - b)) {
+      const chunk = byOrdinal.get(ordinal) as StoredChunk;
+      out.set(chunk.id, chunk);
     }
     return out;
+  }
+
+  /** Reads the blocks holding `ordinals` into `into` (every chunk of each block). */
+  private async fill(into: Map<number, StoredChunk>, ordinals: readonly number[]): Promise<void> {
+    const starts = this.manifest.blockStarts;
+    const blocks = new Set<number>();
+    for (const ordinal of ordinals) if (!into.has(ordinal)) blocks.add(floorIndex(starts, ordinal));
+    for (const b of [...blocks].sort((x, y) => x - y)) {
+      const first = starts[b] as number;
+      const end = b + 1 < starts.length ? (starts[b + 1] as number) : this.chunkCount;
+      const chunks = await this.range(first, end);
+      chunks.forEach((chunk, i) => into.set(first + i, chunk));
+    }
   }
 
   async page(url: string): Promise<StoredChunk[]> {
