@@ -161,6 +161,8 @@ export class ChunkingPool {
   ): Promise<PreparedDocs> {
     const id = this.nextId++;
     const { worker } = slot;
+    // cancelled while waiting for a worker
+    if (call.signal?.aborted) return Promise.reject(call.signal.reason);
     return new Promise<PreparedDocs>((resolve, reject) => {
       const cleanup = () => {
         worker.off('message', onMessage);
