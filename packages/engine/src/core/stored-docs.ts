@@ -254,7 +254,7 @@ export class StoredDocsTable implements LoadedDocs {
       const first = starts[b] as number;
       const end = b + 1 < starts.length ? (starts[b + 1] as number) : this.chunkCount;
       const chunks = await this.range(first, end);
-      chunks.forEach((chunk, i) => into.set(first + i, chunk));
+      for (const [i, chunk] of chunks.entries()) into.set(first + i, chunk);
     }
   }
 
