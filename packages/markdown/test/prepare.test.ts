@@ -68,6 +68,16 @@ describe('TermIndex', () => {
     }
   });
 
+  it('reads an index from a view into a larger buffer (as a store may return it)', async () => {
+    const prepared = await prepareDocs(pages, { maxTokens: 800 });
+    const pool = Buffer.alloc(prepared.terms.byteLength + 13);
+    pool.set(prepared.terms, 13);
+    const index = TermIndex.read(pool.subarray(13)) as TermIndex;
+    expect(index.documentFrequency('validator')).toBe(
+      (TermIndex.read(prepared.terms) as TermIndex).documentFrequency('validator'),
+    );
+  });
+
   it('refuses bytes that are not a term index', () => {
     expect(TermIndex.read(new Uint8Array([1, 2, 3]))).toBeUndefined();
     expect(TermIndex.read(new TextEncoder().encode('{"not":"an index"}........'))).toBeUndefined();

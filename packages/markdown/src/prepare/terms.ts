@@ -65,7 +65,9 @@ export class TermIndex {
   /** Reads an index from its bytes (copied); `undefined` when they are not a term index. */
   static read(source: Uint8Array): TermIndex | undefined {
     if (source.byteLength < 4 * HEADER_WORDS) return undefined;
-    const bytes = source.slice();
+    // a copy of its own, aligned at 0 (a Buffer from a store may be a view into a larger pool)
+    const bytes = new Uint8Array(source.byteLength);
+    bytes.set(source);
     const [magic, documents, words, vocabBytes, total] = new Uint32Array(bytes.buffer, 0, HEADER_WORDS);
     if (magic !== MAGIC || words === undefined || vocabBytes === undefined || total === undefined) return undefined;
     const padded = Math.ceil(vocabBytes / 4) * 4;
