@@ -359,7 +359,9 @@ export class DocStore {
         },
         version,
       );
-      report(80, `Chunking ${result.pages.length} pages`);
+      // (the page count, not `result`, in the progress callback: the fetched pages go once chunked)
+      const pageCount = result.pages.length;
+      report(80, `Chunking ${pageCount} pages`);
       const chunkStarted = performance.now();
       // in a worker thread: other libraries' answers go on meanwhile
       const prepared = await this.pool.prepare(
@@ -368,7 +370,7 @@ export class DocStore {
         {
           ...(context.signal ? { signal: context.signal } : {}),
           progress: (done, total) =>
-            report(80 + (10 * done) / Math.max(1, total), `Chunking ${result.pages.length} pages (${done} done)`),
+            report(80 + (10 * done) / Math.max(1, total), `Chunking ${pageCount} pages (${done} done)`),
         },
       );
       const record = this.toRecord(library, version, adapter.id, result, prepared);
