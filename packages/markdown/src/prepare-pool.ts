@@ -21,6 +21,11 @@ export interface ChunkingPoolOptions {
   /** A worker idle this long stops (its memory is returned); the next task starts one again. Default 30 s. */
   idleMs?: number;
   /**
+   * A worker that has just prepared more than this many characters of pages stops at once instead of idling: its
+   * heap grew with them, and the thread that indexes them next needs the memory. Default 4 M.
+   */
+  recycleAfterChars?: number;
+  /**
    * The worker script. Default: `prepare-worker.js` beside this module (in `dist/`, or in a bundle that ships it
    * as an entry point beside its chunks). Running from the TypeScript sources (tests), there is none, and work
    * runs on the calling thread.
@@ -66,6 +71,7 @@ function findWorkerScript(): URL | undefined {
 export class ChunkingPool {
   private readonly size: number;
   private readonly idleMs: number;
+  private readonly recycleAfterChars: number;
   private readonly workerUrl: URL | undefined;
   private readonly slots: Slot[] = [];
   private readonly waiting: (() => void)[] = [];
@@ -75,6 +81,7 @@ export class ChunkingPool {
   constructor(options: ChunkingPoolOptions = {}) {
     this.size = options.size ?? defaultChunkingWorkers();
     this.idleMs = options.idleMs ?? 30_000;
+    this.recycleAfterChars = options.recycleAfterChars ?? 4_000_000;
     this.workerUrl = this.size > 0 ? (options.workerUrl ?? findWorkerScript()) : undefined;
   }
 
@@ -97,9 +104,15 @@ export class ChunkingPool {
     call.signal?.throwIfAborted();
     if (!this.workerUrl) return prepareDocs(pages, options, call.progress);
     const slot = await this.acquire(call.signal);
+    let chars = 0;
+    for (const page of pages) chars += page.markdown.length + (page.html?.length ?? 0);
     try {
       return await this.run(slot, pages, options, call);
     } finally {
+      if (chars > this.recycleAfterChars && this.slots.includes(slot)) {
+        this.remove(slot);
+        void slot.worker.terminate();
+      }
       this.release(slot);
     }
   }

@@ -118,6 +118,14 @@ parentPort.on('message', ({ id, pages }) => {
     );
   });
 
+  it('a worker that prepared many pages stops at once; the next task starts another', async () => {
+    const pool = new ChunkingPool({ size: 1, workerUrl: pathToFileURL(script), recycleAfterChars: 1 });
+    await pool.prepare(page('ok'), { maxTokens: 800 });
+    expect(pool.workers).toBe(0);
+    await expect(pool.prepare(page('ok'), { maxTokens: 800 })).resolves.toMatchObject({ revision: 'r' });
+    await pool.close();
+  });
+
   it('a worker that dies fails its task with INTERNAL_ERROR; the next task gets a new worker', async () => {
     const pool = new ChunkingPool({ size: 1, workerUrl: pathToFileURL(script) });
     await expect(pool.prepare(page('crash'), { maxTokens: 800 })).rejects.toMatchObject({
