@@ -22,7 +22,9 @@ export interface ChunkingPoolOptions {
   idleMs?: number;
   /**
    * A worker that has just prepared more than this many characters of pages stops at once instead of idling: its
-   * heap grew with them, and the thread that indexes them next needs the memory. Default 4 M.
+   * heap grew with them (a worker holds some 80 MB after a library), and the thread that indexes them next needs
+   * the memory. Default 0: every worker stops after its task ({@link ChunkingPool.warm} starts the next one while
+   * the pages are fetched).
    */
   recycleAfterChars?: number;
   /**
@@ -81,7 +83,7 @@ export class ChunkingPool {
   constructor(options: ChunkingPoolOptions = {}) {
     this.size = options.size ?? defaultChunkingWorkers();
     this.idleMs = options.idleMs ?? 30_000;
-    this.recycleAfterChars = options.recycleAfterChars ?? 4_000_000;
+    this.recycleAfterChars = options.recycleAfterChars ?? 0;
     this.workerUrl = this.size > 0 ? (options.workerUrl ?? findWorkerScript()) : undefined;
   }
 
@@ -117,6 +119,17 @@ export class ChunkingPool {
     }
   }
 
+  /**
+   * Starts a worker ahead of a task (while its pages are being fetched), unless one is free or the pool is full:
+   * the task then finds it loaded. It stops after `idleMs` if no task comes.
+   */
+  warm(): void {
+    if (!this.workerUrl || this.closed || this.slots.length >= this.size || this.slots.some((s) => !s.busy)) return;
+    const slot = this.spawn();
+    slot.busy = false;
+    this.release(slot, false);
+  }
+
   /** Stops every worker. Tasks under way fail. */
   async close(): Promise<void> {
     this.closed = true;
@@ -134,14 +147,7 @@ export class ChunkingPool {
         free.worker.ref();
         return free;
       }
-      if (this.slots.length < this.size) {
-        const slot: Slot = { worker: new Worker(this.workerUrl as URL), busy: true };
-        // a worker that dies between tasks leaves the pool; one that dies during a task fails that task
-        slot.worker.once('exit', () => this.remove(slot));
-        slot.worker.on('error', () => undefined);
-        this.slots.push(slot);
-        return slot;
-      }
+      if (this.slots.length < this.size) return this.spawn();
       await new Promise<void>((resolve, reject) => {
         this.waiting.push(resolve);
         signal?.addEventListener('abort', () => reject(signal.reason), { once: true });
@@ -149,14 +155,25 @@ export class ChunkingPool {
     }
   }
 
-  private release(slot: Slot): void {
+  /** A new worker, busy. */
+  private spawn(): Slot {
+    const slot: Slot = { worker: new Worker(this.workerUrl as URL), busy: true };
+    // a worker that dies between tasks leaves the pool; one that dies during a task fails that task
+    slot.worker.once('exit', () => this.remove(slot));
+    slot.worker.on('error', () => undefined);
+    this.slots.push(slot);
+    return slot;
+  }
+
+  private release(slot: Slot, wake = true): void {
     slot.busy = false;
     if (this.slots.includes(slot)) {
       slot.worker.unref();
+      clearTimeout(slot.idleTimer);
       slot.idleTimer = setTimeout(() => void slot.worker.terminate(), this.idleMs);
       slot.idleTimer.unref();
     }
-    this.waiting.shift()?.();
+    if (wake) this.waiting.shift()?.();
   }
 
   private remove(slot: Slot): void {

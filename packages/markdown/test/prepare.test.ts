@@ -103,7 +103,7 @@ parentPort.on('message', ({ id, pages }) => {
   const page = (url: string) => [{ url, title: url, markdown: '# x' }];
 
   it('prepares in a worker, reporting progress; without a worker script it prepares on the calling thread', async () => {
-    const pool = new ChunkingPool({ size: 1, workerUrl: pathToFileURL(script) });
+    const pool = new ChunkingPool({ size: 1, workerUrl: pathToFileURL(script), recycleAfterChars: 1000 });
     const progress: number[] = [];
     const result = await pool.prepare(page('ok'), { maxTokens: 800 }, { progress: (done) => progress.push(done) });
     expect(pool.threaded).toBe(true);
@@ -118,10 +118,15 @@ parentPort.on('message', ({ id, pages }) => {
     );
   });
 
-  it('a worker that prepared many pages stops at once; the next task starts another', async () => {
-    const pool = new ChunkingPool({ size: 1, workerUrl: pathToFileURL(script), recycleAfterChars: 1 });
+  it('started ahead of a task, a worker serves it and stops after it (by default); the next task starts another', async () => {
+    const pool = new ChunkingPool({ size: 1, workerUrl: pathToFileURL(script) });
+    pool.warm();
+    expect(pool.workers).toBe(1);
     await pool.prepare(page('ok'), { maxTokens: 800 });
     expect(pool.workers).toBe(0);
+    pool.warm();
+    pool.warm();
+    expect(pool.workers).toBe(1);
     await expect(pool.prepare(page('ok'), { maxTokens: 800 })).resolves.toMatchObject({ revision: 'r' });
     await pool.close();
   });
