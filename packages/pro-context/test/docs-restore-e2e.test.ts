@@ -17,7 +17,7 @@ describe.skipIf(skipReason)(`docs restored from the cache${skipReason ? ` (skipp
     try {
       await first.call('get-docs', { libraryId: 'httpx', topic: 'timeouts' });
       before = (await first.call('get-docs', { libraryId: 'httpx', topic: 'proxy authentication', maxTokens: 2000 }))
-        .structuredContent as Answer;
+        .structuredContent as unknown as Answer;
     } finally {
       // stdin closes: the server persists blocks, term index and index snapshot before it exits
       await first.close();
@@ -32,7 +32,7 @@ describe.skipIf(skipReason)(`docs restored from the cache${skipReason ? ` (skipp
         maxTokens: 2001,
       });
       expect(result.isError).toBeFalsy();
-      const after = result.structuredContent as Answer;
+      const after = result.structuredContent as unknown as Answer;
       expect(after.cached).toBe(true);
       expect(after.content).toBe(before.content);
       // the query terms weighed from the term index read back from SQLite, as from the one built in the worker
