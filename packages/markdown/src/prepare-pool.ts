@@ -18,6 +18,11 @@ export interface ChunkingPoolOptions {
    * calling thread. Default: one less than the cores, at least 1, at most 4.
    */
   size?: number;
+  /**
+   * Pages totalling fewer characters than this are prepared on the calling thread: tens of milliseconds of work,
+   * less than a worker's start and the copies to and from it cost (and no worker's memory). Default 2 M.
+   */
+  minChars?: number;
   /** A worker idle this long stops (its memory is returned); the next task starts one again. Default 30 s. */
   idleMs?: number;
   /**
@@ -74,6 +79,7 @@ export class ChunkingPool {
   private readonly size: number;
   private readonly idleMs: number;
   private readonly recycleAfterChars: number;
+  private readonly minChars: number;
   private readonly workerUrl: URL | undefined;
   private readonly slots: Slot[] = [];
   private readonly waiting: (() => void)[] = [];
@@ -84,6 +90,7 @@ export class ChunkingPool {
     this.size = options.size ?? defaultChunkingWorkers();
     this.idleMs = options.idleMs ?? 30_000;
     this.recycleAfterChars = options.recycleAfterChars ?? 0;
+    this.minChars = options.minChars ?? 2_000_000;
     this.workerUrl = this.size > 0 ? (options.workerUrl ?? findWorkerScript()) : undefined;
   }
 
@@ -104,10 +111,10 @@ export class ChunkingPool {
     call: PrepareCallOptions = {},
   ): Promise<PreparedDocs> {
     call.signal?.throwIfAborted();
-    if (!this.workerUrl) return prepareDocs(pages, options, call.progress);
-    const slot = await this.acquire(call.signal);
     let chars = 0;
     for (const page of pages) chars += page.markdown.length + (page.html?.length ?? 0);
+    if (!this.workerUrl || chars < this.minChars) return prepareDocs(pages, options, call.progress);
+    const slot = await this.acquire(call.signal);
     try {
       return await this.run(slot, pages, options, call);
     } finally {

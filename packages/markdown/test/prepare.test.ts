@@ -103,13 +103,17 @@ parentPort.on('message', ({ id, pages }) => {
   const page = (url: string) => [{ url, title: url, markdown: '# x' }];
 
   it('prepares in a worker, reporting progress; without a worker script it prepares on the calling thread', async () => {
-    const pool = new ChunkingPool({ size: 1, workerUrl: pathToFileURL(script), recycleAfterChars: 1000 });
+    const pool = new ChunkingPool({ size: 1, workerUrl: pathToFileURL(script), recycleAfterChars: 1000, minChars: 0 });
     const progress: number[] = [];
     const result = await pool.prepare(page('ok'), { maxTokens: 800 }, { progress: (done) => progress.push(done) });
     expect(pool.threaded).toBe(true);
     expect(result.pages).toEqual([{ url: 'ok', title: 'ok' }]);
     expect(progress).toEqual([1]);
     await pool.close();
+    // small work stays on the calling thread
+    const small = new ChunkingPool({ size: 1, workerUrl: pathToFileURL(script), minChars: 1_000_000 });
+    expect((await small.prepare(page('ok'), { maxTokens: 800 })).revision).not.toBe('r');
+    expect(small.workers).toBe(0);
     const inline = new ChunkingPool({ size: 0 });
     expect(inline.threaded).toBe(false);
     const chunks = (await inline.prepare(pages.slice(0, 1), { maxTokens: 800 })).chunks;
@@ -119,7 +123,7 @@ parentPort.on('message', ({ id, pages }) => {
   });
 
   it('started ahead of a task, a worker serves it and stops after it (by default); the next task starts another', async () => {
-    const pool = new ChunkingPool({ size: 1, workerUrl: pathToFileURL(script) });
+    const pool = new ChunkingPool({ size: 1, workerUrl: pathToFileURL(script), minChars: 0 });
     pool.warm();
     expect(pool.workers).toBe(1);
     await pool.prepare(page('ok'), { maxTokens: 800 });
@@ -132,7 +136,7 @@ parentPort.on('message', ({ id, pages }) => {
   });
 
   it('a worker that dies fails its task with INTERNAL_ERROR; the next task gets a new worker', async () => {
-    const pool = new ChunkingPool({ size: 1, workerUrl: pathToFileURL(script) });
+    const pool = new ChunkingPool({ size: 1, workerUrl: pathToFileURL(script), minChars: 0 });
     await expect(pool.prepare(page('crash'), { maxTokens: 800 })).rejects.toMatchObject({
       code: 'INTERNAL_ERROR',
       message: expect.stringContaining('exit code 3'),
@@ -142,7 +146,7 @@ parentPort.on('message', ({ id, pages }) => {
   });
 
   it('cancelling stops the work with the caller’s reason, and the pool goes on serving', async () => {
-    const pool = new ChunkingPool({ size: 1, workerUrl: pathToFileURL(script) });
+    const pool = new ChunkingPool({ size: 1, workerUrl: pathToFileURL(script), minChars: 0 });
     const controller = new AbortController();
     const pending = pool.prepare(page('hang'), { maxTokens: 800 }, { signal: controller.signal });
     // queued behind the hanging task (one worker): runs once the cancelled one is gone

@@ -349,8 +349,6 @@ export class DocStore {
       // progress in percent: the adapter's fetch is the first 80 %, chunking and indexing the rest
       const report = (percent: number, message: string) => context.progress?.(Math.round(percent), 100, message);
       report(0, `Fetching the ${library.name} ${version} documentation`);
-      // the chunking worker loads while the pages are fetched
-      this.pool.warm();
       const { value: result, adapter } = await this.sources.first(
         library,
         'fetch the documentation',
