@@ -3,10 +3,11 @@
  * stdio server, indexing throughput and scale. Prints tables (stdout; progress on stderr) and writes
  * bench/results/bench.json. Benchmarks, not tests: it never fails on its numbers.
  *
- * Flags: `--sections=quality,stdio,http,scale` (default: all), `--http-seconds=N` (each HTTP load run, default 5),
- * `--copies=N` (synthetic corpus size, default 10), `--calls=N` (timed get-docs and search-docs calls, default 200),
- * `--search-backends=orama-search,packed-search,sqlite-search` (the search backends the scale section measures;
- * default Orama and the packed index, side by side).
+ * Flags: `--sections=quality,stdio,http,scale,libraries` (default: all), `--http-seconds=N` (each HTTP load run,
+ * default 5), `--copies=N` (synthetic corpus size, default 10), `--calls=N` (timed get-docs and search-docs calls,
+ * default 200), `--search-backends=orama-search,packed-search,sqlite-search` (the search backends the scale section
+ * measures; default Orama and the packed index, side by side), `--libraries=N` and `--libraries-seconds=N` (the
+ * many-libraries run through the server: how many libraries, default 100, and its time bound, default 300 s).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -16,12 +17,15 @@ import { compareQuality, QUALITY_BUDGETS, type QualityReport, type QualityRow } 
 import { type HttpReport, measureHttp } from './lib/http-bench.js';
 import { startInProcess } from './lib/inprocess.js';
 import { measureScale, queriesFor, type ScaleReport } from './lib/scale.js';
+import { measureScaleServer, type ScaleServerReport } from './lib/scale-server.js';
 import { corpusLibraries, loadEvalRows, makeProject, median, pct, spawnServer, startWeb, table } from './lib/setup.js';
 import { measureStdio, type StdioReport } from './lib/stdio-bench.js';
 import { evaluateTargets, type TargetResult } from './lib/targets.js';
 
 const arg = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
-const sections = new Set((arg('sections') ?? 'quality,stdio,http,scale').split(','));
+const sections = new Set((arg('sections') ?? 'quality,stdio,http,scale,libraries').split(','));
+const manyLibraries = Number(arg('libraries') ?? 100);
+const manySeconds = Number(arg('libraries-seconds') ?? 300);
 const httpSeconds = Number(arg('http-seconds') ?? 5);
 const copies = Number(arg('copies') ?? 10);
 const calls = Number(arg('calls') ?? 200);
@@ -219,6 +223,44 @@ function printScale(s: ScaleReport): void {
   );
 }
 
+function printScaleServer(s: ScaleServerReport): void {
+  const lat = (l: { p50: number; p99: number; count: number }) =>
+    l.count === 0 ? 'n/a' : `${ms(l.p50, 2)} / ${ms(l.p99, 2)} (${l.count})`;
+  const cold = (c: ScaleServerReport['cold7mb']) =>
+    c
+      ? `${c.ms.toFixed(0)} ms (${c.mb.toFixed(1)} MB${['fetchMs', 'chunkMs', 'indexMs']
+          .filter((k) => c.spans[k] !== undefined)
+          .map((k) => `, ${k.replace('Ms', '')} ${c.spans[k]} ms`)
+          .join('')})`
+      : 'not reached';
+  console.log(
+    `\n## ${s.libraries} libraries through one stdio server (search backend: ${s.backend}; ${s.seconds.toFixed(0)} s${
+      s.truncated ? ', time bound reached' : ''
+    }; load average ${os
+      .loadavg()
+      .map((x) => x.toFixed(1))
+      .join(' ')})\n`,
+  );
+  const mb = (x: number | undefined) => (x === undefined ? 'n/a' : `${x.toFixed(0)} MB`);
+  console.log(
+    table(
+      ['measure', 'value'],
+      [
+        ['libraries asked (tail revisits)', `${s.libraries} (${s.revisits})`],
+        ['peak RSS (VmHWM)', mb(s.peakRssMb)],
+        ['RSS after', mb(s.rssAfterMb)],
+        ['server CPU', s.cpuSeconds === undefined ? 'n/a' : `${s.cpuSeconds.toFixed(0)} s`],
+        ['hot cached get-docs p50 / p99 while others index or restore', lat(s.hotWhileBusy)],
+        ['hot cached get-docs p50 / p99 while the synthetic corpus indexes', lat(s.hotWhileSynthetic)],
+        ['tail library first get-docs p50 / p99 (fetch+chunk+index)', lat(s.coldAnswer)],
+        ['tail library asked again p50 / p99 (loaded or restored)', lat(s.revisitAnswer)],
+        ['cold 7 MB library (nine corpora in one llms-full.txt): first answer', cold(s.cold7mb)],
+        ['synthetic corpus: first answer', cold(s.synthetic)],
+      ],
+    ),
+  );
+}
+
 function printHttp(h: HttpReport, stdio: StdioReport | undefined): void {
   console.log(
     `\n## The HTTP host under load (pro-context serve --http from dist/, autocannon on loopback, ${h.runs[0]?.seconds ?? 0} s per run; load average ${os
@@ -283,6 +325,7 @@ async function main() {
   let stdio: StdioReport | undefined;
   let scale: ScaleReport | undefined;
   let http: HttpReport | undefined;
+  let libraries: ScaleServerReport | undefined;
   try {
     if (sections.has('quality')) {
       log('quality: pro-context over stdio, FTS5, MiniSearch and navigation on the same chunks…');
@@ -334,11 +377,23 @@ async function main() {
       );
       printScale(scale);
     }
+    if (sections.has('libraries')) {
+      log(
+        `libraries: ${manyLibraries} libraries through one stdio server, a few hot, a long tail (≤ ${manySeconds} s)…`,
+      );
+      libraries = await measureScaleServer(web, (id) => inProcess.chunks(id), evalQuestions, {
+        libraries: manyLibraries,
+        copies,
+        seconds: manySeconds,
+        log,
+      });
+      printScaleServer(libraries);
+    }
   } finally {
     await inProcess.stop();
     await web.close();
   }
-  const targets = evaluateTargets({ quality, stdio, http });
+  const targets = evaluateTargets({ quality, stdio, http, libraries });
   printTargets(targets);
   const out = join(dirname(fileURLToPath(import.meta.url)), '..', 'results', 'bench.json');
   mkdirSync(dirname(out), { recursive: true });
@@ -351,7 +406,7 @@ async function main() {
   };
   writeFileSync(
     out,
-    `${JSON.stringify({ date: new Date().toISOString(), machine, seconds: (performance.now() - started) / 1000, quality, stdio, http, scale, targets }, null, 2)}\n`,
+    `${JSON.stringify({ date: new Date().toISOString(), machine, seconds: (performance.now() - started) / 1000, quality, stdio, http, scale, libraries, targets }, null, 2)}\n`,
   );
   console.log(`\nwritten: ${out} (${((performance.now() - started) / 1000).toFixed(0)} s)`);
 }

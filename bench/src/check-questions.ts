@@ -28,7 +28,7 @@ async function checkIndexed(rows: EvalRow[]): Promise<string[]> {
     const engine = kernel.resolve(docsEngineToken);
     for (const library of new Set(rows.map((r) => r.library))) {
       const loaded = await engine.loadDocs(library, 'latest');
-      const chunks = [...loaded.docs.chunks.values()].map((c) => ({ ...c, file: web.fileForUrl(c.url) }));
+      const chunks = (await loaded.docs.all()).map((c) => ({ ...c, file: web.fileForUrl(c.url) }));
       for (const row of rows.filter((r) => r.library === library)) {
         const wanted = normalizeHeading(row.heading);
         const found = chunks.some(

@@ -16,6 +16,7 @@ import {
   queryTerms,
   type RankedChunk,
   rerank,
+  type StoredChunk,
   sectionPath,
   sectionsLeftOut,
   selectRelevant,
@@ -78,15 +79,22 @@ async function main() {
   const backend = kernel.resolve(searchBackendToken);
   const cases: Case[] = [];
   const searchRanks: { row: EvalRow; before: number; after: number }[] = [];
+  const whole = new Map<string, Map<string, StoredChunk>>();
   for (const row of rows) {
     const loaded = await engine.loadDocs(row.library, 'latest');
     const name = [...corpusLibraries, ...devLibraries].find((l) => l.id === row.library)?.name ?? row.library;
     const topic = withoutLibraryName(row.question, [name, row.library]);
     const terms = queryTerms(topic);
     const { hits } = await backend.search(loaded.docs.key, topic, { limit: 40 });
-    const plain = joinHits(hits, loaded.docs.chunks, terms);
+    // the lab holds the whole library: every ranking step sees every chunk
+    let all = whole.get(row.library);
+    if (all === undefined) {
+      all = new Map((await loaded.docs.all()).map((c) => [c.id, c]));
+      whole.set(row.library, all);
+    }
+    const plain = joinHits(hits, all, terms);
     if (process.argv.includes('--ranks')) {
-      const again = rerank(plain, topic, loaded.docs.chunks, terms);
+      const again = rerank(plain, topic, all, terms);
       const rankOf = (list: RankedChunk[]) => {
         const seen = new Set<string>();
         let n = 0;
@@ -108,10 +116,10 @@ async function main() {
       }
     }
     const ranked = process.argv.includes('--no-rerank')
-      ? joinHits(hits, loaded.docs.chunks, terms)
-      : rerank(joinHits(hits, loaded.docs.chunks, terms), topic, loaded.docs.chunks, terms);
-    const candidates = withSectionParts(ranked, loaded.docs.chunks, terms);
-    cases.push({ row, candidates, terms, weights: termWeights(loaded.docs.chunks, terms) });
+      ? joinHits(hits, all, terms)
+      : rerank(joinHits(hits, all, terms), topic, all, terms);
+    const candidates = withSectionParts(ranked, all, terms);
+    cases.push({ row, candidates, terms, weights: termWeights(all, terms) });
   }
   const arg = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
   if (process.argv.includes('--diag')) {

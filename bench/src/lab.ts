@@ -729,7 +729,8 @@ async function main() {
   const libs = new Map<string, { lib: Lib; key: unknown; chunks: Map<string, StoredChunk> }>();
   for (const id of new Set(rows.map((r) => r.library))) {
     const loaded = await engine.loadDocs(id, 'latest');
-    libs.set(id, { lib: buildLib(loaded.docs.chunks.values()), key: loaded.docs.key, chunks: loaded.docs.chunks });
+    const chunks = new Map((await loaded.docs.all()).map((c) => [c.id, c]));
+    libs.set(id, { lib: buildLib(chunks.values()), key: loaded.docs.key, chunks });
   }
   const arg = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
   const extra = arg('cfg');

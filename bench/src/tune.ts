@@ -168,18 +168,18 @@ async function main() {
   );
   for (const row of rows) {
     const loaded = await engine.loadDocs(row.library, 'latest');
+    const chunkMap = new Map((await loaded.docs.all()).map((c) => [c.id, c]));
     if ((df as unknown as { lib?: string }).lib !== row.library) {
       df = new Map();
-      docCount = loaded.docs.chunks.size;
-      for (const c of loaded.docs.chunks.values())
-        for (const t of chunkTerms(c, 'all')) df.set(t, (df.get(t) ?? 0) + 1);
+      docCount = chunkMap.size;
+      for (const c of chunkMap.values()) for (const t of chunkTerms(c, 'all')) df.set(t, (df.get(t) ?? 0) + 1);
       (df as unknown as { lib?: string }).lib = row.library;
     }
     const { hits } = await backend.search(loaded.docs.key, row.question, {
       limit: Number(process.env.CANDIDATES ?? 60),
     });
     const candidates: Candidate[] = hits
-      .map((h, i) => ({ chunk: loaded.docs.chunks.get(h.id) as StoredChunk, bm25: h.score, rank: i }))
+      .map((h, i) => ({ chunk: chunkMap.get(h.id) as StoredChunk, bm25: h.score, rank: i }))
       .filter((c) => c.chunk);
     const q = termsOf(row.question);
     const max = candidates[0]?.bm25 ?? 1;

@@ -28,7 +28,7 @@ export async function startInProcess(web: FakeWeb): Promise<InProcess> {
   const backend = kernel.resolve(searchBackendToken);
   const chunkMap = async (libraryId: string) => {
     const loaded = await engine.loadDocs(libraryId, 'latest');
-    return loaded.docs.chunks;
+    return new Map((await loaded.docs.all()).map((c) => [c.id, c]));
   };
   return {
     kernel,

@@ -4,6 +4,7 @@
  */
 import type { QualityReport } from './compare.js';
 import type { HttpReport } from './http-bench.js';
+import type { ScaleServerReport } from './scale-server.js';
 import type { StdioReport } from './stdio-bench.js';
 
 /** One target and how the run did. */
@@ -21,6 +22,7 @@ export function evaluateTargets(report: {
   quality?: QualityReport | undefined;
   stdio?: StdioReport | undefined;
   http?: HttpReport | undefined;
+  libraries?: ScaleServerReport | undefined;
 }): TargetResult[] {
   const out: TargetResult[] = [];
   const s = report.stdio;
@@ -106,5 +108,22 @@ export function evaluateTargets(report: {
       verdict: verdict(h.requestsPerSecond >= 1500 && h.p99Ms <= 25),
     });
   } else notRun('HTTP: >= 1,500 cached get-docs/s at 10 connections, p99 <= 25 ms');
+  const l = report.libraries;
+  if (l) {
+    out.push({
+      target: `peak RSS <= 350 MB, ${l.libraries} libraries through one server`,
+      measured:
+        l.peakRssMb === undefined ? 'n/a' : `${l.peakRssMb.toFixed(0)} MB (after: ${l.rssAfterMb?.toFixed(0)} MB)`,
+      verdict: l.peakRssMb === undefined ? 'MISS' : verdict(l.peakRssMb <= 350),
+    });
+    out.push({
+      target: "a hot library's cached get-docs p99 <= 20 ms while another library indexes",
+      measured: `${ms(l.hotWhileBusy.p99)} (synthetic indexing: ${l.hotWhileSynthetic.count > 0 ? ms(l.hotWhileSynthetic.p99) : 'n/a'})`,
+      verdict: verdict(l.hotWhileBusy.p99 <= 20 && (l.hotWhileSynthetic.count === 0 || l.hotWhileSynthetic.p99 <= 20)),
+    });
+  } else {
+    notRun('peak RSS <= 350 MB, 100 libraries through one server');
+    notRun("a hot library's cached get-docs p99 <= 20 ms while another library indexes");
+  }
   return out;
 }

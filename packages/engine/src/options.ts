@@ -60,6 +60,23 @@ export const engineOptionsSchema = z.strictObject({
     .max(1000)
     .default(32)
     .describe('Library versions kept loaded in memory (others are restored from the cache on demand).'),
+  maxLoadedMB: z
+    .number()
+    .min(1)
+    .max(65_536)
+    .default(96)
+    .describe(
+      "Memory the loaded libraries' chunks may take, MB (approximate); the least recently used library versions leave memory first and are restored from the cache on demand.",
+    ),
+  chunkWorkers: z
+    .number()
+    .int()
+    .min(0)
+    .max(16)
+    .optional()
+    .describe(
+      'Worker threads that convert and chunk fetched pages, so that a library being indexed never delays answers about the others (started on first use). Default: the cores but one, 1 to 4; 0 chunks on the main thread.',
+    ),
 });
 
 /** Engine options after validation. */

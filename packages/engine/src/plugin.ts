@@ -96,6 +96,7 @@ export const enginePlugin = definePlugin<EngineOptions, unknown>({
     const engine = context.resolve(docsEngineToken);
     engine.close();
     await engine.idle();
+    await engine.stopWorkers();
   },
 });
 

@@ -21,5 +21,17 @@ export { normalizeMarkdown } from './markdown/normalize.js';
 export { sectionOffset } from './markdown/section.js';
 export type { SlugFlavour, Slugger } from './markdown/slug.js';
 export { createSlugger, headingPlainText, inlinePlainText, slugify } from './markdown/slug.js';
+export type {
+  PreparablePage,
+  PreparedChunk,
+  PreparedDocs,
+  PreparedPage,
+  PrepareOptions,
+  PrepareProgress,
+} from './prepare/prepare.js';
+export { chunkTermIndex, prepareDocs } from './prepare/prepare.js';
+export { buildTermIndex, TermIndex } from './prepare/terms.js';
+export type { ChunkingPoolOptions, PrepareCallOptions } from './prepare-pool.js';
+export { ChunkingPool, defaultChunkingWorkers } from './prepare-pool.js';
 export type { NormalizedTopic } from './topic.js';
 export { normalizeTopic } from './topic.js';

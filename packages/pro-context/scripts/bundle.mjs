@@ -52,12 +52,20 @@ const zodEnglishOnly = {
   },
 };
 
+// The engine chunks fetched pages in worker threads; a Worker starts from a file, which the markdown package's
+// pool looks for beside itself (`prepare-worker.js`): in the bundle, an entry point of its own in dist/bin/.
+const engineRequire = createRequire(
+  createRequire(join(root, 'package.json')).resolve('@pro-context/engine/package.json'),
+);
+const markdownDir = dirname(engineRequire.resolve('@pro-context/markdown/package.json'));
+
 const entries = {
   'pro-context': join(root, 'dist', 'cli.js'),
   'pro-context-admin': join(root, 'dist', 'admin.js'),
   // packed-search starts its index-building worker from `./packed-search-worker.js` beside its own module,
   // which in the bundle is a chunk in dist/bin/: the worker script is an entry point of its own there
   'packed-search-worker': createRequire(join(root, 'package.json')).resolve('@pro-context/plugin-packed-search/worker'),
+  'prepare-worker': join(markdownDir, 'dist', 'prepare-worker.js'),
 };
 for (const file of Object.values(entries)) {
   if (!existsSync(file)) throw new Error(`${file} is missing: run tsc first`);

@@ -247,12 +247,13 @@ export function codex7Tools(engine: DocsEngine, search: SearchBackend, context7:
           selected.size === 0 || selected.has(chunk.url) || selected.has(chunk.url.replace(/#.*$/, ''));
 
         const loaded = await engine.loadDocs(id, version, { signal: context.signal });
-        const chunks = [...loaded.docs.chunks.values()];
+        const chunks = await loaded.docs.all();
+        const byId = new Map(chunks.map((c) => [c.id, c]));
         let ranked: RankedChunk[];
         if (args.customQuery !== undefined) {
           const hits = await search.search(loaded.docs.key, args.customQuery, { limit: 1000 });
           ranked = hits.hits
-            .map((hit) => loaded.docs.chunks.get(hit.id))
+            .map((hit) => byId.get(hit.id))
             .filter((c): c is StoredChunk => c !== undefined && inTopics(c))
             .map((chunk, i, all) => ({ chunk, score: all.length - i, coverage: 0 }));
           if (ranked.length === 0) {

@@ -1,63 +1,35 @@
-import { createHash } from 'node:crypto';
 import {
   type CacheStore,
-  type DocsResult,
   type FetchContext,
   type Freshness,
-  type IndexKey,
   type LibraryDescriptor,
   type Logger,
   ProContextError,
   type SearchBackend,
   type TocResult,
 } from '@pro-context/kernel';
-import { chunkMarkdown, loadHtmlToMarkdown } from '@pro-context/markdown';
+import { ChunkingPool, type PreparedDocs, TermIndex } from '@pro-context/markdown';
 import { ns, versionKey } from './keys.js';
 import { SourceChain } from './sources.js';
+import {
+  type BlockSource,
+  blockPrefix,
+  type DocsManifest,
+  type DocsRecord,
+  isManifest,
+  isRecord,
+  type LoadedDocs,
+  type StoredChunk,
+  StoredDocsTable,
+  toManifest,
+} from './stored-docs.js';
 
-/** A chunk as the engine stores it (the search backend only keeps ids). */
-export interface StoredChunk {
-  id: string;
-  url: string;
-  pageTitle: string;
-  /** TOC section of the page, if any. */
-  section?: string;
-  headings: string[];
-  anchor?: string;
-  body: string;
-  tokens: number;
-  order: number;
-}
+export type { DocsManifest, DocsMeta, DocsRecord, LoadedDocs, StoredChunk, StoredPage } from './stored-docs.js';
 
-/** A page of an indexed library, as listed in its docs record. */
-export interface StoredPage {
-  url: string;
-  title: string;
-  section?: string;
-}
-
-/** Everything persisted about one indexed library version (cache namespace `docs`). */
-export interface DocsRecord {
-  libraryId: string;
-  version: string;
-  adapterId: string;
-  sourceUrl: string;
-  fetchedAt: string;
-  freshness: Freshness;
-  /** Changes whenever the content changes; ties an index snapshot to the chunks it was built from. */
-  revision: string;
-  pages: StoredPage[];
-  chunks: StoredChunk[];
-}
-
-/** A library version ready to search. */
-export interface LoadedDocs {
-  key: IndexKey;
-  record: Omit<DocsRecord, 'chunks'>;
-  chunks: Map<string, StoredChunk>;
-  /** Epoch ms after which the docs should be refreshed. */
-  expiresAt: number | null;
-}
+/** Cache namespace of chunk blocks and term indexes. */
+const CHUNKS_NS = 'chunks';
+/** Parsed blocks kept at hand (hot chunks), across libraries. */
+const HOT_BLOCKS = 64;
 
 /** The outcome of {@link DocStore.load}. */
 export interface LoadResult {
@@ -75,6 +47,7 @@ export interface TocRecord {
 }
 
 const SNAPSHOT_TTL_NEVER = 0;
+const MB = 1024 * 1024;
 
 /** `value` as an ISO 8601 UTC date-time; the current time when it is not a date at all. */
 function isoDateTime(value: string): string {
@@ -88,7 +61,39 @@ function isoDateTime(value: string): string {
  * again. Concurrent requests for the same library share one build.
  */
 export class DocStore {
-  private readonly loaded = new Map<string, LoadedDocs>();
+  private readonly loaded = new Map<string, StoredDocsTable>();
+  /** Recently read blocks, parsed, by cache key (revision included, so never of other content). */
+  private readonly hot = new Map<string, StoredChunk[]>();
+  private readonly blocks: BlockSource = {
+    block: async (key) => {
+      const known = this.hot.get(key);
+      if (known !== undefined) {
+        this.hot.delete(key);
+        this.hot.set(key, known);
+        return known;
+      }
+      const value = (await this.cache.get<StoredChunk[]>(CHUNKS_NS, key))?.value;
+      if (!Array.isArray(value)) return undefined;
+      this.hot.set(key, value);
+      if (this.hot.size > HOT_BLOCKS) this.hot.delete(this.hot.keys().next().value as string);
+      return value;
+    },
+    terms: async (key) => {
+      const value = (await this.cache.get<Uint8Array>(CHUNKS_NS, key))?.value;
+      return value instanceof Uint8Array ? value : undefined;
+    },
+    missing: (docs) => {
+      const key = versionKey(docs.key.libraryId, docs.key.version);
+      if (this.loaded.get(key) !== docs) return;
+      this.logger.warn('cached docs are incomplete (blocks evicted); they are indexed again on the next call', {
+        libraryId: docs.key.libraryId,
+        version: docs.key.version,
+      });
+      this.forget(key);
+      this.track(this.cache.delete(ns.docs, key));
+    },
+    resized: (docs) => this.account(versionKey(docs.key.libraryId, docs.key.version), docs),
+  };
   private readonly builds = new Map<string, Promise<LoadResult>>();
   /** Builds whose starting caller cancelled (they fail with its abort; a caller who joined them starts anew). */
   private readonly aborted = new WeakSet<Promise<LoadResult>>();
@@ -96,13 +101,18 @@ export class DocStore {
   private readonly background = new Set<Promise<unknown>>();
   /** Persisting indexed docs, one library at a time: each encodes megabytes, and together they set peak memory. */
   private persisting: Promise<unknown> = Promise.resolve();
+  /** Approximate bytes each library version in {@link loaded} holds (ids, pages, term index, unwritten chunks). */
+  private readonly loadedBytes = new Map<string, number>();
+  private totalLoadedBytes = 0;
 
   constructor(
     private readonly cache: CacheStore,
     private readonly backend: SearchBackend,
     private readonly sources: SourceChain,
     private readonly logger: Logger,
-    private readonly options: { maxChunkTokens: number; maxLoadedLibraries: number },
+    private readonly options: { maxChunkTokens: number; maxLoadedLibraries: number; maxLoadedMB?: number },
+    /** Where pages are converted and chunked: worker threads, so that answers never wait behind it. */
+    private readonly pool: ChunkingPool = new ChunkingPool({ size: 0 }),
   ) {}
 
   /** Whether this library version can be searched right now (loaded or restorable without fetching). */
@@ -189,15 +199,47 @@ export class DocStore {
     changed = false,
   ): Promise<LoadResult> {
     const key = versionKey(library.id, version);
-    const cached = changed ? undefined : await this.cache.get<DocsRecord>(ns.docs, key, { allowStale: true });
-    if (cached && Array.isArray(cached.value.chunks) && !(await this.changedLocally(library, version, cached.value))) {
-      const docs = this.remember(cached.value, cached.expiresAt);
-      await this.ensureIndexed(docs, cached.value);
-      if (cached.stale) this.refreshInBackground(library, version, docs);
-      return { docs, cached: true, stale: cached.stale };
+    const cached = changed ? undefined : await this.cache.get<unknown>(ns.docs, key, { allowStale: true });
+    const restored = cached && (await this.restore(library, version, cached.value, cached.expiresAt));
+    if (cached && restored) {
+      await this.ensureIndexed(restored);
+      if (cached.stale) this.refreshInBackground(library, version, restored);
+      return { docs: restored, cached: true, stale: cached.stale };
     }
     const docs = await this.fetchAndIndex(library, version, context);
     return { docs, cached: false, stale: false };
+  }
+
+  /**
+   * Docs from a cached `docs` value: a manifest whose blocks are all in the cache, or a record of the first
+   * format (every chunk inside), rewritten as a manifest and blocks behind the answer. `undefined` when the value
+   * is neither, its blocks are incomplete, or a local source's files changed since: the docs are built again.
+   */
+  private async restore(
+    library: LibraryDescriptor,
+    version: string,
+    value: unknown,
+    expiresAt: number | null,
+  ): Promise<StoredDocsTable | undefined> {
+    if (isManifest(value)) {
+      const present = await this.cache.keys(CHUNKS_NS, blockPrefix(value));
+      if (present.length < value.blockStarts.length + 1) {
+        this.logger.info('cached docs are incomplete; indexing them again', { libraryId: library.id, version });
+        return undefined;
+      }
+      if (await this.changedLocally(library, version, value)) return undefined;
+      return this.remember(value, expiresAt);
+    }
+    if (isRecord(value)) {
+      if (await this.changedLocally(library, version, value)) return undefined;
+      const { chunks, ...meta } = value;
+      const { manifest, blocks } = toManifest(meta, chunks);
+      const docs = this.remember(manifest, expiresAt, chunks);
+      const ttl = expiresAt === null ? { ttlMs: 0 } : { ttlMs: Math.max(1, expiresAt - Date.now()) };
+      this.persistInOrder(library.id, () => this.writeDocs(docs, manifest, blocks, undefined, ttl));
+      return docs;
+    }
+    return undefined;
   }
 
   /**
@@ -220,39 +262,71 @@ export class DocStore {
     }
   }
 
-  private touch(key: string, docs: LoadedDocs): void {
+  private touch(key: string, docs: StoredDocsTable): void {
     this.loaded.delete(key);
     this.loaded.set(key, docs);
   }
 
-  private remember(record: DocsRecord, expiresAt: number | null): LoadedDocs {
-    const { chunks, ...meta } = record;
-    const docs: LoadedDocs = {
-      key: { libraryId: record.libraryId, version: record.version },
-      record: meta,
-      chunks: new Map(chunks.map((c) => [c.id, c])),
-      expiresAt,
-    };
-    const key = versionKey(record.libraryId, record.version);
+  /** Approximate MB the loaded library versions hold in memory (for health and tests). */
+  loadedMegabytes(): number {
+    return this.totalLoadedBytes / MB;
+  }
+
+  /**
+   * Makes `manifest`'s docs the loaded ones (with their chunks in memory until written, when `pending`), then lets
+   * the least recently used library versions go (see {@link account}).
+   */
+  private remember(
+    manifest: DocsManifest,
+    expiresAt: number | null,
+    pending?: readonly StoredChunk[],
+    terms?: TermIndex,
+  ): StoredDocsTable {
+    const docs = new StoredDocsTable(manifest, expiresAt, this.blocks, pending, terms);
+    const key = versionKey(manifest.libraryId, manifest.version);
     this.touch(key, docs);
-    while (this.loaded.size > this.options.maxLoadedLibraries) {
-      const oldest = this.loaded.keys().next().value as string;
-      const evicted = this.loaded.get(oldest);
-      this.loaded.delete(oldest);
-      if (evicted) void this.backend.drop(evicted.key);
-    }
+    this.account(key, docs);
     return docs;
   }
 
+  /**
+   * Records what `docs` holds, then lets the least recently used library versions go until at most
+   * `maxLoadedLibraries` are loaded and they hold at most `maxLoadedMB` (the most recent always stays): the
+   * cache restores them on demand. Their search indexes go with them.
+   */
+  private account(key: string, docs: StoredDocsTable): void {
+    if (this.loaded.get(key) !== docs) return;
+    this.totalLoadedBytes -= this.loadedBytes.get(key) ?? 0;
+    const bytes = docs.bytes;
+    this.loadedBytes.set(key, bytes);
+    this.totalLoadedBytes += bytes;
+    const maxBytes = (this.options.maxLoadedMB ?? Number.POSITIVE_INFINITY) * MB;
+    while (
+      this.loaded.size > 1 &&
+      (this.loaded.size > this.options.maxLoadedLibraries || this.totalLoadedBytes > maxBytes)
+    ) {
+      const oldest = this.loaded.keys().next().value as string;
+      const evicted = this.loaded.get(oldest);
+      this.forget(oldest);
+      if (evicted) void this.backend.drop(evicted.key);
+    }
+  }
+
+  private forget(key: string): void {
+    this.loaded.delete(key);
+    this.totalLoadedBytes -= this.loadedBytes.get(key) ?? 0;
+    this.loadedBytes.delete(key);
+  }
+
   /** Makes sure the backend holds the index: restores the snapshot, or rebuilds it from stored chunks. */
-  private async ensureIndexed(docs: LoadedDocs, record?: DocsRecord): Promise<void> {
+  private async ensureIndexed(docs: LoadedDocs): Promise<void> {
     if (await this.backend.has(docs.key)) return;
     const snapshotKey = `${versionKey(docs.key.libraryId, docs.key.version)}@${this.backend.id}`;
     const snapshot = await this.cache.get<Uint8Array>(ns.index, snapshotKey);
     if (snapshot?.meta?.revision === docs.record.revision && snapshot.value instanceof Uint8Array) {
       if (await this.backend.restore(docs.key, snapshot.value)) return;
     }
-    const chunks = record?.chunks ?? [...docs.chunks.values()];
+    const chunks = await docs.all();
     await this.backend.index(
       docs.key,
       chunks.map((c) => ({ id: c.id, title: c.pageTitle, headings: c.headings, body: c.body, url: c.url })),
@@ -285,16 +359,22 @@ export class DocStore {
         },
         version,
       );
-      report(80, `Chunking ${result.pages.length} pages`);
+      // (the page count, not `result`, in the progress callback: the fetched pages go once chunked)
+      const pageCount = result.pages.length;
+      report(80, `Chunking ${pageCount} pages`);
       const chunkStarted = performance.now();
-      const needsHtml = result.pages.some((p) => p.markdown.trim() === '' && p.html);
-      const record = this.toRecord(
-        library,
-        version,
-        adapter.id,
-        result,
-        needsHtml ? await loadHtmlToMarkdown() : undefined,
+      // in a worker thread: other libraries' answers go on meanwhile
+      const prepared = await this.pool.prepare(
+        result.pages,
+        { maxTokens: this.options.maxChunkTokens },
+        {
+          ...(context.signal ? { signal: context.signal } : {}),
+          progress: (done, total) =>
+            report(80 + (10 * done) / Math.max(1, total), `Chunking ${pageCount} pages (${done} done)`),
+        },
       );
+      const record = this.toRecord(library, version, adapter.id, result, prepared);
+      const terms = TermIndex.read(prepared.terms);
       if (record.chunks.length === 0) {
         throw new ProContextError(
           'INVALID_CONTENT',
@@ -330,85 +410,78 @@ export class DocStore {
         indexMs: ms(indexStarted, performance.now()),
       });
       const ttlMs = library.ttlHours ? library.ttlHours * 3_600_000 : undefined;
-      const docs = this.remember(record, ttlMs ? Date.now() + ttlMs : null);
-      // persisting (chunks + index snapshot) happens after the answer, not before it, after any other
-      const persist = async () => {
+      const { chunks, ...meta } = record;
+      const { manifest, blocks } = toManifest(meta, chunks);
+      const docs = this.remember(manifest, ttlMs ? Date.now() + ttlMs : null, chunks, terms);
+      const toc = result.toc;
+      const pageUrls = new Set([
+        ...record.pages.map((p) => p.url),
+        ...(toc?.entries.map((e) => e.url.split('#')[0] as string) ?? []),
+      ]);
+      // persisting (chunk blocks, term index, manifest, index snapshot) happens after the answer, not before it,
+      // after any other
+      this.persistInOrder(library.id, async () => {
         // answers computed from an earlier revision of these docs go
         const answerPrefix = `${versionKey(library.id, version)}|`;
         for (const key of await this.cache.keys(ns.answers, answerPrefix)) await this.cache.delete(ns.answers, key);
         // and so do read-page's copies of its pages: the next read fetches the page as it is now
-        const pageUrls = new Set([
-          ...record.pages.map((p) => p.url),
-          ...(result.toc?.entries.map((e) => e.url.split('#')[0] as string) ?? []),
-        ]);
         for (const url of pageUrls) await this.cache.delete(ns.pages, url);
-        await this.cache.set(ns.docs, versionKey(library.id, version), record, ttlMs ? { ttlMs } : {});
-        const stored = await this.cache.get<DocsRecord>(ns.docs, versionKey(library.id, version));
-        if (stored) docs.expiresAt = stored.expiresAt;
-        if (result.toc) {
+        await this.writeDocs(docs, manifest, blocks, prepared.terms, ttlMs ? { ttlMs } : {});
+        if (toc) {
           await this.cache.set<TocRecord>(
             ns.toc,
             versionKey(library.id, version),
-            { toc: result.toc, adapterId: adapter.id },
+            { toc, adapterId: adapter.id },
             ttlMs ? { ttlMs } : {},
           );
         }
         await this.saveSnapshot(docs);
-      };
-      this.persisting = this.persisting
-        .then(persist)
-        .catch((error: unknown) =>
-          this.logger.warn('could not persist indexed docs', { libraryId: library.id, error }),
-        );
-      this.track(this.persisting);
+      });
       return docs;
     });
+  }
+
+  /** Runs `persist` after every persistence started before it (each writes megabytes; together they set peak memory). */
+  private persistInOrder(libraryId: string, persist: () => Promise<void>): void {
+    this.persisting = this.persisting
+      .then(persist)
+      .catch((error: unknown) => this.logger.warn('could not persist indexed docs', { libraryId, error }));
+    this.track(this.persisting);
+  }
+
+  /**
+   * Writes docs as blocks, term index and manifest (last: a manifest names blocks that exist), lets the chunks
+   * leave memory, and removes the blocks of the library version's earlier revisions. `ttl`: the manifest's (none:
+   * the namespace's default); blocks never expire on their own, the manifest says when the docs do.
+   */
+  private async writeDocs(
+    docs: StoredDocsTable,
+    manifest: DocsManifest,
+    blocks: readonly StoredChunk[][],
+    terms: Uint8Array | undefined,
+    ttl: { ttlMs?: number },
+  ): Promise<void> {
+    const key = versionKey(manifest.libraryId, manifest.version);
+    const prefix = blockPrefix(manifest);
+    for (const [n, block] of blocks.entries()) await this.cache.set(CHUNKS_NS, `${prefix}${n}`, block, { ttlMs: 0 });
+    const termBytes = terms ?? (await docs.termIndexBytes());
+    await this.cache.set(CHUNKS_NS, `${prefix}terms`, termBytes, { ttlMs: 0 });
+    await this.cache.set(ns.docs, key, manifest, ttl);
+    const stored = await this.cache.get<DocsManifest>(ns.docs, key, { allowStale: true });
+    if (stored) docs.expiresAt = stored.expiresAt;
+    docs.settle();
+    for (const old of await this.cache.keys(CHUNKS_NS, `${key}@`)) {
+      if (!old.startsWith(prefix)) await this.cache.delete(CHUNKS_NS, old);
+    }
   }
 
   private toRecord(
     library: LibraryDescriptor,
     version: string,
     adapterId: string,
-    result: DocsResult,
-    htmlToMarkdown?: (html: string, url: string) => { markdown: string },
+    result: { sourceUrl: string; fetchedAt: string; freshness: Freshness },
+    prepared: PreparedDocs,
   ): DocsRecord {
-    const seen = new Set<string>();
-    const chunks: StoredChunk[] = [];
-    const pages: StoredPage[] = [];
-    const hash = createHash('sha256');
-    for (const page of result.pages) {
-      if (seen.has(`page:${page.url}`)) continue;
-      seen.add(`page:${page.url}`);
-      const markdown =
-        page.markdown.trim() === '' && page.html && htmlToMarkdown
-          ? htmlToMarkdown(page.html, page.url).markdown
-          : page.markdown;
-      hash.update(page.url).update('\0').update(markdown).update('\0');
-      const pieces = chunkMarkdown(
-        { url: page.url, title: page.title, markdown },
-        { maxTokens: this.options.maxChunkTokens },
-      );
-      pages.push({
-        url: page.url,
-        title: pieces[0]?.pageTitle ?? page.title,
-        ...(page.section ? { section: page.section } : {}),
-      });
-      for (const piece of pieces) {
-        if (seen.has(piece.id) || piece.body.trim() === '') continue;
-        seen.add(piece.id);
-        chunks.push({
-          id: piece.id,
-          url: piece.url,
-          pageTitle: piece.pageTitle,
-          ...(page.section ? { section: page.section } : {}),
-          headings: piece.headings,
-          ...(piece.anchor ? { anchor: piece.anchor } : {}),
-          body: piece.body,
-          tokens: piece.tokens,
-          order: piece.order,
-        });
-      }
-    }
     return {
       libraryId: library.id,
       version,
@@ -417,9 +490,9 @@ export class DocStore {
       // one form whatever an adapter wrote (get-docs' output schema says date-time)
       fetchedAt: isoDateTime(result.fetchedAt),
       freshness: result.freshness,
-      revision: hash.digest('hex').slice(0, 16),
-      pages,
-      chunks,
+      revision: prepared.revision,
+      pages: prepared.pages,
+      chunks: prepared.chunks,
     };
   }
 

@@ -16,7 +16,7 @@ import {
   type TocResult,
   type UrlAllowlist,
 } from '@pro-context/kernel';
-import { normalizeTopic } from '@pro-context/markdown';
+import { ChunkingPool, normalizeTopic } from '@pro-context/markdown';
 import pLimit from 'p-limit';
 import { settingsDeclarations } from '../libraries/settings.js';
 import type { EngineOptions } from '../options.js';
@@ -36,12 +36,13 @@ import {
   queryTerms,
   type RankedChunk,
   rerank,
+  rerankLookups,
   sectionPath,
   sectionsLeftOut,
   selectRelevant,
   snippetOf,
   termCoverage,
-  termWeights,
+  termWeightsFrom,
   withoutLibraryName,
   withSectionParts,
 } from './ranking.js';
@@ -66,6 +67,9 @@ export interface DocsEngineDeps {
 
 /** How many other matching libraries a resolve-library answer lists as `alternatives`. */
 const MAX_ALTERNATIVES = 10;
+
+/** Chunks read for each identifier or error message a query names (see `rerankLookups`), at most. */
+const RERANK_LOOKUP_LIMIT = 40;
 
 /** How many libraries delivered after start (project detection) are resolved at once, in the background. */
 const PRE_RESOLVE_CONCURRENCY = 2;
@@ -146,6 +150,8 @@ export class DocsEngine {
   /** The adapter chain; its `status` feeds `pro-context://health`. */
   readonly sources: SourceChain;
   private readonly store: DocStore;
+  /** Worker threads that chunk fetched pages (started on first use). */
+  private readonly chunking: ChunkingPool;
   private readonly pages: PageReader;
   /** Libraries resolved in this process (their TOCs are listed as resources), id → version. */
   private readonly resolved = new Map<string, string>();
@@ -159,10 +165,21 @@ export class DocsEngine {
   constructor(private readonly deps: DocsEngineDeps) {
     this.catalog = new LibraryCatalog(deps.providers, settingsDeclarations(deps.adapters), deps.logger);
     this.sources = new SourceChain(deps.adapters);
-    this.store = new DocStore(deps.cache, deps.search, this.sources, deps.logger, {
-      maxChunkTokens: deps.options.maxChunkTokens,
-      maxLoadedLibraries: deps.options.maxLoadedLibraries,
-    });
+    this.chunking = new ChunkingPool(
+      deps.options.chunkWorkers === undefined ? {} : { size: deps.options.chunkWorkers },
+    );
+    this.store = new DocStore(
+      deps.cache,
+      deps.search,
+      this.sources,
+      deps.logger,
+      {
+        maxChunkTokens: deps.options.maxChunkTokens,
+        maxLoadedLibraries: deps.options.maxLoadedLibraries,
+        maxLoadedMB: deps.options.maxLoadedMB,
+      },
+      this.chunking,
+    );
     this.pages = new PageReader(deps.http, deps.cache, deps.allowlist, this.sources, deps.logger, (url) =>
       this.tocTitleOf(url),
     );
@@ -611,13 +628,19 @@ export class DocsEngine {
     loaded: LoadResult,
     query: string,
     limit: number,
-  ): Promise<{ ranked: RankedChunk[]; total: number; terms: string[] }> {
+  ): Promise<{ ranked: RankedChunk[]; total: number; terms: string[]; chunks: Map<string, StoredChunk> }> {
     const names = [library.name, library.id.split('/').pop() ?? library.id, library.packageName ?? ''];
     const topic = withoutLibraryName(query, names);
     const terms = queryTerms(topic);
     const { hits, total } = await this.deps.search.search(loaded.docs.key, topic, { limit });
-    const ranked = rerank(joinHits(hits, loaded.docs.chunks, terms), topic, loaded.docs.chunks, terms);
-    return { ranked, total, terms };
+    // the hits' chunks with the rest of their sections, and the chunks naming the query's identifiers or quoting
+    // its error message that the backend did not rank (found by the term index), read from the cache
+    const found = await Promise.all(
+      rerankLookups(topic).map((words) => loaded.docs.containing(words, RERANK_LOOKUP_LIMIT)),
+    );
+    const chunks = await loaded.docs.read([...hits.map((h) => h.id), ...found.flat()]);
+    const ranked = rerank(joinHits(hits, chunks, terms), topic, chunks, terms);
+    return { ranked, total, terms, chunks };
   }
 
   /** get-docs: the best chunks for a topic within `maxTokens`, with provenance and related pages. */
@@ -664,15 +687,14 @@ export class DocsEngine {
     let terms: string[];
     let candidates: RankedChunk[];
     if (page !== undefined) {
-      const parts = [...loaded.docs.chunks.values()]
-        .filter((c) => c.url.split('#')[0] === page.split('#')[0])
-        .sort((a, b) => a.order - b.order);
+      const parts = (await loaded.docs.page(page)).sort((a, b) => a.order - b.order);
       ranked = parts.map((chunk, i) => ({ chunk, score: 1 - i / (parts.length + 1), coverage: 1 }));
       terms = [];
       candidates = ranked;
-      indexSections(loaded.docs.chunks);
+      indexSections(new Map(parts.map((c) => [c.id, c])));
     } else {
-      ({ ranked, terms } = await this.rank(library, loaded, normalized.text || topic, 40));
+      let chunks: Map<string, StoredChunk>;
+      ({ ranked, terms, chunks } = await this.rank(library, loaded, normalized.text || topic, 40));
       // Any hit matched a word of the topic (as written, misspelt, in another spelling or through a synonym):
       // the engine's own substring coverage cannot tell `valdiator` or `serialise` from nothing at all.
       if (ranked.length === 0) {
@@ -682,9 +704,9 @@ export class DocsEngine {
           { details: { relatedPages: this.relatedPages(toc, [], terms, loaded.docs.record.pages) } },
         );
       }
-      candidates = withSectionParts(ranked, loaded.docs.chunks, terms);
+      candidates = withSectionParts(ranked, chunks, terms);
     }
-    const weights = termWeights(loaded.docs.chunks, terms);
+    const weights = termWeightsFrom(terms, loaded.docs.chunkCount, await loaded.docs.termCounter());
     const answerWithin = (budget: number): DocsAnswer => {
       // a page asked for is given from its beginning, as far as the budget goes; a topic's answer stops where
       // relevance falls well below the best match's (maxTokens is a ceiling, not a quota)
@@ -983,6 +1005,11 @@ export class DocsEngine {
   close(): void {
     for (const unwatch of this.unwatch.splice(0)) unwatch();
     this.stopping.abort();
+  }
+
+  /** Stops the chunking workers (after {@link idle}: a refresh under way may still chunk). */
+  async stopWorkers(): Promise<void> {
+    await this.chunking.close();
   }
 
   /** Status for health. */

@@ -166,6 +166,20 @@ export function termWeights(chunks: ReadonlyMap<string, StoredChunk>, terms: rea
 }
 
 /**
+ * {@link termWeights} from counts kept elsewhere: `documents` chunks, of which `frequency(needle)` contain the
+ * (stemmed, lower-case) needle. The engine's docs count them with a term index instead of the chunks' text.
+ */
+export function termWeightsFrom(
+  terms: readonly string[],
+  documents: number,
+  frequency: (needle: string) => number,
+): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const term of terms) out.set(term, Math.log(1 + documents / (1 + frequency(stem(term)))));
+  return out;
+}
+
+/**
  * Confidence in [0, 1] that the best chunk answers the topic: how much of the query it contains (a word
  * one typo away counts), each term weighted by how rare it is in the library's docs ({@link termWeights}:
  * a topic whose distinctive words the docs never use scores low however many common words match), and
@@ -695,6 +709,32 @@ function titleIndex(chunks: ReadonlyMap<string, StoredChunk>): Map<string, Store
     titleIndexes.set(chunks, index);
   }
   return index;
+}
+
+/** Lower-case runs of `[a-z0-9_.$@-]` in `text` (the term index's words). */
+const termRuns = (text: string): string[] => text.toLowerCase().match(/[a-z0-9_.$@-]+/g) ?? [];
+
+/**
+ * What {@link rerank} looks for beyond the backend's hits, as lists of words a chunk's text must all contain:
+ * each identifier the query names (whole, its last dotted part, its words) and the first words of each error
+ * message it quotes. The engine reads the chunks the term index finds for them and hands them to `rerank`.
+ */
+export function rerankLookups(query: string): string[][] {
+  const out: string[][] = [];
+  for (const identifier of queryIdentifiers(query)) {
+    out.push(termRuns(identifier));
+    const last = identifier.split('.').at(-1) as string;
+    if (last !== identifier) out.push(termRuns(last));
+    if (/[_\-.]/.test(identifier)) out.push(wordForm(identifier).split(' '));
+  }
+  for (const phrase of errorPhrases(query)) out.push(termRuns(phrase).slice(0, 3));
+  const seen = new Set<string>();
+  return out.filter((words) => {
+    const key = words.join(' ');
+    if (words.length === 0 || seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }
 
 /**

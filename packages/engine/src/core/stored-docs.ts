@@ -1,0 +1,361 @@
+import { type Freshness, type IndexKey, ProContextError } from '@pro-context/kernel';
+import { chunkTermIndex, TermIndex } from '@pro-context/markdown';
+
+/** A chunk as the engine stores it (the search backend only keeps ids). */
+export interface StoredChunk {
+  id: string;
+  url: string;
+  pageTitle: string;
+  /** TOC section of the page, if any. */
+  section?: string;
+  headings: string[];
+  anchor?: string;
+  body: string;
+  tokens: number;
+  order: number;
+}
+
+/** A page of an indexed library, as listed in its docs record. */
+export interface StoredPage {
+  url: string;
+  title: string;
+  section?: string;
+}
+
+/** What is known about one indexed library version, its chunks aside. */
+export interface DocsMeta {
+  libraryId: string;
+  version: string;
+  adapterId: string;
+  sourceUrl: string;
+  fetchedAt: string;
+  freshness: Freshness;
+  /** Changes whenever the content changes; ties an index snapshot and chunk blocks to the chunks they hold. */
+  revision: string;
+  pages: StoredPage[];
+}
+
+/**
+ * An indexed library version as the first format persisted it (cache namespace `docs`): every chunk in one
+ * record. Still read (and rewritten as a {@link DocsManifest}) when found in a cache.
+ */
+export interface DocsRecord extends DocsMeta {
+  chunks: StoredChunk[];
+}
+
+/** Current format of the `docs` entries. */
+export const DOCS_FORMAT = 2;
+
+/**
+ * An indexed library version as persisted (cache namespace `docs`): what is known about it and where its
+ * chunks are. The chunks themselves are in blocks of consecutive chunks (namespace `chunks`, key
+ * `<library>@<version>@<revision>#<n>`), with the chunks' term index beside them (`…#terms`), so that an
+ * answer reads only the blocks of the chunks it returns.
+ */
+export interface DocsManifest extends DocsMeta {
+  format: typeof DOCS_FORMAT;
+  /** Chunk ids in stored order (a chunk's position is its ordinal). */
+  ids: string[];
+  /** The chunks of each page URL: `[url, first ordinal]`, in order; a run ends where the next one starts. */
+  runs: [string, number][];
+  /** Ordinal of the first chunk of each block. */
+  blockStarts: number[];
+}
+
+/** A library version ready to search, its chunks read on demand. */
+export interface LoadedDocs {
+  key: IndexKey;
+  record: DocsMeta;
+  /** Epoch ms after which the docs should be refreshed. */
+  expiresAt: number | null;
+  /** How many chunks the library has. */
+  readonly chunkCount: number;
+  /** The chunks with these ids (unknown ids are left out), with the other parts of their sections and more. */
+  read(ids: readonly string[]): Promise<Map<string, StoredChunk>>;
+  /** The chunks of the pages whose URL, fragment aside, is `url`'s, in stored order. */
+  page(url: string): Promise<StoredChunk[]>;
+  /** Every chunk, in stored order (reads them all: for tools that need the whole library, and benchmarks). */
+  all(): Promise<StoredChunk[]>;
+  /** Counts in how many chunks a lower-case term occurs (title, headings and body), without reading chunks. */
+  termCounter(): Promise<(needle: string) => number>;
+  /**
+   * Ids of the chunks whose text (title, headings and body, lower-cased) contains every one of `needles`
+   * (lower-case runs of `[a-z0-9_.$@-]`), in stored order, at most `limit`: found by the term index, nothing read.
+   */
+  containing(needles: readonly string[], limit: number): Promise<string[]>;
+}
+
+/** Characters of chunk text per block, about (a chunk never spans two blocks): an answer reads a few. */
+const BLOCK_CHARS = 8 * 1024;
+
+/** Where a {@link StoredDocsTable} reads its blocks and term index from. */
+export interface BlockSource {
+  /** A block of chunks; `undefined` when it is gone from the cache. */
+  block(key: string): Promise<StoredChunk[] | undefined>;
+  /** The term index bytes; `undefined` when gone. */
+  terms(key: string): Promise<Uint8Array | undefined>;
+  /** Called when a block or the term index is missing: the docs cannot answer and must be built again. */
+  missing(docs: StoredDocsTable): void;
+  /** Called when what the docs hold in memory changed size. */
+  resized(docs: StoredDocsTable): void;
+}
+
+/** The cache key prefix of a library version's blocks of one revision. */
+export function blockPrefix(meta: Pick<DocsMeta, 'libraryId' | 'version' | 'revision'>): string {
+  return `${meta.libraryId}@${meta.version}@${meta.revision}#`;
+}
+
+/** The manifest and blocks of `chunks` (in stored order). */
+export function toManifest(
+  meta: DocsMeta,
+  chunks: readonly StoredChunk[],
+): { manifest: DocsManifest; blocks: StoredChunk[][] } {
+  const ids: string[] = [];
+  const runs: [string, number][] = [];
+  const blockStarts: number[] = [];
+  const blocks: StoredChunk[][] = [];
+  let chars = Number.POSITIVE_INFINITY;
+  chunks.forEach((chunk, ordinal) => {
+    ids.push(chunk.id);
+    if (runs.length === 0 || runs[runs.length - 1]?.[0] !== chunk.url) runs.push([chunk.url, ordinal]);
+    if (chars >= BLOCK_CHARS) {
+      blockStarts.push(ordinal);
+      blocks.push([]);
+      chars = 0;
+    }
+    blocks[blocks.length - 1]?.push(chunk);
+    chars += chunk.body.length;
+  });
+  return { manifest: { ...meta, format: DOCS_FORMAT, ids, runs, blockStarts }, blocks };
+}
+
+/** Whether a cached `docs` value is a manifest of the current format. */
+export function isManifest(value: unknown): value is DocsManifest {
+  const v = value as Partial<DocsManifest> | null;
+  return (
+    typeof v === 'object' &&
+    v !== null &&
+    v.format === DOCS_FORMAT &&
+    Array.isArray(v.ids) &&
+    Array.isArray(v.runs) &&
+    Array.isArray(v.blockStarts) &&
+    Array.isArray(v.pages)
+  );
+}
+
+/** Whether a cached `docs` value is a record of the first format (every chunk inside). */
+export function isRecord(value: unknown): value is DocsRecord {
+  const v = value as Partial<DocsRecord> | null;
+  return typeof v === 'object' && v !== null && Array.isArray(v.chunks) && Array.isArray(v.pages);
+}
+
+/** Index of the last element of ascending `starts` that is <= `value` (0 when none is). */
+function floorIndex(starts: readonly number[], value: number): number {
+  let lo = 0;
+  let hi = starts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if ((starts[mid] as number) <= value) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+/**
+ * {@link LoadedDocs} over a {@link DocsManifest}: holds the ids, page runs and block offsets, and reads chunks
+ * block by block from the cache. Just after a build, before the blocks are written, the chunks are held
+ * (`pending`) and served from memory; {@link settle} lets them go.
+ */
+export class StoredDocsTable implements LoadedDocs {
+  readonly key: IndexKey;
+  readonly record: DocsMeta;
+  private readonly ordinals = new Map<string, number>();
+  private readonly runStarts: number[];
+  private terms: TermIndex | undefined;
+  private termsLoading: Promise<TermIndex> | undefined;
+
+  constructor(
+    private readonly manifest: DocsManifest,
+    public expiresAt: number | null,
+    private readonly source: BlockSource,
+    private pending?: readonly StoredChunk[],
+    terms?: TermIndex,
+  ) {
+    const { ids: _ids, runs: _runs, blockStarts: _blocks, format: _format, ...meta } = manifest;
+    this.record = meta;
+    this.key = { libraryId: manifest.libraryId, version: manifest.version };
+    manifest.ids.forEach((id, ordinal) => {
+      if (!this.ordinals.has(id)) this.ordinals.set(id, ordinal);
+    });
+    this.runStarts = manifest.runs.map((r) => r[1]);
+    this.terms = terms;
+  }
+
+  get chunkCount(): number {
+    return this.manifest.ids.length;
+  }
+
+  /** The blocks' key prefix. */
+  get prefix(): string {
+    return blockPrefix(this.manifest);
+  }
+
+  /** Blocks the docs are stored in. */
+  get blockCount(): number {
+    return this.manifest.blockStarts.length;
+  }
+
+  /** Bytes held in memory, roughly: ids, page list, term index, and chunks not yet written to the cache. */
+  get bytes(): number {
+    let bytes = 64 * this.manifest.ids.length + 96 * this.manifest.pages.length + (this.terms?.bytes ?? 0);
+    for (const id of this.manifest.ids) bytes += 2 * id.length;
+    for (const c of this.pending ?? []) bytes += 2 * (c.body.length + c.pageTitle.length) + 160;
+    return bytes;
+  }
+
+  /** The chunks are in the cache now: they leave memory. */
+  settle(): void {
+    if (this.pending === undefined) return;
+    this.pending = undefined;
+    this.source.resized(this);
+  }
+
+  async read(ids: readonly string[]): Promise<Map<string, StoredChunk>> {
+    const byOrdinal = new Map<number, StoredChunk>();
+    const wanted: number[] = [];
+    for (const id of ids) {
+      const ordinal = this.ordinals.get(id);
+      if (ordinal !== undefined) wanted.push(ordinal);
+    }
+    await this.fill(byOrdinal, wanted);
+    // with the other parts of their sections (same page, same headings), which the chunker writes one after the
+    // other: neighbours are read until a chunk of another section
+    const sameSection = (a: StoredChunk, b: StoredChunk | undefined) =>
+      b !== undefined && a.url === b.url && a.headings.join('\u0001') === b.headings.join('\u0001');
+    for (const ordinal of wanted) {
+      const chunk = byOrdinal.get(ordinal);
+      if (chunk === undefined) continue;
+      for (const step of [-1, 1]) {
+        for (let next = ordinal + step; next >= 0 && next < this.chunkCount; next += step) {
+          if (!byOrdinal.has(next)) await this.fill(byOrdinal, [next]);
+          if (!sameSection(chunk, byOrdinal.get(next))) break;
+        }
+      }
+    }
+    const out = new Map<string, StoredChunk>();
+    for (const ordinal of [...byOrdinal.keys()].sort((a, b) => a - b)) {
+      const chunk = byOrdinal.get(ordinal) as StoredChunk;
+      out.set(chunk.id, chunk);
+    }
+    return out;
+  }
+
+  /** Reads the blocks holding `ordinals` into `into` (every chunk of each block). */
+  private async fill(into: Map<number, StoredChunk>, ordinals: readonly number[]): Promise<void> {
+    const starts = this.manifest.blockStarts;
+    const blocks = new Set<number>();
+    for (const ordinal of ordinals) if (!into.has(ordinal)) blocks.add(floorIndex(starts, ordinal));
+    for (const b of [...blocks].sort((x, y) => x - y)) {
+      const first = starts[b] as number;
+      const end = b + 1 < starts.length ? (starts[b + 1] as number) : this.chunkCount;
+      const chunks = await this.range(first, end);
+      for (const [i, chunk] of chunks.entries()) into.set(first + i, chunk);
+    }
+  }
+
+  async page(url: string): Promise<StoredChunk[]> {
+    const base = url.split('#')[0];
+    const out: StoredChunk[] = [];
+    for (const [run, [runUrl]] of this.manifest.runs.entries()) {
+      if (runUrl.split('#')[0] === base)
+        out.push(...(await this.range(this.runStarts[run] as number, this.runEnd(run))));
+    }
+    return out;
+  }
+
+  async all(): Promise<StoredChunk[]> {
+    return this.range(0, this.chunkCount);
+  }
+
+  async termCounter(): Promise<(needle: string) => number> {
+    const terms = await this.termIndex();
+    return (needle) => terms.documentFrequency(needle);
+  }
+
+  async containing(needles: readonly string[], limit: number): Promise<string[]> {
+    if (needles.length === 0 || limit <= 0) return [];
+    const terms = await this.termIndex();
+    // the rarest needle first: every other one only filters its chunks
+    const lists = needles.map((needle) => terms.chunksWith(needle)).sort((a, b) => a.length - b.length);
+    const rest = lists.slice(1).map((list) => new Set(list));
+    const out: string[] = [];
+    for (const ordinal of lists[0] ?? []) {
+      if (!rest.every((set) => set.has(ordinal))) continue;
+      out.push(this.manifest.ids[ordinal] as string);
+      if (out.length >= limit) break;
+    }
+    return out;
+  }
+
+  private async termIndex(): Promise<TermIndex> {
+    if (this.terms !== undefined) return this.terms;
+    this.termsLoading ??= this.loadTerms().finally(() => {
+      this.termsLoading = undefined;
+    });
+    return this.termsLoading;
+  }
+
+  private async loadTerms(): Promise<TermIndex> {
+    const bytes = this.pending === undefined ? await this.source.terms(`${this.prefix}terms`) : undefined;
+    const index = bytes === undefined ? undefined : TermIndex.read(bytes);
+    if (index !== undefined) {
+      this.terms = index;
+      this.source.resized(this);
+      return index;
+    }
+    if (this.pending !== undefined) {
+      // not written yet (docs of the first format being rewritten): counted from the chunks in memory
+      const built = TermIndex.read(await this.termIndexBytes()) as TermIndex;
+      this.terms = built;
+      return built;
+    }
+    this.source.missing(this);
+    throw gone(this.record);
+  }
+
+  /** The term index of the chunks in memory (docs of the first format, before they are written as blocks). */
+  async termIndexBytes(): Promise<Uint8Array> {
+    return chunkTermIndex(this.pending ?? (await this.all()));
+  }
+
+  private runEnd(run: number): number {
+    return run + 1 < this.runStarts.length ? (this.runStarts[run + 1] as number) : this.chunkCount;
+  }
+
+  /** Chunks `from` (inclusive) to `to` (exclusive) by ordinal. */
+  private async range(from: number, to: number): Promise<StoredChunk[]> {
+    if (this.pending !== undefined) return this.pending.slice(from, to);
+    const starts = this.manifest.blockStarts;
+    const out: StoredChunk[] = [];
+    for (let b = floorIndex(starts, from); b < starts.length && (starts[b] as number) < to; b++) {
+      const block = await this.source.block(`${this.prefix}${b}`);
+      if (block === undefined) {
+        this.source.missing(this);
+        throw gone(this.record);
+      }
+      const first = starts[b] as number;
+      for (let i = Math.max(from, first); i < Math.min(to, first + block.length); i++)
+        out.push(block[i - first] as StoredChunk);
+    }
+    return out;
+  }
+}
+
+/** The error of docs whose blocks left the cache: the next call builds them again. */
+function gone(meta: DocsMeta): ProContextError {
+  return new ProContextError(
+    'INDEXING_IN_PROGRESS',
+    `The ${meta.libraryId} ${meta.version} documentation is no longer complete in the cache: the next call indexes it again.`,
+    { retryAfter: 2 },
+  );
+}

@@ -1,0 +1,248 @@
+import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { ProContextError } from '@pro-context/kernel';
+import {
+  type PreparablePage,
+  type PreparedDocs,
+  type PrepareOptions,
+  type PrepareProgress,
+  prepareDocs,
+} from './prepare/prepare.js';
+
+/** Options of a {@link ChunkingPool}. */
+export interface ChunkingPoolOptions {
+  /**
+   * Worker threads at most (started on first use, one per library being prepared). `0` prepares on the
+   * calling thread. Default: one less than the cores, at least 1, at most 4.
+   */
+  size?: number;
+  /**
+   * Pages totalling fewer characters than this are prepared on the calling thread: tens of milliseconds of work,
+   * less than a worker's start and the copies to and from it cost (and no worker's memory). Default 2 M.
+   */
+  minChars?: number;
+  /** A worker idle this long stops (its memory is returned); the next task starts one again. Default 30 s. */
+  idleMs?: number;
+  /**
+   * A worker that has just prepared more than this many characters of pages stops at once instead of idling: its
+   * heap grew with them (a worker holds some 80 MB after a library), and the thread that indexes them next needs
+   * the memory. Default 0: every worker stops after its task ({@link ChunkingPool.warm} starts the next one while
+   * the pages are fetched).
+   */
+  recycleAfterChars?: number;
+  /**
+   * The worker script. Default: `prepare-worker.js` beside this module (in `dist/`, or in a bundle that ships it
+   * as an entry point beside its chunks). Running from the TypeScript sources (tests), there is none, and work
+   * runs on the calling thread.
+   */
+  workerUrl?: URL;
+}
+
+/** Options of one {@link ChunkingPool.prepare} call. */
+export interface PrepareCallOptions {
+  /** Aborting stops the work (the worker is stopped) and rejects with the signal's reason. */
+  signal?: AbortSignal;
+  progress?: PrepareProgress;
+}
+
+interface Slot {
+  worker: Worker;
+  busy: boolean;
+  idleTimer?: NodeJS.Timeout;
+}
+
+type Message =
+  | { id: number; done: number; total: number }
+  | { id: number; result: PreparedDocs }
+  | { id: number; error: string };
+
+/** The default number of chunking workers: the cores but one (the main thread answers), 1 to 4. */
+export function defaultChunkingWorkers(): number {
+  return Math.max(1, Math.min(4, availableParallelism() - 1));
+}
+
+/** The worker script next to this module (none beside the TypeScript sources). */
+function findWorkerScript(): URL | undefined {
+  const url = new URL('./prepare-worker.js', import.meta.url);
+  return existsSync(fileURLToPath(url)) ? url : undefined;
+}
+
+/**
+ * Prepares libraries' pages ({@link prepareDocs}: HTML to markdown, chunking, revision hash) in worker threads,
+ * so that a large library being prepared never holds up the thread that answers. Workers start on first use and
+ * stop when idle; a worker that dies fails its task with `INTERNAL_ERROR` and is replaced by the next task.
+ * Without a worker script (the TypeScript sources, in tests) or with `size: 0`, work runs on the calling thread.
+ */
+export class ChunkingPool {
+  private readonly size: number;
+  private readonly idleMs: number;
+  private readonly recycleAfterChars: number;
+  private readonly minChars: number;
+  private readonly workerUrl: URL | undefined;
+  private readonly slots: Slot[] = [];
+  private readonly waiting: (() => void)[] = [];
+  private nextId = 1;
+  private closed = false;
+
+  constructor(options: ChunkingPoolOptions = {}) {
+    this.size = options.size ?? defaultChunkingWorkers();
+    this.idleMs = options.idleMs ?? 30_000;
+    this.recycleAfterChars = options.recycleAfterChars ?? 0;
+    this.minChars = options.minChars ?? 2_000_000;
+    this.workerUrl = this.size > 0 ? (options.workerUrl ?? findWorkerScript()) : undefined;
+  }
+
+  /** Whether work runs in worker threads (else on the calling thread). */
+  get threaded(): boolean {
+    return this.workerUrl !== undefined;
+  }
+
+  /** Workers running now. */
+  get workers(): number {
+    return this.slots.length;
+  }
+
+  /** Prepares one library's pages; see {@link prepareDocs}. */
+  async prepare(
+    pages: readonly PreparablePage[],
+    options: PrepareOptions,
+    call: PrepareCallOptions = {},
+  ): Promise<PreparedDocs> {
+    call.signal?.throwIfAborted();
+    let chars = 0;
+    for (const page of pages) chars += page.markdown.length + (page.html?.length ?? 0);
+    if (!this.workerUrl || chars < this.minChars) return prepareDocs(pages, options, call.progress);
+    const slot = await this.acquire(call.signal);
+    try {
+      return await this.run(slot, pages, options, call);
+    } finally {
+      if (chars > this.recycleAfterChars && this.slots.includes(slot)) {
+        this.remove(slot);
+        void slot.worker.terminate();
+      }
+      this.release(slot);
+    }
+  }
+
+  /**
+   * Starts a worker ahead of a task (while its pages are being fetched), unless one is free or the pool is full:
+   * the task then finds it loaded. It stops after `idleMs` if no task comes.
+   */
+  warm(): void {
+    if (!this.workerUrl || this.closed || this.slots.length >= this.size || this.slots.some((s) => !s.busy)) return;
+    const slot = this.spawn();
+    slot.busy = false;
+    this.release(slot, false);
+  }
+
+  /** Stops every worker. Tasks under way fail. */
+  async close(): Promise<void> {
+    this.closed = true;
+    const slots = this.slots.splice(0);
+    await Promise.all(slots.map((s) => s.worker.terminate()));
+  }
+
+  private async acquire(signal?: AbortSignal): Promise<Slot> {
+    for (;;) {
+      if (this.closed) throw new ProContextError('INTERNAL_ERROR', 'The chunking workers are stopped.');
+      const free = this.slots.find((s) => !s.busy);
+      if (free) {
+        clearTimeout(free.idleTimer);
+        free.busy = true;
+        free.worker.ref();
+        return free;
+      }
+      if (this.slots.length < this.size) return this.spawn();
+      await new Promise<void>((resolve, reject) => {
+        this.waiting.push(resolve);
+        signal?.addEventListener('abort', () => reject(signal.reason), { once: true });
+      });
+    }
+  }
+
+  /** A new worker, busy. */
+  private spawn(): Slot {
+    const slot: Slot = { worker: new Worker(this.workerUrl as URL), busy: true };
+    // a worker that dies between tasks leaves the pool; one that dies during a task fails that task
+    slot.worker.once('exit', () => this.remove(slot));
+    slot.worker.on('error', () => undefined);
+    this.slots.push(slot);
+    return slot;
+  }
+
+  private release(slot: Slot, wake = true): void {
+    slot.busy = false;
+    if (this.slots.includes(slot)) {
+      slot.worker.unref();
+      clearTimeout(slot.idleTimer);
+      slot.idleTimer = setTimeout(() => void slot.worker.terminate(), this.idleMs);
+      slot.idleTimer.unref();
+    }
+    if (wake) this.waiting.shift()?.();
+  }
+
+  private remove(slot: Slot): void {
+    clearTimeout(slot.idleTimer);
+    const at = this.slots.indexOf(slot);
+    if (at >= 0) this.slots.splice(at, 1);
+    if (!slot.busy) this.waiting.shift()?.();
+  }
+
+  private run(
+    slot: Slot,
+    pages: readonly PreparablePage[],
+    options: PrepareOptions,
+    call: PrepareCallOptions,
+  ): Promise<PreparedDocs> {
+    const id = this.nextId++;
+    const { worker } = slot;
+    // cancelled while waiting for a worker
+    if (call.signal?.aborted) return Promise.reject(call.signal.reason);
+    return new Promise<PreparedDocs>((resolve, reject) => {
+      const cleanup = () => {
+        worker.off('message', onMessage);
+        worker.off('error', onError);
+        worker.off('exit', onExit);
+        call.signal?.removeEventListener('abort', onAbort);
+      };
+      const onMessage = (message: Message) => {
+        if (message.id !== id) return;
+        if ('done' in message) {
+          call.progress?.(message.done, message.total);
+          return;
+        }
+        cleanup();
+        if ('result' in message) resolve(message.result);
+        else reject(new ProContextError('INTERNAL_ERROR', `Preparing the documentation failed: ${message.error}`));
+      };
+      let failure: Error | undefined;
+      const onError = (error: Error) => {
+        failure = error;
+      };
+      const onExit = (code: number) => {
+        cleanup();
+        this.remove(slot);
+        reject(
+          new ProContextError(
+            'INTERNAL_ERROR',
+            `The chunking worker stopped (exit code ${code}${failure ? `: ${failure.message}` : ''}) while preparing ${pages.length} pages.`,
+            { ...(failure ? { cause: failure } : {}) },
+          ),
+        );
+      };
+      const onAbort = () => {
+        cleanup();
+        this.remove(slot);
+        void worker.terminate();
+        reject(call.signal?.reason);
+      };
+      worker.on('message', onMessage);
+      worker.on('error', onError);
+      worker.once('exit', onExit);
+      call.signal?.addEventListener('abort', onAbort, { once: true });
+      worker.postMessage({ id, pages, options });
+    });
+  }
+}

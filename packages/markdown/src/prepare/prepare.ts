@@ -1,0 +1,107 @@
+import { createHash } from 'node:crypto';
+import { loadHtmlToMarkdown } from '../html/lazy.js';
+import { type Chunk, chunkMarkdown } from '../markdown/chunk.js';
+import { buildTermIndex } from './terms.js';
+
+/** A fetched page to prepare: its markdown, or (when that is empty) its HTML. */
+export interface PreparablePage {
+  url: string;
+  title: string;
+  /** Section of the source's TOC the page is listed under. */
+  section?: string;
+  markdown: string;
+  html?: string;
+}
+
+/** A chunk as prepared: a {@link Chunk} with its page's TOC section. */
+export interface PreparedChunk extends Chunk {
+  section?: string;
+}
+
+/** A page as prepared: its title as the chunker read it. */
+export interface PreparedPage {
+  url: string;
+  title: string;
+  section?: string;
+}
+
+/** What {@link prepareDocs} returns. */
+export interface PreparedDocs {
+  pages: PreparedPage[];
+  chunks: PreparedChunk[];
+  /** Hash of every page's URL and markdown: changes whenever the content changes. */
+  revision: string;
+  /** The chunks' term index ({@link buildTermIndex} over each chunk's title, headings and body). */
+  terms: Uint8Array;
+}
+
+/** Options of {@link prepareDocs}. */
+export interface PrepareOptions {
+  /** Largest chunk, in estimated tokens. */
+  maxTokens: number;
+}
+
+/** Reports pages done out of the total. */
+export type PrepareProgress = (done: number, total: number) => void;
+
+/**
+ * A library's pages made ready to index: HTML-only pages converted to markdown, every page chunked by
+ * headings, duplicate pages and chunks dropped, empty chunks left out, and a revision hash of the content.
+ * The same on the main thread and in the chunking worker (`prepare-worker`).
+ */
+export async function prepareDocs(
+  input: readonly PreparablePage[],
+  options: PrepareOptions,
+  progress?: PrepareProgress,
+): Promise<PreparedDocs> {
+  const needsHtml = input.some((p) => p.markdown.trim() === '' && p.html);
+  const htmlToMarkdown = needsHtml ? await loadHtmlToMarkdown() : undefined;
+  const seen = new Set<string>();
+  const chunks: PreparedChunk[] = [];
+  const pages: PreparedPage[] = [];
+  const hash = createHash('sha256');
+  // progress every 5 % of the pages at most
+  const step = Math.max(1, Math.ceil(input.length / 20));
+  for (const [index, page] of input.entries()) {
+    if (progress && index > 0 && index % step === 0) progress(index, input.length);
+    if (seen.has(`page:${page.url}`)) continue;
+    seen.add(`page:${page.url}`);
+    const markdown =
+      page.markdown.trim() === '' && page.html && htmlToMarkdown
+        ? htmlToMarkdown(page.html, page.url).markdown
+        : page.markdown;
+    hash.update(page.url).update('\0').update(markdown).update('\0');
+    const pieces = chunkMarkdown({ url: page.url, title: page.title, markdown }, { maxTokens: options.maxTokens });
+    pages.push({
+      url: page.url,
+      title: pieces[0]?.pageTitle ?? page.title,
+      ...(page.section ? { section: page.section } : {}),
+    });
+    for (const piece of pieces) {
+      if (seen.has(piece.id) || piece.body.trim() === '') continue;
+      seen.add(piece.id);
+      chunks.push({
+        id: piece.id,
+        url: piece.url,
+        pageTitle: piece.pageTitle,
+        ...(page.section ? { section: page.section } : {}),
+        headings: piece.headings,
+        ...(piece.anchor ? { anchor: piece.anchor } : {}),
+        body: piece.body,
+        tokens: piece.tokens,
+        order: piece.order,
+      });
+    }
+  }
+  progress?.(input.length, input.length);
+  return { pages, chunks, revision: hash.digest('hex').slice(0, 16), terms: chunkTermIndex(chunks) };
+}
+
+/** The term index of chunks, over the text the engine weighs query terms in: title, headings and body. */
+export function chunkTermIndex(chunks: readonly Chunk[]): Uint8Array {
+  return buildTermIndex(
+    (function* () {
+      for (const c of chunks) yield `${c.pageTitle} ${c.headings.join(' ')} ${c.body}`;
+    })(),
+  );
+}

@@ -1,0 +1,152 @@
+/**
+ * A compact index of which chunks contain which words, to count in how many chunks a query term occurs without
+ * holding the chunks' text: the engine weighs query terms by their document frequency (`text.includes(term)` over
+ * each chunk's lower-cased title, headings and body), and a term made of `[a-z0-9_.$@-]` occurs in a text exactly
+ * when it occurs inside one of the text's maximal runs of those characters: the runs are the vocabulary here.
+ */
+
+const WORD = /[a-z0-9_.$@-]+/g;
+const MAGIC = 0x31544350; // 'PCT1'
+const HEADER_WORDS = 5;
+
+/** Builds the term index of `texts` (one per chunk, in chunk order; lower-cased here). */
+export function buildTermIndex(texts: Iterable<string>): Uint8Array {
+  const postings = new Map<string, number[]>();
+  let docs = 0;
+  for (const text of texts) {
+    const doc = docs++;
+    for (const word of new Set(text.toLowerCase().match(WORD) ?? [])) {
+      const list = postings.get(word);
+      if (list === undefined) postings.set(word, [doc]);
+      else list.push(doc);
+    }
+  }
+  const words = [...postings.keys()];
+  const vocab = words.join('\n');
+  const vocabBytes = Buffer.byteLength(vocab, 'latin1');
+  const padded = Math.ceil(vocabBytes / 4) * 4;
+  let total = 0;
+  for (const list of postings.values()) total += list.length;
+  const bytes = new Uint8Array(4 * HEADER_WORDS + padded + 4 * (words.length + 1) + 4 * total);
+  const header = new Uint32Array(bytes.buffer, 0, HEADER_WORDS);
+  header.set([MAGIC, docs, words.length, vocabBytes, total]);
+  Buffer.from(bytes.buffer, 4 * HEADER_WORDS, vocabBytes).write(vocab, 'latin1');
+  const startsAt = 4 * HEADER_WORDS + padded;
+  const starts = new Uint32Array(bytes.buffer, startsAt, words.length + 1);
+  const all = new Uint32Array(bytes.buffer, startsAt + 4 * (words.length + 1), total);
+  let at = 0;
+  words.forEach((word, i) => {
+    starts[i] = at;
+    const list = postings.get(word) as number[];
+    all.set(list, at);
+    at += list.length;
+  });
+  starts[words.length] = at;
+  return bytes;
+}
+
+/** A term index read back ({@link buildTermIndex}); `undefined` from {@link TermIndex.read} when the bytes are not one. */
+export class TermIndex {
+  private constructor(
+    /** Chunks indexed. */
+    readonly documents: number,
+    private readonly vocab: string,
+    /** Offset of each word in {@link vocab}. */
+    private readonly wordAt: Uint32Array,
+    private readonly postingStarts: Uint32Array,
+    private readonly postings: Uint32Array,
+  ) {}
+
+  /** Bytes the index takes in memory, roughly. */
+  get bytes(): number {
+    return this.vocab.length + 4 * (this.wordAt.length + this.postingStarts.length + this.postings.length);
+  }
+
+  /** Reads an index from its bytes (copied); `undefined` when they are not a term index. */
+  static read(source: Uint8Array): TermIndex | undefined {
+    if (source.byteLength < 4 * HEADER_WORDS) return undefined;
+    // a copy of its own, aligned at 0 (a Buffer from a store may be a view into a larger pool)
+    const bytes = new Uint8Array(source.byteLength);
+    bytes.set(source);
+    const [magic, documents, words, vocabBytes, total] = new Uint32Array(bytes.buffer, 0, HEADER_WORDS);
+    if (magic !== MAGIC || words === undefined || vocabBytes === undefined || total === undefined) return undefined;
+    const padded = Math.ceil(vocabBytes / 4) * 4;
+    const startsAt = 4 * HEADER_WORDS + padded;
+    if (bytes.byteLength !== startsAt + 4 * (words + 1) + 4 * total) return undefined;
+    const vocab = Buffer.from(bytes.buffer, 4 * HEADER_WORDS, vocabBytes).toString('latin1');
+    const wordAt = new Uint32Array(words);
+    let offset = 0;
+    for (let i = 0; i < words; i++) {
+      wordAt[i] = offset;
+      const end = vocab.indexOf('\n', offset);
+      offset = end === -1 ? vocab.length + 1 : end + 1;
+    }
+    return new TermIndex(
+      documents as number,
+      vocab,
+      wordAt,
+      new Uint32Array(bytes.buffer, startsAt, words + 1),
+      new Uint32Array(bytes.buffer, startsAt + 4 * (words + 1), total),
+    );
+  }
+
+  /** How many chunks contain `needle` (lower-case, made of `[a-z0-9_.$@-]`) in their text. */
+  documentFrequency(needle: string): number {
+    const matched = this.wordsContaining(needle);
+    if (matched.length === 0) return 0;
+    if (matched.length === 1) {
+      const w = matched[0] as number;
+      return (this.postingStarts[w + 1] as number) - (this.postingStarts[w] as number);
+    }
+    return this.chunksOf(matched).length;
+  }
+
+  /** The chunks (ordinals, ascending) that contain `needle` (lower-case, made of `[a-z0-9_.$@-]`) in their text. */
+  chunksWith(needle: string): number[] {
+    return this.chunksOf(this.wordsContaining(needle));
+  }
+
+  /** The vocabulary words `needle` occurs in (a word counts once). */
+  private wordsContaining(needle: string): number[] {
+    if (needle === '' || /[^a-z0-9_.$@-]/.test(needle)) return [];
+    const matched: number[] = [];
+    let from = 0;
+    for (;;) {
+      const at = this.vocab.indexOf(needle, from);
+      if (at === -1) break;
+      const word = this.wordIndexAt(at);
+      matched.push(word);
+      // on to the next word: a word counts once
+      from = word + 1 < this.wordAt.length ? (this.wordAt[word + 1] as number) : this.vocab.length;
+    }
+    return matched;
+  }
+
+  /** The chunks holding any of `words`, ascending, each once. */
+  private chunksOf(words: readonly number[]): number[] {
+    const seen = new Uint8Array(this.documents);
+    const out: number[] = [];
+    for (const w of words) {
+      const end = this.postingStarts[w + 1] as number;
+      for (let i = this.postingStarts[w] as number; i < end; i++) {
+        const doc = this.postings[i] as number;
+        if (seen[doc] === 0) {
+          seen[doc] = 1;
+          out.push(doc);
+        }
+      }
+    }
+    return words.length > 1 ? out.sort((a, b) => a - b) : out;
+  }
+
+  private wordIndexAt(offset: number): number {
+    let lo = 0;
+    let hi = this.wordAt.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if ((this.wordAt[mid] as number) <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  }
+}

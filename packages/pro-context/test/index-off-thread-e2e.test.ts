@@ -1,0 +1,125 @@
+import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { FakeWeb } from '@pro-context/testing/fake-web';
+import { describe, expect, it } from 'vitest';
+import { connectStdio, errorOf, skipReason, useCorpusProject, writeProject } from './helpers.js';
+
+/**
+ * A big documentation file (about 5 MB of markdown: 300 pages of sections with prose and code), served as the
+ * llms-full.txt of a site without llms.txt: chunking it takes a while, which is what these tests need.
+ */
+function bigLlmsFull(): string {
+  const pages: string[] = [];
+  const prose =
+    'The scheduler assigns each job to a worker pool; the pool grows with the queue and shrinks when idle. ' +
+    'Retries back off exponentially, and a job that keeps failing is parked with its last error for review. ';
+  for (let p = 0; p < 300; p++) {
+    const sections: string[] = [`# Orchestra page ${p}\n\nSource: https://orchestra.example/page-${p}/\n`];
+    for (let s = 0; s < 8; s++) {
+      sections.push(
+        `## Topic ${p}.${s} quartz${p}x${s}\n\n${prose.repeat(10)}\n\n\`\`\`python\nqueue.submit(job_${p}_${s}, retries=3)\n\`\`\`\n`,
+      );
+    }
+    pages.push(sections.join('\n'));
+  }
+  return pages.join('\n');
+}
+
+/** A project with the corpus libraries and `orchestra`, whose docs are {@link bigLlmsFull} (no llms.txt). */
+function projectWithBigLibrary(web: FakeWeb, body: string) {
+  const base = `${web.url}/orchestra/`;
+  web.setFault({ path: '/orchestra/llms.txt' }, { status: 404 });
+  web.setFault({ path: '/orchestra/llms-full.txt' }, { body, contentType: 'text/markdown' });
+  return writeProject(web, {
+    libraries: [
+      { id: 'httpx', name: 'HTTPX', language: 'python', llmsTxtUrl: web.llmsTxtUrl('httpx') },
+      { id: 'orchestra', name: 'Orchestra', language: 'python', llmsTxtUrl: `${base}llms.txt` },
+    ],
+  });
+}
+
+interface Progress {
+  message?: string;
+}
+
+describe.skipIf(skipReason)(`indexing off the request path${skipReason ? ` (skipped: ${skipReason})` : ''}`, () => {
+  const corpus = useCorpusProject();
+  const body = bigLlmsFull();
+
+  it('an indexed library answers while a large one is still being chunked, whose progress keeps flowing', async () => {
+    const project = projectWithBigLibrary(corpus.web, body);
+    const server = await connectStdio(project.configFile);
+    try {
+      const first = await server.call('get-docs', { libraryId: 'httpx', topic: 'timeouts' });
+      expect(first.isError).toBeFalsy();
+
+      const events: string[] = [];
+      const messages: string[] = [];
+      let other: Promise<unknown> | undefined;
+      const big = server
+        .call(
+          'get-docs',
+          { libraryId: 'orchestra', topic: 'retries back off' },
+          {
+            onprogress: (p) => {
+              const message = (p as Progress).message ?? '';
+              messages.push(message);
+              if (message.startsWith('Chunking') && !events.includes('orchestra chunking')) {
+                events.push('orchestra chunking');
+                // the other library, already indexed, asked about a topic not asked before (ranked now)
+                other = server.call('get-docs', { libraryId: 'httpx', topic: 'proxies' }).then((result) => {
+                  expect(result.isError).toBeFalsy();
+                  expect((result.structuredContent as { content: string }).content).toMatch(/prox/i);
+                  events.push('httpx answered');
+                });
+              }
+              if (message.startsWith('Indexing')) events.push('orchestra indexing');
+            },
+          },
+        )
+        .then((result) => {
+          events.push('orchestra answered');
+          return result;
+        });
+      const answer = await big;
+      await other;
+      expect(answer.isError).toBeFalsy();
+      expect((answer.structuredContent as { content: string }).content).toMatch(/back off exponentially/);
+      // httpx answered while orchestra's pages were still being chunked, before its indexing began
+      expect(events).toEqual(['orchestra chunking', 'httpx answered', 'orchestra indexing', 'orchestra answered']);
+      // and the chunking worker reported its progress through the pages as it went
+      expect(messages.filter((m) => /^Chunking \d+ pages \(\d+ done\)$/.test(m)).length).toBeGreaterThan(1);
+    } finally {
+      await server.close();
+      project.cleanup();
+    }
+  });
+
+  it('cancelling a get-docs while its pages are being chunked leaves the server healthy', async () => {
+    const project = projectWithBigLibrary(corpus.web, body);
+    const server = await connectStdio(project.configFile);
+    try {
+      const controller = new AbortController();
+      const pending = server.client.callTool(
+        { name: 'get-docs', arguments: { libraryId: 'orchestra', topic: 'retries back off' } },
+        CallToolResultSchema,
+        {
+          signal: controller.signal,
+          timeout: 60_000,
+          onprogress: (p) => {
+            if ((p as Progress).message?.startsWith('Chunking')) controller.abort('the agent moved on');
+          },
+        },
+      );
+      await expect(pending).rejects.toThrow();
+      const httpx = await server.call('get-docs', { libraryId: 'httpx', topic: 'timeouts' });
+      expect(httpx.isError).toBeFalsy();
+      // the cancelled library builds again, from the start, for the next caller
+      const again = await server.call('get-docs', { libraryId: 'orchestra', topic: 'parked with its last error' });
+      expect(again.isError ? errorOf(again) : undefined).toBeUndefined();
+      expect((again.structuredContent as { content: string }).content).toMatch(/parked with its last error/);
+    } finally {
+      await server.close();
+      project.cleanup();
+    }
+  });
+});
