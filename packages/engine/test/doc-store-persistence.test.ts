@@ -94,6 +94,26 @@ describe('docs persisted in blocks', () => {
     expect(cache.reads.get('chunks') ?? 0).toBeLessThanOrEqual(4);
   });
 
+  it('names the chunks holding given words from the term index alone (what re-ranking looks up)', async () => {
+    const cache = new CountingCache();
+    const adapter = new StaticSourceAdapter('internal', { acme: { pages: manyPages() } });
+    const first = await acmeKernel(adapter, cache);
+    await getDocs(first, 'knob7 tolerance');
+    await first.resolve(docsEngineToken).idle();
+    await first.stop();
+
+    const again = await acmeKernel(adapter, cache);
+    const { docs } = await again.resolve(docsEngineToken).loadDocs('acme', 'latest');
+    cache.reads.clear();
+    const ids = await docs.containing(['knob23', 'tolerance'], 10);
+    expect(ids.length).toBeGreaterThan(0);
+    expect(ids.every((id) => id.includes('page-23'))).toBe(true);
+    expect(await docs.containing(['knob23', 'nowhere-to-be-found'], 10)).toEqual([]);
+    expect((await docs.containing(['orbits'], 5)).length).toBe(5);
+    // the term index, at most: no block of chunks was read to find them
+    expect(cache.reads.get('chunks') ?? 0).toBeLessThanOrEqual(1);
+  });
+
   it('loads docs a cache holds in the first format (one record, every chunk inside) and rewrites them as blocks', async () => {
     const cache = new MemoryCacheStore();
     const pages = manyPages().slice(0, 5);

@@ -65,6 +65,9 @@ describe('TermIndex', () => {
       '.',
     ]) {
       expect(index.documentFrequency(needle), needle).toBe(texts.filter((t) => t.includes(needle)).length);
+      // and names them: the ordinals of exactly those chunks, ascending
+      const containing = texts.flatMap((t, ordinal) => (t.includes(needle) ? [ordinal] : []));
+      expect(index.chunksWith(needle), needle).toEqual(containing);
     }
   });
 
