@@ -625,6 +625,25 @@ export function queryIdentifiers(query: string): string[] {
 
 /** A heading as the identifier it names: no markup, anchor, call arguments, type parameters or ` | Section` suffix. */
 export function headingIdentifier(heading: string): string {
+  let name = headingIdentifiers.get(heading);
+  if (name === undefined) {
+    name = identifierOfHeading(heading);
+    remember(headingIdentifiers, heading, name);
+  }
+  return name;
+}
+
+/** Results of the two functions below by their input: re-ranking asks for the same headings on every query. */
+const headingIdentifiers = new Map<string, string>();
+const wordForms = new Map<string, string>();
+const MEMO_ENTRIES = 50_000;
+
+function remember(memo: Map<string, string>, key: string, value: string): void {
+  if (memo.size >= MEMO_ENTRIES) memo.clear();
+  memo.set(key, value);
+}
+
+function identifierOfHeading(heading: string): string {
   return heading
     .replace(/\{#[^}]*\}|\{\/\*.*?\*\/\}/g, '')
     .replace(/[`*]/g, '')
@@ -639,6 +658,15 @@ export function headingIdentifier(heading: string): string {
 
 /** The words of an identifier or heading, lower-cased, a plural `s` off (`model_validator` ~ `Model validators`). */
 function wordForm(text: string): string {
+  let form = wordForms.get(text);
+  if (form === undefined) {
+    form = wordFormOf(text);
+    remember(wordForms, text, form);
+  }
+  return form;
+}
+
+function wordFormOf(text: string): string {
   return text
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
     .toLowerCase()
@@ -689,18 +717,29 @@ function bodyHeadings(chunk: StoredChunk): string[] {
 
 const titleIndexes = new WeakMap<ReadonlyMap<string, StoredChunk>, Map<string, StoredChunk[]>>();
 
+const titleKeyLists = new WeakMap<StoredChunk, string[]>();
+
+/** The identifiers and the word form a chunk's own heading names (kept per chunk: chunks outlive one query's map). */
+function titleKeys(chunk: StoredChunk): string[] {
+  let keys = titleKeyLists.get(chunk);
+  if (keys === undefined) {
+    const own = chunk.headings[chunk.headings.length - 1] ?? chunk.pageTitle;
+    const parent = chunk.headings.length > 1 ? (chunk.headings[chunk.headings.length - 2] as string) : chunk.pageTitle;
+    const name = headingIdentifier(own);
+    const held = bodyHeadings(chunk).map(headingIdentifier);
+    keys = [...new Set([name, ...held, `${headingIdentifier(parent)}.${name}`, `~${wordForm(own)}`])];
+    titleKeyLists.set(chunk, keys);
+  }
+  return keys;
+}
+
 /** The chunks of a map by the identifier and the word form their own heading names (built once per map). */
 function titleIndex(chunks: ReadonlyMap<string, StoredChunk>): Map<string, StoredChunk[]> {
   let index = titleIndexes.get(chunks);
   if (index === undefined) {
     index = new Map();
     for (const chunk of chunks.values()) {
-      const own = chunk.headings[chunk.headings.length - 1] ?? chunk.pageTitle;
-      const parent =
-        chunk.headings.length > 1 ? (chunk.headings[chunk.headings.length - 2] as string) : chunk.pageTitle;
-      const name = headingIdentifier(own);
-      const held = bodyHeadings(chunk).map(headingIdentifier);
-      for (const key of new Set([name, ...held, `${headingIdentifier(parent)}.${name}`, `~${wordForm(own)}`])) {
+      for (const key of titleKeys(chunk)) {
         const list = index.get(key);
         if (list === undefined) index.set(key, [chunk]);
         else list.push(chunk);

@@ -87,6 +87,8 @@ export interface LoadedDocs {
 
 /** Characters of chunk text per block, about (a chunk never spans two blocks): an answer reads a few. */
 const BLOCK_CHARS = 8 * 1024;
+/** Needle lookups a loaded library remembers. */
+const LOOKUPS_KEPT = 256;
 
 /** Where a {@link StoredDocsTable} reads its blocks and term index from. */
 export interface BlockSource {
@@ -173,6 +175,8 @@ export class StoredDocsTable implements LoadedDocs {
   private readonly runStarts: number[];
   private terms: TermIndex | undefined;
   private termsLoading: Promise<TermIndex> | undefined;
+  /** Chunks holding each needle looked up lately ({@link containing}). */
+  private readonly lookups = new Map<string, number[]>();
 
   constructor(
     private readonly manifest: DocsManifest,
@@ -286,7 +290,18 @@ export class StoredDocsTable implements LoadedDocs {
     if (needles.length === 0 || limit <= 0) return [];
     const terms = await this.termIndex();
     // the rarest needle first: every other one only filters its chunks
-    const lists = needles.map((needle) => terms.chunksWith(needle)).sort((a, b) => a.length - b.length);
+    const lists = needles
+      .map((needle) => {
+        // the same identifiers come back query after query: a lookup scans the whole vocabulary
+        let list = this.lookups.get(needle);
+        if (list === undefined) {
+          list = terms.chunksWith(needle);
+          if (this.lookups.size >= LOOKUPS_KEPT) this.lookups.clear();
+          this.lookups.set(needle, list);
+        }
+        return list;
+      })
+      .sort((a, b) => a.length - b.length);
     const rest = lists.slice(1).map((list) => new Set(list));
     const out: string[] = [];
     for (const ordinal of lists[0] ?? []) {
