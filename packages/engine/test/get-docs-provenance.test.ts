@@ -10,7 +10,7 @@ import {
 } from '@pro-context/kernel';
 import { createTestKernel, MemoryCacheStore, StaticSourceAdapter } from '@pro-context/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { answerKey, ns } from '../src/core/keys.js';
+import { answerKey, answerKeyPrefix, ns } from '../src/core/keys.js';
 import { docsEngineToken, enginePlugin } from '../src/plugin.js';
 
 /** An adapter that writes its fetch time as a bare date, as a hand-written internal adapter might. */
@@ -120,10 +120,15 @@ describe('a refresh of the docs', () => {
       revision: 'r1',
     };
     const adapter = new StaticSourceAdapter('internal', { acme: docs });
+    const cache = new MemoryCacheStore();
     // 0.36 s: the docs go stale within the test
-    const kernel = await acmeKernel(adapter, { ttlHours: 0.0001 });
+    const kernel = await acmeKernel(adapter, { ttlHours: 0.0001 }, cache);
     const engine = kernel.resolve(docsEngineToken);
-    await engine.getDocs('acme', 'widgets', undefined, 2000);
+    const { version } = await engine.getDocs('acme', 'widgets', undefined, 2000);
+    await engine.idle();
+    // an answer stored for this revision, kept longer than the docs
+    const planted = answerKey('acme', version, 2000, false, 'what are widgets');
+    await cache.set(ns.answers, planted, { content: 'Widgets are ALPHA-ONE.', revision: 'r1' }, { ttlMs: 60_000 });
     expect((await engine.readPage('https://docs.acme.test/widgets', 2000, 0)).content).toContain('ALPHA-ONE');
 
     docs.pages[0] = { ...docs.pages[0], markdown: '# Widgets\n\nWidgets are BETA-TWO.' } as (typeof docs.pages)[0];
@@ -132,6 +137,8 @@ describe('a refresh of the docs', () => {
     // stale: served as it was, refreshed behind
     await engine.getDocs('acme', 'widgets', undefined, 2000);
     await engine.idle();
+    // the answers of the earlier revision went with it (a restarted server would otherwise serve them)
+    expect(await cache.keys(ns.answers, answerKeyPrefix('acme', version))).not.toContain(planted);
     expect((await engine.getDocs('acme', 'widgets', undefined, 2000)).content).toContain('BETA-TWO');
     expect((await engine.readPage('https://docs.acme.test/widgets', 2000, 0)).content).toContain('BETA-TWO');
   });

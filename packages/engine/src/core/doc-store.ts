@@ -9,7 +9,7 @@ import {
   type TocResult,
 } from '@pro-context/kernel';
 import { ChunkingPool, type PreparedDocs, TermIndex } from '@pro-context/markdown';
-import { ns, versionKey } from './keys.js';
+import { answerKeyPrefix, ns, versionKey } from './keys.js';
 import { SourceChain } from './sources.js';
 import {
   type BlockSource,
@@ -426,7 +426,7 @@ export class DocStore {
       // after any other
       this.persistInOrder(library.id, async () => {
         // answers computed from an earlier revision of these docs go
-        const answerPrefix = `${versionKey(library.id, version)}|`;
+        const answerPrefix = answerKeyPrefix(library.id, version);
         for (const key of await this.cache.keys(ns.answers, answerPrefix)) await this.cache.delete(ns.answers, key);
         // and so do read-page's copies of its pages: the next read fetches the page as it is now
         for (const url of pageUrls) await this.cache.delete(ns.pages, url);

@@ -18,6 +18,10 @@ export const versionKey = (libraryId: string, version: string) => `${libraryId}@
  */
 const ANSWER_FORMAT = 'a2';
 
+/** What every stored get-docs answer of a library version starts its key with (to drop them all on a rebuild). */
+export const answerKeyPrefix = (libraryId: string, version: string) =>
+  `${ANSWER_FORMAT}|${versionKey(libraryId, version)}|`;
+
 /** The cache key of a get-docs answer: format, library version, budget (and footer), normalised topic. */
 export const answerKey = (libraryId: string, version: string, maxTokens: number, footer: boolean, topic: string) =>
-  `${ANSWER_FORMAT}|${versionKey(libraryId, version)}|${maxTokens}${footer ? '+footer' : ''}|${topic.trim().toLowerCase().replace(/\s+/g, ' ')}`;
+  `${answerKeyPrefix(libraryId, version)}${maxTokens}${footer ? '+footer' : ''}|${topic.trim().toLowerCase().replace(/\s+/g, ' ')}`;
