@@ -4,10 +4,10 @@ const weight = (fallback: number, what: string) =>
   z.number().positive().max(100).default(fallback).describe(`Weight of a match in ${what}.`);
 
 /**
- * Options of the `orama-search` plugin: the `search` section of `pro-context.config.yaml`.
- * Strict, so a misspelt key is an error rather than a silent default.
+ * The options of the ranking itself — typo tolerance, field weights, language — which every search backend that
+ * ranks like this one takes (`packed-search` builds its schema on them).
  */
-export const oramaSearchPluginOptionsSchema = z.strictObject({
+export const rankingOptionsShape = {
   tolerance: z
     .number()
     .int()
@@ -30,6 +30,16 @@ export const oramaSearchPluginOptionsSchema = z.strictObject({
       'Field weights of the BM25 part of the score (0.3 of it; the rest is the share of query words a chunk ' +
         'contains, weighted by rarity, wherever they are). Equal by default: measured, heading boosts ranked worse.',
     ),
+  language: z.enum(['english']).default('english').describe('Language of the stemmer and stop words.'),
+};
+
+/**
+ * Options of the `orama-search` plugin: the `search` section of `pro-context.config.yaml`.
+ * Strict, so a misspelt key is an error rather than a silent default.
+ */
+export const oramaSearchPluginOptionsSchema = z.strictObject({
+  tolerance: rankingOptionsShape.tolerance,
+  boost: rankingOptionsShape.boost,
   maxLoadedIndexes: z
     .number()
     .int()
@@ -40,7 +50,7 @@ export const oramaSearchPluginOptionsSchema = z.strictObject({
       'Library versions whose index stays in memory; beyond this the least recently used one is dropped and ' +
         'restored from its cached snapshot when next searched.',
     ),
-  language: z.enum(['english']).default('english').describe('Language of the stemmer and stop words.'),
+  language: rankingOptionsShape.language,
 });
 
 /** Validated options of the `orama-search` plugin (defaults applied). */

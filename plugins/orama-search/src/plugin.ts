@@ -17,6 +17,9 @@ import {
   oramaSearchPluginOptionsSchema,
 } from './options.js';
 
+/** The ranking options (tolerance, boost, language) every backend ranking like this one takes, for its schema. */
+export { rankingOptionsShape } from './options.js';
+
 // src/ and dist/ are both one level below the package root, so this works from either.
 const pkg = createRequire(import.meta.url)('../package.json') as { version: string };
 

@@ -1,7 +1,6 @@
 import { z } from '@pro-context/kernel';
-
-const weight = (fallback: number, what: string) =>
-  z.number().positive().max(100).default(fallback).describe(`Weight of a match in ${what}.`);
+// the plugin entry, not /analysis: that one is loaded by the index worker, which must not load the kernel's zod
+import { rankingOptionsShape } from '@pro-context/plugin-orama-search/plugin';
 
 /**
  * Options of the `packed-search` plugin: the `search` section of `pro-context.config.yaml` (the options of
@@ -9,28 +8,8 @@ const weight = (fallback: number, what: string) =>
  * silent default.
  */
 export const packedSearchPluginOptionsSchema = z.strictObject({
-  tolerance: z
-    .number()
-    .int()
-    .min(0)
-    .max(2)
-    .default(1)
-    .describe(
-      'Typo tolerance: edits allowed in a query word the index does not contain (a swap of two letters is one ' +
-        'edit). Words under 5 letters never get one, two edits need 9 letters or more. 0 turns typos off.',
-    ),
-  boost: z
-    .strictObject({
-      title: weight(1, 'the page title'),
-      section: weight(1, "the chunk's own heading"),
-      headings: weight(1, "the headings between the page title and the chunk's own heading"),
-      body: weight(1, 'the chunk text'),
-    })
-    .prefault({})
-    .describe(
-      'Field weights of the BM25 part of the score (0.3 of it; the rest is the share of query words a chunk ' +
-        'contains, weighted by rarity, wherever they are). Equal by default: measured, heading boosts ranked worse.',
-    ),
+  tolerance: rankingOptionsShape.tolerance,
+  boost: rankingOptionsShape.boost,
   maxMemoryMB: z
     .number()
     .positive()
@@ -47,7 +26,7 @@ export const packedSearchPluginOptionsSchema = z.strictObject({
     .max(100_000)
     .default(256)
     .describe('Library versions whose index stays in memory at most (maxMemoryMB is the bound that matters).'),
-  language: z.enum(['english']).default('english').describe('Language of the stemmer and stop words.'),
+  language: rankingOptionsShape.language,
   worker: z
     .boolean()
     .default(true)
