@@ -1,6 +1,7 @@
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import type { LibraryDescriptor, LibraryProvider, Logger } from '@pro-context/kernel';
-import { toDescriptor } from '@pro-context/plugin-project';
+// (the provider entry, not the package's: that one brings the lockfile parsers into start-up)
+import { toDescriptor } from '@pro-context/plugin-project/provider';
 import {
   findNpmPackage,
   findVenv,

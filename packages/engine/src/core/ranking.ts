@@ -31,8 +31,12 @@ function stem(term: string): string {
 
 /** Fraction of the query's terms that occur in `text` (stem prefix match). */
 export function termCoverage(terms: readonly string[], text: string): number {
+  return lowerCoverage(terms, text.toLowerCase());
+}
+
+/** {@link termCoverage} of a text already lower-cased. */
+function lowerCoverage(terms: readonly string[], lower: string): number {
   if (terms.length === 0) return 0;
-  const lower = text.toLowerCase();
   let found = 0;
   for (const term of terms) if (lower.includes(stem(term))) found += 1;
   return found / terms.length;
@@ -73,6 +77,19 @@ export interface RankedChunk {
 }
 
 /** Joins backend hits with their chunks (dropping ids the store no longer has). */
+const chunkLowerTexts = new WeakMap<StoredChunk, string>();
+
+/** {@link termCoverage} of a chunk's headings and body (their lower-cased text is kept per chunk). */
+function chunkCoverage(terms: readonly string[], chunk: StoredChunk): number {
+  if (terms.length === 0) return 0;
+  let lower = chunkLowerTexts.get(chunk);
+  if (lower === undefined) {
+    lower = `${chunk.headings.join(' ')} ${chunk.body}`.toLowerCase();
+    chunkLowerTexts.set(chunk, lower);
+  }
+  return lowerCoverage(terms, lower);
+}
+
 export function joinHits(
   hits: readonly SearchHit[],
   chunks: Map<string, StoredChunk>,
@@ -82,7 +99,7 @@ export function joinHits(
   for (const hit of hits) {
     const chunk = chunks.get(hit.id);
     if (!chunk) continue;
-    out.push({ chunk, score: hit.score, coverage: termCoverage(terms, `${chunk.headings.join(' ')} ${chunk.body}`) });
+    out.push({ chunk, score: hit.score, coverage: chunkCoverage(terms, chunk) });
   }
   return out;
 }
@@ -340,7 +357,7 @@ export function withSectionParts(
       const score = item.score * SECTION_PART_SHARE;
       const known = byId.get(part.id);
       if (known === undefined) {
-        const added = { chunk: part, score, coverage: termCoverage(terms, `${part.headings.join(' ')} ${part.body}`) };
+        const added = { chunk: part, score, coverage: chunkCoverage(terms, part) };
         byId.set(part.id, added);
         out.push(added);
       } else if (known.score < score) {
@@ -583,6 +600,20 @@ const KIND_RULES: { kind: PageKind; path: RegExp; title: RegExp }[] = [
 
 /** The {@link PageKind} of the page at `url` titled `title`. */
 export function pageKind(url: string, title: string): PageKind {
+  // asked for every ranked chunk of every query, for the same few pages: kept (bounded like the other memos)
+  const key = `${url}\u0001${title}`;
+  let kind = pageKinds.get(key);
+  if (kind === undefined) {
+    kind = kindOfPage(url, title);
+    if (pageKinds.size >= MEMO_ENTRIES) pageKinds.clear();
+    pageKinds.set(key, kind);
+  }
+  return kind;
+}
+
+const pageKinds = new Map<string, PageKind>();
+
+function kindOfPage(url: string, title: string): PageKind {
   let path = url.split('#')[0] as string;
   if (URL.canParse(path)) path = new URL(path).pathname;
   path = path.toLowerCase().replace(/\/index(?:\.\w+)?$|\/$/, '');
@@ -704,11 +735,13 @@ function bodyHeadings(chunk: StoredChunk): string[] {
   let list = bodyHeadingLists.get(chunk);
   if (list === undefined) {
     const found: string[] = [];
-    walkLines(chunk.body.split('\n'), (line, _index, _heading, inCode) => {
-      const text = inCode ? undefined : /^ {0,3}#{1,6}[ \t]+(.*?)[ \t]*$/.exec(line)?.[1];
-      if (text !== undefined) found.push(text);
-      return true;
-    });
+    // most chunks hold no heading of their own (the chunker splits at headings): one scan says so
+    if (/^ {0,3}#{1,6}[ \t]/m.test(chunk.body))
+      walkLines(chunk.body.split('\n'), (line, _index, _heading, inCode) => {
+        const text = inCode ? undefined : /^ {0,3}#{1,6}[ \t]+(.*?)[ \t]*$/.exec(line)?.[1];
+        if (text !== undefined) found.push(text);
+        return true;
+      });
     list = found;
     bodyHeadingLists.set(chunk, list);
   }
@@ -864,7 +897,7 @@ export function rerank(
   const top = ranked[0]?.score ?? 0;
   if (top <= 0) return [...ranked];
   const out = new Map<string, RankedChunk>(ranked.map((item) => [item.chunk.id, { ...item }]));
-  const coverageOf = (chunk: StoredChunk) => termCoverage(terms, `${chunk.headings.join(' ')} ${chunk.body}`);
+  const coverageOf = (chunk: StoredChunk) => chunkCoverage(terms, chunk);
   const add = (chunk: StoredChunk, score: number) => {
     if (!out.has(chunk.id)) out.set(chunk.id, { chunk, score, coverage: coverageOf(chunk) });
   };
