@@ -52,6 +52,25 @@ const zodEnglishOnly = {
   },
 };
 
+/**
+ * The MCP SDK's server builds an Ajv JSON Schema validator (Ajv, ajv-formats, fast-uri: ~190 KB to parse and run
+ * at every start) for one thing: checking a client's answer to an elicitation request. pro-context never elicits,
+ * so the bundle's server gets a validator that says so if that ever changes, and Ajv stays out of start-up.
+ */
+const noElicitationValidator = {
+  name: 'no-elicitation-validator',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]@modelcontextprotocol[\\/]sdk[\\/]dist[\\/]esm[\\/]validation[\\/]ajv-provider\.js$/ }, () => ({
+      contents: `export class AjvJsonSchemaValidator {
+  getValidator() {
+    throw new Error('pro-context is bundled without a JSON Schema validator: elicitation responses cannot be validated.');
+  }
+}`,
+      loader: 'js',
+    }));
+  },
+};
+
 // The engine chunks fetched pages in worker threads; a Worker starts from a file, which the markdown package's
 // pool looks for beside itself (`prepare-worker.js`): in the bundle, an entry point of its own in dist/bin/.
 const engineRequire = createRequire(
@@ -92,7 +111,7 @@ await build({
   banner: {
     js: "import { createRequire as __proContextRequire } from 'node:module'; const require = __proContextRequire(import.meta.url);",
   },
-  plugins: [inlinePackageJson, zodEnglishOnly],
+  plugins: [inlinePackageJson, zodEnglishOnly, noElicitationValidator],
 });
 
 // @pro-context/known-libraries reads its data file at `../data/libraries.json` from its module, which in the
