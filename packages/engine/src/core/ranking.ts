@@ -56,16 +56,30 @@ function escapeRegExp(text: string): string {
 export function withoutLibraryName(query: string, names: readonly string[]): string {
   let out = query;
   for (const name of new Set(names.map((n) => n.trim()).filter((n) => n.length > 1))) {
+    out = out.replace(namePattern(name), ' ');
+  }
+  return /[\p{L}\p{N}]/u.test(out) ? out.replace(/\s+/g, ' ').trim() : query;
+}
+
+const namePatterns = new Map<string, RegExp>();
+
+/** The pattern of a library name as a word of its own (compiled once per name: every query asks for it). */
+function namePattern(name: string): RegExp {
+  let pattern = namePatterns.get(name);
+  if (pattern === undefined) {
     const phrase = name.split(/\s+/).map(escapeRegExp).join('\\s+');
     // Not inside an identifier, path or URL: no word character, `.`, `-`, `/`, `@` or `_` on either side.
     // A possessive goes with it (`FastAPI's`).
-    const pattern = new RegExp(
+    pattern = new RegExp(
       `(?<![\\p{L}\\p{N}_.\\-/@])${phrase}(?:['’]s)?(?![\\p{L}\\p{N}_\\-/@]|\\.[\\p{L}\\p{N}_])`,
       'giu',
     );
-    out = out.replace(pattern, ' ');
+    if (namePatterns.size >= 10_000) namePatterns.clear();
+    namePatterns.set(name, pattern);
   }
-  return /[\p{L}\p{N}]/u.test(out) ? out.replace(/\s+/g, ' ').trim() : query;
+  // a global pattern remembers where it stopped: each use starts from the beginning
+  pattern.lastIndex = 0;
+  return pattern;
 }
 
 /** A search hit joined with its stored chunk. */
@@ -449,21 +463,47 @@ export function fillBudget(
   return { content: blocks.join(CHUNK_SEPARATOR), used };
 }
 
+/** A chunk's body as snippets are cut from it (without its first heading line, whitespace collapsed), per chunk. */
+const snippetTexts = new WeakMap<StoredChunk, string>();
+
 /** A ~100-token excerpt of a chunk around the densest run of query terms. */
 export function snippetOf(chunk: StoredChunk, terms: readonly string[], tokens = 100): string {
-  const text = chunk.body
-    .replace(/^#{1,6}\s+.*$/m, '')
-    .replace(/\s+/g, ' ')
-    .trim();
+  let text = snippetTexts.get(chunk);
+  if (text === undefined) {
+    text = chunk.body
+      .replace(/^#{1,6}\s+.*$/m, '')
+      .replace(/\s+/g, ' ')
+      .trim();
+    snippetTexts.set(chunk, text);
+  }
   const width = charsForTokens(tokens);
   if (text.length <= width) return text;
   const lower = text.toLowerCase();
   let bestStart = 0;
   let bestHits = -1;
   const step = Math.max(20, Math.floor(width / 4));
+  // where each term's stem occurs (every occurrence, overlapping ones too): a window holds the term when one of
+  // them lies wholly inside it, as `window.includes(stem)` would find — without slicing a window per step
+  const occurrences = terms.map((term) => {
+    const needle = stem(term);
+    const at: number[] = [];
+    if (needle !== '') for (let i = lower.indexOf(needle); i !== -1; i = lower.indexOf(needle, i + 1)) at.push(i);
+    // (an empty stem is in every window)
+    return { length: needle.length, at, next: 0, always: needle === '' };
+  });
   for (let start = 0; start < text.length; start += step) {
-    const window = lower.slice(start, start + width);
-    const hits = terms.reduce((n, t) => n + (window.includes(stem(t)) ? 1 : 0), 0);
+    const end = Math.min(start + width, lower.length);
+    let hits = 0;
+    for (const term of occurrences) {
+      if (term.always) {
+        hits += 1;
+        continue;
+      }
+      // occurrences before this window never count again (windows only move forward)
+      while (term.next < term.at.length && (term.at[term.next] as number) < start) term.next += 1;
+      const first = term.at[term.next];
+      if (first !== undefined && first + term.length <= end) hits += 1;
+    }
     if (hits > bestHits) {
       bestHits = hits;
       bestStart = start;
