@@ -2,6 +2,7 @@ import semver from 'semver';
 import { type DependencyContainer, instanceCachingFactory, Lifecycle, container as rootContainer } from 'tsyringe';
 import { flattenZodIssues, mergeOptions, validateConfig } from './config/assemble.js';
 import { type ConfigSource, getPath } from './config/load.js';
+import { ONCE } from './config/once.js';
 import type { ResolvedConfig } from './config/types.js';
 import { kernelTokens } from './contracts/services.js';
 import { type Token, tokenCardinality, tokenId } from './contracts/token.js';
@@ -208,7 +209,7 @@ export function createKernel(options: KernelOptions = {}): KernelBuilder {
         continue;
       }
       const rawSection = plugin.configKey ? getPath(validated?.values ?? {}, plugin.configKey) : undefined;
-      const result = plugin.optionsSchema.safeParse(mergeOptions(rawSection ?? {}, explicit));
+      const result = plugin.optionsSchema.safeParse(mergeOptions(rawSection ?? {}, explicit), ONCE);
       if (!result.success) {
         const issues = flattenZodIssues(result.error, plugin.id);
         throw new ProContextError(

@@ -3,6 +3,7 @@ import { ProContextError } from '../errors/pro-context-error.js';
 import type { AnyPlugin } from '../plugins/types.js';
 import { type KernelConfig, kernelConfigShape } from './kernel-schema.js';
 import { applyEnvironment, type ConfigSource, deepMerge, getPath, kernelEnvironment, setPath } from './load.js';
+import { ONCE } from './once.js';
 import type { EnvironmentVariable } from './sections.js';
 import type { ResolvedConfig } from './types.js';
 
@@ -177,7 +178,7 @@ export function validateConfig(input: ConfigSource | undefined, plugins: readonl
       if (optionsOf) sections.set(optionsOf, value);
       continue;
     }
-    const result = schema.safeParse(optionsOf ? (value ?? {}) : value);
+    const result = schema.safeParse(optionsOf ? (value ?? {}) : value, ONCE);
     if (result.success) {
       if (optionsOf) sections.set(optionsOf, result.data);
       setPath(raw, key, result.data);

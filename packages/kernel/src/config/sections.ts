@@ -1,5 +1,6 @@
 import type * as z from 'zod';
 import { getPath } from './load.js';
+import { ONCE } from './once.js';
 import type { ResolvedConfig } from './types.js';
 
 /**
@@ -21,8 +22,8 @@ export function defineConfigSection<S extends z.ZodType>(key: string, schema: S)
     schema: schema as z.ZodType<z.output<S>>,
     read(config: ResolvedConfig): z.output<S> {
       // validated already when a plugin declares it; checked here when not (a reserved section kept as written)
-      const result = schema.safeParse(getPath(config.raw, key));
-      return (result.success ? result.data : schema.parse(undefined)) as z.output<S>;
+      const result = schema.safeParse(getPath(config.raw, key), ONCE);
+      return (result.success ? result.data : schema.parse(undefined, ONCE)) as z.output<S>;
     },
   });
 }
