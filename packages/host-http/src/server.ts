@@ -207,6 +207,7 @@ export async function serveHttp(kernel: StartedKernel, options: HttpHostOptions)
     onHit(tool, req, ms) {
       metrics.toolCalls.inc({ tool, outcome: 'ok' });
       metrics.toolDuration.observe({ tool }, ms / 1000);
+      metrics.memoHits.inc({ tool });
       const keyId = req.auth?.clientId;
       if (keyId && usage) usage.toolCall(keyId, tool, false);
       memoLogger.info('tool call answered again from the answer memo', { tool });

@@ -142,7 +142,7 @@ export interface LibrarySummary {
 }
 
 /** How long a reusable get-docs answer may be served again without asking the engine (its version resolution included). */
-const REUSE_MS = 2000;
+const REUSE_MS = 10_000;
 
 /** A get-docs answer as cached: with the revision of the docs it was computed from. */
 type StoredAnswer = DocsAnswer & { revision?: string };
