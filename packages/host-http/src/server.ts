@@ -232,22 +232,28 @@ export async function serveHttp(kernel: StartedKernel, options: HttpHostOptions)
   const extraHosts = options.allowedHosts ?? [];
   const allowedHosts = loopback || extraHosts.length > 0 ? [...LOOPBACK_HOSTS, ...extraHosts] : [];
   /** DNS-rebinding protection (what the SDK's `hostHeaderValidation` does): a refused Host is answered 403 here. */
+  const hostVerdicts = new Map<string, string | null>();
+  const hostRefusal = (hostHeader: string | undefined): string | null => {
+    if (!hostHeader) return 'Missing Host header';
+    // the few Host values clients send, checked once each (`null`: allowed)
+    const known = hostVerdicts.get(hostHeader);
+    if (known !== undefined) return known;
+    let verdict: string | null = null;
+    try {
+      const hostname = new URL(`http://${hostHeader}`).hostname;
+      if (!allowedHosts.includes(hostname)) verdict = `Invalid Host: ${hostname}`;
+    } catch {
+      verdict = `Invalid Host header: ${hostHeader}`;
+    }
+    if (hostVerdicts.size >= 256) hostVerdicts.clear();
+    hostVerdicts.set(hostHeader, verdict);
+    return verdict;
+  };
   const hostAllowed = (req: IncomingMessage, res: ServerResponse): boolean => {
     if (allowedHosts.length === 0) return true;
-    const hostHeader = req.headers.host;
-    let message: string | undefined;
-    if (!hostHeader) message = 'Missing Host header';
-    else {
-      let hostname: string | undefined;
-      try {
-        hostname = new URL(`http://${hostHeader}`).hostname;
-      } catch {
-        message = `Invalid Host header: ${hostHeader}`;
-      }
-      if (hostname !== undefined && !allowedHosts.includes(hostname)) message = `Invalid Host: ${hostname}`;
-    }
-    if (message === undefined) return true;
-    sendRpcError(res, 403, -32000, message);
+    const refusal = hostRefusal(req.headers.host);
+    if (refusal === null) return true;
+    sendRpcError(res, 403, -32000, refusal);
     return false;
   };
   if (allowedHosts.length > 0)
