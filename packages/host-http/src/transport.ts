@@ -74,11 +74,23 @@ function writeJson(res: ServerResponse, status: number, message: unknown, sessio
 
 const RESULT_END = Buffer.from('}');
 
-/** A JSON-RPC result response around an already serialized `result`. */
+/**
+ * A JSON-RPC result response around an already serialized `result`: three buffers written corked (one
+ * `writev`), the answer itself never copied.
+ */
 function writeResult(res: ServerResponse, id: RequestId, result: Buffer, sessionId?: string): void {
   if (res.writableEnded || res.destroyed) return;
   const head = Buffer.from(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":`, 'utf8');
-  writeBody(res, 200, Buffer.concat([head, result, RESULT_END], head.length + result.length + 1), sessionId);
+  const headers: Record<string, string | number> = {
+    'Content-Type': 'application/json',
+    'Content-Length': head.length + result.length + RESULT_END.length,
+  };
+  if (sessionId !== undefined) headers['mcp-session-id'] = sessionId;
+  res.writeHead(200, headers);
+  res.cork();
+  res.write(head);
+  res.write(result);
+  res.end(RESULT_END);
 }
 
 /**
