@@ -34,7 +34,7 @@ export class AnswerMemo {
 
   constructor(
     private readonly maxEntries = 1000,
-    private readonly maxBytes = 32 * 1024 * 1024,
+    private readonly maxBytes = 16 * 1024 * 1024,
   ) {}
 
   /** The key of a `tools/call`'s params (name and arguments as sent), or undefined when it has none. */
@@ -85,6 +85,11 @@ export class AnswerMemo {
       this.entries.delete(oldest);
       this.bytes -= old.result.length;
     }
+  }
+
+  /** Drops every entry whose check fails now (run now and then: an entry nobody asks for again holds memory). */
+  sweep(): void {
+    for (const key of [...this.entries.keys()]) this.get(key);
   }
 
   private delete(key: string): void {

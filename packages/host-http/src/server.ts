@@ -64,7 +64,7 @@ export interface HttpHostOptions extends McpServerOptions {
   stopKernel?: boolean;
   /**
    * Serialized answers of tools that say they may be served again (get-docs from docs in memory), answered
-   * without running the tool while the tool's check holds (default: on, 1000 answers, 32 MB).
+   * without running the tool while the tool's check holds (default: on, 1000 answers, 16 MB).
    */
   answerMemo?: { enabled?: boolean; maxEntries?: number; maxMB?: number };
 }
@@ -198,8 +198,11 @@ export async function serveHttp(kernel: StartedKernel, options: HttpHostOptions)
   const memoOptions = options.answerMemo ?? {};
   const answerMemo =
     (memoOptions.enabled ?? true)
-      ? new AnswerMemo(memoOptions.maxEntries ?? 1000, (memoOptions.maxMB ?? 32) * 1024 * 1024)
+      ? new AnswerMemo(memoOptions.maxEntries ?? 1000, (memoOptions.maxMB ?? 16) * 1024 * 1024)
       : undefined;
+  // answers whose check no longer holds leave memory even when nobody asks for them again
+  const memoSweep = answerMemo ? setInterval(() => answerMemo.sweep(), 30_000) : undefined;
+  memoSweep?.unref();
   // a call answered from the memo counts as the call it repeats: metrics, usage, a log record
   const memoLogger = logger.child({ memo: true });
   const memo: MemoHooks | undefined = answerMemo && {
@@ -604,6 +607,7 @@ export async function serveHttp(kernel: StartedKernel, options: HttpHostOptions)
         await new Promise<void>((resolve) => metricsServer?.close(() => resolve()));
       }
       metrics.close();
+      clearInterval(memoSweep);
       answerMemo?.clear();
       await usage?.close();
       if (options.stopKernel ?? true) await kernel.stop();

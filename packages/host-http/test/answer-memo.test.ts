@@ -61,6 +61,15 @@ describe('AnswerMemo', () => {
     expect(small.get('p')).toBeUndefined();
     expect(small.get('q')).toBeDefined();
     expect(small.size).toBe(5);
+    // a sweep drops the entries whose check fails, asked for or not
+    let holds = true;
+    small.set(
+      'w',
+      entry(10, () => holds),
+    );
+    holds = false;
+    small.sweep();
+    expect(small.size).toBe(4);
     // an answer larger than a quarter of the bytes is not kept
     small.set('big', entry(300));
     expect(small.get('big')).toBeUndefined();
