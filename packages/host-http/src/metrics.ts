@@ -13,6 +13,7 @@ export class HostMetrics {
   readonly upstreamFetches: Counter<'source' | 'operation' | 'outcome'>;
   readonly indexing: Histogram;
   readonly indexedChunks: Counter;
+  readonly memoHits: Counter<'tool'>;
   private readonly detach: () => void;
 
   constructor(kernel: StartedKernel, sessions: () => number) {
@@ -72,6 +73,12 @@ export class HostMetrics {
     this.indexedChunks = new Counter({
       name: 'pro_context_indexed_chunks_total',
       help: 'Chunks indexed.',
+      registers,
+    });
+    this.memoHits = new Counter({
+      name: 'pro_context_answer_memo_hits_total',
+      help: 'Tool calls answered from the HTTP host answer memo (serialized answers served again while the tool says they hold), by tool; counted in pro_context_tool_calls_total too.',
+      labelNames: ['tool'],
       registers,
     });
     const cache: CacheStore | undefined = kernel.isBound(cacheStoreToken) ? kernel.resolve(cacheStoreToken) : undefined;

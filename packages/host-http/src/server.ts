@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { hostHeaderValidation } from '@modelcontextprotocol/sdk/server/middleware/hostHeaderValidation.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import {
@@ -20,13 +19,14 @@ import {
 import { type BoundMcpServer, createMcpBinding, type McpServerOptions } from '@pro-context/mcp';
 import { createToolRunner, type ToolRunner } from '@pro-context/tool-runner';
 import cors from 'cors';
-import express, { type NextFunction, type Request, type Response } from 'express';
+import express, { type Request, type Response } from 'express';
 import { readJsonBody } from './body.js';
 import { checkAuthorization } from './keys.js';
 import { isLoopback } from './loopback.js';
+import { AnswerMemo, currentMemoSlot } from './memo.js';
 import { HostMetrics } from './metrics.js';
 import { TokenBuckets } from './rate-limit.js';
-import { type HostRequest, SessionTransport, StatelessTransport } from './transport.js';
+import { type HostRequest, type MemoHooks, SessionTransport, StatelessTransport } from './transport.js';
 import { UsageRecorder } from './usage.js';
 
 /** Options of {@link serveHttp}. */
@@ -62,6 +62,11 @@ export interface HttpHostOptions extends McpServerOptions {
   handleSignals?: boolean;
   /** Stop the kernel when the host closes (default true). */
   stopKernel?: boolean;
+  /**
+   * Serialized answers of tools that say they may be served again (get-docs from docs in memory), answered
+   * without running the tool while the tool's check holds (default: on, 1000 answers, 16 MB).
+   */
+  answerMemo?: { enabled?: boolean; maxEntries?: number; maxMB?: number };
 }
 
 /** A running HTTP host. */
@@ -89,25 +94,51 @@ interface Session {
   lastSeen: number;
 }
 
-interface AuthedRequest extends Request {
+/** A request past the API-key check (Express's or a plain Node one: the POST path skips Express). */
+interface AuthedRequest extends IncomingMessage {
   auth?: { token: string; clientId: string; scopes: string[]; extra?: Record<string, unknown> };
   apiKey?: ApiKeyRecord;
+  body?: unknown;
+}
+
+/** Writes a JSON body (as Express's `res.json` did, with plain Node calls: the POST path has no Express). */
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  if (res.headersSent) return;
+  const text = JSON.stringify(body);
+  res.statusCode = status;
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Length', Buffer.byteLength(text));
+  res.end(text);
 }
 
 /** A catalog error as an HTTP answer: JSON-RPC error shape (what MCP clients parse) carrying the payload. */
-function sendError(res: Response, status: number, payload: ErrorPayload): void {
-  if (res.headersSent) return;
-  res.status(status).json({
+function sendError(res: ServerResponse, status: number, payload: ErrorPayload): void {
+  sendJson(res, status, {
     jsonrpc: '2.0',
     error: { code: -32001, message: `${payload.code}: ${payload.message}`, data: payload },
     id: null,
   });
 }
 
-function sendRpcError(res: Response, status: number, code: number, message: string): void {
-  if (res.headersSent) return;
-  res.status(status).json({ jsonrpc: '2.0', error: { code, message }, id: null });
+function sendRpcError(res: ServerResponse, status: number, code: number, message: string): void {
+  sendJson(res, status, { jsonrpc: '2.0', error: { code, message }, id: null });
 }
+
+/** The path of a request URL (no query). */
+function pathOf(url: string | undefined): string {
+  if (!url) return '/';
+  const q = url.indexOf('?');
+  return q === -1 ? url : url.slice(0, q);
+}
+
+const EXPOSED_HEADERS = [
+  'Mcp-Session-Id',
+  'X-RateLimit-Limit',
+  'X-RateLimit-Remaining',
+  'X-RateLimit-Reset',
+  'Retry-After',
+  'WWW-Authenticate',
+];
 
 const authRequired = () => new ProContextError('AUTH_REQUIRED', 'This server needs an API key.').toPayload();
 const authInvalid = () =>
@@ -156,7 +187,33 @@ export async function serveHttp(kernel: StartedKernel, options: HttpHostOptions)
       metrics.toolDuration.observe({ tool: known }, (performance.now() - started) / 1000);
       const keyId = callOptions.caller?.clientId;
       if (keyId && usage) usage.toolCall(keyId, known, !outcome.ok);
+      // a directly answered tools/call of a tool that said its answer may be served again: the transport keeps it
+      if (outcome.ok && outcome.reusable) {
+        const slot = currentMemoSlot();
+        if (slot && slot.tool === name) slot.reusable = outcome.reusable;
+      }
       return outcome;
+    },
+  };
+  const memoOptions = options.answerMemo ?? {};
+  const answerMemo =
+    (memoOptions.enabled ?? true)
+      ? new AnswerMemo(memoOptions.maxEntries ?? 1000, (memoOptions.maxMB ?? 16) * 1024 * 1024)
+      : undefined;
+  // answers whose check no longer holds leave memory even when nobody asks for them again
+  const memoSweep = answerMemo ? setInterval(() => answerMemo.sweep(), 30_000) : undefined;
+  memoSweep?.unref();
+  // a call answered from the memo counts as the call it repeats: metrics, usage, a log record
+  const memoLogger = logger.child({ memo: true });
+  const memo: MemoHooks | undefined = answerMemo && {
+    store: answerMemo,
+    onHit(tool, req, ms) {
+      metrics.toolCalls.inc({ tool, outcome: 'ok' });
+      metrics.toolDuration.observe({ tool }, ms / 1000);
+      metrics.memoHits.inc({ tool });
+      const keyId = req.auth?.clientId;
+      if (keyId && usage) usage.toolCall(keyId, tool, false);
+      memoLogger.info('tool call answered again from the answer memo', { tool });
     },
   };
   const binding = createMcpBinding(kernel, { ...options, runner });
@@ -177,32 +234,67 @@ export async function serveHttp(kernel: StartedKernel, options: HttpHostOptions)
   // loopback names always pass (a rebinding attack arrives with the attacker's name in Host, never these)
   const extraHosts = options.allowedHosts ?? [];
   const allowedHosts = loopback || extraHosts.length > 0 ? [...LOOPBACK_HOSTS, ...extraHosts] : [];
-  if (allowedHosts.length > 0) app.use(hostHeaderValidation(allowedHosts));
+  /** DNS-rebinding protection (what the SDK's `hostHeaderValidation` does): a refused Host is answered 403 here. */
+  const hostVerdicts = new Map<string, string | null>();
+  const hostRefusal = (hostHeader: string | undefined): string | null => {
+    if (!hostHeader) return 'Missing Host header';
+    // the few Host values clients send, checked once each (`null`: allowed)
+    const known = hostVerdicts.get(hostHeader);
+    if (known !== undefined) return known;
+    let verdict: string | null = null;
+    try {
+      const hostname = new URL(`http://${hostHeader}`).hostname;
+      if (!allowedHosts.includes(hostname)) verdict = `Invalid Host: ${hostname}`;
+    } catch {
+      verdict = `Invalid Host header: ${hostHeader}`;
+    }
+    if (hostVerdicts.size >= 256) hostVerdicts.clear();
+    hostVerdicts.set(hostHeader, verdict);
+    return verdict;
+  };
+  const hostAllowed = (req: IncomingMessage, res: ServerResponse): boolean => {
+    if (allowedHosts.length === 0) return true;
+    const refusal = hostRefusal(req.headers.host);
+    if (refusal === null) return true;
+    sendRpcError(res, 403, -32000, refusal);
+    return false;
+  };
+  if (allowedHosts.length > 0)
+    app.use((req, res, next) => {
+      if (hostAllowed(req, res)) next();
+    });
   else
     logger.warn(
       `listening on ${host} with no server.allowedHosts: the Host header is not checked (DNS-rebinding protection is off). List the names clients use in server.allowedHosts.`,
     );
-
-  app.use((req, res, next) => {
+  /** The Origin check: a refused origin is answered 403 here (false). */
+  const originAllowed = (req: IncomingMessage, res: ServerResponse): boolean => {
     const origin = req.headers.origin;
     if (origin && !anyOrigin && !corsOrigins.includes(origin)) {
-      metrics.httpRequests.inc({ method: req.method, route: req.path, status: '403' });
+      metrics.httpRequests.inc({ method: req.method ?? '', route: pathOf(req.url), status: '403' });
       sendRpcError(res, 403, -32000, `Origin not allowed: ${origin}`);
-      return;
+      return false;
     }
-    next();
+    return true;
+  };
+  app.use((req, res, next) => {
+    if (originAllowed(req, res)) next();
   });
+  const exposed = EXPOSED_HEADERS.join(',');
+  /** What the `cors` middleware sets on a request that is not a preflight (the POST path's). */
+  const corsHeaders = (req: IncomingMessage, res: ServerResponse) => {
+    if (anyOrigin) res.setHeader('Access-Control-Allow-Origin', '*');
+    else {
+      const origin = req.headers.origin;
+      if (origin && corsOrigins.includes(origin)) res.setHeader('Access-Control-Allow-Origin', origin);
+      res.setHeader('Vary', 'Origin');
+    }
+    res.setHeader('Access-Control-Expose-Headers', exposed);
+  };
   app.use(
     cors({
       origin: anyOrigin ? '*' : corsOrigins,
-      exposedHeaders: [
-        'Mcp-Session-Id',
-        'X-RateLimit-Limit',
-        'X-RateLimit-Remaining',
-        'X-RateLimit-Reset',
-        'Retry-After',
-        'WWW-Authenticate',
-      ],
+      exposedHeaders: EXPOSED_HEADERS,
       allowedHeaders: [
         'Authorization',
         'Content-Type',
@@ -228,14 +320,14 @@ export async function serveHttp(kernel: StartedKernel, options: HttpHostOptions)
   };
 
   /** API key and rate limit; sets `req.auth` (reaches tool handlers as the caller) and the rate headers. */
-  const authenticate = async (req: AuthedRequest, res: Response, next: NextFunction) => {
+  const authenticate = async (req: AuthedRequest, res: ServerResponse, next: (error?: unknown) => void) => {
     if (!keys) return next();
     try {
       const check = await checkAuthorization(keys, req.headers.authorization);
       if (!check.ok) {
         const missing = check.reason === 'missing';
         metrics.authFailures.inc({ code: missing ? 'AUTH_REQUIRED' : 'AUTH_INVALID' });
-        res.set(
+        res.setHeader(
           'WWW-Authenticate',
           missing ? 'Bearer realm="pro-context"' : 'Bearer realm="pro-context", error="invalid_token"',
         );
@@ -244,15 +336,13 @@ export async function serveHttp(kernel: StartedKernel, options: HttpHostOptions)
       }
       const key = check.record;
       const decision = buckets.take(key.id, key.rateLimit ?? defaultLimit);
-      res.set({
-        'X-RateLimit-Limit': String(decision.limit),
-        'X-RateLimit-Remaining': String(decision.remaining),
-        'X-RateLimit-Reset': String(decision.reset),
-      });
+      res.setHeader('X-RateLimit-Limit', String(decision.limit));
+      res.setHeader('X-RateLimit-Remaining', String(decision.remaining));
+      res.setHeader('X-RateLimit-Reset', String(decision.reset));
       usage?.request(key.id, !decision.allowed);
       if (!decision.allowed) {
         metrics.rateLimited.inc({ key: key.id });
-        res.set('Retry-After', String(decision.retryAfter));
+        res.setHeader('Retry-After', String(decision.retryAfter));
         sendError(
           res,
           429,
@@ -279,16 +369,16 @@ export async function serveHttp(kernel: StartedKernel, options: HttpHostOptions)
   }
 
   // in-flight bookkeeping for a graceful stop (standalone SSE streams are not "in flight": closing ends them)
-  const track = (req: Request, res: Response, next: NextFunction) => {
+  const track = (req: IncomingMessage, res: ServerResponse, next: () => void) => {
     if (shuttingDown) {
-      res.set('Connection', 'close');
+      res.setHeader('Connection', 'close');
       sendRpcError(res, 503, -32000, 'Server is shutting down');
       return;
     }
     const counted = req.method !== 'GET';
     if (counted) inFlight += 1;
     res.on('close', () => {
-      metrics.httpRequests.inc({ method: req.method, route: '/mcp', status: String(res.statusCode) });
+      metrics.httpRequests.inc({ method: req.method ?? '', route: '/mcp', status: String(res.statusCode) });
       const keyId = (req as AuthedRequest).apiKey?.id;
       if (keyId && usage && res.statusCode >= 400) usage.failed(keyId);
       if (counted) {
@@ -301,13 +391,13 @@ export async function serveHttp(kernel: StartedKernel, options: HttpHostOptions)
 
   const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
   const json = express.json({ limit: maxBodyBytes, type: () => true });
-  const bodyError = (res: Response, tooLarge: boolean) => {
+  const bodyError = (res: ServerResponse, tooLarge: boolean) => {
     if (tooLarge) {
-      res.set('Connection', 'close');
+      res.setHeader('Connection', 'close');
       sendRpcError(res, 413, -32600, 'Request body too large');
     } else sendRpcError(res, 400, -32700, 'Parse error: the body is not JSON');
   };
-  const parseBody = (req: Request, res: Response, next: NextFunction) => {
+  const parseBody = (req: AuthedRequest, res: ServerResponse, next: () => void) => {
     const fallback = readJsonBody(req, maxBodyBytes, (result) => {
       if (!result.ok) return bodyError(res, result.error === 'too-large');
       req.body = result.body;
@@ -315,7 +405,7 @@ export async function serveHttp(kernel: StartedKernel, options: HttpHostOptions)
     });
     // a compressed body: body-parser inflates it
     if (fallback === 'encoded')
-      json(req, res, (error?: unknown) => {
+      json(req as Request, res as Response, (error?: unknown) => {
         if (!error) return next();
         bodyError(res, (error as { status?: number }).status === 413);
       });
@@ -330,13 +420,15 @@ export async function serveHttp(kernel: StartedKernel, options: HttpHostOptions)
     await session.bound.server.close().catch(() => undefined);
   };
 
+  /** POST /mcp's handler, once the request is tracked, authenticated and its body read. */
+  let handlePost: (req: AuthedRequest, res: ServerResponse) => Promise<void>;
   // stateless: one server answers every plain request directly; the rest get a server and SDK transport each
   let stateless: { bound: BoundMcpServer; transport: StatelessTransport } | undefined;
   if (options.stateless) {
-    const shared = { bound: binding.createServer({ subscriptions: false }), transport: new StatelessTransport() };
+    const shared = { bound: binding.createServer({ subscriptions: false }), transport: new StatelessTransport(memo) };
     await shared.bound.server.connect(shared.transport);
     stateless = shared;
-    app.post('/mcp', track, authenticate, parseBody, async (req: AuthedRequest, res: Response) => {
+    handlePost = async (req: AuthedRequest, res: ServerResponse) => {
       if (shared.transport.handleRequest(req as HostRequest, res, req.body)) return;
       const bound = binding.createServer({ subscriptions: false });
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
@@ -352,15 +444,15 @@ export async function serveHttp(kernel: StartedKernel, options: HttpHostOptions)
         logger.error('request failed', { error });
         sendRpcError(res, 500, -32603, 'Internal server error');
       }
-    });
+    };
     const notAllowed = (_req: Request, res: Response) => {
-      res.status(405).set('Allow', 'POST');
+      res.setHeader('Allow', 'POST');
       sendRpcError(res, 405, -32000, 'Method not allowed: this server is stateless (POST only).');
     };
     app.get('/mcp', track, authenticate, notAllowed);
     app.delete('/mcp', track, authenticate, notAllowed);
   } else {
-    const sessionOf = (req: AuthedRequest, res: Response): Session | undefined => {
+    const sessionOf = (req: AuthedRequest, res: ServerResponse): Session | undefined => {
       const id = req.headers['mcp-session-id'];
       const session = typeof id === 'string' ? sessions.get(id) : undefined;
       // a session belongs to the key that opened it
@@ -371,7 +463,7 @@ export async function serveHttp(kernel: StartedKernel, options: HttpHostOptions)
       session.lastSeen = Date.now();
       return session;
     };
-    app.post('/mcp', track, authenticate, parseBody, async (req: AuthedRequest, res: Response) => {
+    handlePost = async (req: AuthedRequest, res: ServerResponse) => {
       try {
         if (req.headers['mcp-session-id'] !== undefined) {
           const session = sessionOf(req, res);
@@ -383,18 +475,21 @@ export async function serveHttp(kernel: StartedKernel, options: HttpHostOptions)
           return;
         }
         if (sessions.size >= maxSessions) {
-          res.set('Retry-After', '60');
+          res.setHeader('Retry-After', '60');
           sendRpcError(res, 503, -32000, `Too many sessions (${maxSessions}); try again later.`);
           return;
         }
         const bound = binding.createServer();
         const keyId = req.apiKey?.id;
-        const transport = new SessionTransport({
-          sessionIdGenerator: () => randomUUID(),
-          onsessioninitialized: (id) => {
-            sessions.set(id, { transport, bound, keyId, lastSeen: Date.now() });
+        const transport = new SessionTransport(
+          {
+            sessionIdGenerator: () => randomUUID(),
+            onsessioninitialized: (id) => {
+              sessions.set(id, { transport, bound, keyId, lastSeen: Date.now() });
+            },
           },
-        });
+          memo,
+        );
         transport.onclose = () => {
           const id = transport.sessionId;
           if (id && sessions.get(id)?.transport === transport) {
@@ -408,7 +503,7 @@ export async function serveHttp(kernel: StartedKernel, options: HttpHostOptions)
         logger.error('request failed', { error });
         sendRpcError(res, 500, -32603, 'Internal server error');
       }
-    });
+    };
     const existing = async (req: AuthedRequest, res: Response) => {
       const session = sessionOf(req, res);
       if (!session) return;
@@ -423,7 +518,35 @@ export async function serveHttp(kernel: StartedKernel, options: HttpHostOptions)
     app.delete('/mcp', track, authenticate, existing);
   }
 
+  /** POST /mcp past the Host, Origin and CORS steps: in-flight tracking, API key and rate limit, body, handler. */
+  const postMcp = (req: AuthedRequest, res: ServerResponse) =>
+    track(req, res, () => {
+      void authenticate(req, res, (error?: unknown) => {
+        if (error !== undefined) {
+          logger.error('request failed', { error });
+          sendRpcError(res, 500, -32603, 'Internal server error');
+          return;
+        }
+        parseBody(req, res, () => void handlePost(req, res));
+      });
+    });
+  app.post('/mcp', (req: Request, res: Response) => postMcp(req, res));
   app.use((_req: Request, res: Response) => sendRpcError(res, 404, -32601, 'Not found: the MCP endpoint is /mcp'));
+
+  /**
+   * The server's request handler: POST /mcp (every MCP call) takes the same steps as through Express (Host
+   * check, Origin check, CORS headers, then {@link postMcp}) without Express's per-request routing and the
+   * `cors` package's option handling; everything else goes to Express.
+   */
+  const front = (req: IncomingMessage, res: ServerResponse) => {
+    if (req.method === 'POST' && pathOf(req.url) === '/mcp') {
+      if (!hostAllowed(req, res) || !originAllowed(req, res)) return;
+      corsHeaders(req, res);
+      postMcp(req, res);
+      return;
+    }
+    app(req, res);
+  };
 
   const reaper = setInterval(
     () => {
@@ -434,13 +557,13 @@ export async function serveHttp(kernel: StartedKernel, options: HttpHostOptions)
   );
   reaper.unref();
 
-  const listen = (handler: express.Express, port: number) =>
+  const listen = (handler: (req: IncomingMessage, res: ServerResponse) => void, port: number) =>
     new Promise<Server>((resolve, reject) => {
-      const server = handler.listen(port, host);
+      const server = createServer(handler).listen(port, host);
       server.once('listening', () => resolve(server));
       server.once('error', reject);
     });
-  const server = await listen(app, options.port ?? 3100);
+  const server = await listen(front, options.port ?? 3100);
   let metricsServer: Server | undefined;
   if ((metricsOptions.enabled ?? true) && metricsOptions.port !== undefined) {
     const metricsApp = express();
@@ -484,6 +607,8 @@ export async function serveHttp(kernel: StartedKernel, options: HttpHostOptions)
         await new Promise<void>((resolve) => metricsServer?.close(() => resolve()));
       }
       metrics.close();
+      clearInterval(memoSweep);
+      answerMemo?.clear();
       await usage?.close();
       if (options.stopKernel ?? true) await kernel.stop();
       logger.info('pro-context HTTP server stopped');

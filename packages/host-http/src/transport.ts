@@ -15,9 +15,17 @@ import {
   type RequestId,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from '@modelcontextprotocol/sdk/types.js';
+import { AnswerMemo, type MemoSlot } from './memo.js';
 
 /** A Node request as the host hands it over: `auth` set by the API-key check. */
 export type HostRequest = IncomingMessage & { auth?: AuthInfo };
+
+/** The host's answer memo, as the transports use it. */
+export interface MemoHooks {
+  store: AnswerMemo;
+  /** A `tools/call` answered from the memo (for the host's metrics, usage counts and log); `ms`: its time. */
+  onHit(tool: string, req: HostRequest, ms: number): void;
+}
 
 /**
  * A JSON-RPC request the direct path may answer: one request object (not a batch, not a notification or a
@@ -49,15 +57,84 @@ function passesPostChecks(req: IncomingMessage): boolean {
   return version === undefined || (typeof version === 'string' && SUPPORTED_PROTOCOL_VERSIONS.includes(version));
 }
 
-function writeJson(res: ServerResponse, status: number, message: unknown, sessionId?: string): void {
+function writeBody(res: ServerResponse, status: number, body: Buffer, sessionId?: string): void {
   if (res.writableEnded || res.destroyed) return;
-  const body = Buffer.from(JSON.stringify(message), 'utf8');
   const headers: Record<string, string | number> = {
     'Content-Type': 'application/json',
     'Content-Length': body.length,
   };
   if (sessionId !== undefined) headers['mcp-session-id'] = sessionId;
   res.writeHead(status, headers).end(body);
+}
+
+function writeJson(res: ServerResponse, status: number, message: unknown, sessionId?: string): void {
+  if (res.writableEnded || res.destroyed) return;
+  writeBody(res, status, Buffer.from(JSON.stringify(message), 'utf8'), sessionId);
+}
+
+const RESULT_END = Buffer.from('}');
+
+/**
+ * A JSON-RPC result response around an already serialized `result`: three buffers written corked (one
+ * `writev`), the answer itself never copied.
+ */
+function writeResult(res: ServerResponse, id: RequestId, result: Buffer, sessionId?: string): void {
+  if (res.writableEnded || res.destroyed) return;
+  const head = Buffer.from(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":`, 'utf8');
+  const headers: Record<string, string | number> = {
+    'Content-Type': 'application/json',
+    'Content-Length': head.length + result.length + RESULT_END.length,
+  };
+  if (sessionId !== undefined) headers['mcp-session-id'] = sessionId;
+  res.writeHead(200, headers);
+  res.cork();
+  res.write(head);
+  res.write(result);
+  res.end(RESULT_END);
+}
+
+/**
+ * A `tools/call` the memo answers now (written to `res`, true), or the slot the call fills as it runs
+ * (undefined when the request is no `tools/call` or has no memo key).
+ */
+function fromMemo(
+  memo: MemoHooks | undefined,
+  message: JSONRPCRequest,
+  req: HostRequest,
+  res: ServerResponse,
+  id: RequestId,
+  sessionId: string | undefined,
+): true | MemoSlot | undefined {
+  if (!memo || message.method !== 'tools/call') return undefined;
+  const started = performance.now();
+  const key = AnswerMemo.keyOf(message.params);
+  if (!key) return undefined;
+  const hit = memo.store.get(key.key);
+  if (!hit) return { key: key.key, tool: key.tool };
+  writeResult(res, id, hit.result, sessionId);
+  memo.onHit(hit.tool, req, performance.now() - started);
+  return true;
+}
+
+/**
+ * Writes a directly answered request's response; a successful tool result whose tool said it may be reused
+ * goes into the memo, serialized once.
+ */
+function answer(
+  memo: MemoHooks | undefined,
+  slot: MemoSlot | undefined,
+  res: ServerResponse,
+  message: JSONRPCMessage,
+  id: RequestId,
+  sessionId?: string,
+): void {
+  if (memo && slot?.reusable && isJSONRPCResultResponse(message) && message.result.isError !== true) {
+    const result = Buffer.from(JSON.stringify(message.result), 'utf8');
+    memo.store.set(slot.key, { tool: slot.tool, result, reusable: slot.reusable });
+    writeResult(res, id, result, sessionId);
+    return;
+  }
+  writeJson(res, 200, { ...message, id }, sessionId);
 }
 
 /**
@@ -82,9 +159,14 @@ export class SessionTransport implements Transport {
   private readonly direct = new Map<RequestId, ServerResponse>();
   /** Directly answered requests whose client went away before the answer: the answer is dropped. */
   private readonly abandoned = new Set<RequestId>();
+  /** The memo slots of directly answered `tools/call`s still running, by JSON-RPC id. */
+  private readonly slots = new Map<RequestId, MemoSlot>();
   private closed = false;
 
-  constructor(options: StreamableHTTPServerTransportOptions) {
+  constructor(
+    options: StreamableHTTPServerTransportOptions,
+    private readonly memo?: MemoHooks,
+  ) {
     this.sdk = new StreamableHTTPServerTransport(options);
     this.sdk.onmessage = (message, extra) => this.onmessage?.(message, extra);
     this.sdk.onerror = (error) => this.onerror?.(error);
@@ -106,17 +188,22 @@ export class SessionTransport implements Transport {
       await this.sdk.handleRequest(req, res, body);
       return;
     }
+    const slot = fromMemo(this.memo, message, req, res, message.id, this.sdk.sessionId);
+    if (slot === true) return;
     this.direct.set(message.id, res);
+    if (slot) this.slots.set(message.id, slot);
     res.once('close', () => {
       if (this.direct.get(message.id) !== res) return;
       this.direct.delete(message.id);
+      this.slots.delete(message.id);
       this.abandoned.add(message.id);
     });
     const extra: MessageExtraInfo = {
       requestInfo: { headers: req.headers },
       ...(req.auth ? { authInfo: req.auth } : {}),
     };
-    this.onmessage?.(message, extra);
+    if (slot) AnswerMemo.within(slot, () => this.onmessage?.(message, extra));
+    else this.onmessage?.(message, extra);
   }
 
   private acceptsDirect(req: HostRequest): boolean {
@@ -138,7 +225,9 @@ export class SessionTransport implements Transport {
     }
     if (!isResponse) return;
     this.direct.delete(id);
-    writeJson(res, 200, message, this.sdk.sessionId);
+    const slot = this.slots.get(id);
+    this.slots.delete(id);
+    answer(this.memo, slot, res, message, id, this.sdk.sessionId);
   }
 
   async close(): Promise<void> {
@@ -153,6 +242,7 @@ export class SessionTransport implements Transport {
       if (!res.headersSent)
         writeJson(res, 404, { jsonrpc: '2.0', id, error: { code: -32001, message: 'Session closed' } });
     this.direct.clear();
+    this.slots.clear();
     this.abandoned.clear();
     this.onclose?.();
   }
@@ -171,8 +261,10 @@ export class StatelessTransport implements Transport {
   onerror?: ((error: Error) => void) | undefined;
   onmessage?: (<T extends JSONRPCMessage>(message: T, extra?: MessageExtraInfo) => void) | undefined;
   private next = 0;
-  private readonly pending = new Map<number, { id: RequestId; res: ServerResponse }>();
+  private readonly pending = new Map<number, { id: RequestId; res: ServerResponse; slot?: MemoSlot }>();
   private closed = false;
+
+  constructor(private readonly memo?: MemoHooks) {}
 
   async start(): Promise<void> {}
 
@@ -180,14 +272,19 @@ export class StatelessTransport implements Transport {
   handleRequest(req: HostRequest, res: ServerResponse, body: unknown): boolean {
     const message = this.closed || req.method !== 'POST' ? undefined : directRequest(body);
     if (!message || !passesPostChecks(req)) return false;
+    const slot = fromMemo(this.memo, message, req, res, message.id, undefined);
+    if (slot === true) return true;
     this.next += 1;
     const inner = this.next;
-    this.pending.set(inner, { id: message.id, res });
+    this.pending.set(inner, { id: message.id, res, ...(slot ? { slot } : {}) });
     res.once('close', () => this.pending.delete(inner));
-    this.onmessage?.(
-      { ...message, id: inner },
-      { requestInfo: { headers: req.headers }, ...(req.auth ? { authInfo: req.auth } : {}) },
-    );
+    const dispatch = () =>
+      this.onmessage?.(
+        { ...message, id: inner },
+        { requestInfo: { headers: req.headers }, ...(req.auth ? { authInfo: req.auth } : {}) },
+      );
+    if (slot) AnswerMemo.within(slot, dispatch);
+    else dispatch();
     return true;
   }
 
@@ -196,7 +293,7 @@ export class StatelessTransport implements Transport {
     const entry = typeof message.id === 'number' ? this.pending.get(message.id) : undefined;
     if (!entry) return;
     this.pending.delete(message.id as number);
-    writeJson(entry.res, 200, { ...message, id: entry.id });
+    answer(this.memo, entry.slot, entry.res, message, entry.id);
   }
 
   async close(): Promise<void> {

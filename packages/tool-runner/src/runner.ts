@@ -54,6 +54,8 @@ export interface ToolSuccess {
   ok: true;
   structured: Record<string, unknown>;
   text: string;
+  /** The tool's `reusable` check, when it set one: equal arguments may get this result again while it holds. */
+  reusable?: () => boolean;
 }
 
 /** A call that failed: the catalog error, and the text the tool chose for it (the JSON payload by default). */
@@ -186,7 +188,12 @@ export function createToolRunner(kernel: Pick<StartedKernel, 'resolveAll' | 'log
         logger.error('tool returned content that breaks its output schema', { issues: issuesMessage(checked.error) });
         return failure(new ProContextError('INTERNAL_ERROR', `${tool.name} produced an invalid result.`), logger, tool);
       }
-      return { ok: true, structured: checked.data as Record<string, unknown>, text: result.text };
+      return {
+        ok: true,
+        structured: checked.data as Record<string, unknown>,
+        text: result.text,
+        ...(result.reusable ? { reusable: result.reusable } : {}),
+      };
     } catch (error) {
       const coded = toProContextError(error);
       if (coded.code === 'INTERNAL_ERROR')

@@ -141,6 +141,9 @@ export interface LibrarySummary {
   detectedFrom?: string;
 }
 
+/** How long a reusable get-docs answer may be served again without asking the engine (its version resolution included). */
+const REUSE_MS = 10_000;
+
 /** A get-docs answer as cached: with the revision of the docs it was computed from. */
 type StoredAnswer = DocsAnswer & { revision?: string };
 
@@ -668,7 +671,10 @@ export class DocsEngine {
       const stored = await this.deps.cache.get<StoredAnswer>(ns.answers, answerKey);
       if (stored && (inMemory === undefined || stored.value.revision === inMemory)) {
         const { revision: _revision, ...answer } = stored.value;
-        return { ...answer, cached: true, stale: Boolean(versions.stale) };
+        return this.noteReusable({ ...answer, cached: true, stale: Boolean(versions.stale) }, libraryId, library, {
+          version: versions.version,
+          revision: inMemory,
+        });
       }
     }
     const loaded = await this.withDeadline(
@@ -743,7 +749,47 @@ export class DocsEngine {
         this.deps.logger.warn('could not cache an answer', { libraryId: library.id, error });
       });
     }
+    if (!local && loaded.cached)
+      this.noteReusable(answer, libraryId, library, {
+        version: versions.version,
+        revision: loaded.docs.record.revision,
+      });
     return answer;
+  }
+
+  /** get-docs answers a host may serve again for the same arguments, while the check holds: see {@link reusable}. */
+  private readonly reusableAnswers = new WeakMap<DocsAnswer, () => boolean>();
+
+  /**
+   * Marks a get-docs answer (of docs the store had, not stale) as reusable: while the catalog still gives the
+   * same library for the id asked, the same revision of its docs is in memory (none, if there were none), and
+   * for at most {@link REUSE_MS} (the version's resolution is not checked again within it).
+   */
+  private noteReusable(
+    answer: DocsAnswer,
+    asked: string,
+    library: LibraryDescriptor,
+    docs: { version: string; revision: string | undefined },
+  ): DocsAnswer {
+    if (answer.stale || !answer.cached || this.catalog.find(asked) !== library) return answer;
+    const until = Date.now() + REUSE_MS;
+    this.reusableAnswers.set(
+      answer,
+      () =>
+        Date.now() < until &&
+        this.catalog.find(asked) === library &&
+        this.store.loadedRevision(library.id, docs.version) === docs.revision,
+    );
+    return answer;
+  }
+
+  /**
+   * For an answer {@link getDocs} just returned: a check that holds while the same arguments would get an answer
+   * with the same content (same docs revision, same library), for a short while; `undefined` when the answer
+   * must not be reused (fresh from a fetch, stale, from local files).
+   */
+  reusable(answer: DocsAnswer): (() => boolean) | undefined {
+    return this.reusableAnswers.get(answer);
   }
 
   /**

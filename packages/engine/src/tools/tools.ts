@@ -189,17 +189,30 @@ export function docsTools(engine: DocsEngine): ToolDefinition[] {
         'get-docs',
         { libraryId: args.libraryId, topic: args.topic, version: args.version, maxTokens: args.maxTokens },
         async (span) => {
-          const rendered = await docsWithinBudget(
-            (budget, footer) =>
-              engine.getDocs(args.libraryId, args.topic, args.version, budget, fetchContext(context), footer),
-            args.maxTokens,
-          );
+          // the engine's answer the text is rendered from (the last asked): it says whether it may be served again
+          let last: DocsAnswer | undefined;
+          const rendered = await docsWithinBudget(async (budget, footer) => {
+            last = await engine.getDocs(
+              args.libraryId,
+              args.topic,
+              args.version,
+              budget,
+              fetchContext(context),
+              footer,
+            );
+            return last;
+          }, args.maxTokens);
           const a = rendered.structured;
           span.set({ resultLen: a.content.length, confidence: a.confidence, cached: a.cached, stale: a.stale });
-          return rendered;
+          const reusable = last && engine.reusable(last);
+          return { ...rendered, ...(reusable ? { reusable } : {}) };
         },
       );
-      return { structured: answer.structured, text: answer.text };
+      return {
+        structured: answer.structured,
+        text: answer.text,
+        ...(answer.reusable ? { reusable: answer.reusable } : {}),
+      };
     },
   });
 

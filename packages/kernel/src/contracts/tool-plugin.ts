@@ -42,6 +42,14 @@ export interface ToolResult<O> {
   structured: O;
   /** Markdown for the agent to read (the MCP `text` content). */
   text: string;
+  /**
+   * Set by a tool whose answer depends on nothing but its arguments and state this check covers (not on the
+   * caller, the session or progress): while it returns true, a host may answer the same tool with equal
+   * arguments with this very result again, without calling the tool (the HTTP host keeps serialized answers).
+   * It must be cheap (it runs on every reuse) and turn false for good once anything the answer came from
+   * changed (docs refreshed, a library reconfigured) or after a short while.
+   */
+  reusable?: () => boolean;
 }
 
 /**
