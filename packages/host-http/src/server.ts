@@ -177,7 +177,9 @@ export async function serveHttp(kernel: StartedKernel, options: HttpHostOptions)
   // one runner and one binding per process; every session's server comes from it (no tool registered twice)
   const inner: ToolRunner = options.runner ?? createToolRunner(kernel);
   const runner: ToolRunner = {
-    tools: inner.tools,
+    get tools() {
+      return inner.tools;
+    },
     definition: (name) => inner.definition(name),
     async call(name, args, callOptions = {}) {
       const started = performance.now();

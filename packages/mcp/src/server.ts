@@ -115,7 +115,8 @@ export function errorResult(error: unknown): CallToolResult {
 export function createMcpBinding(kernel: StartedKernel, options: McpServerOptions): McpBinding {
   const runner = options.runner ?? createToolRunner(kernel);
   const plugins: ToolPlugin[] = kernel.resolveAll(toolPluginToken);
-  const listed = runner.tools as Tool[];
+  // read on first tools/list (the runner builds the JSON Schemas then)
+  const listed = () => runner.tools as Tool[];
   const resources: ResourceDefinition[] = plugins.flatMap((p) => p.resources?.() ?? []);
   const templates: ResourceTemplateDefinition[] = plugins.flatMap((p) => p.resourceTemplates?.() ?? []);
   const prompts: PromptDefinition[] = plugins.flatMap((p) => p.prompts?.() ?? []);
@@ -135,7 +136,7 @@ export function createMcpBinding(kernel: StartedKernel, options: McpServerOption
       kernel.logger.withBindings({ sessionId: sessionIdOf(extra) }, fn);
     const disposers: (() => void)[] = [];
 
-    server.server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listed }));
+    server.server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listed() }));
     server.server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
       const progressToken = extra._meta?.progressToken;
       const outcome = await runner.call(request.params.name, request.params.arguments ?? {}, {

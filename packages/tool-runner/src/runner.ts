@@ -137,14 +137,17 @@ export function createToolRunner(kernel: Pick<StartedKernel, 'resolveAll' | 'log
       tools.set(tool.name, { tool, plugin: plugin.id });
     }
   }
-  const listed: ListedTool[] = [...tools.values()].map(({ tool }) => ({
-    name: tool.name,
-    title: tool.title,
-    description: tool.description,
-    inputSchema: jsonSchemaOf(tool.inputSchema, 'input'),
-    outputSchema: jsonSchemaOf(tool.outputSchema, 'output'),
-    ...(tool.annotations ? { annotations: { title: tool.title, ...tool.annotations } } : {}),
-  }));
+  // the JSON Schemas are built on first use (tools/list), not at start: a restarted server's first call needs none
+  let listed: ListedTool[] | undefined;
+  const list = (): ListedTool[] =>
+    (listed ??= [...tools.values()].map(({ tool }) => ({
+      name: tool.name,
+      title: tool.title,
+      description: tool.description,
+      inputSchema: jsonSchemaOf(tool.inputSchema, 'input'),
+      outputSchema: jsonSchemaOf(tool.outputSchema, 'output'),
+      ...(tool.annotations ? { annotations: { title: tool.title, ...tool.annotations } } : {}),
+    })));
 
   const failure = (error: ProContextError, logger: Logger, tool?: ToolDefinition): ToolFailure => {
     if (!tool?.renderError) return { ok: false, error, text: errorPayloadText(error) };
@@ -203,7 +206,9 @@ export function createToolRunner(kernel: Pick<StartedKernel, 'resolveAll' | 'log
   }
 
   return {
-    tools: listed,
+    get tools() {
+      return list();
+    },
     definition: (name) => tools.get(name)?.tool,
     call(name, args, options = {}) {
       if (options.sessionId === undefined) return run(name, args, options);
