@@ -328,6 +328,8 @@ export class PackedIndex {
   private readonly termView: Buffer;
   private readonly idView: Buffer;
   private typos: TypoIndex | undefined;
+  /** Per-chunk accumulators of {@link search}, kept between searches (all zero outside of one). */
+  private scratch: SearchScratch | undefined;
 
   constructor(
     readonly data: PackedIndexData,
@@ -344,9 +346,17 @@ export class PackedIndex {
     return this.data.chunks;
   }
 
-  /** Bytes held, the typo matching's index of written words by length included once a misspelt query built it. */
+  /**
+   * Bytes held, with the typo matching's index of written words by length once a misspelt query built it
+   * and the search's per-chunk accumulators once a search made them.
+   */
   get memoryBytes(): number {
-    return this.bytes + (this.typos === undefined ? 0 : this.typos.bytes);
+    const scratch = this.scratch;
+    const scratchBytes =
+      scratch === undefined
+        ? 0
+        : scratch.scores.byteLength * 3 + scratch.lastQueryTerm.byteLength + scratch.matched.byteLength;
+    return this.bytes + (this.typos === undefined ? 0 : this.typos.bytes) + scratchBytes;
   }
 
   /** The rank of `term`, or -1. */
@@ -477,11 +487,18 @@ export class PackedIndex {
     const { data } = this;
     const size = data.chunks;
     const docsCount = size;
-    const scores = new Float64Array(size);
-    const coverage = new Float64Array(size);
-    const lastQueryTerm = new Int32Array(size);
-    const termCoverage = new Float64Array(size);
-    const matched: number[] = [];
+    // Accumulators reused from search to search (a search runs to its end without yielding): allocating and
+    // zeroing four arrays of the chunk count per query cost more than the query itself on a large index.
+    this.scratch ??= {
+      scores: new Float64Array(size),
+      coverage: new Float64Array(size),
+      termCoverage: new Float64Array(size),
+      lastQueryTerm: new Int32Array(size),
+      matched: new Int32Array(size),
+    };
+    const { scores, coverage, termCoverage, lastQueryTerm } = this.scratch;
+    let matched = this.scratch.matched;
+    let matchedCount = 0;
     const idfOf = (df: number) => Math.log(1 + (docsCount - df + 0.5) / (df + 0.5));
     const boosts = params.boost as Record<string, number | undefined>;
     let queryWeight = 0;
@@ -540,7 +557,11 @@ export class PackedIndex {
             const tf = raw === TF_OVERFLOW ? this.tfAt(p) : raw;
             const length = lengths[lengthBase + doc]!;
             const score = (factor * (D + tf * (K + 1))) / (tf + constant + lengthWeight * length);
-            if (scores[doc] === 0) matched.push(doc);
+            if (scores[doc] === 0) {
+              // a chunk scored 0 so far (a zero boost) can be listed twice, as it always was
+              if (matchedCount === matched.length) matched = this.growMatched(matchedCount * 2);
+              matched[matchedCount++] = doc;
+            }
             scores[doc]! += score;
             if (lastQueryTerm[doc] !== queryIndex) {
               lastQueryTerm[doc] = queryIndex;
@@ -555,19 +576,44 @@ export class PackedIndex {
       }
     }
     let best = 0;
-    for (const doc of matched) best = Math.max(best, scores[doc]!);
+    for (let i = 0; i < matchedCount; i++) best = Math.max(best, scores[matched[i]!]!);
     const denominator = queryWeight > 0 ? queryWeight : 1;
     const final = (doc: number) => coverage[doc]! / denominator + (best > 0 ? (BM25_SHARE * scores[doc]!) / best : 0);
-    const top = topK(matched, final, params.limit);
-    return { hits: top.map(([doc, score]) => ({ id: this.idOf(doc), score })), total: matched.length };
+    const top = topK(matched.subarray(0, matchedCount), final, params.limit);
+    for (let i = 0; i < matchedCount; i++) {
+      const doc = matched[i]!;
+      scores[doc] = 0;
+      coverage[doc] = 0;
+      termCoverage[doc] = 0;
+      lastQueryTerm[doc] = 0;
+    }
+    return { hits: top.map(([doc, score]) => ({ id: this.idOf(doc), score })), total: matchedCount };
   }
+
+  /** A larger list of matched chunks (a chunk with a zero score so far can be listed more than once). */
+  private growMatched(capacity: number): Int32Array {
+    const scratch = this.scratch!;
+    const next = new Int32Array(capacity);
+    next.set(scratch.matched);
+    scratch.matched = next;
+    return next;
+  }
+}
+
+/** The per-chunk accumulators of {@link PackedIndex.search}. */
+interface SearchScratch {
+  scores: Float64Array;
+  coverage: Float64Array;
+  termCoverage: Float64Array;
+  lastQueryTerm: Int32Array;
+  matched: Int32Array;
 }
 
 /** Whether [doc, score] `a` ranks before `b`: higher score, then lower chunk number (Orama's order). */
 const before = (a: [number, number], b: [number, number]): boolean => a[1] > b[1] || (a[1] === b[1] && a[0] < b[0]);
 
 /** The `limit` best of `docs` by `scoreOf`, best first, without sorting them all. */
-function topK(docs: readonly number[], scoreOf: (doc: number) => number, limit: number): [number, number][] {
+function topK(docs: ArrayLike<number>, scoreOf: (doc: number) => number, limit: number): [number, number][] {
   if (limit <= 0) return [];
   // a min-heap (by rank order) of the best seen so far: its root is the worst of them
   const heap: [number, number][] = [];
@@ -589,7 +635,8 @@ function topK(docs: readonly number[], scoreOf: (doc: number) => number, limit: 
       i = w;
     }
   };
-  for (const doc of docs) {
+  for (let i = 0; i < docs.length; i++) {
+    const doc = docs[i]!;
     const score = scoreOf(doc);
     if (heap.length < limit) {
       const entry: [number, number] = [doc, score];
