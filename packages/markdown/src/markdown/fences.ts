@@ -9,17 +9,6 @@ export interface Fence {
 const FENCE_OPEN = /^([ \t]*)(`{3,}|~{3,})(.*)$/;
 const FENCE_CLOSE = /^[ \t]*(`{3,}|~{3,})[ \t]*$/;
 
-/**
- * Whether the first character after the line's leading spaces and tabs is a backtick or a tilde: what
- * both fence patterns need, checked before running them (most lines are not fences).
- */
-function fenceMarkerFirst(line: string): boolean {
-  let i = 0;
-  let c = line.charCodeAt(0);
-  while (c === 0x20 || c === 0x09) c = line.charCodeAt(++i);
-  return c === 0x60 || c === 0x7e;
-}
-
 /** Width of a line's leading whitespace, a tab counting as four columns (enough for docs sources). */
 export function indentWidth(line: string): number {
   let width = 0;
@@ -37,7 +26,6 @@ export function indentWidth(line: string): number {
  * is what keeps `#` comments and blank lines inside them from being taken for structure.
  */
 export function openFence(line: string): Fence | null {
-  if (!fenceMarkerFirst(line)) return null;
   const m = FENCE_OPEN.exec(line);
   if (!m) return null;
   const marker = m[2] as string;
@@ -50,7 +38,6 @@ export function openFence(line: string): Fence | null {
 
 /** Whether `line` closes `fence`: same character, at least as long, nothing else on the line. */
 export function closesFence(fence: Fence, line: string): boolean {
-  if (!fenceMarkerFirst(line)) return false;
   const m = FENCE_CLOSE.exec(line);
   if (!m) return false;
   const marker = m[1] as string;
