@@ -327,7 +327,8 @@ export function createCodeTokenizer(language: SearchLanguage = 'english'): CodeT
     return analyzed;
   };
 
-  const scan = (text: string, visit: (analyzed: IndexEntry) => void): void => {
+  /** Visits the analyzed words of `text` in order; returns how many entries it visited. */
+  const scan = (text: string, visit: (analyzed: IndexEntry) => void): number => {
     // Each rule runs only on text that can match it (the character it needs is there): a replace copies
     // the whole text even when nothing matches, and most chunks have no attribute list, link or URL.
     let cleaned = text;
@@ -339,6 +340,7 @@ export function createCodeTokenizer(language: SearchLanguage = 'english'): CodeT
     }
     // The words WORD would match, found on character codes (no match objects, no strings for known words).
     const n = cleaned.length;
+    let visited = 0;
     let i = 0;
     while (i < n) {
       let w = wordCharAt(cleaned, i);
@@ -358,7 +360,9 @@ export function createCodeTokenizer(language: SearchLanguage = 'english'): CodeT
       }
       const analyzed = analyzeWord(cleaned, start, i);
       for (let k = 0; k < analyzed.length; k++) visit(analyzed[k]!);
+      visited += analyzed.length;
     }
+    return visited;
   };
 
   const tokenizer: CodeTokenizer = {
@@ -371,21 +375,9 @@ export function createCodeTokenizer(language: SearchLanguage = 'english'): CodeT
       stems.clear();
     },
     indexTerms(text, visit) {
-      let length = 0;
-      scan(text, (analyzed) => {
-        length++;
-        visit(analyzed.surface, analyzed.term);
-      });
-      return length;
+      return scan(text, (analyzed) => visit(analyzed.surface, analyzed.term));
     },
-    indexEntries(text, visit) {
-      let length = 0;
-      scan(text, (entry) => {
-        length++;
-        visit(entry);
-      });
-      return length;
-    },
+    indexEntries: scan,
     queryTerms(text) {
       const seen = new Map<string, QueryTerm>();
       scan(text, (analyzed) => {
