@@ -327,6 +327,13 @@ export class PackedIndex {
   private readonly termCount: number;
   private readonly termView: Buffer;
   private readonly idView: Buffer;
+  /**
+   * `postingDocs` and `fieldLengths` seen as Int32Array (the same memory; chunk numbers and field lengths stay
+   * far below 2^31): V8 keeps values loaded from an Int32Array as small integers in the scoring loop, where a
+   * Uint32Array's could need a float each.
+   */
+  private readonly docs32: Int32Array;
+  private readonly lengths32: Int32Array;
   private typos: TypoIndex | undefined;
   /** Per-chunk accumulators of {@link search}, kept between searches (all zero outside of one). */
   private scratch: SearchScratch | undefined;
@@ -339,6 +346,8 @@ export class PackedIndex {
     this.termCount = data.termStarts.length - 1;
     this.termView = Buffer.from(data.termBytes.buffer, data.termBytes.byteOffset, data.termBytes.byteLength);
     this.idView = Buffer.from(data.idBytes.buffer, data.idBytes.byteOffset, data.idBytes.byteLength);
+    this.docs32 = new Int32Array(data.postingDocs.buffer, data.postingDocs.byteOffset, data.postingDocs.length);
+    this.lengths32 = new Int32Array(data.fieldLengths.buffer, data.fieldLengths.byteOffset, data.fieldLengths.length);
   }
 
   /** Number of chunks. */
@@ -535,7 +544,7 @@ export class PackedIndex {
       for (let f = 0; f < FIELDS; f++) {
         const avgLength = data.avgFieldLengths[f]!;
         const fieldBoost = boosts[chunkFields[f]!] ?? 1;
-        const lengths = data.fieldLengths;
+        const lengths = this.lengths32;
         const lengthBase = f * size;
         for (const match of matches) {
           if (match.rank < 0) continue;
@@ -549,7 +558,7 @@ export class PackedIndex {
           const lengthWeight = (K * B) / avgLength;
           const constant = K * (1 - B);
           const covered = termIdf * match.weight;
-          const docs = data.postingDocs;
+          const docs = this.docs32;
           const tfs = data.postingTfs;
           for (let p = start; p < end; p++) {
             const doc = docs[p]!;
