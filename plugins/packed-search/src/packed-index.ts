@@ -96,16 +96,19 @@ export function packedBuffers(data: PackedIndexData): ArrayBuffer[] {
 
 const TF_OVERFLOW = 255;
 
-/** A growable Uint32Array. */
+/**
+ * A growable list of non-negative integers below 2^31 (term and chunk numbers, frequencies), in an Int32Array:
+ * V8 keeps what it loads from one as a small integer, where a Uint32Array's values could need a float.
+ */
 class U32List {
-  array = new Uint32Array(1024);
+  array = new Int32Array(1024);
   length = 0;
   push(value: number): void {
     if (this.length === this.array.length) this.grow(this.length * 2);
     this.array[this.length++] = value;
   }
   grow(capacity: number): void {
-    const next = new Uint32Array(capacity);
+    const next = new Int32Array(capacity);
     next.set(this.array);
     this.array = next;
   }
@@ -120,7 +123,7 @@ export class PackedIndexBuilder {
   private readonly terms: string[] = [];
   // per term: the (chunk, field) it was last seen in, and where its posting for it is
   private stamps = new Int32Array(1024).fill(-1);
-  private slots = new Uint32Array(1024);
+  private slots = new Int32Array(1024);
   private readonly postTerm: U32List[] = [];
   private readonly postDoc: U32List[] = [];
   private readonly postTf: U32List[] = [];
@@ -181,7 +184,7 @@ export class PackedIndexBuilder {
         const stamps = new Int32Array(id * 2).fill(-1);
         stamps.set(this.stamps);
         this.stamps = stamps;
-        const slots = new Uint32Array(id * 2);
+        const slots = new Int32Array(id * 2);
         slots.set(this.slots);
         this.slots = slots;
       }

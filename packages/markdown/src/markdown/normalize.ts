@@ -667,6 +667,8 @@ const CODE_SPAN = /(`+)[\s\S]*?\1/g;
 
 function resolveRefLinks(line: string, refs: Map<string, string>): string {
   if (!line.includes('[')) return line;
+  // Without definitions only a full reference (`[text][label]`) changes (it becomes its text), and it has `][`.
+  if (refs.size === 0 && !line.includes('][')) return line;
   const spans: Array<[number, number]> = [];
   for (const s of line.matchAll(CODE_SPAN)) spans.push([s.index, s.index + s[0].length]);
   const inCode = (at: number): boolean => spans.some(([a, b]) => at >= a && at < b);
