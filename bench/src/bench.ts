@@ -5,7 +5,7 @@
  *
  * Flags: `--sections=quality,stdio,http,scale,libraries` (default: all), `--http-seconds=N` (each HTTP load run,
  * default 5), `--copies=N` (synthetic corpus size, default 10), `--calls=N` (timed get-docs and search-docs calls,
- * default 200), `--search-backends=orama-search,packed-search,sqlite-search` (the search backends the scale section
+ * default 200), `--search-backends=orama-search,packed-search,packed-search-2w,sqlite-search` (the search backends the scale section
  * measures; default Orama and the packed index, side by side), `--libraries=N` and `--libraries-seconds=N` (the
  * many-libraries run through the server: how many libraries, default 100, and its time bound, default 300 s).
  */
@@ -184,8 +184,17 @@ function printScale(s: ScaleReport): void {
   console.log('\n## Throughput (in-process)\n');
   console.log(
     table(
-      ['what', 'MB', 'seconds', 'MB/s'],
-      [...s.throughput.map((t) => [t.system, t.mb.toFixed(2), t.seconds.toFixed(2), t.mbPerSecond.toFixed(2)])],
+      ['what', 'MB', 'seconds', 'MB/s', 'CPU s', 'MB/CPU s'],
+      [
+        ...s.throughput.map((t) => [
+          t.system,
+          t.mb.toFixed(2),
+          t.seconds.toFixed(2),
+          t.mbPerSecond.toFixed(2),
+          t.cpuSeconds === undefined ? 'n/a' : t.cpuSeconds.toFixed(2),
+          t.cpuSeconds === undefined ? 'n/a' : (t.mb / t.cpuSeconds).toFixed(2),
+        ]),
+      ],
     ),
   );
   console.log('\n## Scale (pro-context search backend, in-process, fresh instance)\n');
@@ -198,8 +207,10 @@ function printScale(s: ScaleReport): void {
         'MB',
         'index s',
         'MB/s',
+        'index CPU s',
         'search p50',
         'search p99',
+        'search CPU',
         'heap+ext growth',
         'process RSS',
         'snapshot',
@@ -212,8 +223,10 @@ function printScale(s: ScaleReport): void {
         r.markdownMb.toFixed(1),
         r.indexSeconds.toFixed(2),
         r.mbPerSecond.toFixed(2),
+        r.indexCpuSeconds === undefined ? 'n/a' : r.indexCpuSeconds.toFixed(2),
         ms(r.search.p50, 2),
         ms(r.search.p99, 2),
+        r.search.cpuMs === undefined ? 'n/a' : ms(r.search.cpuMs, 2),
         `${r.heapGrowthMb.toFixed(0)} MB`,
         `${r.rssMb.toFixed(0)} MB`,
         r.snapshotMb === undefined ? 'n/a' : `${r.snapshotMb.toFixed(1)} MB`,

@@ -26,6 +26,12 @@ import { percentile } from './setup.js';
 
 const MB = 1024 * 1024;
 
+/** CPU seconds this process has used so far, all its threads (the search backend's build workers too). */
+function cpuSeconds(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1e6;
+}
+
 /** Bytes of the chunks' markdown bodies (UTF-8). */
 export function bodyBytes(chunks: readonly StoredChunk[]): number {
   let n = 0;
@@ -90,6 +96,8 @@ export interface LatencySummary {
   p50: number;
   p99: number;
   count: number;
+  /** CPU ms per search on average (this process, all threads): robust to other load on the machine. */
+  cpuMs?: number;
 }
 
 async function searchLatency(
@@ -99,12 +107,14 @@ async function searchLatency(
   // the first queries of a fresh index also compile the search path: ten untimed ones first
   for (const { key, query } of work.slice(0, 10)) await backend.search(key, query, { limit: 40 });
   const times: number[] = [];
+  const cpuStarted = cpuSeconds();
   for (const { key, query } of work) {
     const started = performance.now();
     await backend.search(key, query, { limit: 40 });
     times.push(performance.now() - started);
   }
-  return { p50: percentile(times, 50), p99: percentile(times, 99), count: times.length };
+  const cpuMs = ((cpuSeconds() - cpuStarted) * 1000) / Math.max(1, times.length);
+  return { p50: percentile(times, 50), p99: percentile(times, 99), count: times.length, cpuMs };
 }
 
 /** One row of the scale table. */
@@ -115,6 +125,8 @@ export interface ScaleRow {
   markdownMb: number;
   indexSeconds: number;
   mbPerSecond: number;
+  /** CPU seconds of the indexing (this process, all threads: the build workers too), robust to other load. */
+  indexCpuSeconds?: number;
   search: LatencySummary;
   /** Heap + external growth from the indexes, after GC. */
   heapGrowthMb: number;
@@ -131,6 +143,8 @@ export interface ThroughputRow {
   mb: number;
   seconds: number;
   mbPerSecond: number;
+  /** CPU seconds (this process, all threads), robust to other load on the machine. */
+  cpuSeconds?: number;
 }
 
 /** What {@link measureScale} returns. */
@@ -158,6 +172,7 @@ export async function measureScale(
   // chunking: the pages' markdown as the source adapter delivers it, through the engine's chunker
   const adapters = inProcess.kernel.resolveAll(sourceAdapterToken);
   let chunkSeconds = 0;
+  let chunkCpu = 0;
   let markdownBytes = 0;
   for (const id of libraries) {
     const library = (await inProcess.engine.findLibrary(id)) as LibraryDescriptor;
@@ -165,32 +180,39 @@ export async function measureScale(
     if (!adapter) continue;
     const docs: DocsResult = await adapter.fetchDocs(library, 'latest', {});
     const started = performance.now();
+    const cpuStarted = cpuSeconds();
     for (const page of docs.pages) {
       markdownBytes += Buffer.byteLength(page.markdown, 'utf8');
       chunkMarkdown({ url: page.url, title: page.title, markdown: page.markdown }, { maxTokens: 800 });
     }
     chunkSeconds += (performance.now() - started) / 1000;
+    chunkCpu += cpuSeconds() - cpuStarted;
   }
   throughput.push({
     system: 'chunking (engine, page markdown)',
     mb: markdownBytes / MB,
     seconds: chunkSeconds,
     mbPerSecond: markdownBytes / MB / chunkSeconds,
+    cpuSeconds: chunkCpu,
   });
-  options.log(`  chunking: ${(markdownBytes / MB).toFixed(1)} MB in ${chunkSeconds.toFixed(2)} s`);
+  options.log(
+    `  chunking: ${(markdownBytes / MB).toFixed(1)} MB in ${chunkSeconds.toFixed(2)} s (${chunkCpu.toFixed(2)} CPU s)`,
+  );
 
   for (const [name, build] of [
     ['FTS5 BM25 (better-sqlite3)', fts5Retriever],
     ['MiniSearch', miniSearchRetriever],
   ] as const) {
     let seconds = 0;
+    const cpuStarted = cpuSeconds();
     for (const chunks of corpora.values()) {
       const started = performance.now();
       const retriever = build(chunks);
       seconds += (performance.now() - started) / 1000;
       retriever.close();
     }
-    throughput.push({ system: `${name} index`, mb: allMb, seconds, mbPerSecond: allMb / seconds });
+    const cpu = cpuSeconds() - cpuStarted;
+    throughput.push({ system: `${name} index`, mb: allMb, seconds, mbPerSecond: allMb / seconds, cpuSeconds: cpu });
     options.log(`  ${name}: ${allMb.toFixed(1)} MB in ${seconds.toFixed(2)} s`);
   }
 
@@ -208,6 +230,9 @@ export async function measureScale(
     } else if (backendId === 'packed-search') {
       // its defaults: the worker thread builds, loaded indexes within 128 MB
       backend = new PackedSearchBackend();
+    } else if (backendId === 'packed-search-2w') {
+      // the same with two build workers: a large library is split between them and the parts merged
+      backend = new PackedSearchBackend({ workers: 2 });
     } else {
       throw new Error(`unknown search backend ${backendId}`);
     }
@@ -219,11 +244,14 @@ export async function measureScale(
     ) => {
       const before = settledMemoryMb();
       let seconds = 0;
+      let cpu = 0;
       for (const [key, chunks] of sets) {
         const docs = indexable(chunks);
         const started = performance.now();
+        const cpuStarted = cpuSeconds();
         await backend.index(key, docs);
         seconds += (performance.now() - started) / 1000;
+        cpu += cpuSeconds() - cpuStarted;
       }
       const after = settledMemoryMb();
       const search = await searchLatency(backend, queries);
@@ -248,13 +276,14 @@ export async function measureScale(
         markdownMb: mb,
         indexSeconds: seconds,
         mbPerSecond: mb / seconds,
+        indexCpuSeconds: cpu,
         search,
         heapGrowthMb: after.heapMb - before.heapMb,
         rssMb: after.rssMb,
         ...(snapshotBytes > 0 ? { snapshotMb: snapshotBytes / MB, restoreMs } : {}),
       };
       options.log(
-        `  ${label(corpus)}: ${chunks} chunks, ${mb.toFixed(1)} MB indexed in ${seconds.toFixed(2)} s; search p50 ${search.p50.toFixed(2)} ms p99 ${search.p99.toFixed(2)} ms`,
+        `  ${label(corpus)}: ${chunks} chunks, ${mb.toFixed(1)} MB indexed in ${seconds.toFixed(2)} s (${cpu.toFixed(2)} CPU s); search p50 ${search.p50.toFixed(2)} ms p99 ${search.p99.toFixed(2)} ms (${(search.cpuMs ?? 0).toFixed(2)} CPU ms a search)`,
       );
       for (const [key] of sets) await backend.drop(key);
       return row;
@@ -299,6 +328,7 @@ export async function measureScale(
       mb: all9.markdownMb,
       seconds: all9.indexSeconds,
       mbPerSecond: all9.mbPerSecond,
+      cpuSeconds: all9.indexCpuSeconds,
     });
   }
 

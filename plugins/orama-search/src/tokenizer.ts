@@ -54,8 +54,8 @@ const ANALYSIS_VERSION = 3;
 const MIN_TERM_LENGTH = 2;
 // Longer runs are hashes, base64 or minified code: no one searches for them.
 const MAX_TERM_LENGTH = 64;
-// A word: letters, digits and `_`, optionally joined by `.` or `-` (`httpx.AsyncClient`, `app.get`, `x-api-key`).
-const WORD = /[\p{L}\p{N}_]+(?:[.-][\p{L}\p{N}_]+)*/gu;
+// A word: letters, digits and `_`, optionally joined by `.` or `-` (`httpx.AsyncClient`, `app.get`, `x-api-key`),
+// what `/[\p{L}\p{N}_]+(?:[.-][\p{L}\p{N}_]+)*/gu` matches; the scanner below finds it on character codes.
 // Markdown link targets and bare URLs: their path segments would make every page that links somewhere
 // match that somewhere's words.
 const LINK_TARGET = /\]\([^)\s]*(?:\s+"[^"]*")?\)/g;
@@ -64,10 +64,9 @@ const BARE_URL = /\bhttps?:\/\/[^\s)>\]]+/g;
 const ATTRIBUTE_LIST = /\{\s*[#.][^}\n]*\}/g;
 // English contractions (`isn't`, `Pydantic's`, `you're`): the apostrophe would otherwise cut them into a
 // word and a suffix (`re`, `ll` and `ve` are long enough to be indexed, and `re` is also a Python module).
-// `n't` becomes ` not` (`isn't` → `is not`), the other suffixes are dropped.
-// The lookbehind only starts a match at the start of a run of letters: a match found from inside the run
-// is also found from its start, and without it the engine retries the run from every letter (quadratic).
-const CONTRACTION = /(?<!\p{L})(\p{L}+)['’](t|s|re|ve|ll|d|m)(?![\p{L}\p{N}_])/giu;
+// `n't` becomes ` not` (`isn't` → `is not`), the other suffixes are dropped. What
+// `/(?<!\p{L})(\p{L}+)['’](t|s|re|ve|ll|d|m)(?![\p{L}\p{N}_])/giu` matches (in ASCII text the same without the
+// `u` flag, `\p{L}` being `[A-Za-z]` there) is replaced by `expandContraction` (see replaceContractions).
 // The word before `n't` when it is not the word itself (`can't`, `won't`, `shan't`, `ain't`).
 const IRREGULAR_NOT: Readonly<Record<string, string>> = { ca: 'can', wo: 'will', sha: 'shall', ai: 'is' };
 const expandContraction = (_match: string, word: string, suffix: string): string => {
@@ -75,10 +74,6 @@ const expandContraction = (_match: string, word: string, suffix: string): string
   const base = word.slice(0, -1);
   return `${IRREGULAR_NOT[base.toLowerCase()] ?? base} not`;
 };
-// The same two rules for text that is all ASCII (most documentation): there `\p{L}` is `[A-Za-z]`, `\p{N}` is
-// `[0-9]` and `’` cannot occur, and without the `u` flag the engine runs them several times faster.
-const ASCII_WORD = /[A-Za-z0-9_]+(?:[.-][A-Za-z0-9_]+)*/g;
-const ASCII_CONTRACTION = /(?<![A-Za-z])([A-Za-z]+)'(t|s|re|ve|ll|d|m)(?![A-Za-z0-9_])/gi;
 const CAMEL_BOUNDARY = /[a-z0-9][A-Z]|[A-Z][A-Z][a-z]/;
 const CAMEL_SPLIT = /(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])/;
 const NON_ASCII = /[\u0080-\uffff]/;
@@ -111,6 +106,169 @@ function expand(word: string, emit: (raw: string) => void): void {
   }
 }
 
+// Character classes of the word scanner (it finds exactly what WORD finds): 1 for `[A-Za-z0-9_]` below 128;
+// above, `[\p{L}\p{N}]` decided once per UTF-16 unit (0 = not yet known, 1 = yes, 2 = no).
+const WORD_UNIT = new Uint8Array(0x10000);
+for (let c = 0; c < 128; c++) WORD_UNIT[c] = /[A-Za-z0-9_]/.test(String.fromCharCode(c)) ? 1 : 2;
+const LETTER_OR_NUMBER = /^[\p{L}\p{N}]$/u;
+const DOT = 0x2e;
+const HYPHEN = 0x2d;
+
+/**
+ * UTF-16 units of the word character (`[\p{L}\p{N}_]`) starting at `i` of `s`, 0 if there is none (a
+ * surrogate pair is one character of two units, a lone surrogate is no word character).
+ */
+function wordCharAt(s: string, i: number): number {
+  if (i >= s.length) return 0;
+  const c = s.charCodeAt(i);
+  let known = WORD_UNIT[c]!;
+  if (known === 0) {
+    if (c >= 0xd800 && c <= 0xdfff) {
+      // a pair: an astral letter or digit (rare, not cached); anything else is not a word character
+      const d = c <= 0xdbff && i + 1 < s.length ? s.charCodeAt(i + 1) : 0;
+      return d >= 0xdc00 && d <= 0xdfff && LETTER_OR_NUMBER.test(s.slice(i, i + 2)) ? 2 : 0;
+    }
+    known = LETTER_OR_NUMBER.test(String.fromCharCode(c)) ? 1 : 2;
+    WORD_UNIT[c] = known;
+  }
+  return known === 1 ? 1 : 0;
+}
+
+/**
+ * The tokenizer's word cache: the analysis of each distinct word, looked up by a slice of the text being
+ * scanned without cutting the word out of it (a string per word occurrence was most of the indexing time's
+ * allocations). Open addressing on a 32-bit FNV-1a hash of the UTF-16 units; a slot holds the hash and the
+ * word's number side by side, so a probe reads one cache line before it compares characters.
+ */
+class WordCache {
+  private readonly words: string[] = [];
+  private readonly values: (readonly IndexEntry[])[] = [];
+  /** Per slot: the hash, then the word's number + 1 (0: empty). */
+  private slots = new Int32Array(2 << 12);
+
+  get size(): number {
+    return this.words.length;
+  }
+
+  /** The entry of `text[start..end)` (whose hash is `hash`), or undefined. */
+  get(text: string, start: number, end: number, hash: number): readonly IndexEntry[] | undefined {
+    const slots = this.slots;
+    const mask = (slots.length >> 1) - 1;
+    const length = end - start;
+    for (let at = hash & mask; ; at = (at + 1) & mask) {
+      const id = slots[2 * at + 1]! - 1;
+      if (id < 0) return undefined;
+      if (slots[2 * at] === hash) {
+        const key = this.words[id]!;
+        if (key.length === length && text.startsWith(key, start)) return this.values[id];
+      }
+    }
+  }
+
+  /** Adds `word` (not present) with its hash. */
+  set(word: string, hash: number, value: readonly IndexEntry[]): void {
+    if ((this.words.length + 1) * 2 > this.slots.length >> 1) this.resize(this.slots.length * 2);
+    this.insert(hash, this.words.length);
+    this.words.push(word);
+    this.values.push(value);
+  }
+
+  clear(): void {
+    this.words.length = 0;
+    this.values.length = 0;
+    this.slots = new Int32Array(2 << 12);
+  }
+
+  private insert(hash: number, id: number): void {
+    const slots = this.slots;
+    const mask = (slots.length >> 1) - 1;
+    let at = hash & mask;
+    while (slots[2 * at + 1] !== 0) at = (at + 1) & mask;
+    slots[2 * at] = hash;
+    slots[2 * at + 1] = id + 1;
+  }
+
+  private resize(length: number): void {
+    const old = this.slots;
+    this.slots = new Int32Array(length);
+    for (let at = 0; at < old.length; at += 2) if (old[at + 1] !== 0) this.insert(old[at]!, old[at + 1]! - 1);
+  }
+}
+
+const APOSTROPHE = 0x27;
+const RIGHT_QUOTE = 0x2019;
+const CONTRACTION_SUFFIXES = ['t', 's', 're', 've', 'll', 'd', 'm'];
+const LETTER = /^\p{L}$/u;
+const LETTER_UNIT = new Uint8Array(0x10000);
+
+/** Whether the UTF-16 unit `c` (not a surrogate) is a letter (`\p{L}`). */
+function isLetterUnit(c: number): boolean {
+  let known = LETTER_UNIT[c]!;
+  if (known === 0) {
+    known = LETTER.test(String.fromCharCode(c)) ? 1 : 2;
+    LETTER_UNIT[c] = known;
+  }
+  return known === 1;
+}
+
+/** Units of the letter (`\p{L}`; `[A-Za-z]` in ASCII text) ending just before `end` of `s`, 0 if none. */
+function letterBefore(s: string, end: number, floor: number): number {
+  if (end <= floor) return 0;
+  const c = s.charCodeAt(end - 1);
+  if (c >= 0xdc00 && c <= 0xdfff) {
+    const h = end - 2 >= floor ? s.charCodeAt(end - 2) : 0;
+    return h >= 0xd800 && h <= 0xdbff && LETTER.test(s.slice(end - 2, end)) ? 2 : 0;
+  }
+  if (c >= 0xd800 && c <= 0xdbff) return 0;
+  return isLetterUnit(c) ? 1 : 0;
+}
+
+/**
+ * The contraction rule's replace (see `expandContraction`), found from the apostrophes
+ * instead of by trying the pattern at every position (that replace was half of the tokenizer's time).
+ * A match is a whole run of letters directly before an apostrophe (`’` too in `unicode` mode), then one of
+ * the suffixes (any case; in `unicode` mode `ſ` is an `s`, as case folding has it) not followed by a word
+ * character.
+ */
+function replaceContractions(text: string, unicode: boolean): string {
+  let out = '';
+  let copied = 0;
+  const n = text.length;
+  for (let p = 0; p < n; p++) {
+    const c = text.charCodeAt(p);
+    if (c !== APOSTROPHE && !(unicode && c === RIGHT_QUOTE)) continue;
+    // the run of letters before it (no earlier than the end of the last match, as a global regex goes on from there)
+    let start = p;
+    for (let w = letterBefore(text, start, copied); w > 0; w = letterBefore(text, start, copied)) start -= w;
+    if (start === p) continue;
+    for (const suffix of CONTRACTION_SUFFIXES) {
+      const end = p + 1 + suffix.length;
+      if (end > n) continue;
+      let k = 0;
+      for (; k < suffix.length; k++) {
+        const u = text.charCodeAt(p + 1 + k);
+        const lower = u >= 0x41 && u <= 0x5a ? u | 0x20 : unicode && u === 0x17f ? 0x73 : u;
+        if (lower !== suffix.charCodeAt(k)) break;
+      }
+      if (k < suffix.length || wordCharAt(text, end) > 0) continue;
+      out +=
+        text.slice(copied, start) +
+        expandContraction(text.slice(start, end), text.slice(start, p), text.slice(p + 1, end));
+      copied = end;
+      p = end - 1;
+      break;
+    }
+  }
+  return copied === 0 ? text : out + text.slice(copied);
+}
+
+/** FNV-1a of `s[start..end)`'s UTF-16 units (what {@link WordCache} is keyed by). */
+function hashOf(s: string, start: number, end: number): number {
+  let hash = 0x811c9dc5 | 0;
+  for (let i = start; i < end; i++) hash = Math.imul(hash ^ s.charCodeAt(i), 0x01000193);
+  return hash;
+}
+
 /**
  * Creates the code-aware tokenizer: identifiers are indexed whole and in parts (`field_validator` →
  * `field_validator`, `field`, `validator`; `APIRouter` → `apirouter`, `api`, `router`), everything is
@@ -123,7 +281,9 @@ export function createCodeTokenizer(language: SearchLanguage = 'english'): CodeT
   const stopWords = englishStopWords;
   // Word → what it indexes as. Documentation vocabularies are small and Zipf-distributed, so after the
   // first few pages nearly every word is a cache hit (this halves indexing time).
-  const words = new Map<string, readonly IndexEntry[]>();
+  const words = new WordCache();
+  // Lowercased word or identifier part → its indexed form: the parts of identifiers recur in many of them.
+  const stems = new Map<string, string>();
 
   const termOf = (surface: string): string => {
     if (surface.length < MIN_TERM_LENGTH || surface.length > MAX_TERM_LENGTH || stopWords.has(surface)) return '';
@@ -135,41 +295,74 @@ export function createCodeTokenizer(language: SearchLanguage = 'english'): CodeT
     return NON_ASCII.test(lower) ? lower.normalize('NFD').replace(COMBINING_MARKS, '') : lower;
   };
 
-  const analyzeWord = (match: string): readonly IndexEntry[] => {
-    let analyzed = words.get(match);
+  const stemOf = (surface: string): string => {
+    let term = stems.get(surface);
+    if (term === undefined) {
+      term = termOf(surface);
+      stems.set(surface, term);
+    }
+    return term;
+  };
+
+  /** The analysis of the word `text[start..end)`, from the cache when it was seen before. */
+  const analyzeWord = (text: string, start: number, end: number): readonly IndexEntry[] => {
+    const hash = hashOf(text, start, end);
+    let analyzed = words.get(text, start, end, hash);
     if (analyzed === undefined) {
-      const word = detach(match);
+      const word = detach(text.slice(start, end));
       const list: IndexEntry[] = [];
       expand(word, (raw) => {
         const surface = normalize(raw);
-        const term = termOf(surface);
+        const term = stemOf(surface);
         if (term) list.push({ term, surface, slot: -1 });
       });
       analyzed = list;
       // The cap only guards against pathological input; a real process-wide vocabulary stays far below it.
-      if (words.size >= WORD_CACHE_LIMIT) words.clear();
-      words.set(word, analyzed);
+      if (words.size >= WORD_CACHE_LIMIT) {
+        words.clear();
+        stems.clear();
+      }
+      words.set(word, hash, analyzed);
     }
     return analyzed;
   };
 
-  const scan = (text: string, visit: (analyzed: IndexEntry) => void): void => {
+  /** Visits the analyzed words of `text` in order; returns how many entries it visited. */
+  const scan = (text: string, visit: (analyzed: IndexEntry) => void): number => {
     // Each rule runs only on text that can match it (the character it needs is there): a replace copies
     // the whole text even when nothing matches, and most chunks have no attribute list, link or URL.
     let cleaned = text;
     if (cleaned.includes('{')) cleaned = cleaned.replace(ATTRIBUTE_LIST, ' ');
     if (cleaned.includes('](')) cleaned = cleaned.replace(LINK_TARGET, ']');
     if (cleaned.includes('http')) cleaned = cleaned.replace(BARE_URL, ' ');
-    const ascii = !NON_ASCII.test(cleaned);
     if (cleaned.includes("'") || cleaned.includes('’')) {
-      cleaned = cleaned.replace(ascii ? ASCII_CONTRACTION : CONTRACTION, expandContraction);
+      cleaned = replaceContractions(cleaned, NON_ASCII.test(cleaned));
     }
-    // exec() on the module's regex (no match array); `visit` never tokenizes, so nothing re-enters it.
-    const word = ascii ? ASCII_WORD : WORD;
-    word.lastIndex = 0;
-    for (let match = word.exec(cleaned); match !== null; match = word.exec(cleaned)) {
-      for (const analyzed of analyzeWord(match[0])) visit(analyzed);
+    // The words WORD would match, found on character codes (no match objects, no strings for known words).
+    const n = cleaned.length;
+    let visited = 0;
+    let i = 0;
+    while (i < n) {
+      let w = wordCharAt(cleaned, i);
+      if (w === 0) {
+        i++;
+        continue;
+      }
+      const start = i;
+      i += w;
+      for (;;) {
+        for (w = wordCharAt(cleaned, i); w > 0; w = wordCharAt(cleaned, i)) i += w;
+        const c = cleaned.charCodeAt(i);
+        if (c !== DOT && c !== HYPHEN) break;
+        w = wordCharAt(cleaned, i + 1);
+        if (w === 0) break;
+        i += 1 + w;
+      }
+      const analyzed = analyzeWord(cleaned, start, i);
+      for (let k = 0; k < analyzed.length; k++) visit(analyzed[k]!);
+      visited += analyzed.length;
     }
+    return visited;
   };
 
   const tokenizer: CodeTokenizer = {
@@ -177,23 +370,14 @@ export function createCodeTokenizer(language: SearchLanguage = 'english'): CodeT
     normalizationCache: new Map(),
     fingerprint: `code-${language}-${ANALYSIS_VERSION}`,
     termOf: (surface) => termOf(normalize(surface)),
-    releaseCache: () => words.clear(),
+    releaseCache: () => {
+      words.clear();
+      stems.clear();
+    },
     indexTerms(text, visit) {
-      let length = 0;
-      scan(text, (analyzed) => {
-        length++;
-        visit(analyzed.surface, analyzed.term);
-      });
-      return length;
+      return scan(text, (analyzed) => visit(analyzed.surface, analyzed.term));
     },
-    indexEntries(text, visit) {
-      let length = 0;
-      scan(text, (entry) => {
-        length++;
-        visit(entry);
-      });
-      return length;
-    },
+    indexEntries: scan,
     queryTerms(text) {
       const seen = new Map<string, QueryTerm>();
       scan(text, (analyzed) => {

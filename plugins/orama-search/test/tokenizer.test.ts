@@ -86,3 +86,54 @@ describe('code-aware tokenizer', () => {
     ]);
   });
 });
+
+/**
+ * The words and contractions as the tokenizer defines them, with the patterns themselves (the tokenizer
+ * finds them on character codes, for speed): the reference the scanner must agree with.
+ */
+function referenceWords(text: string): string[] {
+  const ascii = !/[\u0080-\uffff]/.test(text);
+  const contraction = ascii
+    ? /(?<![A-Za-z])([A-Za-z]+)'(t|s|re|ve|ll|d|m)(?![A-Za-z0-9_])/gi
+    : /(?<!\p{L})(\p{L}+)['’](t|s|re|ve|ll|d|m)(?![\p{L}\p{N}_])/giu;
+  const irregular: Record<string, string> = { ca: 'can', wo: 'will', sha: 'shall', ai: 'is' };
+  const expanded = text.replace(contraction, (_m, word: string, suffix: string) => {
+    if (suffix.toLowerCase() !== 't' || !/n$/i.test(word)) return word;
+    const base = word.slice(0, -1);
+    return `${irregular[base.toLowerCase()] ?? base} not`;
+  });
+  return expanded.match(/[\p{L}\p{N}_]+(?:[.-][\p{L}\p{N}_]+)*/gu) ?? [];
+}
+
+describe('code-aware tokenizer: the word scanner', () => {
+  // each word of the reference, tokenized alone, gives exactly the terms the scanner finds in the text
+  const byReference = (text: string) => referenceWords(text).flatMap((word) => indexTerms(word));
+
+  it.each([
+    ["isn't it? Pydantic's model, you're right, can't won't shan't ain't"],
+    ["ISN’T Model’S ca’nt rock’n’roll o'clock 'quoted' l'été d’accord"],
+    ["the field's_validator isn't_it x'tra"],
+    ['naïve café Ünïcödé façade ﬁeld İstanbul straße'],
+    ['𝒜lgebra 𝟙 😀emoji😀 \ud800lone \udc00low 日本語テキスト ٣٤ values'],
+    ['ſ: it’ſ, IT’ſ and Kelvin’K'],
+    ['a.b-c..d --flag -x .hidden trailing. end- x.-y a_b.c_d-e'],
+    ['httpx.AsyncClient(app.get) x-api-key v1.2.3 __init__ ___'],
+  ])('agrees with the patterns on %s', (text) => {
+    expect(indexTerms(text)).toEqual(byReference(text));
+  });
+
+  it('agrees with the patterns on random text made of the characters that matter', () => {
+    const alphabet = ["'", '’', 'a', 'B', 'n', 't', 'T', 's', 'ſ', 'r', 'e', 'v', 'l', 'd', 'm', '_', '-', '.'];
+    alphabet.push(' ', '1', 'é', '\u0301', '𝒜', '😀', '\ud800', '\udc00', 'K', '日', '٣', 'İ');
+    let seed = 7;
+    const next = (n: number) => {
+      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+      return seed % n;
+    };
+    for (let i = 0; i < 20_000; i++) {
+      let text = '';
+      for (let k = 1 + next(14); k > 0; k--) text += alphabet[next(alphabet.length)];
+      expect(indexTerms(text), JSON.stringify(text)).toEqual(byReference(text));
+    }
+  });
+});

@@ -96,16 +96,19 @@ export function packedBuffers(data: PackedIndexData): ArrayBuffer[] {
 
 const TF_OVERFLOW = 255;
 
-/** A growable Uint32Array. */
+/**
+ * A growable list of non-negative integers below 2^31 (term and chunk numbers, frequencies), in an Int32Array:
+ * V8 keeps what it loads from one as a small integer, where a Uint32Array's values could need a float.
+ */
 class U32List {
-  array = new Uint32Array(1024);
+  array = new Int32Array(1024);
   length = 0;
   push(value: number): void {
     if (this.length === this.array.length) this.grow(this.length * 2);
     this.array[this.length++] = value;
   }
   grow(capacity: number): void {
-    const next = new Uint32Array(capacity);
+    const next = new Int32Array(capacity);
     next.set(this.array);
     this.array = next;
   }
@@ -120,7 +123,7 @@ export class PackedIndexBuilder {
   private readonly terms: string[] = [];
   // per term: the (chunk, field) it was last seen in, and where its posting for it is
   private stamps = new Int32Array(1024).fill(-1);
-  private slots = new Uint32Array(1024);
+  private slots = new Int32Array(1024);
   private readonly postTerm: U32List[] = [];
   private readonly postDoc: U32List[] = [];
   private readonly postTf: U32List[] = [];
@@ -181,7 +184,7 @@ export class PackedIndexBuilder {
         const stamps = new Int32Array(id * 2).fill(-1);
         stamps.set(this.stamps);
         this.stamps = stamps;
-        const slots = new Uint32Array(id * 2);
+        const slots = new Int32Array(id * 2);
         slots.set(this.slots);
         this.slots = slots;
       }
@@ -327,7 +330,16 @@ export class PackedIndex {
   private readonly termCount: number;
   private readonly termView: Buffer;
   private readonly idView: Buffer;
+  /**
+   * `postingDocs` and `fieldLengths` seen as Int32Array (the same memory; chunk numbers and field lengths stay
+   * far below 2^31): V8 keeps values loaded from an Int32Array as small integers in the scoring loop, where a
+   * Uint32Array's could need a float each.
+   */
+  private readonly docs32: Int32Array;
+  private readonly lengths32: Int32Array;
   private typos: TypoIndex | undefined;
+  /** Per-chunk accumulators of {@link search}, kept between searches (all zero outside of one). */
+  private scratch: SearchScratch | undefined;
 
   constructor(
     readonly data: PackedIndexData,
@@ -337,6 +349,8 @@ export class PackedIndex {
     this.termCount = data.termStarts.length - 1;
     this.termView = Buffer.from(data.termBytes.buffer, data.termBytes.byteOffset, data.termBytes.byteLength);
     this.idView = Buffer.from(data.idBytes.buffer, data.idBytes.byteOffset, data.idBytes.byteLength);
+    this.docs32 = new Int32Array(data.postingDocs.buffer, data.postingDocs.byteOffset, data.postingDocs.length);
+    this.lengths32 = new Int32Array(data.fieldLengths.buffer, data.fieldLengths.byteOffset, data.fieldLengths.length);
   }
 
   /** Number of chunks. */
@@ -344,9 +358,17 @@ export class PackedIndex {
     return this.data.chunks;
   }
 
-  /** Bytes held, the typo matching's index of written words by length included once a misspelt query built it. */
+  /**
+   * Bytes held, with the typo matching's index of written words by length once a misspelt query built it
+   * and the search's per-chunk accumulators once a search made them.
+   */
   get memoryBytes(): number {
-    return this.bytes + (this.typos === undefined ? 0 : this.typos.bytes);
+    const scratch = this.scratch;
+    const scratchBytes =
+      scratch === undefined
+        ? 0
+        : scratch.scores.byteLength * 3 + scratch.lastQueryTerm.byteLength + scratch.matched.byteLength;
+    return this.bytes + (this.typos === undefined ? 0 : this.typos.bytes) + scratchBytes;
   }
 
   /** The rank of `term`, or -1. */
@@ -477,11 +499,18 @@ export class PackedIndex {
     const { data } = this;
     const size = data.chunks;
     const docsCount = size;
-    const scores = new Float64Array(size);
-    const coverage = new Float64Array(size);
-    const lastQueryTerm = new Int32Array(size);
-    const termCoverage = new Float64Array(size);
-    const matched: number[] = [];
+    // Accumulators reused from search to search (a search runs to its end without yielding): allocating and
+    // zeroing four arrays of the chunk count per query cost more than the query itself on a large index.
+    this.scratch ??= {
+      scores: new Float64Array(size),
+      coverage: new Float64Array(size),
+      termCoverage: new Float64Array(size),
+      lastQueryTerm: new Int32Array(size),
+      matched: new Int32Array(size),
+    };
+    const { scores, coverage, termCoverage, lastQueryTerm } = this.scratch;
+    let matched = this.scratch.matched;
+    let matchedCount = 0;
     const idfOf = (df: number) => Math.log(1 + (docsCount - df + 0.5) / (df + 0.5));
     const boosts = params.boost as Record<string, number | undefined>;
     let queryWeight = 0;
@@ -518,7 +547,7 @@ export class PackedIndex {
       for (let f = 0; f < FIELDS; f++) {
         const avgLength = data.avgFieldLengths[f]!;
         const fieldBoost = boosts[chunkFields[f]!] ?? 1;
-        const lengths = data.fieldLengths;
+        const lengths = this.lengths32;
         const lengthBase = f * size;
         for (const match of matches) {
           if (match.rank < 0) continue;
@@ -532,7 +561,7 @@ export class PackedIndex {
           const lengthWeight = (K * B) / avgLength;
           const constant = K * (1 - B);
           const covered = termIdf * match.weight;
-          const docs = data.postingDocs;
+          const docs = this.docs32;
           const tfs = data.postingTfs;
           for (let p = start; p < end; p++) {
             const doc = docs[p]!;
@@ -540,7 +569,11 @@ export class PackedIndex {
             const tf = raw === TF_OVERFLOW ? this.tfAt(p) : raw;
             const length = lengths[lengthBase + doc]!;
             const score = (factor * (D + tf * (K + 1))) / (tf + constant + lengthWeight * length);
-            if (scores[doc] === 0) matched.push(doc);
+            if (scores[doc] === 0) {
+              // a chunk scored 0 so far (a zero boost) can be listed twice, as it always was
+              if (matchedCount === matched.length) matched = this.growMatched(matchedCount * 2);
+              matched[matchedCount++] = doc;
+            }
             scores[doc]! += score;
             if (lastQueryTerm[doc] !== queryIndex) {
               lastQueryTerm[doc] = queryIndex;
@@ -555,19 +588,44 @@ export class PackedIndex {
       }
     }
     let best = 0;
-    for (const doc of matched) best = Math.max(best, scores[doc]!);
+    for (let i = 0; i < matchedCount; i++) best = Math.max(best, scores[matched[i]!]!);
     const denominator = queryWeight > 0 ? queryWeight : 1;
     const final = (doc: number) => coverage[doc]! / denominator + (best > 0 ? (BM25_SHARE * scores[doc]!) / best : 0);
-    const top = topK(matched, final, params.limit);
-    return { hits: top.map(([doc, score]) => ({ id: this.idOf(doc), score })), total: matched.length };
+    const top = topK(matched.subarray(0, matchedCount), final, params.limit);
+    for (let i = 0; i < matchedCount; i++) {
+      const doc = matched[i]!;
+      scores[doc] = 0;
+      coverage[doc] = 0;
+      termCoverage[doc] = 0;
+      lastQueryTerm[doc] = 0;
+    }
+    return { hits: top.map(([doc, score]) => ({ id: this.idOf(doc), score })), total: matchedCount };
   }
+
+  /** A larger list of matched chunks (a chunk with a zero score so far can be listed more than once). */
+  private growMatched(capacity: number): Int32Array {
+    const scratch = this.scratch!;
+    const next = new Int32Array(capacity);
+    next.set(scratch.matched);
+    scratch.matched = next;
+    return next;
+  }
+}
+
+/** The per-chunk accumulators of {@link PackedIndex.search}. */
+interface SearchScratch {
+  scores: Float64Array;
+  coverage: Float64Array;
+  termCoverage: Float64Array;
+  lastQueryTerm: Int32Array;
+  matched: Int32Array;
 }
 
 /** Whether [doc, score] `a` ranks before `b`: higher score, then lower chunk number (Orama's order). */
 const before = (a: [number, number], b: [number, number]): boolean => a[1] > b[1] || (a[1] === b[1] && a[0] < b[0]);
 
 /** The `limit` best of `docs` by `scoreOf`, best first, without sorting them all. */
-function topK(docs: readonly number[], scoreOf: (doc: number) => number, limit: number): [number, number][] {
+function topK(docs: ArrayLike<number>, scoreOf: (doc: number) => number, limit: number): [number, number][] {
   if (limit <= 0) return [];
   // a min-heap (by rank order) of the best seen so far: its root is the worst of them
   const heap: [number, number][] = [];
@@ -589,7 +647,8 @@ function topK(docs: readonly number[], scoreOf: (doc: number) => number, limit: 
       i = w;
     }
   };
-  for (const doc of docs) {
+  for (let i = 0; i < docs.length; i++) {
+    const doc = docs[i]!;
     const score = scoreOf(doc);
     if (heap.length < limit) {
       const entry: [number, number] = [doc, score];

@@ -39,6 +39,8 @@ export interface WorkerBuilderOptions {
    * Worker threads at most (default 1). With more, a large library is split between them. Measured on the
    * 2-core machine shared with other work: two workers built the synthetic 68 MB corpus no faster than one,
    * for 17% more CPU and 240 MB more RSS (each worker warms its own word cache), so one is the default.
+   * Measured again with the faster tokenizer (load 5-9, wall times too noisy to compare): 10-35% more CPU,
+   * 190 MB more RSS, and 2-4 s of the main thread busy merging the parts (`mergePacked` runs there).
    */
   workers?: number;
   /**

@@ -95,7 +95,7 @@ interface Unit {
 export function chunkMarkdown(page: ChunkablePage, options: ChunkOptions = {}): Chunk[] {
   const maxTokens = Math.max(50, options.maxTokens ?? DEFAULT_MAX_CHUNK_TOKENS);
   const minTokens = Math.max(0, options.minTokens ?? DEFAULT_MIN_CHUNK_TOKENS);
-  const front = splitFrontMatter(page.markdown.replace(/\r\n?/g, '\n'));
+  const front = splitFrontMatter(page.markdown.includes('\r') ? page.markdown.replace(/\r\n?/g, '\n') : page.markdown);
   const normalized = normalizeMarkdown(page.markdown, options);
   const sections = parseSections(normalized);
 

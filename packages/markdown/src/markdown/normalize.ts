@@ -29,7 +29,7 @@ export interface NormalizeOptions {
  * file's text.
  */
 export function normalizeMarkdown(markdown: string, options: NormalizeOptions = {}): string {
-  const { body } = splitFrontMatter(markdown.replace(/\r\n?/g, '\n'));
+  const { body } = splitFrontMatter(markdown.includes('\r') ? markdown.replace(/\r\n?/g, '\n') : markdown);
   const state: State = { refs: new Map(), resolveInclude: options.resolveInclude, depth: 0 };
   const lines = transform(body.split('\n'), state);
   return finish(lines, state.refs);
@@ -205,6 +205,13 @@ function transform(lines: string[], state: State): string[] {
         lines[i] = text;
         i -= 1;
       }
+      continue;
+    }
+
+    if (plainTextStart(line, trimmed)) {
+      // None of the rules below matches a line that starts with a letter or a digit (other than an MDX
+      // `import`/`export` at the start of the line): each needs a marker character first.
+      emit(line, isParagraphLine(line));
       continue;
     }
 
@@ -384,6 +391,18 @@ function transform(lines: string[], state: State): string[] {
 
   if (fence) out.push(closingLine(fence));
   return out;
+}
+
+/**
+ * Whether no block rule of {@link transform} can apply to `line` (`trimmed` is its trimmed text): it starts,
+ * after its whitespace, with an ASCII letter or digit, and is not an MDX `import`/`export` line. Every rule's
+ * pattern needs a marker first (`!`, `?`, `=`, `/`, `:`, `{`, `;`, `-`, `<`, `[`, `*`) or one of those words
+ * at the start of the line.
+ */
+function plainTextStart(line: string, trimmed: string): boolean {
+  const c = trimmed.charCodeAt(0);
+  const alphanumeric = (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || (c >= 0x30 && c <= 0x39);
+  return alphanumeric && !line.startsWith('import') && !line.startsWith('export');
 }
 
 function isParagraphLine(line: string): boolean {
@@ -648,6 +667,8 @@ const CODE_SPAN = /(`+)[\s\S]*?\1/g;
 
 function resolveRefLinks(line: string, refs: Map<string, string>): string {
   if (!line.includes('[')) return line;
+  // Without definitions only a full reference (`[text][label]`) changes (it becomes its text), and it has `][`.
+  if (refs.size === 0 && !line.includes('][')) return line;
   const spans: Array<[number, number]> = [];
   for (const s of line.matchAll(CODE_SPAN)) spans.push([s.index, s.index + s[0].length]);
   const inCode = (at: number): boolean => spans.some(([a, b]) => at >= a && at < b);
@@ -684,9 +705,10 @@ function finish(lines: string[], refs: Map<string, string>): string {
       if (out.length > 0 && out[out.length - 1] !== '') out.push('');
       continue;
     }
+    const last = line.charCodeAt(line.length - 1);
     out.push(
       resolveRefLinks(
-        line.replace(/[ \t]+$/, (ws) => (ws.length >= 2 ? '  ' : '')),
+        last === 0x20 || last === 0x09 ? line.replace(/[ \t]+$/, (ws) => (ws.length >= 2 ? '  ' : '')) : line,
         refs,
       ),
     );

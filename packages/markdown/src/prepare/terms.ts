@@ -5,28 +5,106 @@
  * when it occurs inside one of the text's maximal runs of those characters: the runs are the vocabulary here.
  */
 
-const WORD = /[a-z0-9_.$@-]+/g;
 const MAGIC = 0x31544350; // 'PCT1'
 const HEADER_WORDS = 5;
 
-/** Builds the term index of `texts` (one per chunk, in chunk order; lower-cased here). */
+// The characters of a word (`[a-z0-9_.$@-]`), by UTF-16 unit below 128.
+const WORD_CHAR = new Uint8Array(128);
+for (const c of 'abcdefghijklmnopqrstuvwxyz0123456789_.$@-') WORD_CHAR[c.charCodeAt(0)] = 1;
+
+/** A growable Uint32Array. */
+class U32List {
+  array = new Uint32Array(1 << 16);
+  length = 0;
+  push(value: number): void {
+    if (this.length === this.array.length) {
+      const next = new Uint32Array(this.array.length * 2);
+      next.set(this.array);
+      this.array = next;
+    }
+    this.array[this.length++] = value;
+  }
+}
+
+/**
+ * Builds the term index of `texts` (one per chunk, in chunk order; lower-cased here). Words are numbered in
+ * first-seen order and found by a hash of the text's characters (no string per occurrence); each chunk's
+ * (word, chunk) pairs are sorted by word at the end, stably, so every list stays in chunk order.
+ */
 export function buildTermIndex(texts: Iterable<string>): Uint8Array {
-  const postings = new Map<string, number[]>();
+  const words: string[] = [];
+  // open addressing: per slot the hash, then the word's number + 1 (0: empty)
+  let slots = new Int32Array(2 << 12);
+  // the chunk each word was last seen in, + 1
+  let lastDoc = new Uint32Array(1 << 12);
+  const pairWord = new U32List();
+  const pairDoc = new U32List();
+  const place = (hash: number, id: number): void => {
+    const mask = (slots.length >> 1) - 1;
+    let at = hash & mask;
+    while (slots[2 * at + 1] !== 0) at = (at + 1) & mask;
+    slots[2 * at] = hash;
+    slots[2 * at + 1] = id + 1;
+  };
   let docs = 0;
-  for (const text of texts) {
+  for (const raw of texts) {
     const doc = docs++;
-    for (const word of new Set(text.toLowerCase().match(WORD) ?? [])) {
-      const list = postings.get(word);
-      if (list === undefined) postings.set(word, [doc]);
-      else list.push(doc);
+    const text = raw.toLowerCase();
+    const n = text.length;
+    let i = 0;
+    while (i < n) {
+      const c = text.charCodeAt(i);
+      if (c >= 128 || WORD_CHAR[c] === 0) {
+        i++;
+        continue;
+      }
+      const start = i;
+      let hash = 0x811c9dc5 | 0;
+      for (; i < n; i++) {
+        const d = text.charCodeAt(i);
+        if (d >= 128 || WORD_CHAR[d] === 0) break;
+        hash = Math.imul(hash ^ d, 0x01000193);
+      }
+      const length = i - start;
+      const mask = (slots.length >> 1) - 1;
+      let id = -1;
+      for (let at = hash & mask; ; at = (at + 1) & mask) {
+        const found = slots[2 * at + 1]! - 1;
+        if (found < 0) break;
+        if (slots[2 * at] !== hash) continue;
+        const word = words[found]!;
+        if (word.length === length && text.startsWith(word, start)) {
+          id = found;
+          break;
+        }
+      }
+      if (id < 0) {
+        id = words.length;
+        // a copy, not a view of the chunk's text
+        words.push(` ${text.slice(start, i)}`.slice(1));
+        if ((words.length + 1) * 2 > slots.length >> 1) {
+          const old = slots;
+          slots = new Int32Array(old.length * 2);
+          for (let at = 0; at < old.length; at += 2) if (old[at + 1] !== 0) place(old[at]!, old[at + 1]! - 1);
+        }
+        place(hash, id);
+        if (id === lastDoc.length) {
+          const next = new Uint32Array(id * 2);
+          next.set(lastDoc);
+          lastDoc = next;
+        }
+      }
+      if (lastDoc[id] !== doc + 1) {
+        lastDoc[id] = doc + 1;
+        pairWord.push(id);
+        pairDoc.push(doc);
+      }
     }
   }
-  const words = [...postings.keys()];
   const vocab = words.join('\n');
   const vocabBytes = Buffer.byteLength(vocab, 'latin1');
   const padded = Math.ceil(vocabBytes / 4) * 4;
-  let total = 0;
-  for (const list of postings.values()) total += list.length;
+  const total = pairWord.length;
   const bytes = new Uint8Array(4 * HEADER_WORDS + padded + 4 * (words.length + 1) + 4 * total);
   const header = new Uint32Array(bytes.buffer, 0, HEADER_WORDS);
   header.set([MAGIC, docs, words.length, vocabBytes, total]);
@@ -34,14 +112,15 @@ export function buildTermIndex(texts: Iterable<string>): Uint8Array {
   const startsAt = 4 * HEADER_WORDS + padded;
   const starts = new Uint32Array(bytes.buffer, startsAt, words.length + 1);
   const all = new Uint32Array(bytes.buffer, startsAt + 4 * (words.length + 1), total);
-  let at = 0;
-  words.forEach((word, i) => {
-    starts[i] = at;
-    const list = postings.get(word) as number[];
-    all.set(list, at);
-    at += list.length;
-  });
-  starts[words.length] = at;
+  // counting sort of the pairs by word (stable: each word's chunks stay in order)
+  for (let p = 0; p < total; p++) starts[pairWord.array[p]! + 1]! += 1;
+  for (let w = 0; w < words.length; w++) starts[w + 1]! += starts[w]!;
+  const next = starts.slice(0, words.length);
+  for (let p = 0; p < total; p++) {
+    const w = pairWord.array[p]!;
+    all[next[w]!] = pairDoc.array[p]!;
+    next[w]! += 1;
+  }
   return bytes;
 }
 
