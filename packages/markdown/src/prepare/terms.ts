@@ -11,38 +11,52 @@ const HEADER_WORDS = 5;
 
 /** Builds the term index of `texts` (one per chunk, in chunk order; lower-cased here). */
 export function buildTermIndex(texts: Iterable<string>): Uint8Array {
-  const postings = new Map<string, number[]>();
-  let docs = 0;
-  for (const text of texts) {
-    const doc = docs++;
+  const builder = new TermIndexBuilder();
+  for (const text of texts) builder.add(text);
+  return builder.finish();
+}
+
+/** {@link buildTermIndex} fed one chunk's text at a time (a library prepared in batches): the same bytes. */
+export class TermIndexBuilder {
+  private readonly postings = new Map<string, number[]>();
+  private docs = 0;
+
+  /** Adds the next chunk's text. */
+  add(text: string): void {
+    const doc = this.docs++;
     for (const word of new Set(text.toLowerCase().match(WORD) ?? [])) {
-      const list = postings.get(word);
-      if (list === undefined) postings.set(word, [doc]);
+      const list = this.postings.get(word);
+      if (list === undefined) this.postings.set(word, [doc]);
       else list.push(doc);
     }
   }
-  const words = [...postings.keys()];
-  const vocab = words.join('\n');
-  const vocabBytes = Buffer.byteLength(vocab, 'latin1');
-  const padded = Math.ceil(vocabBytes / 4) * 4;
-  let total = 0;
-  for (const list of postings.values()) total += list.length;
-  const bytes = new Uint8Array(4 * HEADER_WORDS + padded + 4 * (words.length + 1) + 4 * total);
-  const header = new Uint32Array(bytes.buffer, 0, HEADER_WORDS);
-  header.set([MAGIC, docs, words.length, vocabBytes, total]);
-  Buffer.from(bytes.buffer, 4 * HEADER_WORDS, vocabBytes).write(vocab, 'latin1');
-  const startsAt = 4 * HEADER_WORDS + padded;
-  const starts = new Uint32Array(bytes.buffer, startsAt, words.length + 1);
-  const all = new Uint32Array(bytes.buffer, startsAt + 4 * (words.length + 1), total);
-  let at = 0;
-  words.forEach((word, i) => {
-    starts[i] = at;
-    const list = postings.get(word) as number[];
-    all.set(list, at);
-    at += list.length;
-  });
-  starts[words.length] = at;
-  return bytes;
+
+  /** The term index of every text added. */
+  finish(): Uint8Array {
+    const { postings, docs } = this;
+    const words = [...postings.keys()];
+    const vocab = words.join('\n');
+    const vocabBytes = Buffer.byteLength(vocab, 'latin1');
+    const padded = Math.ceil(vocabBytes / 4) * 4;
+    let total = 0;
+    for (const list of postings.values()) total += list.length;
+    const bytes = new Uint8Array(4 * HEADER_WORDS + padded + 4 * (words.length + 1) + 4 * total);
+    const header = new Uint32Array(bytes.buffer, 0, HEADER_WORDS);
+    header.set([MAGIC, docs, words.length, vocabBytes, total]);
+    Buffer.from(bytes.buffer, 4 * HEADER_WORDS, vocabBytes).write(vocab, 'latin1');
+    const startsAt = 4 * HEADER_WORDS + padded;
+    const starts = new Uint32Array(bytes.buffer, startsAt, words.length + 1);
+    const all = new Uint32Array(bytes.buffer, startsAt + 4 * (words.length + 1), total);
+    let at = 0;
+    words.forEach((word, i) => {
+      starts[i] = at;
+      const list = postings.get(word) as number[];
+      all.set(list, at);
+      at += list.length;
+    });
+    starts[words.length] = at;
+    return bytes;
+  }
 }
 
 /** A term index read back ({@link buildTermIndex}); `undefined` from {@link TermIndex.read} when the bytes are not one. */
