@@ -36,6 +36,12 @@ export interface ChunkingPoolOptions {
    */
   recycleAfterChars?: number;
   /**
+   * Heap limit of each worker, MB (`resourceLimits.maxOldGenerationSizeMb`). A library prepared in batches keeps
+   * only its duplicate check and term index between them; a bounded heap makes the worker collect each batch's
+   * garbage instead of growing. Default 256.
+   */
+  maxHeapMB?: number;
+  /**
    * The worker script. Default: `prepare-worker.js` beside this module (in `dist/`, or in a bundle that ships it
    * as an entry point beside its chunks). Running from the TypeScript sources (tests), there is none, and work
    * runs on the calling thread.
@@ -96,6 +102,7 @@ export class ChunkingPool {
   private readonly idleMs: number;
   private readonly recycleAfterChars: number;
   private readonly minChars: number;
+  private readonly maxHeapMB: number;
   private readonly workerUrl: URL | undefined;
   private readonly slots: Slot[] = [];
   private readonly waiting: (() => void)[] = [];
@@ -107,6 +114,7 @@ export class ChunkingPool {
     this.idleMs = options.idleMs ?? 30_000;
     this.recycleAfterChars = options.recycleAfterChars ?? 0;
     this.minChars = options.minChars ?? 2_000_000;
+    this.maxHeapMB = options.maxHeapMB ?? 256;
     this.workerUrl = this.size > 0 ? (options.workerUrl ?? findWorkerScript()) : undefined;
   }
 
@@ -239,7 +247,11 @@ export class ChunkingPool {
 
   /** A new worker, busy. */
   private spawn(): Slot {
-    const slot: Slot = { worker: new Worker(this.workerUrl as URL), busy: true };
+    const slot: Slot = {
+      // a bounded heap: garbage of a long library is collected as it goes instead of growing the worker's heap
+      worker: new Worker(this.workerUrl as URL, { resourceLimits: { maxOldGenerationSizeMb: this.maxHeapMB } }),
+      busy: true,
+    };
     // a worker that dies between tasks leaves the pool; one that dies during a task fails that task
     slot.worker.once('exit', () => this.remove(slot));
     slot.worker.on('error', () => undefined);

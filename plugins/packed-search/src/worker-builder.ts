@@ -57,11 +57,14 @@ export interface WorkerBuilderOptions {
    * cache and term maps); the next build starts a new one. Default 10 s.
    */
   idleMs?: number;
-  /** Heap limit of each worker (its `resourceLimits.maxOldGenerationSizeMb`); Node's default when absent. */
+  /** Heap limit of each worker (its `resourceLimits.maxOldGenerationSizeMb`); default 384. */
   maxHeapMB?: number;
   /** The worker script (tests); {@link workerScript} by default. */
   script?: URL;
 }
+
+/** Heap limit of a build worker when none is set, MB (the synthetic 68 MB corpus builds within it). */
+const DEFAULT_MAX_HEAP_MB = 384;
 
 /** A library with fewer chunks is built by one worker: splitting it costs more than it saves. */
 export const MIN_SPLIT_CHUNKS = BATCH;
@@ -260,8 +263,8 @@ export class WorkerIndexBuilder {
       return existing;
     }
     const worker = new Worker(this.options.script ?? workerScript(), {
-      resourceLimits:
-        this.options.maxHeapMB === undefined ? undefined : { maxOldGenerationSizeMb: this.options.maxHeapMB },
+      // bounded by default: a streamed build's garbage is collected as it goes instead of growing the heap
+      resourceLimits: { maxOldGenerationSizeMb: this.options.maxHeapMB ?? DEFAULT_MAX_HEAP_MB },
       // none of the parent's flags: a test runner's `--conditions source` would resolve the worker's imports
       // to TypeScript sources node cannot load
       execArgv: [],

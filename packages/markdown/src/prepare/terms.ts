@@ -16,30 +16,45 @@ export function buildTermIndex(texts: Iterable<string>): Uint8Array {
   return builder.finish();
 }
 
-/** {@link buildTermIndex} fed one chunk's text at a time (a library prepared in batches): the same bytes. */
+/**
+ * {@link buildTermIndex} fed one chunk's text at a time (a library prepared in batches): the same bytes. Postings
+ * are kept as (word, chunk) pairs in typed arrays, not an array per word: some 8 bytes a posting instead of ~20
+ * plus an array per word, which a large library's chunking worker would carry from its first batch to its last.
+ */
 export class TermIndexBuilder {
-  private readonly postings = new Map<string, number[]>();
+  /** Word → its number, in order of first occurrence (the vocabulary's order). */
+  private readonly ids = new Map<string, number>();
+  private pairs = new Uint32Array(1 << 16);
+  private size = 0;
   private docs = 0;
 
   /** Adds the next chunk's text. */
   add(text: string): void {
     const doc = this.docs++;
     for (const word of new Set(text.toLowerCase().match(WORD) ?? [])) {
-      const list = this.postings.get(word);
-      if (list === undefined) this.postings.set(word, [doc]);
-      else list.push(doc);
+      let id = this.ids.get(word);
+      if (id === undefined) {
+        id = this.ids.size;
+        this.ids.set(word, id);
+      }
+      if (this.size + 2 > this.pairs.length) {
+        const grown = new Uint32Array(this.pairs.length * 2);
+        grown.set(this.pairs);
+        this.pairs = grown;
+      }
+      this.pairs[this.size++] = id;
+      this.pairs[this.size++] = doc;
     }
   }
 
   /** The term index of every text added. */
   finish(): Uint8Array {
-    const { postings, docs } = this;
-    const words = [...postings.keys()];
+    const { docs, pairs, size } = this;
+    const words = [...this.ids.keys()];
     const vocab = words.join('\n');
     const vocabBytes = Buffer.byteLength(vocab, 'latin1');
     const padded = Math.ceil(vocabBytes / 4) * 4;
-    let total = 0;
-    for (const list of postings.values()) total += list.length;
+    const total = size / 2;
     const bytes = new Uint8Array(4 * HEADER_WORDS + padded + 4 * (words.length + 1) + 4 * total);
     const header = new Uint32Array(bytes.buffer, 0, HEADER_WORDS);
     header.set([MAGIC, docs, words.length, vocabBytes, total]);
@@ -47,14 +62,20 @@ export class TermIndexBuilder {
     const startsAt = 4 * HEADER_WORDS + padded;
     const starts = new Uint32Array(bytes.buffer, startsAt, words.length + 1);
     const all = new Uint32Array(bytes.buffer, startsAt + 4 * (words.length + 1), total);
-    let at = 0;
-    words.forEach((word, i) => {
-      starts[i] = at;
-      const list = postings.get(word) as number[];
-      all.set(list, at);
-      at += list.length;
-    });
-    starts[words.length] = at;
+    // counting sort by word; chunks were added in order, so each word's list comes out ascending
+    for (let i = 0; i < size; i += 2) {
+      const w = (pairs[i] as number) + 1;
+      starts[w] = (starts[w] as number) + 1;
+    }
+    for (let w = 0; w < words.length; w++) starts[w + 1] = (starts[w + 1] as number) + (starts[w] as number);
+    const next = starts.slice(0, words.length);
+    for (let i = 0; i < size; i += 2) {
+      const w = pairs[i] as number;
+      all[next[w] as number] = pairs[i + 1] as number;
+      next[w] = (next[w] as number) + 1;
+    }
+    this.pairs = new Uint32Array(0);
+    this.size = 0;
     return bytes;
   }
 }
