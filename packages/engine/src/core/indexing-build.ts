@@ -62,6 +62,8 @@ export class IndexingBuild {
   private readonly pages: StoredPage[] = [];
   private readonly written: string[] = [];
   private pagesIn = 0;
+  /** The last batch's indexing and writing. */
+  private stored: Promise<void> = Promise.resolve();
   private over = false;
   /** The chunks so far while they total under {@link KEPT_CHARS}. */
   private kept: StoredChunk[] | undefined = [];
@@ -125,6 +127,7 @@ export class IndexingBuild {
   async finish(
     meta: Omit<DocsMeta, 'revision' | 'pages'>,
   ): Promise<{ manifest: DocsManifest; terms: Uint8Array; chunks: StoredChunk[] | undefined }> {
+    await this.stored;
     const last = this.cutter.flush();
     if (last) await this.write(last);
     const session = await this.start();
@@ -148,6 +151,7 @@ export class IndexingBuild {
     if (this.over) return;
     this.over = true;
     this.index?.cancel();
+    await this.stored.catch(() => undefined);
     this.kept = undefined;
     const session = this.session;
     this.session = undefined;
@@ -171,24 +175,38 @@ export class IndexingBuild {
     return this.target.search.indexer?.(this.key) ?? collecting(this.target.search, this.key);
   }
 
+  /**
+   * Chunks a batch, then hands its chunks to the backend and the cache behind the next batch's chunking (at
+   * most one batch in that stage: the chunking worker and the index worker work side by side).
+   */
   private async batch(pages: readonly DocPage[]): Promise<void> {
     if (this.over) throw new Error('the build is over');
     this.signal?.throwIfAborted();
     const session = await this.start();
-    let started = performance.now();
+    const started = performance.now();
     const prepared = await session.add(pages);
     this.chunkMs += performance.now() - started;
     this.pagesIn += pages.length;
     for (const page of prepared.pages) this.pages.push(page);
-    const chunks: StoredChunk[] = prepared.chunks;
+    await this.stored;
     this.signal?.throwIfAborted();
-    started = performance.now();
+    this.stored = this.store(prepared.chunks);
+    this.stored.catch(() => undefined);
+  }
+
+  /** Indexes a batch's chunks and writes the blocks they complete. */
+  private async store(chunks: StoredChunk[]): Promise<void> {
+    const started = performance.now();
     this.index ??= this.indexer();
     await this.index.add(
       chunks.map((c) => ({ id: c.id, title: c.pageTitle, headings: c.headings, body: c.body, url: c.url })),
     );
     this.indexMs += performance.now() - started;
-    for (const block of this.cutter.add(chunks)) await this.write(block);
+    for (const [n, block] of this.cutter.add(chunks).entries()) {
+      // each write encodes and stores a block on this thread: answers to other calls get a turn between a few
+      if (n > 0 && n % 8 === 0) await new Promise((resolve) => setImmediate(resolve));
+      await this.write(block);
+    }
     if (this.kept !== undefined) {
       for (const c of chunks) this.keptChars += c.body.length;
       if (this.keptChars < KEPT_CHARS) for (const c of chunks) this.kept.push(c);
