@@ -130,6 +130,13 @@ describe('a library handed over in batches (FetchContext.pages)', () => {
     expect(await terms(streamedCache)).toBe(await terms(wholeCache));
   });
 
+  it('a library handed over in one batch answers (its chunks are counted once stored)', async () => {
+    const streaming = new StreamingAdapter('internal', { acme: { pages: manyPages().slice(0, 3) } });
+    const kernel = await kernelWith([streaming], new MemoryCacheStore(), 'internal');
+    expect((await getDocs(kernel, 'knob2 tolerance')).content).toContain('`knob2`');
+    expect(streaming.batches).toBe(1);
+  });
+
   it('writes the chunks of earlier batches while the adapter is still handing pages over', async () => {
     const cache = new MemoryCacheStore();
     const streaming = new StreamingAdapter('internal', { acme: { pages: manyPages() } });

@@ -407,7 +407,8 @@ export class DocStore {
         await current.addAll(pages, total, (done) =>
           report(80 + (10 * done) / Math.max(1, total), `Chunking ${total} pages (${done} done)`),
         );
-        if (current.chunkCount === 0) {
+        const chunkCount = await current.chunkCount();
+        if (chunkCount === 0) {
           throw new ProContextError(
             'INVALID_CONTENT',
             `${adapter.id} found no documentation content for ${library.name}.`,
@@ -423,7 +424,7 @@ export class DocStore {
             },
           );
         }
-        report(90, `Indexing ${current.chunkCount} chunks`);
+        report(90, `Indexing ${chunkCount} chunks`);
         const finished = await current.finish({
           libraryId: library.id,
           version,

@@ -83,8 +83,9 @@ export class IndexingBuild {
     return blockPrefix({ ...this.key, revision: '', blocks: this.tag });
   }
 
-  /** Chunks so far. */
-  get chunkCount(): number {
+  /** Chunks so far, once the batches handed over are indexed and written. */
+  async chunkCount(): Promise<number> {
+    await this.stored;
     return this.cutter.ids.length;
   }
 
