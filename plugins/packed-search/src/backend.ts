@@ -57,7 +57,7 @@ export const defaultPackedSearchBackendOptions: Readonly<PackedSearchBackendOpti
   tolerance: 1,
   boost: Object.freeze({ title: 1, section: 1, headings: 1, body: 1 }),
   maxLoadedIndexes: 256,
-  maxMemoryMB: 128,
+  maxMemoryMB: 48,
   language: 'english',
   worker: true,
 });
