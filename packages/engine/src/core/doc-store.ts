@@ -371,8 +371,9 @@ export class DocStore {
             const result = await a.fetchDocs(library, version, {
               ...ctx,
               pages: async (batch) => {
-                await open().add(batch, (done) =>
-                  report(Math.min(79, 5 + done / 1000), `Fetching and indexing (${done} pages so far)`),
+                // chunked while it downloads: how many pages are chunked of those received so far
+                await open().add(batch, (done, received) =>
+                  report(Math.min(79, 5 + done / 100), `Chunking ${received} pages (${done} done)`),
                 );
               },
             });
@@ -535,6 +536,20 @@ export class DocStore {
   ): Promise<void> {
     const key = versionKey(manifest.libraryId, manifest.version);
     const prefix = blockPrefix(manifest);
+    const previous = (await this.cache.get<unknown>(ns.docs, key, { allowStale: true }))?.value;
+    if (
+      manifest.blocks !== undefined &&
+      isManifest(previous) &&
+      previous.revision === manifest.revision &&
+      blockPrefix(previous) !== prefix &&
+      (await this.cache.keys(CHUNKS_NS, blockPrefix(previous))).length >= previous.blockStarts.length + 1
+    ) {
+      // the same content is stored already (another process sharing the cache built it at the same time): its
+      // blocks serve, ours go (the blocks are the same: same chunks, same cuts)
+      if (this.loaded.get(key) === docs) this.remember(previous, docs.expiresAt);
+      for (const mine of await this.cache.keys(CHUNKS_NS, prefix)) await this.cache.delete(CHUNKS_NS, mine);
+      return;
+    }
     for (const [n, block] of blocks.entries()) await this.cache.set(CHUNKS_NS, `${prefix}${n}`, block, { ttlMs: 0 });
     const termBytes = terms ?? (await docs.termIndexBytes());
     await this.cache.set(CHUNKS_NS, `${prefix}terms`, termBytes, { ttlMs: 0 });
@@ -542,9 +557,14 @@ export class DocStore {
     const stored = await this.cache.get<DocsManifest>(ns.docs, key, { allowStale: true });
     if (stored) docs.expiresAt = stored.expiresAt;
     docs.settle();
+    // the blocks of the docs replaced go, and those of the first format's revisions; a build's blocks (`@b…#`)
+    // only when they are the replaced docs' (another process sharing the cache may be writing its own)
+    const replaced = isManifest(previous) ? blockPrefix(previous) : undefined;
     const building = [...this.building].filter((p) => p !== prefix);
     for (const old of await this.cache.keys(CHUNKS_NS, `${key}@`)) {
-      if (!old.startsWith(prefix) && !building.some((p) => old.startsWith(p))) await this.cache.delete(CHUNKS_NS, old);
+      if (old.startsWith(prefix) || building.some((p) => old.startsWith(p))) continue;
+      const tagged = /^b[0-9a-z]+#/.test(old.slice(key.length + 1));
+      if (!tagged || (replaced !== undefined && old.startsWith(replaced))) await this.cache.delete(CHUNKS_NS, old);
     }
   }
 

@@ -62,6 +62,9 @@ export class IndexingBuild {
   private readonly pages: StoredPage[] = [];
   private readonly written: string[] = [];
   private pagesIn = 0;
+  /** Pages handed to the build so far, and who hears of progress through them. */
+  private received = 0;
+  private progress: ((pagesDone: number, pagesReceived: number) => void) | undefined;
   /** The last batch's indexing and writing. */
   private stored: Promise<void> = Promise.resolve();
   private over = false;
@@ -89,8 +92,13 @@ export class IndexingBuild {
     return this.cutter.ids.length;
   }
 
-  /** Adds pages handed over while the library downloads (a streaming adapter's batch). */
-  async add(pages: readonly DocPage[], progress?: (pagesDone: number) => void): Promise<void> {
+  /**
+   * Adds pages handed over while the library downloads (a streaming adapter's batch); `progress` hears of the
+   * pages chunked so far and the pages received so far.
+   */
+  async add(pages: readonly DocPage[], progress?: (pagesDone: number, pagesReceived: number) => void): Promise<void> {
+    this.received += pages.length;
+    this.progress = progress;
     let from = 0;
     while (from < pages.length) {
       let to = from;
@@ -98,7 +106,6 @@ export class IndexingBuild {
       while (to < pages.length && (to === from || chars < BATCH_CHARS)) chars += charsOf(pages[to++] as DocPage);
       await this.batch(pages.slice(from, to));
       from = to;
-      progress?.(this.pagesIn);
     }
   }
 
@@ -106,21 +113,24 @@ export class IndexingBuild {
    * Adds every page of `pages` (a whole library, as an adapter returned it), taking them off the array as they
    * are chunked so that each can be let go.
    */
-  async addAll(pages: DocPage[], total: number, progress?: (pagesDone: number) => void): Promise<void> {
+  async addAll(
+    pages: DocPage[],
+    total: number,
+    progress?: (pagesDone: number, pagesReceived: number) => void,
+  ): Promise<void> {
+    const before = this.pagesIn;
+    this.received += pages.length;
+    this.progress = (done) => progress?.(Math.min(done - before, total), total);
     if (this.session === undefined && this.pagesIn === 0) {
       let chars = 0;
       for (const page of pages) chars += charsOf(page);
       this.start(chars);
     }
-    let done = 0;
     while (pages.length > 0) {
       let count = 0;
       let chars = 0;
       while (count < pages.length && (count === 0 || chars < BATCH_CHARS)) chars += charsOf(pages[count++] as DocPage);
-      const batch = pages.splice(0, count);
-      await this.batch(batch);
-      done += batch.length;
-      progress?.(Math.min(done, total));
+      await this.batch(pages.splice(0, count));
     }
   }
 
@@ -185,7 +195,8 @@ export class IndexingBuild {
     this.signal?.throwIfAborted();
     const session = await this.start();
     const started = performance.now();
-    const prepared = await session.add(pages);
+    const pagesIn = this.pagesIn;
+    const prepared = await session.add(pages, (done) => this.progress?.(pagesIn + done, this.received));
     this.chunkMs += performance.now() - started;
     this.pagesIn += pages.length;
     for (const page of prepared.pages) this.pages.push(page);
