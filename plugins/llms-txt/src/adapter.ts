@@ -766,13 +766,20 @@ function detach(text: string): string {
 
 /** Pages of an llms-full.txt handed over (`FetchContext.pages`) to the engine. */
 const HANDOVER_PAGES = 256;
+/**
+ * An llms-full.txt with fewer characters of pages is returned whole: the engine prepares it on its own thread in
+ * tens of milliseconds, where pages handed over would go to a chunking worker.
+ */
+const HANDOVER_MIN_CHARS = 2_000_000;
 
 /**
- * `pages` (which it owns) handed to `context.pages` in batches when the caller takes them so, each batch let go
- * once handed over, and none returned; else `pages` themselves.
+ * `pages` (which it owns) handed to `context.pages` in batches when the caller takes them so and they are large,
+ * each batch let go once handed over, and none returned; else `pages` themselves.
  */
 async function handOver(pages: DocPage[], context: FetchContext): Promise<DocPage[]> {
-  if (!context.pages) return pages;
+  let chars = 0;
+  for (const page of pages) chars += page.markdown.length;
+  if (!context.pages || chars < HANDOVER_MIN_CHARS) return pages;
   while (pages.length > 0) await context.pages(pages.splice(0, HANDOVER_PAGES));
   return [];
 }
