@@ -244,9 +244,12 @@ export async function measureScaleServer(
           revisits++;
         }
       }
-      if (asked % 20 === 0) {
+      // every library with PRO_CONTEXT_BENCH_TRACE=1 (where memory grows), else every twentieth
+      if (asked % (process.env.PRO_CONTEXT_BENCH_TRACE ? 1 : 20) === 0) {
         const m = memoryOf(server.pid);
-        log(`  ${asked} libraries asked; server VmHWM ${m?.peakRssMb.toFixed(0)} MB, VmRSS ${m?.rssMb.toFixed(0)} MB`);
+        log(
+          `  ${asked} libraries asked (last: ${library.id}); server VmHWM ${m?.peakRssMb.toFixed(0)} MB, VmRSS ${m?.rssMb.toFixed(0)} MB`,
+        );
       }
     }
     const memory = memoryOf(server.pid);

@@ -64,7 +64,7 @@ export const engineOptionsSchema = z.strictObject({
     .number()
     .min(1)
     .max(65_536)
-    .default(96)
+    .default(32)
     .describe(
       "Memory the loaded libraries' chunks may take, MB (approximate); the least recently used library versions leave memory first and are restored from the cache on demand.",
     ),

@@ -66,6 +66,7 @@ export type {
 export { registryResolverToken } from './contracts/registry-resolver.js';
 export type {
   IndexableChunk,
+  IndexBuild,
   IndexKey,
   SearchBackend,
   SearchHit,

@@ -23,15 +23,17 @@ export type { SlugFlavour, Slugger } from './markdown/slug.js';
 export { createSlugger, headingPlainText, inlinePlainText, slugify } from './markdown/slug.js';
 export type {
   PreparablePage,
+  PreparedBatch,
   PreparedChunk,
   PreparedDocs,
   PreparedPage,
+  PreparedTotals,
   PrepareOptions,
   PrepareProgress,
 } from './prepare/prepare.js';
-export { chunkTermIndex, prepareDocs } from './prepare/prepare.js';
-export { buildTermIndex, TermIndex } from './prepare/terms.js';
-export type { ChunkingPoolOptions, PrepareCallOptions } from './prepare-pool.js';
+export { chunkTermIndex, DocsPreparer, prepareDocs } from './prepare/prepare.js';
+export { buildTermIndex, TermIndex, TermIndexBuilder } from './prepare/terms.js';
+export type { ChunkingPoolOptions, PrepareCallOptions, PrepareSession } from './prepare-pool.js';
 export { ChunkingPool, defaultChunkingWorkers } from './prepare-pool.js';
 export type { NormalizedTopic } from './topic.js';
 export { normalizeTopic } from './topic.js';

@@ -4,8 +4,11 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { ProContextError } from '@pro-context/kernel';
 import {
+  DocsPreparer,
   type PreparablePage,
+  type PreparedBatch,
   type PreparedDocs,
+  type PreparedTotals,
   type PrepareOptions,
   type PrepareProgress,
   prepareDocs,
@@ -33,6 +36,12 @@ export interface ChunkingPoolOptions {
    */
   recycleAfterChars?: number;
   /**
+   * Heap limit of each worker, MB (`resourceLimits.maxOldGenerationSizeMb`). A library prepared in batches keeps
+   * only its duplicate check and term index between them; a bounded heap makes the worker collect each batch's
+   * garbage instead of growing. Default 256.
+   */
+  maxHeapMB?: number;
+  /**
    * The worker script. Default: `prepare-worker.js` beside this module (in `dist/`, or in a bundle that ships it
    * as an entry point beside its chunks). Running from the TypeScript sources (tests), there is none, and work
    * runs on the calling thread.
@@ -47,6 +56,19 @@ export interface PrepareCallOptions {
   progress?: PrepareProgress;
 }
 
+/**
+ * One library prepared batch by batch ({@link ChunkingPool.session}), in one worker that keeps what the batches
+ * share (duplicates seen, the revision hash, the term index) and nothing else between them.
+ */
+export interface PrepareSession {
+  /** Prepares the next pages (see {@link DocsPreparer.add}). */
+  add(pages: readonly PreparablePage[], progress?: PrepareProgress): Promise<PreparedBatch>;
+  /** The revision and term index of every batch; then the session is over. */
+  finish(): Promise<PreparedTotals>;
+  /** Lets the worker go (after {@link finish}, or to abandon the library). */
+  close(): void;
+}
+
 interface Slot {
   worker: Worker;
   busy: boolean;
@@ -55,7 +77,7 @@ interface Slot {
 
 type Message =
   | { id: number; done: number; total: number }
-  | { id: number; result: PreparedDocs }
+  | { id: number; result: unknown }
   | { id: number; error: string };
 
 /** The default number of chunking workers: the cores but one (the main thread answers), 1 to 4. */
@@ -80,6 +102,7 @@ export class ChunkingPool {
   private readonly idleMs: number;
   private readonly recycleAfterChars: number;
   private readonly minChars: number;
+  private readonly maxHeapMB: number;
   private readonly workerUrl: URL | undefined;
   private readonly slots: Slot[] = [];
   private readonly waiting: (() => void)[] = [];
@@ -91,6 +114,7 @@ export class ChunkingPool {
     this.idleMs = options.idleMs ?? 30_000;
     this.recycleAfterChars = options.recycleAfterChars ?? 0;
     this.minChars = options.minChars ?? 2_000_000;
+    this.maxHeapMB = options.maxHeapMB ?? 256;
     this.workerUrl = this.size > 0 ? (options.workerUrl ?? findWorkerScript()) : undefined;
   }
 
@@ -116,7 +140,13 @@ export class ChunkingPool {
     if (!this.workerUrl || chars < this.minChars) return prepareDocs(pages, options, call.progress);
     const slot = await this.acquire(call.signal);
     try {
-      return await this.run(slot, pages, options, call);
+      return await this.run<PreparedDocs>(
+        slot,
+        (id) => ({ id, pages, options }),
+        call.signal,
+        call.progress,
+        `preparing ${pages.length} pages`,
+      );
     } finally {
       if (chars > this.recycleAfterChars && this.slots.includes(slot)) {
         this.remove(slot);
@@ -124,6 +154,59 @@ export class ChunkingPool {
       }
       this.release(slot);
     }
+  }
+
+  /**
+   * Starts preparing one library whose pages come in batches: in a worker held for the whole library (unless
+   * `chars`, the size when known, is under `minChars`, or the pool runs on the calling thread). A dying worker
+   * fails the call under way with `INTERNAL_ERROR`; aborting `signal` stops it.
+   */
+  async session(options: PrepareOptions, call: { signal?: AbortSignal; chars?: number } = {}): Promise<PrepareSession> {
+    call.signal?.throwIfAborted();
+    if (!this.workerUrl || (call.chars !== undefined && call.chars < this.minChars)) {
+      const preparer = new DocsPreparer(options);
+      return {
+        add: (pages, progress) => preparer.add(pages, progress),
+        finish: async () => preparer.finish(),
+        close: () => undefined,
+      };
+    }
+    const slot = await this.acquire(call.signal);
+    const session = this.nextId++;
+    let chars = 0;
+    let closed = false;
+    const close = () => {
+      if (closed) return;
+      closed = true;
+      if (this.slots.includes(slot)) {
+        if (chars > this.recycleAfterChars) {
+          this.remove(slot);
+          void slot.worker.terminate();
+        } else slot.worker.postMessage({ id: 0, session, op: 'finish' });
+      }
+      this.release(slot);
+    };
+    try {
+      await this.run(slot, (id) => ({ id, session, op: 'open', options }), call.signal, undefined, 'starting');
+    } catch (error) {
+      close();
+      throw error;
+    }
+    return {
+      add: (pages, progress) => {
+        for (const page of pages) chars += page.markdown.length + (page.html?.length ?? 0);
+        return this.run<PreparedBatch>(
+          slot,
+          (id) => ({ id, session, op: 'add', pages }),
+          call.signal,
+          progress,
+          `preparing ${pages.length} pages`,
+        );
+      },
+      finish: () =>
+        this.run<PreparedTotals>(slot, (id) => ({ id, session, op: 'finish' }), call.signal, undefined, 'finishing'),
+      close,
+    };
   }
 
   /**
@@ -164,7 +247,11 @@ export class ChunkingPool {
 
   /** A new worker, busy. */
   private spawn(): Slot {
-    const slot: Slot = { worker: new Worker(this.workerUrl as URL), busy: true };
+    const slot: Slot = {
+      // a bounded heap: garbage of a long library is collected as it goes instead of growing the worker's heap
+      worker: new Worker(this.workerUrl as URL, { resourceLimits: { maxOldGenerationSizeMb: this.maxHeapMB } }),
+      busy: true,
+    };
     // a worker that dies between tasks leaves the pool; one that dies during a task fails that task
     slot.worker.once('exit', () => this.remove(slot));
     slot.worker.on('error', () => undefined);
@@ -190,31 +277,36 @@ export class ChunkingPool {
     if (!slot.busy) this.waiting.shift()?.();
   }
 
-  private run(
+  /** Sends the worker one request (`message` of its id) and waits for its result. */
+  private run<T>(
     slot: Slot,
-    pages: readonly PreparablePage[],
-    options: PrepareOptions,
-    call: PrepareCallOptions,
-  ): Promise<PreparedDocs> {
+    message: (id: number) => object,
+    signal: AbortSignal | undefined,
+    progress: PrepareProgress | undefined,
+    doing: string,
+  ): Promise<T> {
     const id = this.nextId++;
     const { worker } = slot;
-    // cancelled while waiting for a worker
-    if (call.signal?.aborted) return Promise.reject(call.signal.reason);
-    return new Promise<PreparedDocs>((resolve, reject) => {
+    // cancelled while waiting for a worker, or the worker is gone
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    if (!this.slots.includes(slot)) {
+      return Promise.reject(new ProContextError('INTERNAL_ERROR', `The chunking worker stopped before ${doing}.`));
+    }
+    return new Promise<T>((resolve, reject) => {
       const cleanup = () => {
         worker.off('message', onMessage);
         worker.off('error', onError);
         worker.off('exit', onExit);
-        call.signal?.removeEventListener('abort', onAbort);
+        signal?.removeEventListener('abort', onAbort);
       };
       const onMessage = (message: Message) => {
         if (message.id !== id) return;
         if ('done' in message) {
-          call.progress?.(message.done, message.total);
+          progress?.(message.done, message.total);
           return;
         }
         cleanup();
-        if ('result' in message) resolve(message.result);
+        if ('result' in message) resolve(message.result as T);
         else reject(new ProContextError('INTERNAL_ERROR', `Preparing the documentation failed: ${message.error}`));
       };
       let failure: Error | undefined;
@@ -227,7 +319,7 @@ export class ChunkingPool {
         reject(
           new ProContextError(
             'INTERNAL_ERROR',
-            `The chunking worker stopped (exit code ${code}${failure ? `: ${failure.message}` : ''}) while preparing ${pages.length} pages.`,
+            `The chunking worker stopped (exit code ${code}${failure ? `: ${failure.message}` : ''}) while ${doing}.`,
             { ...(failure ? { cause: failure } : {}) },
           ),
         );
@@ -236,13 +328,13 @@ export class ChunkingPool {
         cleanup();
         this.remove(slot);
         void worker.terminate();
-        reject(call.signal?.reason);
+        reject(signal?.reason);
       };
       worker.on('message', onMessage);
       worker.on('error', onError);
       worker.once('exit', onExit);
-      call.signal?.addEventListener('abort', onAbort, { once: true });
-      worker.postMessage({ id, pages, options });
+      signal?.addEventListener('abort', onAbort, { once: true });
+      worker.postMessage(message(id));
     });
   }
 }

@@ -4,22 +4,53 @@
  * in the preset's bundle, as its own entry point next to the CLI), because a Worker starts from a file.
  */
 import { parentPort } from 'node:worker_threads';
-import { type PreparablePage, type PrepareOptions, prepareDocs } from './prepare/prepare.js';
+import { DocsPreparer, type PreparablePage, type PrepareOptions, prepareDocs } from './prepare/prepare.js';
 
-/** A task from the pool. */
-interface PrepareRequest {
-  id: number;
-  pages: PreparablePage[];
-  options: PrepareOptions;
-}
+/** A task from the pool: one library's pages at once, or one step of a library prepared in batches. */
+type PrepareRequest =
+  | { id: number; pages: PreparablePage[]; options: PrepareOptions }
+  | { id: number; session: number; op: 'open'; options: PrepareOptions }
+  | { id: number; session: number; op: 'add'; pages: PreparablePage[] }
+  | { id: number; session: number; op: 'finish' };
 
 const port = parentPort;
 if (!port) throw new Error('prepare-worker runs in a worker thread (see ChunkingPool)');
 
+/** Libraries being prepared in batches, by session. */
+const sessions = new Map<number, DocsPreparer>();
+
+const fail = (id: number) => (error: unknown) =>
+  port.postMessage({ id, error: error instanceof Error ? error.message : String(error) });
+
 port.on('message', (request: PrepareRequest) => {
-  prepareDocs(request.pages, request.options, (done, total) => port.postMessage({ id: request.id, done, total }))
-    .then((result) => port.postMessage({ id: request.id, result }, [result.terms.buffer as ArrayBuffer]))
-    .catch((error: unknown) =>
-      port.postMessage({ id: request.id, error: error instanceof Error ? error.message : String(error) }),
-    );
+  const progress = (done: number, total: number) => port.postMessage({ id: request.id, done, total });
+  if (!('op' in request)) {
+    prepareDocs(request.pages, request.options, progress)
+      .then((result) => port.postMessage({ id: request.id, result }, [result.terms.buffer as ArrayBuffer]))
+      .catch(fail(request.id));
+    return;
+  }
+  if (request.op === 'open') {
+    sessions.set(request.session, new DocsPreparer(request.options));
+    port.postMessage({ id: request.id, result: true });
+    return;
+  }
+  const preparer = sessions.get(request.session);
+  if (!preparer) {
+    fail(request.id)(new Error(`no preparation ${request.session} under way`));
+    return;
+  }
+  if (request.op === 'add') {
+    preparer
+      .add(request.pages, progress)
+      .then((result) => port.postMessage({ id: request.id, result }), fail(request.id));
+    return;
+  }
+  sessions.delete(request.session);
+  try {
+    const result = preparer.finish();
+    port.postMessage({ id: request.id, result }, [result.terms.buffer as ArrayBuffer]);
+  } catch (error) {
+    fail(request.id)(error);
+  }
 });

@@ -182,10 +182,12 @@ export class LlmsTxtSourceAdapter implements SourceAdapter {
       const loaded = await this.loadToc(library, version, context);
       const { toc } = loaded;
       if (loaded.kind === 'llms-full') {
-        // No llms.txt: the llms-full.txt the TOC came from is the only content, whatever its size.
+        // No llms.txt: the llms-full.txt the TOC came from is the only content, whatever its size. Its pages are
+        // not kept for the next TOC read (they are the whole file): the next read downloads it again.
         span.set({ via: 'llms-full.txt (no llms.txt)', url: loaded.finalUrl, pages: loaded.pages.length });
+        this.forgetPages(library, version, loaded);
         return {
-          pages: [...loaded.pages],
+          pages: await handOver(loaded.pages.splice(0), context),
           sourceUrl: loaded.finalUrl,
           fetchedAt: toc.fetchedAt,
           freshness: toc.freshness,
@@ -197,7 +199,7 @@ export class LlmsTxtSourceAdapter implements SourceAdapter {
       if ('pages' in full) {
         span.set({ via: 'llms-full.txt', url: full.url, pages: full.pages.length });
         return {
-          pages: full.pages,
+          pages: await handOver(full.pages, context),
           sourceUrl: full.url,
           fetchedAt: toc.fetchedAt,
           freshness: toc.freshness,
@@ -330,6 +332,14 @@ export class LlmsTxtSourceAdapter implements SourceAdapter {
     if (cached.contentHash) return sha256(response.body) === cached.contentHash ? 'fresh' : 'changed';
     if (cached.etag && response.headers.etag) return cached.etag === response.headers.etag ? 'fresh' : 'changed';
     return 'unknown';
+  }
+
+  /** Drops the pages of a TOC read from an llms-full.txt from what is reused (the TOC itself stays). */
+  private forgetPages(library: LibraryDescriptor, version: string, loaded: LoadedFullTxt): void {
+    const url = llmsTxtUrlOf(library, version);
+    if (!url) return;
+    const key = memoKey(url, llmsFullTxtUrlOf(library, version, url));
+    if (this.recent.get(key)?.loaded === loaded) this.recent.delete(key);
   }
 
   /**
@@ -470,18 +480,21 @@ export class LlmsTxtSourceAdapter implements SourceAdapter {
     const bundle: Bundle = { kind: 'llms-full', toc: [] };
     this.bundles.set(withoutHash(finalUrl), bundle);
     this.bundles.set(withoutHash(fullUrl), bundle);
-    for (const page of split.pages) if (!this.owned.has(page.url)) this.owned.set(page.url, page.title);
+    // what outlives the file is copied out of it: a string cut from it would keep all of it in memory
+    for (const page of split.pages) if (!this.owned.has(page.url)) this.owned.set(detach(page.url), detach(page.title));
     this.allowlist.allowHostsOf([finalUrl, ...split.pages.map((p) => p.url)], `llms-full.txt ${finalUrl}`);
 
+    const header = fileHeader(text);
     const toc: TocResult = {
-      ...fileHeader(text),
+      ...(header.title ? { title: detach(header.title) } : {}),
+      ...(header.summary ? { summary: detach(header.summary) } : {}),
       entries: split.pages.map((page) => {
         const description = firstSentence(scanLines(page.markdown));
         return {
-          title: page.title,
-          url: page.url,
-          ...(description ? { description } : {}),
-          ...(page.section ? { section: page.section } : {}),
+          title: detach(page.title),
+          url: detach(page.url),
+          ...(description ? { description: detach(description) } : {}),
+          ...(page.section ? { section: detach(page.section) } : {}),
         };
       }),
       sourceUrl: finalUrl,
@@ -531,7 +544,7 @@ export class LlmsTxtSourceAdapter implements SourceAdapter {
     const bundle: Bundle = { kind: 'llms-full', toc: loaded.toc.entries };
     this.bundles.set(withoutHash(finalUrl), bundle);
     this.bundles.set(withoutHash(url), bundle);
-    for (const page of split.pages) if (!this.owned.has(page.url)) this.owned.set(page.url, page.title);
+    for (const page of split.pages) if (!this.owned.has(page.url)) this.owned.set(detach(page.url), detach(page.title));
     this.allowlist.allowHostsOf([finalUrl, ...split.pages.map((p) => p.url)], `llms-full.txt ${finalUrl}`);
     return { pages: split.pages, url: finalUrl };
   }
@@ -744,6 +757,31 @@ function fileHeader(text: string): { title?: string; summary?: string } {
   const summary = /^>\s*(.+)$/.exec(lines[1] ?? '')?.[1];
   // A heading without a summary under it is the first page's, not the site's.
   return title && summary ? { title: cleanTitle(title), summary: summary.trim() } : {};
+}
+
+/** A copy of `text` that holds no reference to the (possibly huge) string it was cut from. */
+function detach(text: string): string {
+  return Buffer.from(text, 'utf8').toString('utf8');
+}
+
+/** Pages of an llms-full.txt handed over (`FetchContext.pages`) to the engine. */
+const HANDOVER_PAGES = 256;
+/**
+ * An llms-full.txt with fewer characters of pages is returned whole: the engine prepares it on its own thread in
+ * tens of milliseconds, where pages handed over would go to a chunking worker.
+ */
+const HANDOVER_MIN_CHARS = 2_000_000;
+
+/**
+ * `pages` (which it owns) handed to `context.pages` in batches when the caller takes them so and they are large,
+ * each batch let go once handed over, and none returned; else `pages` themselves.
+ */
+async function handOver(pages: DocPage[], context: FetchContext): Promise<DocPage[]> {
+  let chars = 0;
+  for (const page of pages) chars += page.markdown.length;
+  if (!context.pages || chars < HANDOVER_MIN_CHARS) return pages;
+  while (pages.length > 0) await context.pages(pages.splice(0, HANDOVER_PAGES));
+  return [];
 }
 
 /** The catalog error for a non-2xx answer. */

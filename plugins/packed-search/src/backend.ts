@@ -1,5 +1,6 @@
 import type {
   IndexableChunk,
+  IndexBuild,
   IndexKey,
   Logger,
   SearchBackend,
@@ -22,7 +23,7 @@ import {
   type PackedIndexData,
 } from './packed-index.js';
 import { decodeSnapshot, encodeSnapshot } from './snapshot.js';
-import { WorkerBuildError, WorkerIndexBuilder } from './worker-builder.js';
+import { type BuildSession, WorkerBuildError, WorkerIndexBuilder } from './worker-builder.js';
 
 /** Settings of {@link PackedSearchBackend} (the plugin's options, with defaults applied). */
 export interface PackedSearchBackendOptions {
@@ -56,7 +57,7 @@ export const defaultPackedSearchBackendOptions: Readonly<PackedSearchBackendOpti
   tolerance: 1,
   boost: Object.freeze({ title: 1, section: 1, headings: 1, body: 1 }),
   maxLoadedIndexes: 256,
-  maxMemoryMB: 128,
+  maxMemoryMB: 48,
   language: 'english',
   worker: true,
 });
@@ -170,6 +171,76 @@ export class PackedSearchBackend implements SearchBackend {
       bytes: this.loaded.get(id)?.bytes,
       durationMs: Math.round(performance.now() - started),
     });
+  }
+
+  /**
+   * An index built from batches as they come (a streamed library): in the build worker when `worker` is on,
+   * each batch handed over as it arrives, so no thread holds all the chunks. The same index {@link index}
+   * builds from the same chunks.
+   */
+  indexer(key: IndexKey): IndexBuild {
+    const id = keyOf(key);
+    const seen = new Set<string>();
+    const generation = this.bump(id);
+    const superseded = () => this.generations.get(id) !== generation;
+    const started = performance.now();
+    let count = 0;
+    const failed = (error: unknown): never => {
+      if (!(error instanceof WorkerBuildError)) throw error;
+      throw packedSearchErrors.create(
+        'PACKED_SEARCH_WORKER_FAILED',
+        { library: describe(key), reason: error.message },
+        { cause: error },
+      );
+    };
+    let session: BuildSession | undefined;
+    let here: PackedIndexBuilder | undefined;
+    if (this.options.worker) {
+      this.builder ??= new WorkerIndexBuilder(
+        { workers: this.options.workers, maxHeapMB: this.options.workerMaxHeapMB, idleMs: this.options.workerIdleMs },
+        this.logger,
+      );
+      session = this.builder.session(this.options.language, superseded);
+    } else here = new PackedIndexBuilder(this.options.language);
+    return {
+      add: async (chunks) => {
+        for (const chunk of chunks) {
+          if (seen.has(chunk.id)) {
+            throw new Error(
+              `Chunk id ${JSON.stringify(chunk.id)} appears twice in the chunks of ${describe(key)}; ids must be unique within an index.`,
+            );
+          }
+          seen.add(chunk.id);
+        }
+        count += chunks.length;
+        if (session) {
+          await session.add(chunks.map(toPacked)).catch(failed);
+          return;
+        }
+        for (let i = 0; i < chunks.length; i++) {
+          if (i > 0 && i % INSERT_SLICE === 0) await yieldToEventLoop();
+          here?.add(toPacked(chunks[i]!));
+        }
+        await yieldToEventLoop();
+      },
+      finish: async () => {
+        const data = session ? await session.finish().catch(failed) : here?.finish();
+        seen.clear();
+        if (data === undefined || superseded()) return;
+        this.install(id, new PackedIndex(data, this.tokenizer));
+        this.logger?.debug('search index built', {
+          library: describe(key),
+          chunks: count,
+          bytes: this.loaded.get(id)?.bytes,
+          durationMs: Math.round(performance.now() - started),
+        });
+      },
+      cancel: () => {
+        seen.clear();
+        session?.cancel();
+        here = undefined;
+      },
+    };
   }
 
   async search(key: IndexKey, query: string, options: SearchOptions = {}): Promise<SearchResults> {

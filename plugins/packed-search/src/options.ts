@@ -14,10 +14,10 @@ export const packedSearchPluginOptionsSchema = z.strictObject({
     .number()
     .positive()
     .max(1_000_000)
-    .default(128)
+    .default(48)
     .describe(
       'Memory the loaded search indexes may hold, in MB; beyond it the least recently used ones are dropped and ' +
-        'restored from their cached snapshots when next searched. 128 MB holds about 170 MB of markdown.',
+        'restored from their cached snapshots when next searched. 48 MB holds about 64 MB of markdown.',
     ),
   maxLoadedIndexes: z
     .number()

@@ -24,6 +24,7 @@ port.on('message', (request: BuildRequest) => {
       case 'add': {
         const builder = builders.get(request.job);
         if (builder !== undefined) for (const chunk of request.chunks) builder.add(chunk);
+        if (request.ack !== undefined) send({ type: 'added', job: request.job, ack: request.ack });
         break;
       }
       case 'finish': {

@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import {
   definePlugin,
   type IndexableChunk,
+  type IndexBuild,
   type IndexKey,
   type Logger,
   type PluginDefinition,
@@ -43,6 +44,17 @@ class LazyPackedSearchBackend implements SearchBackend {
 
   async index(key: IndexKey, chunks: IndexableChunk[]): Promise<void> {
     return (await this.load()).index(key, chunks);
+  }
+  indexer(key: IndexKey): IndexBuild {
+    const build = this.load().then((backend) => backend.indexer(key));
+    build.catch(() => undefined);
+    return {
+      add: async (chunks) => (await build).add(chunks),
+      finish: async () => (await build).finish(),
+      cancel: () => {
+        void build.then((b) => b.cancel()).catch(() => undefined);
+      },
+    };
   }
   async search(key: IndexKey, query: string, options?: SearchOptions): Promise<SearchResults> {
     return (await this.load()).search(key, query, options);

@@ -31,6 +31,17 @@ interface Pending {
   worker: Worker;
   resolve(data: PackedIndexData): void;
   reject(error: Error): void;
+  /** A streamed build's batch taken in (`ack` of its `add`). */
+  added?(ack: number): void;
+}
+
+/** A build fed batch by batch ({@link WorkerIndexBuilder.session}). */
+export interface BuildSession {
+  /** Sends a batch; resolves once the batch before it is in (at most one batch waits in the worker). */
+  add(chunks: PackedChunk[]): Promise<void>;
+  /** The index of every batch sent; `undefined` when superseded. */
+  finish(): Promise<PackedIndexData | undefined>;
+  cancel(): void;
 }
 
 /** Settings of {@link WorkerIndexBuilder}. */
@@ -48,11 +59,14 @@ export interface WorkerBuilderOptions {
    * cache and term maps); the next build starts a new one. Default 10 s.
    */
   idleMs?: number;
-  /** Heap limit of each worker (its `resourceLimits.maxOldGenerationSizeMb`); Node's default when absent. */
+  /** Heap limit of each worker (its `resourceLimits.maxOldGenerationSizeMb`); default 384. */
   maxHeapMB?: number;
   /** The worker script (tests); {@link workerScript} by default. */
   script?: URL;
 }
+
+/** Heap limit of a build worker when none is set, MB (the synthetic 68 MB corpus builds within it). */
+const DEFAULT_MAX_HEAP_MB = 384;
 
 /** A library with fewer chunks is built by one worker: splitting it costs more than it saves. */
 export const MIN_SPLIT_CHUNKS = BATCH;
@@ -141,6 +155,84 @@ export class WorkerIndexBuilder {
     return superseded() ? undefined : mergePacked(parts);
   }
 
+  /**
+   * Starts a build whose chunks arrive in batches (a streamed library): one worker builds it, taking each batch
+   * as it comes, so neither thread holds the library's chunks; `add` waits while more than one batch is queued.
+   */
+  session(language: 'english', superseded: () => boolean): BuildSession {
+    const worker = this.start(this.nextWorker);
+    this.nextWorker = (this.nextWorker + 1) % this.workers.length;
+    const job = this.nextJob++;
+    const acks = new Map<number, () => void>();
+    let failure: Error | undefined;
+    const done = new Promise<PackedIndexData>((resolve, reject) =>
+      this.pending.set(job, {
+        worker,
+        resolve,
+        reject: (error) => {
+          failure = error;
+          for (const wake of acks.values()) wake();
+          acks.clear();
+          reject(error);
+        },
+        added: (ack) => {
+          acks.get(ack)?.();
+          acks.delete(ack);
+        },
+      }),
+    );
+    done.catch(() => {});
+    worker.postMessage({ type: 'start', job, language } satisfies BuildRequest);
+    let sent = 0;
+    let previous: Promise<void> = Promise.resolve();
+    const cancel = () => {
+      if (this.pending.delete(job) && this.workers.includes(worker)) {
+        worker.postMessage({ type: 'cancel', job } satisfies BuildRequest);
+        this.scheduleIdle(worker);
+      }
+      for (const wake of acks.values()) wake();
+      acks.clear();
+    };
+    return {
+      add: async (chunks) => {
+        if (failure) throw failure;
+        if (!this.pending.has(job)) return;
+        const ack = ++sent;
+        const taken = new Promise<void>((resolve) => acks.set(ack, resolve));
+        for (let from = 0; from < chunks.length; from += BATCH) {
+          const last = from + BATCH >= chunks.length;
+          worker.postMessage({
+            type: 'add',
+            job,
+            chunks: chunks.slice(from, from + BATCH),
+            ...(last ? { ack } : {}),
+          } satisfies BuildRequest);
+        }
+        if (chunks.length === 0) acks.delete(ack);
+        const waitFor = previous;
+        previous = chunks.length === 0 ? previous : taken;
+        await waitFor;
+        if (failure) throw failure;
+      },
+      finish: async () => {
+        if (failure) throw failure;
+        if (superseded() || !this.pending.has(job)) {
+          cancel();
+          return undefined;
+        }
+        worker.postMessage({ type: 'finish', job } satisfies BuildRequest);
+        try {
+          const data = await done;
+          return superseded() ? undefined : data;
+        } catch (error) {
+          cancel();
+          throw error;
+        }
+      },
+      cancel,
+    };
+  }
+
   /** Stops the workers (builds under way fail). */
   async close(): Promise<void> {
     const running = this.workers.filter((w): w is Worker => w !== undefined);
@@ -173,8 +265,8 @@ export class WorkerIndexBuilder {
       return existing;
     }
     const worker = new Worker(this.options.script ?? workerScript(), {
-      resourceLimits:
-        this.options.maxHeapMB === undefined ? undefined : { maxOldGenerationSizeMb: this.options.maxHeapMB },
+      // bounded by default: a streamed build's garbage is collected as it goes instead of growing the heap
+      resourceLimits: { maxOldGenerationSizeMb: this.options.maxHeapMB ?? DEFAULT_MAX_HEAP_MB },
       // none of the parent's flags: a test runner's `--conditions source` would resolve the worker's imports
       // to TypeScript sources node cannot load
       execArgv: [],
@@ -188,6 +280,10 @@ export class WorkerIndexBuilder {
     worker.on('message', (response: BuildResponse) => {
       const pending = this.pending.get(response.job);
       if (pending === undefined) return;
+      if (response.type === 'added') {
+        pending.added?.(response.ack);
+        return;
+      }
       this.pending.delete(response.job);
       if (response.type === 'built') pending.resolve(response.data);
       else pending.reject(new WorkerBuildError(`failed: ${response.message}`));

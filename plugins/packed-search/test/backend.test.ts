@@ -175,3 +175,44 @@ describe('PackedSearchBackend', () => {
     expect((await backend.snapshot(keyOf('fastapi')))!.byteLength).toBeLessThan(markdown);
   });
 });
+
+describe('PackedSearchBackend.indexer (chunks in batches)', () => {
+  const queries = ['validator word', 'thing5 lorem', 'aunique77', 'page 1200 section'];
+  for (const worker of [true, false]) {
+    it(`builds the index index() builds from the same chunks (${worker ? 'in the build worker' : 'on the main thread'})`, async () => {
+      const chunks = bigCorpus(1300, 'a');
+      const whole = backendWith({ worker });
+      await whole.index(keyOf('whole'), chunks);
+      const streamed = backendWith({ worker });
+      const build = streamed.indexer(keyOf('streamed'));
+      for (let from = 0; from < chunks.length; from += 400) await build.add(chunks.slice(from, from + 400));
+      expect(await streamed.has(keyOf('streamed'))).toBe(false);
+      await build.finish();
+      for (const query of queries) {
+        expect(await streamed.search(keyOf('streamed'), query)).toEqual(await whole.search(keyOf('whole'), query));
+      }
+      expect(await streamed.snapshot(keyOf('streamed'))).toEqual(await whole.snapshot(keyOf('whole')));
+    });
+  }
+
+  it('cancelled, installs nothing; a chunk id seen in an earlier batch is refused', async () => {
+    const backend = backendWith();
+    const build = backend.indexer(keyOf('x'));
+    await build.add(bigCorpus(300, 'x'));
+    build.cancel();
+    expect(await backend.has(keyOf('x'))).toBe(false);
+    const again = backend.indexer(keyOf('y'));
+    await again.add(bigCorpus(10, 'y'));
+    await expect(again.add(bigCorpus(1, 'y'))).rejects.toThrow(/appears twice/);
+  });
+
+  it('a worker that dies during a streamed build fails it with PACKED_SEARCH_WORKER_FAILED', async () => {
+    const backend = backendWith({ workerMaxHeapMB: 8 });
+    const build = backend.indexer(keyOf('big'));
+    const error = await (async () => {
+      for (let i = 0; i < 40; i++) await build.add(bigCorpus(2000, `p${i}`));
+      await build.finish();
+    })().catch((e: unknown) => e);
+    expect(isProContextError(error) && error.code).toBe('PACKED_SEARCH_WORKER_FAILED');
+  });
+});

@@ -8,7 +8,8 @@ import {
   type SearchBackend,
   type TocResult,
 } from '@pro-context/kernel';
-import { ChunkingPool, type PreparedDocs, TermIndex } from '@pro-context/markdown';
+import { ChunkingPool, TermIndex } from '@pro-context/markdown';
+import { IndexingBuild } from './indexing-build.js';
 import { answerKeyPrefix, ns, versionKey } from './keys.js';
 import { SourceChain } from './sources.js';
 import {
@@ -350,87 +351,132 @@ export class DocStore {
   private async fetchAndIndex(library: LibraryDescriptor, version: string, context: FetchContext): Promise<LoadedDocs> {
     return this.logger.span('engine.index', { libraryId: library.id, version }, async (span) => {
       const fetchStarted = performance.now();
+      const key = { libraryId: library.id, version };
       // progress in percent: the adapter's fetch is the first 80 %, chunking and indexing the rest
       const report = (percent: number, message: string) => context.progress?.(Math.round(percent), 100, message);
       report(0, `Fetching the ${library.name} ${version} documentation`);
-      const { value: result, adapter } = await this.sources.first(
+      // each adapter tried builds afresh: pages it hands over while it reads (`FetchContext.pages`) are chunked,
+      // indexed and written at once; a failed attempt's partial build is dropped before the next source is tried
+      let build: IndexingBuild | undefined;
+      const { value: fetched, adapter } = await this.sources.first(
         library,
         'fetch the documentation',
-        (a, ctx) => a.fetchDocs(library, version, ctx),
+        async (a, ctx) => {
+          let attempt: IndexingBuild | undefined;
+          const open = () => {
+            attempt ??= new IndexingBuild(this, key, this.options.maxChunkTokens, context.signal);
+            return attempt;
+          };
+          try {
+            const result = await a.fetchDocs(library, version, {
+              ...ctx,
+              pages: async (batch) => {
+                // chunked while it downloads: how many pages are chunked of those received so far
+                await open().add(batch, (done, received) =>
+                  report(Math.min(79, 5 + done / 100), `Chunking ${received} pages (${done} done)`),
+                );
+              },
+            });
+            build = attempt;
+            // pages handed over mean a full library (never set aside as condensed); the result's own pages (all
+            // of them, from an adapter that does not stream) go through the same build below
+            return attempt === undefined
+              ? { ...result, streamed: false }
+              : { ...result, condensed: undefined, streamed: true };
+          } catch (error) {
+            await attempt?.abandon();
+            throw error;
+          }
+        },
         {
           ...context,
           progress: (done, total, message) => report(total > 0 ? (80 * done) / total : 0, message),
         },
         version,
       );
-      // (the page count, not `result`, in the progress callback: the fetched pages go once chunked)
-      const pageCount = result.pages.length;
-      report(80, `Chunking ${pageCount} pages`);
       const chunkStarted = performance.now();
-      // in a worker thread: other libraries' answers go on meanwhile
-      const prepared = await this.pool.prepare(
-        result.pages,
-        { maxTokens: this.options.maxChunkTokens },
-        {
-          ...(context.signal ? { signal: context.signal } : {}),
-          progress: (done, total) =>
-            report(80 + (10 * done) / Math.max(1, total), `Chunking ${pageCount} pages (${done} done)`),
-        },
-      );
-      const record = this.toRecord(library, version, adapter.id, result, prepared);
-      const terms = TermIndex.read(prepared.terms);
-      if (record.chunks.length === 0) {
-        throw new ProContextError(
-          'INVALID_CONTENT',
-          `${adapter.id} found no documentation content for ${library.name}.`,
-          {
-            suggestion: `Check the documentation settings of ${library.id} (${
-              [
-                ...Object.entries(library.sources ?? {}).flatMap(([bag, settings]) =>
-                  Object.keys(settings).map((key) => `sources.${bag}.${key}`),
-                ),
-                ...(['docsUrl', 'repository', 'localPath'] as const).filter((key) => library[key]),
-              ].join(', ') || 'source'
-            }): ${adapter.id} read no page with content from them.`,
-          },
+      const current = build ?? new IndexingBuild(this, key, this.options.maxChunkTokens, context.signal);
+      let terms: Uint8Array;
+      let manifest: DocsManifest;
+      let kept: StoredChunk[] | undefined;
+      try {
+        // (the result's pages leave `fetched` as they go to the build: once chunked they can be let go)
+        const pages = fetched.pages;
+        fetched.pages = [];
+        const total = pages.length;
+        report(80, `Chunking ${total} pages`);
+        await current.addAll(pages, total, (done) =>
+          report(80 + (10 * done) / Math.max(1, total), `Chunking ${total} pages (${done} done)`),
         );
+        const chunkCount = await current.chunkCount();
+        if (chunkCount === 0) {
+          throw new ProContextError(
+            'INVALID_CONTENT',
+            `${adapter.id} found no documentation content for ${library.name}.`,
+            {
+              suggestion: `Check the documentation settings of ${library.id} (${
+                [
+                  ...Object.entries(library.sources ?? {}).flatMap(([bag, settings]) =>
+                    Object.keys(settings).map((key) => `sources.${bag}.${key}`),
+                  ),
+                  ...(['docsUrl', 'repository', 'localPath'] as const).filter((key) => library[key]),
+                ].join(', ') || 'source'
+              }): ${adapter.id} read no page with content from them.`,
+            },
+          );
+        }
+        report(90, `Indexing ${chunkCount} chunks`);
+        const finished = await current.finish({
+          libraryId: library.id,
+          version,
+          adapterId: adapter.id,
+          sourceUrl: fetched.sourceUrl,
+          // one form whatever an adapter wrote (get-docs' output schema says date-time)
+          fetchedAt: isoDateTime(fetched.fetchedAt),
+          freshness: fetched.freshness,
+        });
+        manifest = finished.manifest;
+        terms = finished.terms;
+        kept = finished.chunks;
+      } catch (error) {
+        await current.abandon();
+        throw error;
       }
-      const indexStarted = performance.now();
-      report(90, `Indexing ${record.chunks.length} chunks`);
-      await this.backend.index(
-        { libraryId: library.id, version },
-        record.chunks.map((c) => ({ id: c.id, title: c.pageTitle, headings: c.headings, body: c.body, url: c.url })),
-      );
       report(100, `Indexed ${library.name} ${version}`);
-      // where a first answer's time goes (the benchmark reads these): fetch, chunk, index
+      // where a first answer's time goes (the benchmark reads these): fetch, chunk, index (a library handed over
+      // in batches is chunked and indexed while it downloads: its fetch span includes theirs)
       const ms = (from: number, to: number) => Math.round(to - from);
       span.set({
         adapter: adapter.id,
-        pages: record.pages.length,
-        chunks: record.chunks.length,
-        skipped: result.skipped?.length ?? 0,
+        pages: manifest.pages.length,
+        chunks: manifest.ids.length,
+        skipped: fetched.skipped?.length ?? 0,
+        streamed: fetched.streamed,
         fetchMs: ms(fetchStarted, chunkStarted),
-        chunkMs: ms(chunkStarted, indexStarted),
-        indexMs: ms(indexStarted, performance.now()),
+        chunkMs: Math.round(current.chunkMs),
+        indexMs: Math.round(current.indexMs),
       });
       const ttlMs = library.ttlHours ? library.ttlHours * 3_600_000 : undefined;
-      const { chunks, ...meta } = record;
-      const { manifest, blocks } = toManifest(meta, chunks);
-      const docs = this.remember(manifest, ttlMs ? Date.now() + ttlMs : null, chunks, terms);
-      const toc = result.toc;
+      // (a small library's chunks stay at hand until persisted: its first answers read no block back)
+      const docs = this.remember(manifest, ttlMs ? Date.now() + ttlMs : null, kept, TermIndex.read(terms));
+      const toc = fetched.toc;
       const pageUrls = new Set([
-        ...record.pages.map((p) => p.url),
+        ...manifest.pages.map((p) => p.url),
         ...(toc?.entries.map((e) => e.url.split('#')[0] as string) ?? []),
       ]);
-      // persisting (chunk blocks, term index, manifest, index snapshot) happens after the answer, not before it,
-      // after any other
+      // persisting (term index, manifest, index snapshot; the chunk blocks are written already) happens after the
+      // answer, not before it, after any other
       this.persistInOrder(library.id, async () => {
-        // answers computed from an earlier revision of these docs go
-        const answerPrefix = answerKeyPrefix(library.id, version);
-        for (const key of await this.cache.keys(ns.answers, answerPrefix)) await this.cache.delete(ns.answers, key);
-        // and so do read-page's copies of its pages: the next read fetches the page as it is now
-        for (const url of pageUrls) await this.cache.delete(ns.pages, url);
-        await this.writeDocs(docs, manifest, blocks, prepared.terms, ttlMs ? { ttlMs } : {});
+        try {
+          // answers computed from an earlier revision of these docs go
+          const answerPrefix = answerKeyPrefix(library.id, version);
+          for (const key of await this.cache.keys(ns.answers, answerPrefix)) await this.cache.delete(ns.answers, key);
+          // and so do read-page's copies of its pages: the next read fetches the page as it is now
+          for (const url of pageUrls) await this.cache.delete(ns.pages, url);
+          await this.writeDocs(docs, manifest, [], terms, ttlMs ? { ttlMs } : {});
+        } finally {
+          this.building.delete(blockPrefix(manifest));
+        }
         if (toc) {
           await this.cache.set<TocRecord>(
             ns.toc,
@@ -443,6 +489,29 @@ export class DocStore {
       });
       return docs;
     });
+  }
+
+  /** Block prefixes of builds under way or not yet persisted: an older build's clean-up leaves them be. */
+  readonly building = new Set<string>();
+
+  /** Writes a chunk block (a build's). */
+  async writeBlock(key: string, block: readonly StoredChunk[]): Promise<void> {
+    await this.cache.set(CHUNKS_NS, key, block, { ttlMs: 0 });
+  }
+
+  /** Deletes chunk blocks (an abandoned build's). */
+  async deleteBlocks(keys: readonly string[]): Promise<void> {
+    for (const key of keys) await this.cache.delete(CHUNKS_NS, key);
+  }
+
+  /** Where a build chunks its pages. */
+  get chunking(): ChunkingPool {
+    return this.pool;
+  }
+
+  /** Where a build indexes its chunks. */
+  get search(): SearchBackend {
+    return this.backend;
   }
 
   /** Runs `persist` after every persistence started before it (each writes megabytes; together they set peak memory). */
@@ -467,6 +536,20 @@ export class DocStore {
   ): Promise<void> {
     const key = versionKey(manifest.libraryId, manifest.version);
     const prefix = blockPrefix(manifest);
+    const previous = (await this.cache.get<unknown>(ns.docs, key, { allowStale: true }))?.value;
+    if (
+      manifest.blocks !== undefined &&
+      isManifest(previous) &&
+      previous.revision === manifest.revision &&
+      blockPrefix(previous) !== prefix &&
+      (await this.cache.keys(CHUNKS_NS, blockPrefix(previous))).length >= previous.blockStarts.length + 1
+    ) {
+      // the same content is stored already (another process sharing the cache built it at the same time): its
+      // blocks serve, ours go (the blocks are the same: same chunks, same cuts)
+      if (this.loaded.get(key) === docs) this.remember(previous, docs.expiresAt);
+      for (const mine of await this.cache.keys(CHUNKS_NS, prefix)) await this.cache.delete(CHUNKS_NS, mine);
+      return;
+    }
     for (const [n, block] of blocks.entries()) await this.cache.set(CHUNKS_NS, `${prefix}${n}`, block, { ttlMs: 0 });
     const termBytes = terms ?? (await docs.termIndexBytes());
     await this.cache.set(CHUNKS_NS, `${prefix}terms`, termBytes, { ttlMs: 0 });
@@ -474,30 +557,15 @@ export class DocStore {
     const stored = await this.cache.get<DocsManifest>(ns.docs, key, { allowStale: true });
     if (stored) docs.expiresAt = stored.expiresAt;
     docs.settle();
+    // the blocks of the docs replaced go, and those of the first format's revisions; a build's blocks (`@b…#`)
+    // only when they are the replaced docs' (another process sharing the cache may be writing its own)
+    const replaced = isManifest(previous) ? blockPrefix(previous) : undefined;
+    const building = [...this.building].filter((p) => p !== prefix);
     for (const old of await this.cache.keys(CHUNKS_NS, `${key}@`)) {
-      if (!old.startsWith(prefix)) await this.cache.delete(CHUNKS_NS, old);
+      if (old.startsWith(prefix) || building.some((p) => old.startsWith(p))) continue;
+      const tagged = /^b[0-9a-z]+#/.test(old.slice(key.length + 1));
+      if (!tagged || (replaced !== undefined && old.startsWith(replaced))) await this.cache.delete(CHUNKS_NS, old);
     }
-  }
-
-  private toRecord(
-    library: LibraryDescriptor,
-    version: string,
-    adapterId: string,
-    result: { sourceUrl: string; fetchedAt: string; freshness: Freshness },
-    prepared: PreparedDocs,
-  ): DocsRecord {
-    return {
-      libraryId: library.id,
-      version,
-      adapterId,
-      sourceUrl: result.sourceUrl,
-      // one form whatever an adapter wrote (get-docs' output schema says date-time)
-      fetchedAt: isoDateTime(result.fetchedAt),
-      freshness: result.freshness,
-      revision: prepared.revision,
-      pages: prepared.pages,
-      chunks: prepared.chunks,
-    };
   }
 
   private refreshInBackground(library: LibraryDescriptor, version: string, docs: LoadedDocs): void {

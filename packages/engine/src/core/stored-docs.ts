@@ -60,6 +60,11 @@ export interface DocsManifest extends DocsMeta {
   runs: [string, number][];
   /** Ordinal of the first chunk of each block. */
   blockStarts: number[];
+  /**
+   * The build the blocks were written by, when they were written batch by batch before the revision was known:
+   * their keys hold it instead of the revision (see {@link blockPrefix}).
+   */
+  blocks?: string;
 }
 
 /** A library version ready to search, its chunks read on demand. */
@@ -102,9 +107,65 @@ export interface BlockSource {
   resized(docs: StoredDocsTable): void;
 }
 
-/** The cache key prefix of a library version's blocks of one revision. */
-export function blockPrefix(meta: Pick<DocsMeta, 'libraryId' | 'version' | 'revision'>): string {
-  return `${meta.libraryId}@${meta.version}@${meta.revision}#`;
+/**
+ * The cache key prefix of a library version's blocks: of one revision, or of one build (`blocks`, a manifest
+ * whose chunks were written while they were being prepared, before the revision was known).
+ */
+export function blockPrefix(
+  meta: Pick<DocsMeta, 'libraryId' | 'version' | 'revision'> & { blocks?: string | undefined },
+): string {
+  return `${meta.libraryId}@${meta.version}@${meta.blocks ?? meta.revision}#`;
+}
+
+/**
+ * Cuts chunks, in stored order, into blocks as they come and keeps the manifest's ids, page runs and block
+ * offsets: {@link toManifest} all at once, or a library indexed batch by batch (the same blocks either way).
+ */
+export class BlockCutter {
+  readonly ids: string[] = [];
+  readonly runs: [string, number][] = [];
+  readonly blockStarts: number[] = [];
+  private current: StoredChunk[] | undefined;
+  private chars = Number.POSITIVE_INFINITY;
+
+  /** Adds the next chunks; returns the blocks they completed (a block is complete once the next one starts). */
+  add(chunks: Iterable<StoredChunk>): StoredChunk[][] {
+    const done: StoredChunk[][] = [];
+    for (const chunk of chunks) {
+      const ordinal = this.ids.length;
+      this.ids.push(chunk.id);
+      const last = this.runs[this.runs.length - 1];
+      if (last === undefined || last[0] !== chunk.url) this.runs.push([chunk.url, ordinal]);
+      if (this.chars >= BLOCK_CHARS) {
+        if (this.current) done.push(this.current);
+        this.blockStarts.push(ordinal);
+        this.current = [];
+        this.chars = 0;
+      }
+      this.current?.push(chunk);
+      this.chars += chunk.body.length;
+    }
+    return done;
+  }
+
+  /** The last block, if it has chunks (then there is none). */
+  flush(): StoredChunk[] | undefined {
+    const last = this.current;
+    this.current = undefined;
+    return last;
+  }
+
+  /** The manifest of the chunks added, with `meta`. */
+  manifest(meta: DocsMeta, blocks?: string): DocsManifest {
+    return {
+      ...meta,
+      format: DOCS_FORMAT,
+      ids: this.ids,
+      runs: this.runs,
+      blockStarts: this.blockStarts,
+      ...(blocks ? { blocks } : {}),
+    };
+  }
 }
 
 /** The manifest and blocks of `chunks` (in stored order). */
@@ -112,23 +173,11 @@ export function toManifest(
   meta: DocsMeta,
   chunks: readonly StoredChunk[],
 ): { manifest: DocsManifest; blocks: StoredChunk[][] } {
-  const ids: string[] = [];
-  const runs: [string, number][] = [];
-  const blockStarts: number[] = [];
-  const blocks: StoredChunk[][] = [];
-  let chars = Number.POSITIVE_INFINITY;
-  chunks.forEach((chunk, ordinal) => {
-    ids.push(chunk.id);
-    if (runs.length === 0 || runs[runs.length - 1]?.[0] !== chunk.url) runs.push([chunk.url, ordinal]);
-    if (chars >= BLOCK_CHARS) {
-      blockStarts.push(ordinal);
-      blocks.push([]);
-      chars = 0;
-    }
-    blocks[blocks.length - 1]?.push(chunk);
-    chars += chunk.body.length;
-  });
-  return { manifest: { ...meta, format: DOCS_FORMAT, ids, runs, blockStarts }, blocks };
+  const cutter = new BlockCutter();
+  const blocks = cutter.add(chunks);
+  const last = cutter.flush();
+  if (last) blocks.push(last);
+  return { manifest: cutter.manifest(meta), blocks };
 }
 
 /** Whether a cached `docs` value is a manifest of the current format. */
@@ -185,7 +234,7 @@ export class StoredDocsTable implements LoadedDocs {
     private pending?: readonly StoredChunk[],
     terms?: TermIndex,
   ) {
-    const { ids: _ids, runs: _runs, blockStarts: _blocks, format: _format, ...meta } = manifest;
+    const { ids: _ids, runs: _runs, blockStarts: _blocks, format: _format, blocks: _build, ...meta } = manifest;
     this.record = meta;
     this.key = { libraryId: manifest.libraryId, version: manifest.version };
     manifest.ids.forEach((id, ordinal) => {

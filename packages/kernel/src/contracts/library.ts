@@ -161,4 +161,13 @@ export interface FetchContext {
    * request (such as a markdown twin) may be skipped like any other failed optional request.
    */
   allowUrl?: (url: URL) => void;
+  /**
+   * Optional, for `SourceAdapter.fetchDocs`: takes the library's pages in batches as the adapter reads them, so a
+   * large library is chunked and indexed while it downloads and never held whole. An adapter may hand pages here
+   * (awaiting each call: it resolves when the batch is taken, which paces the download) instead of returning them
+   * in `DocsResult.pages`; the pages of the result, if any, count after the batches. An adapter that fails after
+   * handing over pages leaves nothing behind (the engine drops the partial library and tries the next source).
+   * A result whose pages came this way is never set aside as `condensed`.
+   */
+  pages?: (batch: DocPage[]) => Promise<void>;
 }

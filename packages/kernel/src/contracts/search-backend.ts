@@ -41,6 +41,20 @@ export interface SearchResults {
 }
 
 /**
+ * An index being built from chunks that arrive in batches ({@link SearchBackend.indexer}): a large library is
+ * indexed without all its chunks in memory at once. The index is the one {@link SearchBackend.index} would build
+ * from the batches' chunks in order, and it replaces the key's index only when {@link IndexBuild.finish} resolves.
+ */
+export interface IndexBuild {
+  /** Adds the next chunks (in stored order; ids unique across the whole build). Waits while the backend catches up. */
+  add(chunks: IndexableChunk[]): Promise<void>;
+  /** Completes the index and installs it for the key. */
+  finish(): Promise<void>;
+  /** Abandons the build: nothing is installed, what it held is let go. */
+  cancel(): void;
+}
+
+/**
  * Full-text search over documentation chunks, one index per (library, exact version).
  *
  * `snapshot`/`restore` let the engine persist an index through the `CacheStore`, so a restart serves
@@ -51,6 +65,11 @@ export interface SearchBackend {
   readonly id: string;
   /** Builds (or replaces) the index for `key`. */
   index(key: IndexKey, chunks: IndexableChunk[]): Promise<void>;
+  /**
+   * Optional: starts an index for `key` built batch by batch ({@link IndexBuild}). The engine uses it for every
+   * build when present; without it, the engine collects the batches and calls {@link SearchBackend.index} once.
+   */
+  indexer?(key: IndexKey): IndexBuild;
   /** Searches one index. An unknown key gives no hits. */
   search(key: IndexKey, query: string, options?: SearchOptions): Promise<SearchResults>;
   /** Whether an index for `key` is loaded. */

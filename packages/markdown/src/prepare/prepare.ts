@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { loadHtmlToMarkdown } from '../html/lazy.js';
 import { type Chunk, chunkMarkdown } from '../markdown/chunk.js';
-import { buildTermIndex } from './terms.js';
+import { buildTermIndex, TermIndexBuilder } from './terms.js';
 
 /** A fetched page to prepare: its markdown, or (when that is empty) its HTML. */
 export interface PreparablePage {
@@ -44,6 +44,84 @@ export interface PrepareOptions {
 /** Reports pages done out of the total. */
 export type PrepareProgress = (done: number, total: number) => void;
 
+/** One batch of pages prepared by a {@link DocsPreparer}: its pages and the chunks they gave. */
+export interface PreparedBatch {
+  pages: PreparedPage[];
+  chunks: PreparedChunk[];
+}
+
+/** What a {@link DocsPreparer} says once every batch is in. */
+export interface PreparedTotals {
+  /** Hash of every page's URL and markdown: changes whenever the content changes. */
+  revision: string;
+  /** The term index of every chunk of every batch. */
+  terms: Uint8Array;
+}
+
+/**
+ * {@link prepareDocs} a batch of pages at a time (a library that arrives in batches): duplicates are dropped
+ * across batches, and the revision and term index cover every batch, so the batches' pages and chunks, in
+ * order, and {@link finish}'s totals are exactly what one {@link prepareDocs} of all the pages gives.
+ */
+export class DocsPreparer {
+  private readonly seen = new Set<string>();
+  private readonly hash = createHash('sha256');
+  private readonly terms = new TermIndexBuilder();
+
+  constructor(private readonly options: PrepareOptions) {}
+
+  /** Prepares the next pages. */
+  async add(input: readonly PreparablePage[], progress?: PrepareProgress): Promise<PreparedBatch> {
+    const needsHtml = input.some((p) => p.markdown.trim() === '' && p.html);
+    const htmlToMarkdown = needsHtml ? await loadHtmlToMarkdown() : undefined;
+    const { seen, hash, options } = this;
+    const chunks: PreparedChunk[] = [];
+    const pages: PreparedPage[] = [];
+    // progress every 5 % of the pages at most
+    const step = Math.max(1, Math.ceil(input.length / 20));
+    for (const [index, page] of input.entries()) {
+      if (progress && index > 0 && index % step === 0) progress(index, input.length);
+      if (seen.has(`page:${page.url}`)) continue;
+      seen.add(`page:${page.url}`);
+      const markdown =
+        page.markdown.trim() === '' && page.html && htmlToMarkdown
+          ? htmlToMarkdown(page.html, page.url).markdown
+          : page.markdown;
+      hash.update(page.url).update('\0').update(markdown).update('\0');
+      const pieces = chunkMarkdown({ url: page.url, title: page.title, markdown }, { maxTokens: options.maxTokens });
+      pages.push({
+        url: page.url,
+        title: pieces[0]?.pageTitle ?? page.title,
+        ...(page.section ? { section: page.section } : {}),
+      });
+      for (const piece of pieces) {
+        if (seen.has(piece.id) || piece.body.trim() === '') continue;
+        seen.add(piece.id);
+        const chunk: PreparedChunk = {
+          id: piece.id,
+          url: piece.url,
+          pageTitle: piece.pageTitle,
+          ...(page.section ? { section: page.section } : {}),
+          headings: piece.headings,
+          ...(piece.anchor ? { anchor: piece.anchor } : {}),
+          body: piece.body,
+          tokens: piece.tokens,
+          order: piece.order,
+        };
+        chunks.push(chunk);
+        this.terms.add(chunkText(chunk));
+      }
+    }
+    progress?.(input.length, input.length);
+    return { pages, chunks };
+  }
+
+  /** The revision and term index of every batch added. */
+  finish(): PreparedTotals {
+    return { revision: this.hash.digest('hex').slice(0, 16), terms: this.terms.finish() };
+  }
+}
+
 /**
  * A library's pages made ready to index: HTML-only pages converted to markdown, every page chunked by
  * headings, duplicate pages and chunks dropped, empty chunks left out, and a revision hash of the content.
@@ -54,54 +132,21 @@ export async function prepareDocs(
   options: PrepareOptions,
   progress?: PrepareProgress,
 ): Promise<PreparedDocs> {
-  const needsHtml = input.some((p) => p.markdown.trim() === '' && p.html);
-  const htmlToMarkdown = needsHtml ? await loadHtmlToMarkdown() : undefined;
-  const seen = new Set<string>();
-  const chunks: PreparedChunk[] = [];
-  const pages: PreparedPage[] = [];
-  const hash = createHash('sha256');
-  // progress every 5 % of the pages at most
-  const step = Math.max(1, Math.ceil(input.length / 20));
-  for (const [index, page] of input.entries()) {
-    if (progress && index > 0 && index % step === 0) progress(index, input.length);
-    if (seen.has(`page:${page.url}`)) continue;
-    seen.add(`page:${page.url}`);
-    const markdown =
-      page.markdown.trim() === '' && page.html && htmlToMarkdown
-        ? htmlToMarkdown(page.html, page.url).markdown
-        : page.markdown;
-    hash.update(page.url).update('\0').update(markdown).update('\0');
-    const pieces = chunkMarkdown({ url: page.url, title: page.title, markdown }, { maxTokens: options.maxTokens });
-    pages.push({
-      url: page.url,
-      title: pieces[0]?.pageTitle ?? page.title,
-      ...(page.section ? { section: page.section } : {}),
-    });
-    for (const piece of pieces) {
-      if (seen.has(piece.id) || piece.body.trim() === '') continue;
-      seen.add(piece.id);
-      chunks.push({
-        id: piece.id,
-        url: piece.url,
-        pageTitle: piece.pageTitle,
-        ...(page.section ? { section: page.section } : {}),
-        headings: piece.headings,
-        ...(piece.anchor ? { anchor: piece.anchor } : {}),
-        body: piece.body,
-        tokens: piece.tokens,
-        order: piece.order,
-      });
-    }
-  }
-  progress?.(input.length, input.length);
-  return { pages, chunks, revision: hash.digest('hex').slice(0, 16), terms: chunkTermIndex(chunks) };
+  const preparer = new DocsPreparer(options);
+  const { pages, chunks } = await preparer.add(input, progress);
+  return { pages, chunks, ...preparer.finish() };
+}
+
+/** The text of a chunk the term index covers: title, headings and body. */
+function chunkText(c: Chunk): string {
+  return `${c.pageTitle} ${c.headings.join(' ')} ${c.body}`;
 }
 
 /** The term index of chunks, over the text the engine weighs query terms in: title, headings and body. */
 export function chunkTermIndex(chunks: readonly Chunk[]): Uint8Array {
   return buildTermIndex(
     (function* () {
-      for (const c of chunks) yield `${c.pageTitle} ${c.headings.join(' ')} ${c.body}`;
+      for (const c of chunks) yield chunkText(c);
     })(),
   );
 }

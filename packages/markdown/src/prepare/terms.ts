@@ -26,29 +26,43 @@ class U32List {
   }
 }
 
-/**
- * Builds the term index of `texts` (one per chunk, in chunk order; lower-cased here). Words are numbered in
- * first-seen order and found by a hash of the text's characters (no string per occurrence); each chunk's
- * (word, chunk) pairs are sorted by word at the end, stably, so every list stays in chunk order.
- */
+/** Builds the term index of `texts` (one per chunk, in chunk order; lower-cased here). */
 export function buildTermIndex(texts: Iterable<string>): Uint8Array {
-  const words: string[] = [];
-  // open addressing: per slot the hash, then the word's number + 1 (0: empty)
-  let slots = new Int32Array(2 << 12);
-  // the chunk each word was last seen in, + 1
-  let lastDoc = new Uint32Array(1 << 12);
-  const pairWord = new U32List();
-  const pairDoc = new U32List();
-  const place = (hash: number, id: number): void => {
+  const builder = new TermIndexBuilder();
+  for (const text of texts) builder.add(text);
+  return builder.finish();
+}
+
+/**
+ * {@link buildTermIndex} fed one chunk's text at a time (a library prepared in batches): the same bytes. Words are
+ * numbered in first-seen order and found by a hash of the text's characters (no string per occurrence); postings
+ * are kept as (word, chunk) pairs in typed arrays, not an array per word — some 8 bytes a posting, which a large
+ * library's chunking worker carries from its first batch to its last — and sorted by word at the end, stably, so
+ * every list stays in chunk order.
+ */
+export class TermIndexBuilder {
+  private readonly words: string[] = [];
+  /** Open addressing: per slot the hash, then the word's number + 1 (0: empty). */
+  private slots = new Int32Array(2 << 12);
+  /** The chunk each word was last seen in, + 1. */
+  private lastDoc = new Uint32Array(1 << 12);
+  private pairWord = new U32List();
+  private pairDoc = new U32List();
+  private docs = 0;
+
+  private place(hash: number, id: number): void {
+    const slots = this.slots;
     const mask = (slots.length >> 1) - 1;
     let at = hash & mask;
     while (slots[2 * at + 1] !== 0) at = (at + 1) & mask;
     slots[2 * at] = hash;
     slots[2 * at + 1] = id + 1;
-  };
-  let docs = 0;
-  for (const raw of texts) {
-    const doc = docs++;
+  }
+
+  /** Adds the next chunk's text. */
+  add(raw: string): void {
+    const doc = this.docs++;
+    const words = this.words;
     const text = raw.toLowerCase();
     const n = text.length;
     let i = 0;
@@ -66,13 +80,14 @@ export function buildTermIndex(texts: Iterable<string>): Uint8Array {
         hash = Math.imul(hash ^ d, 0x01000193);
       }
       const length = i - start;
+      const slots = this.slots;
       const mask = (slots.length >> 1) - 1;
       let id = -1;
       for (let at = hash & mask; ; at = (at + 1) & mask) {
-        const found = slots[2 * at + 1]! - 1;
+        const found = (slots[2 * at + 1] as number) - 1;
         if (found < 0) break;
         if (slots[2 * at] !== hash) continue;
-        const word = words[found]!;
+        const word = words[found] as string;
         if (word.length === length && text.startsWith(word, start)) {
           id = found;
           break;
@@ -82,46 +97,58 @@ export function buildTermIndex(texts: Iterable<string>): Uint8Array {
         id = words.length;
         // a copy, not a view of the chunk's text
         words.push(` ${text.slice(start, i)}`.slice(1));
-        if ((words.length + 1) * 2 > slots.length >> 1) {
-          const old = slots;
-          slots = new Int32Array(old.length * 2);
-          for (let at = 0; at < old.length; at += 2) if (old[at + 1] !== 0) place(old[at]!, old[at + 1]! - 1);
+        if ((words.length + 1) * 2 > this.slots.length >> 1) {
+          const old = this.slots;
+          this.slots = new Int32Array(old.length * 2);
+          for (let at = 0; at < old.length; at += 2)
+            if (old[at + 1] !== 0) this.place(old[at] as number, (old[at + 1] as number) - 1);
         }
-        place(hash, id);
-        if (id === lastDoc.length) {
+        this.place(hash, id);
+        if (id === this.lastDoc.length) {
           const next = new Uint32Array(id * 2);
-          next.set(lastDoc);
-          lastDoc = next;
+          next.set(this.lastDoc);
+          this.lastDoc = next;
         }
       }
-      if (lastDoc[id] !== doc + 1) {
-        lastDoc[id] = doc + 1;
-        pairWord.push(id);
-        pairDoc.push(doc);
+      if (this.lastDoc[id] !== doc + 1) {
+        this.lastDoc[id] = doc + 1;
+        this.pairWord.push(id);
+        this.pairDoc.push(doc);
       }
     }
   }
-  const vocab = words.join('\n');
-  const vocabBytes = Buffer.byteLength(vocab, 'latin1');
-  const padded = Math.ceil(vocabBytes / 4) * 4;
-  const total = pairWord.length;
-  const bytes = new Uint8Array(4 * HEADER_WORDS + padded + 4 * (words.length + 1) + 4 * total);
-  const header = new Uint32Array(bytes.buffer, 0, HEADER_WORDS);
-  header.set([MAGIC, docs, words.length, vocabBytes, total]);
-  Buffer.from(bytes.buffer, 4 * HEADER_WORDS, vocabBytes).write(vocab, 'latin1');
-  const startsAt = 4 * HEADER_WORDS + padded;
-  const starts = new Uint32Array(bytes.buffer, startsAt, words.length + 1);
-  const all = new Uint32Array(bytes.buffer, startsAt + 4 * (words.length + 1), total);
-  // counting sort of the pairs by word (stable: each word's chunks stay in order)
-  for (let p = 0; p < total; p++) starts[pairWord.array[p]! + 1]! += 1;
-  for (let w = 0; w < words.length; w++) starts[w + 1]! += starts[w]!;
-  const next = starts.slice(0, words.length);
-  for (let p = 0; p < total; p++) {
-    const w = pairWord.array[p]!;
-    all[next[w]!] = pairDoc.array[p]!;
-    next[w]! += 1;
+
+  /** The term index of every text added. */
+  finish(): Uint8Array {
+    const { words, docs, pairWord, pairDoc } = this;
+    const vocab = words.join('\n');
+    const vocabBytes = Buffer.byteLength(vocab, 'latin1');
+    const padded = Math.ceil(vocabBytes / 4) * 4;
+    const total = pairWord.length;
+    const bytes = new Uint8Array(4 * HEADER_WORDS + padded + 4 * (words.length + 1) + 4 * total);
+    const header = new Uint32Array(bytes.buffer, 0, HEADER_WORDS);
+    header.set([MAGIC, docs, words.length, vocabBytes, total]);
+    Buffer.from(bytes.buffer, 4 * HEADER_WORDS, vocabBytes).write(vocab, 'latin1');
+    const startsAt = 4 * HEADER_WORDS + padded;
+    const starts = new Uint32Array(bytes.buffer, startsAt, words.length + 1);
+    const all = new Uint32Array(bytes.buffer, startsAt + 4 * (words.length + 1), total);
+    // counting sort of the pairs by word (stable: each word's chunks stay in order)
+    for (let p = 0; p < total; p++) {
+      const w = (pairWord.array[p] as number) + 1;
+      starts[w] = (starts[w] as number) + 1;
+    }
+    for (let w = 0; w < words.length; w++) starts[w + 1] = (starts[w + 1] as number) + (starts[w] as number);
+    const next = starts.slice(0, words.length);
+    for (let p = 0; p < total; p++) {
+      const w = pairWord.array[p] as number;
+      all[next[w] as number] = pairDoc.array[p] as number;
+      next[w] = (next[w] as number) + 1;
+    }
+    // what a finished builder held goes
+    this.pairWord = new U32List();
+    this.pairDoc = new U32List();
+    return bytes;
   }
-  return bytes;
 }
 
 /** A term index read back ({@link buildTermIndex}); `undefined` from {@link TermIndex.read} when the bytes are not one. */

@@ -1,0 +1,238 @@
+import { randomBytes } from 'node:crypto';
+import type { DocPage, IndexBuild, IndexKey, SearchBackend } from '@pro-context/kernel';
+import type { ChunkingPool, PrepareSession } from '@pro-context/markdown';
+import {
+  BlockCutter,
+  blockPrefix,
+  type DocsManifest,
+  type DocsMeta,
+  type StoredChunk,
+  type StoredPage,
+} from './stored-docs.js';
+
+/** Characters of pages chunked per batch: a batch's pages, chunks and copies between threads stay a few MB. */
+const BATCH_CHARS = 1024 * 1024;
+
+/**
+ * A library whose chunks total fewer characters than this keeps them at hand after its build until it is
+ * persisted (its first answers read no block back); a bigger one lets each batch go once written.
+ */
+const KEPT_CHARS = 4 * 1024 * 1024;
+
+/** What an {@link IndexingBuild} writes to and reads from (the doc store). */
+export interface BuildTarget {
+  readonly chunking: ChunkingPool;
+  readonly search: SearchBackend;
+  /** Block prefixes of builds under way (an older build's clean-up leaves them be). */
+  readonly building: Set<string>;
+  writeBlock(key: string, block: readonly StoredChunk[]): Promise<void>;
+  deleteBlocks(keys: readonly string[]): Promise<void>;
+}
+
+/** A backend without {@link SearchBackend.indexer}: the batches are collected and indexed at once. */
+function collecting(backend: SearchBackend, key: IndexKey): IndexBuild {
+  let chunks: Parameters<SearchBackend['index']>[1] = [];
+  return {
+    add: async (batch) => {
+      for (const chunk of batch) chunks.push(chunk);
+    },
+    finish: () => backend.index(key, chunks),
+    cancel: () => {
+      chunks = [];
+    },
+  };
+}
+
+/**
+ * One library version being fetched, chunked, indexed and stored batch by batch: each batch of pages is chunked
+ * (in a chunking worker held for the library), its chunks go to the search backend's build and into chunk blocks
+ * written to the cache at once, and nothing of the batch stays behind but ids, page runs and block offsets. The
+ * chunks, their ids and the index are those of the same pages prepared all at once. Blocks are written under
+ * the build's own tag (the revision is known only at the end); {@link abandon} deletes them.
+ */
+export class IndexingBuild {
+  /** The build's tag in its block keys. */
+  readonly tag = `b${Date.now().toString(36)}${randomBytes(4).toString('hex')}`;
+  /** Time spent chunking and indexing (awaiting the workers), ms. */
+  chunkMs = 0;
+  indexMs = 0;
+  private session: Promise<PrepareSession> | undefined;
+  private index: IndexBuild | undefined;
+  private readonly cutter = new BlockCutter();
+  private readonly pages: StoredPage[] = [];
+  private readonly written: string[] = [];
+  private pagesIn = 0;
+  /** Pages handed to the build so far, and who hears of progress through them. */
+  private received = 0;
+  private progress: ((pagesDone: number, pagesReceived: number) => void) | undefined;
+  /** The last batch's indexing and writing. */
+  private stored: Promise<void> = Promise.resolve();
+  private over = false;
+  /** The chunks so far while they total under {@link KEPT_CHARS}. */
+  private kept: StoredChunk[] | undefined = [];
+  private keptChars = 0;
+
+  constructor(
+    private readonly target: BuildTarget,
+    private readonly key: IndexKey,
+    private readonly maxTokens: number,
+    private readonly signal: AbortSignal | undefined,
+  ) {
+    target.building.add(this.prefix);
+  }
+
+  /** The blocks' key prefix. */
+  get prefix(): string {
+    return blockPrefix({ ...this.key, revision: '', blocks: this.tag });
+  }
+
+  /** Chunks so far, once the batches handed over are indexed and written. */
+  async chunkCount(): Promise<number> {
+    await this.stored;
+    return this.cutter.ids.length;
+  }
+
+  /**
+   * Adds pages handed over while the library downloads (a streaming adapter's batch); `progress` hears of the
+   * pages chunked so far and the pages received so far.
+   */
+  async add(pages: readonly DocPage[], progress?: (pagesDone: number, pagesReceived: number) => void): Promise<void> {
+    this.received += pages.length;
+    this.progress = progress;
+    let from = 0;
+    while (from < pages.length) {
+      let to = from;
+      let chars = 0;
+      while (to < pages.length && (to === from || chars < BATCH_CHARS)) chars += charsOf(pages[to++] as DocPage);
+      await this.batch(pages.slice(from, to));
+      from = to;
+    }
+  }
+
+  /**
+   * Adds every page of `pages` (a whole library, as an adapter returned it), taking them off the array as they
+   * are chunked so that each can be let go.
+   */
+  async addAll(
+    pages: DocPage[],
+    total: number,
+    progress?: (pagesDone: number, pagesReceived: number) => void,
+  ): Promise<void> {
+    const before = this.pagesIn;
+    this.received += pages.length;
+    this.progress = (done) => progress?.(Math.min(done - before, total), total);
+    if (this.session === undefined && this.pagesIn === 0) {
+      let chars = 0;
+      for (const page of pages) chars += charsOf(page);
+      this.start(chars);
+    }
+    while (pages.length > 0) {
+      let count = 0;
+      let chars = 0;
+      while (count < pages.length && (count === 0 || chars < BATCH_CHARS)) chars += charsOf(pages[count++] as DocPage);
+      await this.batch(pages.splice(0, count));
+    }
+  }
+
+  /** Completes the build: the manifest of its chunks (blocks all written) and their term index. */
+  async finish(
+    meta: Omit<DocsMeta, 'revision' | 'pages'>,
+  ): Promise<{ manifest: DocsManifest; terms: Uint8Array; chunks: StoredChunk[] | undefined }> {
+    await this.stored;
+    const last = this.cutter.flush();
+    if (last) await this.write(last);
+    const session = await this.start();
+    const started = performance.now();
+    const totals = await session.finish();
+    session.close();
+    this.chunkMs += performance.now() - started;
+    const indexing = performance.now();
+    this.index ??= this.indexer();
+    await this.index.finish();
+    this.indexMs += performance.now() - indexing;
+    this.over = true;
+    const manifest = this.cutter.manifest({ ...meta, revision: totals.revision, pages: this.pages }, this.tag);
+    const chunks = this.kept;
+    this.kept = undefined;
+    return { manifest, terms: totals.terms, chunks };
+  }
+
+  /** Gives up: the chunking worker and the backend's build are let go, and the blocks written are deleted. */
+  async abandon(): Promise<void> {
+    if (this.over) return;
+    this.over = true;
+    this.index?.cancel();
+    await this.stored.catch(() => undefined);
+    this.kept = undefined;
+    const session = this.session;
+    this.session = undefined;
+    await session?.then((s) => s.close()).catch(() => undefined);
+    try {
+      await this.target.deleteBlocks(this.written.splice(0));
+    } finally {
+      this.target.building.delete(this.prefix);
+    }
+  }
+
+  private start(chars?: number): Promise<PrepareSession> {
+    this.session ??= this.target.chunking.session(
+      { maxTokens: this.maxTokens },
+      { ...(this.signal ? { signal: this.signal } : {}), ...(chars === undefined ? {} : { chars }) },
+    );
+    return this.session;
+  }
+
+  private indexer(): IndexBuild {
+    return this.target.search.indexer?.(this.key) ?? collecting(this.target.search, this.key);
+  }
+
+  /**
+   * Chunks a batch, then hands its chunks to the backend and the cache behind the next batch's chunking (at
+   * most one batch in that stage: the chunking worker and the index worker work side by side).
+   */
+  private async batch(pages: readonly DocPage[]): Promise<void> {
+    if (this.over) throw new Error('the build is over');
+    this.signal?.throwIfAborted();
+    const session = await this.start();
+    const started = performance.now();
+    const pagesIn = this.pagesIn;
+    const prepared = await session.add(pages, (done) => this.progress?.(pagesIn + done, this.received));
+    this.chunkMs += performance.now() - started;
+    this.pagesIn += pages.length;
+    for (const page of prepared.pages) this.pages.push(page);
+    await this.stored;
+    this.signal?.throwIfAborted();
+    this.stored = this.store(prepared.chunks);
+    this.stored.catch(() => undefined);
+  }
+
+  /** Indexes a batch's chunks and writes the blocks they complete. */
+  private async store(chunks: StoredChunk[]): Promise<void> {
+    const started = performance.now();
+    this.index ??= this.indexer();
+    await this.index.add(
+      chunks.map((c) => ({ id: c.id, title: c.pageTitle, headings: c.headings, body: c.body, url: c.url })),
+    );
+    this.indexMs += performance.now() - started;
+    for (const [n, block] of this.cutter.add(chunks).entries()) {
+      // each write encodes and stores a block on this thread: answers to other calls get a turn between a few
+      if (n > 0 && n % 8 === 0) await new Promise((resolve) => setImmediate(resolve));
+      await this.write(block);
+    }
+    if (this.kept !== undefined) {
+      for (const c of chunks) this.keptChars += c.body.length;
+      if (this.keptChars < KEPT_CHARS) for (const c of chunks) this.kept.push(c);
+      else this.kept = undefined;
+    }
+  }
+
+  private async write(block: readonly StoredChunk[]): Promise<void> {
+    const key = `${this.prefix}${this.written.length}`;
+    this.written.push(key);
+    await this.target.writeBlock(key, block);
+  }
+}
+
+function charsOf(page: DocPage): number {
+  return page.markdown.length + (page.html?.length ?? 0);
+}

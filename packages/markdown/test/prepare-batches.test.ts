@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { DocsPreparer, type PreparablePage, prepareDocs, TermIndex, TermIndexBuilder } from '../src/index.js';
+
+/** Pages with repeated words across pages, a duplicate page and a duplicate section, and an HTML-only page. */
+function pages(): PreparablePage[] {
+  const out: PreparablePage[] = [];
+  for (let p = 0; p < 30; p++) {
+    out.push({
+      url: `https://docs.test/p${p % 27}`,
+      title: `Page ${p}`,
+      markdown: `# Page ${p}\n\nIntro to knob${p % 7} and \`retry_${p}\`.\n\n## Usage\n\nCall \`client.get()\` with timeout=${p}.\n\n## Usage\n\nAgain.\n`,
+    });
+  }
+  out.push({
+    url: 'https://docs.test/html',
+    title: 'Html',
+    markdown: '',
+    html: '<h1>Html</h1><p>Plain <code>x</code></p>',
+  });
+  return out;
+}
+
+describe('DocsPreparer (a library in batches)', () => {
+  it('gives exactly what one prepareDocs of all the pages gives, however the pages are cut', async () => {
+    const whole = await prepareDocs(pages(), { maxTokens: 200 });
+    for (const size of [1, 4, 13]) {
+      const preparer = new DocsPreparer({ maxTokens: 200 });
+      const all = pages();
+      const batched = { pages: [] as typeof whole.pages, chunks: [] as typeof whole.chunks };
+      for (let from = 0; from < all.length; from += size) {
+        const batch = await preparer.add(all.slice(from, from + size));
+        batched.pages.push(...batch.pages);
+        batched.chunks.push(...batch.chunks);
+      }
+      expect({ ...batched, ...preparer.finish() }).toEqual(whole);
+    }
+    // duplicates dropped across batches: the page repeated 27 pages later is there once
+    expect(whole.pages.filter((p) => p.url === 'https://docs.test/p1')).toHaveLength(1);
+  });
+
+  it('TermIndexBuilder finds the chunks holding a word, in order, as a per-word list would', () => {
+    const texts = ['alpha beta', 'beta gamma beta', 'delta', 'alpha delta gamma', ''];
+    const builder = new TermIndexBuilder();
+    for (const text of texts) builder.add(text);
+    const index = TermIndex.read(builder.finish());
+    expect(index?.documents).toBe(5);
+    const holding = (word: string) => texts.flatMap((t, i) => (t.split(' ').includes(word) ? [i] : []));
+    for (const word of ['alpha', 'beta', 'gamma', 'delta']) {
+      expect(index?.chunksWith(word)).toEqual(holding(word));
+    }
+  });
+});
