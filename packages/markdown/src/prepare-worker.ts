@@ -3,6 +3,7 @@
  * library's pages per message, posting progress while it works. Kept as its own file next to the pool (and,
  * in the preset's bundle, as its own entry point next to the CLI), because a Worker starts from a file.
  */
+import { setPriority } from 'node:os';
 import { parentPort } from 'node:worker_threads';
 import { DocsPreparer, type PreparablePage, type PrepareOptions, prepareDocs } from './prepare/prepare.js';
 
@@ -15,6 +16,17 @@ type PrepareRequest =
 
 const port = parentPort;
 if (!port) throw new Error('prepare-worker runs in a worker thread (see ChunkingPool)');
+
+// Background work: on Linux, where a thread's nice value is its own, this thread yields the cores to the main
+// thread's answers (a hot library's get-docs stays fast while another library is chunked and indexed). Elsewhere a
+// process-wide call would slow the whole server: left as is.
+if (process.platform === 'linux') {
+  try {
+    setPriority(10);
+  } catch {
+    // not permitted here: the thread keeps the process's priority
+  }
+}
 
 /** Libraries being prepared in batches, by session. */
 const sessions = new Map<number, DocsPreparer>();

@@ -3,12 +3,24 @@
  * by {@link WorkerIndexBuilder} from the file next to the module that starts it (dist/, or dist/bin/ in the
  * CLI bundle, where it is an entry point of its own).
  */
+import { setPriority } from 'node:os';
 import { parentPort } from 'node:worker_threads';
 import { PackedIndexBuilder, packedBuffers } from './packed-index.js';
 import type { BuildRequest, BuildResponse } from './protocol.js';
 
 const port = parentPort;
 if (port === null) throw new Error('packed-search-worker runs in a worker thread');
+
+// Background work: on Linux, where a thread's nice value is its own, this thread yields the cores to the main
+// thread's answers (a hot library's get-docs stays fast while another library is chunked and indexed). Elsewhere a
+// process-wide call would slow the whole server: left as is.
+if (process.platform === 'linux') {
+  try {
+    setPriority(10);
+  } catch {
+    // not permitted here: the thread keeps the process's priority
+  }
+}
 
 const builders = new Map<number, PackedIndexBuilder>();
 

@@ -24,6 +24,7 @@ import {
   StoredDocsTable,
   toManifest,
 } from './stored-docs.js';
+import { Slicer } from './yielding.js';
 
 export type { DocsManifest, DocsMeta, DocsRecord, LoadedDocs, StoredChunk, StoredPage } from './stored-docs.js';
 
@@ -550,7 +551,12 @@ export class DocStore {
       for (const mine of await this.cache.keys(CHUNKS_NS, prefix)) await this.cache.delete(CHUNKS_NS, mine);
       return;
     }
-    for (const [n, block] of blocks.entries()) await this.cache.set(CHUNKS_NS, `${prefix}${n}`, block, { ttlMs: 0 });
+    // (synchronous writes, a few ms each: answers to other calls get a turn every few ms)
+    const slicer = new Slicer();
+    for (const [n, block] of blocks.entries()) {
+      await slicer.turn();
+      await this.cache.set(CHUNKS_NS, `${prefix}${n}`, block, { ttlMs: 0 });
+    }
     const termBytes = terms ?? (await docs.termIndexBytes());
     await this.cache.set(CHUNKS_NS, `${prefix}terms`, termBytes, { ttlMs: 0 });
     await this.cache.set(ns.docs, key, manifest, ttl);

@@ -11,6 +11,8 @@ import {
 } from './stored-docs.js';
 
 /** Characters of pages chunked per batch: a batch's pages, chunks and copies between threads stay a few MB. */
+import { Slicer } from './yielding.js';
+
 const BATCH_CHARS = 1024 * 1024;
 
 /**
@@ -214,9 +216,10 @@ export class IndexingBuild {
       chunks.map((c) => ({ id: c.id, title: c.pageTitle, headings: c.headings, body: c.body, url: c.url })),
     );
     this.indexMs += performance.now() - started;
-    for (const [n, block] of this.cutter.add(chunks).entries()) {
-      // each write encodes and stores a block on this thread: answers to other calls get a turn between a few
-      if (n > 0 && n % 8 === 0) await new Promise((resolve) => setImmediate(resolve));
+    // each write encodes and stores a block on this thread: answers to other calls get a turn every few ms
+    const slicer = new Slicer();
+    for (const block of this.cutter.add(chunks)) {
+      await slicer.turn();
       await this.write(block);
     }
     if (this.kept !== undefined) {
