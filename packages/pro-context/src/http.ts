@@ -36,5 +36,6 @@ export function httpHostOptionsFrom(config: ResolvedConfig): Omit<HttpHostOption
     },
     rateLimit: rateLimitConfigSection.read(config),
     corsOrigins: corsConfigSection.read(config).origins,
+    answerMemo: server.answerMemo,
   };
 }

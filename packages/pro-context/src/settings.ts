@@ -42,6 +42,17 @@ export const serverConfigSchema = z.strictObject({
     })
     .prefault({})
     .describe('HTTP: Prometheus metrics.'),
+  answerMemo: z
+    .strictObject({
+      enabled: z
+        .boolean()
+        .default(true)
+        .describe('Answer a repeated get-docs (same arguments, same docs in memory) from its serialized answer.'),
+      maxEntries: z.number().int().positive().default(1000).describe('Answers kept at most.'),
+      maxMB: z.number().positive().default(16).describe('Memory the kept answers may take, MB.'),
+    })
+    .prefault({})
+    .describe('HTTP: the answer memo (every hit still checks the key, the rate limit and counts usage).'),
 });
 
 /** `rateLimit`: per-key token buckets (HTTP mode). */

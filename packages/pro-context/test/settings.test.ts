@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { createSilentLogger, type StartedKernel } from '@pro-context/kernel';
 import { catalogErrorOf } from '@pro-context/testing';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { httpHostOptionsFrom } from '../src/http.js';
 import {
   corsConfigSection,
   presetConfigJsonSchema,
@@ -49,6 +50,19 @@ describe("the preset's settings (host sections, reserved variables, default allo
       'PRO_CONTEXT_HOST',
       'PRO_CONTEXT_CACHE_DIR',
     ]);
+  });
+
+  it('hands server.answerMemo to the HTTP host: on by default, off or sized from the config file', async () => {
+    expect(httpHostOptionsFrom((await start({})).config).answerMemo).toEqual({
+      enabled: true,
+      maxEntries: 1000,
+      maxMB: 16,
+    });
+    const off = await start({}, { server: { answerMemo: { enabled: false, maxMB: 4 } } });
+    expect(httpHostOptionsFrom(off.config).answerMemo).toEqual({ enabled: false, maxEntries: 1000, maxMB: 4 });
+    const error = await catalogErrorOf(start({}, { server: { answerMemo: { maxEntries: 0 } } }));
+    expect(error.code).toBe('CONFIG_INVALID');
+    expect(error.message).toContain('server.answerMemo.maxEntries');
   });
 
   it('names the variable that set a bad server key', async () => {
