@@ -60,14 +60,17 @@ const zodEnglishOnly = {
 const noElicitationValidator = {
   name: 'no-elicitation-validator',
   setup(b) {
-    b.onLoad({ filter: /[\\/]@modelcontextprotocol[\\/]sdk[\\/]dist[\\/]esm[\\/]validation[\\/]ajv-provider\.js$/ }, () => ({
-      contents: `export class AjvJsonSchemaValidator {
+    b.onLoad(
+      { filter: /[\\/]@modelcontextprotocol[\\/]sdk[\\/]dist[\\/]esm[\\/]validation[\\/]ajv-provider\.js$/ },
+      () => ({
+        contents: `export class AjvJsonSchemaValidator {
   getValidator() {
     throw new Error('pro-context is bundled without a JSON Schema validator: elicitation responses cannot be validated.');
   }
 }`,
-      loader: 'js',
-    }));
+        loader: 'js',
+      }),
+    );
   },
 };
 
