@@ -74,8 +74,7 @@ function namePattern(name: string): RegExp {
       `(?<![\\p{L}\\p{N}_.\\-/@])${phrase}(?:['’]s)?(?![\\p{L}\\p{N}_\\-/@]|\\.[\\p{L}\\p{N}_])`,
       'giu',
     );
-    if (namePatterns.size >= 10_000) namePatterns.clear();
-    namePatterns.set(name, pattern);
+    remember(namePatterns, name, pattern, 10_000);
   }
   // a global pattern remembers where it stopped: each use starts from the beginning
   pattern.lastIndex = 0;
@@ -645,8 +644,7 @@ export function pageKind(url: string, title: string): PageKind {
   let kind = pageKinds.get(key);
   if (kind === undefined) {
     kind = kindOfPage(url, title);
-    if (pageKinds.size >= MEMO_ENTRIES) pageKinds.clear();
-    pageKinds.set(key, kind);
+    remember(pageKinds, key, kind);
   }
   return kind;
 }
@@ -709,8 +707,8 @@ const headingIdentifiers = new Map<string, string>();
 const wordForms = new Map<string, string>();
 const MEMO_ENTRIES = 50_000;
 
-function remember(memo: Map<string, string>, key: string, value: string): void {
-  if (memo.size >= MEMO_ENTRIES) memo.clear();
+function remember<V>(memo: Map<string, V>, key: string, value: V, limit = MEMO_ENTRIES): void {
+  if (memo.size >= limit) memo.clear();
   memo.set(key, value);
 }
 
