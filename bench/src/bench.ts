@@ -406,7 +406,7 @@ async function main() {
     await inProcess.stop();
     await web.close();
   }
-  const targets = evaluateTargets({ quality, stdio, http, libraries });
+  const targets = evaluateTargets({ quality, stdio, http, scale, libraries });
   printTargets(targets);
   const out = join(dirname(fileURLToPath(import.meta.url)), '..', 'results', 'bench.json');
   mkdirSync(dirname(out), { recursive: true });
