@@ -812,19 +812,27 @@ function titleKeys(chunk: StoredChunk): string[] {
 }
 
 /**
- * The first `limit` chunks of a map whose own heading names `keys[0]` (see {@link titleKeys}), in the map's order,
- * then those naming `keys[1]`, and so on (a chunk naming two of them is listed twice). A scan per query: the map
- * is the query's own, and indexing every key of every chunk cost more than looking for the few keys asked.
+ * For each of `keys`, the first `limit` chunks of a map whose own heading names it (see {@link titleKeys}), in
+ * the map's order. One pass over the map per query (it is the query's own): indexing every key of every chunk
+ * cost more than looking for the few keys asked.
  */
-function titledChunks(chunks: ReadonlyMap<string, StoredChunk>, keys: readonly string[], limit: number): StoredChunk[] {
-  const out: StoredChunk[] = [];
-  for (const key of keys) {
-    for (const chunk of chunks.values()) {
-      if (out.length >= limit) return out;
-      if (titleKeys(chunk).includes(key)) out.push(chunk);
+function titledChunks(
+  chunks: ReadonlyMap<string, StoredChunk>,
+  keys: readonly string[],
+  limit: number,
+): Map<string, StoredChunk[]> {
+  const found = new Map<string, StoredChunk[]>(keys.map((key) => [key, []]));
+  let open = found.size;
+  for (const chunk of chunks.values()) {
+    if (open === 0) break;
+    for (const key of titleKeys(chunk)) {
+      const list = found.get(key);
+      if (list === undefined || list.length >= limit) continue;
+      list.push(chunk);
+      if (list.length === limit) open -= 1;
     }
   }
-  return out;
+  return found;
 }
 
 /** Lower-case runs of `[a-z0-9_.$@-]` in `text` (the term index's words). */
@@ -964,8 +972,12 @@ export function rerank(
   }
   // chunks titled by a named identifier, wherever the backend ranked them
   const identifiers = queryIdentifiers(query);
+  const keysOf = (identifier: string) => [identifier.toLowerCase(), `~${wordForm(identifier)}`];
+  const titled = titledChunks(chunks, identifiers.flatMap(keysOf), 20);
   for (const identifier of identifiers) {
-    for (const chunk of titledChunks(chunks, [identifier.toLowerCase(), `~${wordForm(identifier)}`], 20))
+    for (const chunk of keysOf(identifier)
+      .flatMap((key) => titled.get(key) ?? [])
+      .slice(0, 20))
       add(chunk, top * 0.5);
   }
   const history = !asksAboutVersions(query);
