@@ -8,7 +8,7 @@
  */
 export { BM25_SHARE, MAX_TYPO_CANDIDATES, NUMERIC_TERM } from './scoring.js';
 export { englishSynonymGroups, SYNONYM_WEIGHT, synonymIndex } from './synonyms.js';
-export type { CodeTokenizer, IndexEntry, QueryTerm, SearchLanguage } from './tokenizer.js';
+export type { CodeTokenizer, IndexEntry, QueryTerm, SearchLanguage, TokenizerOptions } from './tokenizer.js';
 export { createCodeTokenizer } from './tokenizer.js';
 export type { TypoCandidate } from './typo-vocabulary.js';
 export { allowedTypos, boundedEditDistance, MIN_TYPO_LENGTH, TypoVocabulary } from './typo-vocabulary.js';

@@ -78,6 +78,7 @@ const CAMEL_BOUNDARY = /[a-z0-9][A-Z]|[A-Z][A-Z][a-z]/;
 const CAMEL_SPLIT = /(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])/;
 const NON_ASCII = /[\u0080-\uffff]/;
 const COMBINING_MARKS = /[\u0300-\u036f]/g;
+/** Words the tokenizer's cache holds by default before it starts over (see {@link TokenizerOptions.cacheWords}). */
 const WORD_CACHE_LIMIT = 100_000;
 
 /**
@@ -269,6 +270,16 @@ function hashOf(s: string, start: number, end: number): number {
   return hash;
 }
 
+/** Options of {@link createCodeTokenizer}. */
+export interface TokenizerOptions {
+  /**
+   * Distinct words the per-word cache holds before it is cleared and starts over (default 100,000: a process-wide
+   * vocabulary stays far below it; the cap guards against pathological input). An index builder with a tokenizer
+   * of its own, dropped after the build, may allow more: past the cap every word is analysed again.
+   */
+  cacheWords?: number;
+}
+
 /**
  * Creates the code-aware tokenizer: identifiers are indexed whole and in parts (`field_validator` →
  * `field_validator`, `field`, `validator`; `APIRouter` → `apirouter`, `api`, `router`), everything is
@@ -276,7 +287,11 @@ function hashOf(s: string, start: number, end: number): number {
  * from `@orama/stemmers`); contractions lose their suffix (`isn't` → `isn`, a stop word), stop words and
  * one-letter tokens are dropped. The same instance serves indexing, queries and restored indexes.
  */
-export function createCodeTokenizer(language: SearchLanguage = 'english'): CodeTokenizer {
+export function createCodeTokenizer(
+  language: SearchLanguage = 'english',
+  options: TokenizerOptions = {},
+): CodeTokenizer {
+  const cacheWords = options.cacheWords ?? WORD_CACHE_LIMIT;
   const stem = englishStemmer;
   const stopWords = englishStopWords;
   // Word → what it indexes as. Documentation vocabularies are small and Zipf-distributed, so after the
@@ -318,7 +333,7 @@ export function createCodeTokenizer(language: SearchLanguage = 'english'): CodeT
       });
       analyzed = list;
       // The cap only guards against pathological input; a real process-wide vocabulary stays far below it.
-      if (words.size >= WORD_CACHE_LIMIT) {
+      if (words.size >= cacheWords) {
         words.clear();
         stems.clear();
       }

@@ -76,6 +76,20 @@ describe('code-aware tokenizer', () => {
     expect(tokenizer.indexTerms('model model model', () => {})).toBe(3);
   });
 
+  it('analyses words the same way after its word cache filled up and started over', () => {
+    const small = createCodeTokenizer('english', { cacheWords: 3 });
+    const text = 'field_validator BaseModel httpx.AsyncClient models validators BaseModel field_validator';
+    const terms = (t: typeof tokenizer) => {
+      const out: string[] = [];
+      t.indexTerms(text, (surface, term) => out.push(`${surface}:${term}`));
+      return out;
+    };
+    // twice: the second pass meets words the small cache dropped and words it still holds
+    expect(terms(small)).toEqual(terms(tokenizer));
+    expect(terms(small)).toEqual(terms(tokenizer));
+    expect(small.queryTerms(text)).toEqual(tokenizer.queryTerms(text));
+  });
+
   it('does not trip over Object.prototype names', () => {
     expect(queryTerms('constructor __proto__ toString')).toEqual([
       'constructor',

@@ -26,8 +26,17 @@ export function queryTerms(text: string): string[] {
 
 /** A crude English stem for matching query terms in text (plural and -ing/-ed forms). */
 function stem(term: string): string {
-  return term.length > 4 ? term.replace(/(ies|es|s|ing|ed)$/, '') : term;
+  if (term.length <= 4) return term;
+  // asked for every chunk a query reads, for the same few terms
+  let stemmed = termStems.get(term);
+  if (stemmed === undefined) {
+    stemmed = term.replace(/(ies|es|s|ing|ed)$/, '');
+    remember(termStems, term, stemmed, 10_000);
+  }
+  return stemmed;
 }
+
+const termStems = new Map<string, string>();
 
 /** Fraction of the query's terms that occur in `text` (stem prefix match). */
 export function termCoverage(terms: readonly string[], text: string): number {
@@ -786,8 +795,6 @@ function bodyHeadings(chunk: StoredChunk): string[] {
   return list;
 }
 
-const titleIndexes = new WeakMap<ReadonlyMap<string, StoredChunk>, Map<string, StoredChunk[]>>();
-
 const titleKeyLists = new WeakMap<StoredChunk, string[]>();
 
 /** The identifiers and the word form a chunk's own heading names (kept per chunk: chunks outlive one query's map). */
@@ -804,21 +811,28 @@ function titleKeys(chunk: StoredChunk): string[] {
   return keys;
 }
 
-/** The chunks of a map by the identifier and the word form their own heading names (built once per map). */
-function titleIndex(chunks: ReadonlyMap<string, StoredChunk>): Map<string, StoredChunk[]> {
-  let index = titleIndexes.get(chunks);
-  if (index === undefined) {
-    index = new Map();
-    for (const chunk of chunks.values()) {
-      for (const key of titleKeys(chunk)) {
-        const list = index.get(key);
-        if (list === undefined) index.set(key, [chunk]);
-        else list.push(chunk);
-      }
+/**
+ * For each of `keys`, the first `limit` chunks of a map whose own heading names it (see {@link titleKeys}), in
+ * the map's order. One pass over the map per query (it is the query's own): indexing every key of every chunk
+ * cost more than looking for the few keys asked.
+ */
+function titledChunks(
+  chunks: ReadonlyMap<string, StoredChunk>,
+  keys: readonly string[],
+  limit: number,
+): Map<string, StoredChunk[]> {
+  const found = new Map<string, StoredChunk[]>(keys.map((key) => [key, []]));
+  let open = found.size;
+  for (const chunk of chunks.values()) {
+    if (open === 0) break;
+    for (const key of titleKeys(chunk)) {
+      const list = found.get(key);
+      if (list === undefined || list.length >= limit) continue;
+      list.push(chunk);
+      if (list.length === limit) open -= 1;
     }
-    titleIndexes.set(chunks, index);
   }
-  return index;
+  return found;
 }
 
 /** Lower-case runs of `[a-z0-9_.$@-]` in `text` (the term index's words). */
@@ -958,10 +972,12 @@ export function rerank(
   }
   // chunks titled by a named identifier, wherever the backend ranked them
   const identifiers = queryIdentifiers(query);
-  const index = identifiers.length > 0 ? titleIndex(chunks) : undefined;
+  const keysOf = (identifier: string) => [identifier.toLowerCase(), `~${wordForm(identifier)}`];
+  const titled = titledChunks(chunks, identifiers.flatMap(keysOf), 20);
   for (const identifier of identifiers) {
-    const key = identifier.toLowerCase();
-    for (const chunk of [...(index?.get(key) ?? []), ...(index?.get(`~${wordForm(identifier)}`) ?? [])].slice(0, 20))
+    for (const chunk of keysOf(identifier)
+      .flatMap((key) => titled.get(key) ?? [])
+      .slice(0, 20))
       add(chunk, top * 0.5);
   }
   const history = !asksAboutVersions(query);
