@@ -605,8 +605,9 @@ export class LlmsTxtSourceAdapter implements SourceAdapter {
               maxBodyBytes: maxFullTxtTokens * FULL_TXT_BYTES_PER_TOKEN,
               maxChars: maxFullTxtTokens * CHARS_PER_TOKEN,
             }),
-        ...(context.pages ? { handOver: context.pages } : {}),
-        keepAll: !context.pages,
+        // within the token budget the file is small: kept whole, so it can still be refused as too large
+        ...(context.pages && preferFullTxt ? { handOver: context.pages } : {}),
+        keepAll: !(context.pages && preferFullTxt),
       });
     } catch (error) {
       // a failure after pages were handed over fails the whole fetch (the engine drops the partial library)
@@ -680,6 +681,9 @@ export class LlmsTxtSourceAdapter implements SourceAdapter {
       checked = true;
       return looksLikeHtml(splitter.opening) ? 'the file is an HTML page' : splitter.notMarkdown;
     };
+    // The batch with the taker is awaited before the next one is handed over (one at a time, as the contract
+    // asks), while the file goes on being read and split: the taker's worker and this thread work side by side.
+    let inFlight: Promise<void> | undefined;
     const flush = async (all: boolean) => {
       while (
         pending &&
@@ -689,8 +693,12 @@ export class LlmsTxtSourceAdapter implements SourceAdapter {
         const batch = pending.splice(0, HANDOVER_PAGES);
         for (const page of batch) pendingChars -= page.markdown.length;
         handedOver += batch.length;
-        await options.handOver!(batch);
+        if (inFlight) await inFlight;
+        inFlight = options.handOver!(batch);
+        // awaited before the next batch, at the end, or (failing) before the read gives up
+        inFlight.catch(() => undefined);
       }
+      if (all && inFlight) await inFlight;
     };
     const take = async (pages: DocPage[]) => {
       for (const page of pages) {
@@ -734,6 +742,8 @@ export class LlmsTxtSourceAdapter implements SourceAdapter {
       await take(pages);
       if (handing) await flush(true);
     } catch (error) {
+      // the taker is never left working on a batch after the read failed
+      await inFlight?.catch(() => undefined);
       // pages already handed over make any failure final: the caller must not try something else
       if (handedOver > 0 && error instanceof Error) Object.assign(error, { handedOver: true });
       throw error;

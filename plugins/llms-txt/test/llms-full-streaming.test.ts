@@ -144,9 +144,10 @@ describe('a large llms-full.txt, streamed', () => {
     files.set('/cut/llms-full.txt', { body, cutAt: Math.floor(Buffer.byteLength(body) * 0.8) });
     const { kernel, adapter } = await kernelWith({ preferFullTxt: true });
     let handed = 0;
-    const error = await catalogErrorOf(
-      adapter.fetchDocs(lib('cut'), 'latest', { pages: async (batch) => void (handed += batch.length) }),
-    );
+    const count = async (batch: DocPage[]) => {
+      handed += batch.length;
+    };
+    const error = await catalogErrorOf(adapter.fetchDocs(lib('cut'), 'latest', { pages: count }));
     expect(handed).toBeGreaterThan(0);
     expect(error.code).toBe('SOURCE_UNAVAILABLE');
     expect(requests.get('/cut/p0')).toBeUndefined();
