@@ -1,6 +1,12 @@
 import type { LookupFunction } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { HttpClient, HttpClientOptions, HttpRequestOptions, HttpResponse } from '@pro-context/kernel';
+import type {
+  HttpClient,
+  HttpClientOptions,
+  HttpRequestOptions,
+  HttpResponse,
+  HttpStreamResponse,
+} from '@pro-context/kernel';
 import { createSilentLogger, isProContextError, type Logger, ProContextError } from '@pro-context/kernel';
 import type { Agent, Dispatcher, ProxyAgent } from 'undici';
 import {
@@ -84,6 +90,16 @@ function formatBytes(bytes: number): string {
   return `${bytes}-byte`;
 }
 
+function tooLarge(url: URL, limit: number): ProContextError {
+  return new ProContextError(
+    'INVALID_CONTENT',
+    `Response from ${url.host} is larger than the ${formatBytes(limit)} limit.`,
+    {
+      details: { host: url.host, maxBodyBytes: limit },
+    },
+  );
+}
+
 function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
   const flat: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
@@ -116,12 +132,23 @@ interface Exchange {
   retries: number;
   retriesUsed: number;
   host: string;
+  /** The body is handed over unread (`stream`), not read whole. */
+  stream: boolean;
 }
 
 interface RawResponse {
   status: number;
   headers: Record<string, string>;
   body: Uint8Array;
+  /** The unread body, for a streamed request. */
+  stream?: Dispatcher.ResponseData['body'];
+}
+
+/** A request followed to its last hop. */
+interface Followed {
+  url: URL;
+  raw: RawResponse;
+  redirects: number;
 }
 
 type Undici = typeof import('undici');
@@ -173,6 +200,78 @@ class GuardedHttpClient implements HttpClient {
   }
 
   async request(input: string | URL, options: HttpRequestOptions = {}): Promise<HttpResponse> {
+    const { url, raw, redirects } = await this.run(input, options, false);
+    return this.toResponse(url, raw, redirects);
+  }
+
+  async stream(
+    input: string | URL,
+    options: Omit<HttpRequestOptions, 'method' | 'body'> = {},
+  ): Promise<HttpStreamResponse> {
+    const started = performance.now();
+    const { url, raw, redirects, exchange } = await this.run(input, { ...options, method: 'GET' }, true);
+    const { status, headers } = raw;
+    const body = raw.stream;
+    const retryAfterMs = status === 429 || status === 503 ? parseRetryAfterMs(headers['retry-after']) : undefined;
+    const limit = exchange.maxBodyBytes;
+    let bytes = 0;
+    let settled = body === undefined;
+    // Destroying emits an AbortError nobody else listens for; swallow it rather than crash the process.
+    const discard = () => {
+      if (settled) return;
+      settled = true;
+      body?.on('error', () => undefined).destroy();
+    };
+    const logger = this.logger;
+    const self = this;
+    async function* chunks(): AsyncGenerator<Uint8Array> {
+      if (body === undefined) return;
+      try {
+        for await (const chunk of body as AsyncIterable<Buffer>) {
+          bytes += chunk.byteLength;
+          if (bytes > limit) throw tooLarge(url, limit);
+          yield chunk;
+        }
+        settled = true;
+        logger.debug('http stream read', { host: url.host, bytes, ms: Math.round(performance.now() - started) });
+      } catch (error) {
+        const failure = isProContextError(error)
+          ? error
+          : options.signal?.aborted
+            ? (options.signal.reason ?? error)
+            : self.unavailable(error, exchange);
+        logger.debug('http stream failed', {
+          host: url.host,
+          bytes,
+          errorCode: isProContextError(failure) ? failure.code : errorCode(failure),
+          error: failure instanceof Error ? failure.message : String(failure),
+        });
+        throw failure;
+      } finally {
+        discard();
+      }
+    }
+    return {
+      url: url.href,
+      status,
+      headers,
+      notModified: status === 304,
+      redirects,
+      ...(retryAfterMs === undefined ? {} : { retryAfter: Math.ceil(retryAfterMs / 1000) }),
+      body: chunks(),
+      cancel: discard,
+    };
+  }
+
+  /**
+   * Sends the request and follows it to its last hop, with every guard; a streamed one comes back with its body
+   * unread, and the overall deadline no longer runs (its body is bounded by the body timeout and the signal).
+   */
+  private async run(
+    input: string | URL,
+    options: HttpRequestOptions,
+    stream: boolean,
+  ): Promise<Followed & { exchange: Exchange }> {
     const started = performance.now();
     let url: URL;
     try {
@@ -192,6 +291,7 @@ class GuardedHttpClient implements HttpClient {
       retries: Math.max(0, options.retries ?? this.settings.retries),
       retriesUsed: 0,
       host: url.host,
+      stream,
     };
     const fields = () => ({
       method,
@@ -201,14 +301,16 @@ class GuardedHttpClient implements HttpClient {
       retries: exchange.retriesUsed,
     });
     try {
-      const response = await this.follow(url, options, exchange);
+      const followed = await this.follow(url, options, exchange);
+      const { status } = followed.raw;
       this.logger.debug('http request', {
         ...fields(),
-        status: response.status,
-        redirects: response.redirects,
-        ...(response.notModified ? { notModified: true } : {}),
+        status,
+        redirects: followed.redirects,
+        ...(status === 304 ? { notModified: true } : {}),
+        ...(stream ? { stream: true } : {}),
       });
-      return response;
+      return { ...followed, exchange };
     } catch (error) {
       const failure = this.finalError(error, exchange, options.signal, timeoutMs);
       this.logger.debug('http request failed', {
@@ -236,7 +338,7 @@ class GuardedHttpClient implements HttpClient {
   }
 
   /** Follows redirects by hand so every hop is re-validated (scheme here, address in the connector). */
-  private async follow(start: URL, options: HttpRequestOptions, exchange: Exchange): Promise<HttpResponse> {
+  private async follow(start: URL, options: HttpRequestOptions, exchange: Exchange): Promise<Followed> {
     const maxRedirects = options.maxRedirects ?? this.settings.maxRedirects;
     const headers: Record<string, string> = { 'user-agent': this.settings.userAgent };
     for (const [name, value] of Object.entries(options.headers ?? {})) headers[name.toLowerCase()] = value;
@@ -266,7 +368,7 @@ class GuardedHttpClient implements HttpClient {
         throw blocked ? toUrlNotAllowed(blocked, via) : error;
       }
       const location = redirectStatuses.has(raw.status) ? raw.headers.location : undefined;
-      if (location === undefined) return this.toResponse(url, raw, redirects);
+      if (location === undefined) return { url, raw, redirects };
       if (redirects >= maxRedirects) {
         throw new ProContextError(
           'SOURCE_UNAVAILABLE',
@@ -384,6 +486,14 @@ class GuardedHttpClient implements HttpClient {
           await response.body.dump().catch(() => undefined);
           return { status, headers: responseHeaders, body: new Uint8Array() };
         }
+        if (exchange.stream) {
+          const declared = Number(response.headers['content-length']);
+          if (Number.isFinite(declared) && declared > exchange.maxBodyBytes) {
+            response.body.on('error', () => undefined).destroy();
+            throw tooLarge(url, exchange.maxBodyBytes);
+          }
+          return { status, headers: responseHeaders, body: new Uint8Array(), stream: response.body };
+        }
         return { status, headers: responseHeaders, body: await this.readBody(response, url, exchange) };
       } catch (error) {
         if (isProContextError(error) || findBlocked(error) || exchange.signal.aborted) throw error;
@@ -413,20 +523,12 @@ class GuardedHttpClient implements HttpClient {
   /** Reads the body, refusing it (and closing the connection) once it passes the size cap. */
   private async readBody(response: Dispatcher.ResponseData, url: URL, exchange: Exchange): Promise<Uint8Array> {
     const limit = exchange.maxBodyBytes;
-    const tooLarge = () =>
-      new ProContextError(
-        'INVALID_CONTENT',
-        `Response from ${url.host} is larger than the ${formatBytes(limit)} limit.`,
-        {
-          details: { host: url.host, maxBodyBytes: limit },
-        },
-      );
     const declared = Number(response.headers['content-length']);
     // Destroying emits an AbortError nobody else listens for; swallow it rather than crash the process.
     const discard = () => response.body.on('error', () => undefined).destroy();
     if (exchange.method !== 'HEAD' && Number.isFinite(declared) && declared > limit) {
       discard();
-      throw tooLarge();
+      throw tooLarge(url, limit);
     }
     const chunks: Buffer[] = [];
     let total = 0;
@@ -434,7 +536,7 @@ class GuardedHttpClient implements HttpClient {
       total += chunk.byteLength;
       if (total > limit) {
         discard();
-        throw tooLarge();
+        throw tooLarge(url, limit);
       }
       chunks.push(chunk);
     }

@@ -291,6 +291,15 @@ describe('SSRF guard on redirects', () => {
     expect(hits).toEqual([`docs.test:${port}/redirect`]);
   });
 
+  it.each(targets)('refuses a redirect to %s when streaming too', async (location, phrase) => {
+    hits = [];
+    redirectTo = location;
+    const error = await refusal(client.stream(`http://docs.test:${port}/redirect`));
+    expect(error.code).toBe('URL_NOT_ALLOWED');
+    expect(error.message).toContain(phrase);
+    expect(hits).toEqual([`docs.test:${port}/redirect`]);
+  });
+
   it('follows a same-host redirect on the trusted host', async () => {
     redirectTo = `http://docs.test:PORT/landing`;
     const response = await client.get(`http://docs.test:${port}/redirect`);

@@ -109,6 +109,7 @@ export type {
   HttpClientOptions,
   HttpRequestOptions,
   HttpResponse,
+  HttpStreamResponse,
 } from './http/types.js';
 export type { KernelBuilder, KernelOptions, PluginInfo, StartedKernel } from './kernel.js';
 export { createKernel, defaultAllowlist } from './kernel.js';

@@ -108,6 +108,7 @@ function missingHttpClient(): HttpClient {
   return {
     request: async (url) => refuse(url),
     get: async (url) => refuse(url),
+    stream: async (url) => refuse(url),
     close: async () => undefined,
   };
 }

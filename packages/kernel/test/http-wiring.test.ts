@@ -38,6 +38,9 @@ function recordingFactory() {
     return {
       request: answer,
       get: answer,
+      stream: async () => {
+        throw new Error('not used by these tests');
+      },
       close: async () => {
         closed++;
       },

@@ -1,13 +1,14 @@
 import { createHash } from 'node:crypto';
 import {
+  CHARS_PER_TOKEN,
   type DocPage,
   type DocsResult,
   type DocVersions,
-  estimateTokens,
   type FetchContext,
   type Freshness,
   type HttpClient,
   type HttpResponse,
+  type HttpStreamResponse,
   inject,
   injectable,
   kernelTokens,
@@ -22,7 +23,8 @@ import {
 } from '@pro-context/kernel';
 import pLimit from 'p-limit';
 import { type LlmsTxtPluginOptions, llmsTxtOptionsToken } from './options.js';
-import { splitLlmsFull } from './parse/llms-full.js';
+import type { LlmsFullStyle } from './parse/llms-full.js';
+import { LlmsFullSplitter } from './parse/llms-full-stream.js';
 import { llmsTxtPages, type ParsedLlmsTxt, parseLlmsTxt } from './parse/llms-txt.js';
 import {
   cleanTitle,
@@ -55,7 +57,16 @@ interface LoadedFullTxt {
   url: string;
   /** Where the llms-full.txt was read from. */
   finalUrl: string;
-  pages: DocPage[];
+  /**
+   * The pages, when they were kept: a file of fewer than `HANDOVER_MIN_CHARS` characters of pages read for the
+   * TOC, or one read for the documentation whose pages were not handed over. `undefined` when they were dropped
+   * (a large file read for its TOC only: the next fetchDocs reads it again) or handed over.
+   */
+  pages: DocPage[] | undefined;
+  /** Pages handed over to `FetchContext.pages` while the file was read. */
+  handedOver: number;
+  /** The llms.txt's answer (404 or 410). */
+  missingStatus: number;
   toc: TocResult;
 }
 
@@ -76,6 +87,26 @@ interface FetchedBody {
   contentType: PageResult['contentType'];
   freshness: Freshness;
 }
+
+/** An llms-full.txt read as it downloaded (see `readFullTxt`). */
+interface FullTxtDone {
+  finalUrl: string;
+  freshness: Freshness;
+  style?: LlmsFullStyle;
+  warnings: string[];
+  /** The file's first characters (for its `# Title` and `> summary`). */
+  opening: string;
+  /** Pages kept (see `readFullTxt`); `undefined` when dropped. */
+  pages: DocPage[] | undefined;
+  handedOver: number;
+  /** Pages the file had in all. */
+  count: number;
+  /** One page URL per host the pages live on (for the read-page allowlist). */
+  hostUrls: string[];
+}
+
+/** What reading an llms-full.txt came to: its pages, a non-2xx answer, not text, or over `maxChars`. */
+type FullTxtRead = FullTxtDone | HttpStreamResponse | { notText: string } | { chars: number };
 
 /** What to check when a library's llms.txt is not there: the settings it is actually configured with. */
 function notFoundSuggestion(library?: LibraryDescriptor): string {
@@ -179,15 +210,28 @@ export class LlmsTxtSourceAdapter implements SourceAdapter {
 
   fetchDocs(library: LibraryDescriptor, version: string, context: FetchContext = {}): Promise<DocsResult> {
     return this.logger.span('llms-txt.fetchDocs', { library: library.id, version }, async (span) => {
-      const loaded = await this.loadToc(library, version, context);
+      let loaded = await this.loadToc(library, version, context, true);
+      if (loaded.kind === 'llms-full' && loaded.pages === undefined && loaded.handedOver === 0) {
+        // a large llms-full.txt read for its TOC alone kept no pages: read again, pages handed over as they come
+        this.forgetPages(library, version, loaded);
+        loaded = await this.loadFullTxtOnly(
+          library,
+          version,
+          loaded.url,
+          { status: loaded.missingStatus },
+          context,
+          true,
+        );
+      }
       const { toc } = loaded;
       if (loaded.kind === 'llms-full') {
         // No llms.txt: the llms-full.txt the TOC came from is the only content, whatever its size. Its pages are
         // not kept for the next TOC read (they are the whole file): the next read downloads it again.
-        span.set({ via: 'llms-full.txt (no llms.txt)', url: loaded.finalUrl, pages: loaded.pages.length });
+        const pages = loaded.pages?.splice(0) ?? [];
+        span.set({ via: 'llms-full.txt (no llms.txt)', url: loaded.finalUrl, pages: pages.length + loaded.handedOver });
         this.forgetPages(library, version, loaded);
         return {
-          pages: await handOver(loaded.pages.splice(0), context),
+          pages: loaded.handedOver > 0 ? pages : await handOver(pages, context),
           sourceUrl: loaded.finalUrl,
           fetchedAt: toc.fetchedAt,
           freshness: toc.freshness,
@@ -197,9 +241,9 @@ export class LlmsTxtSourceAdapter implements SourceAdapter {
       }
       const full = await this.tryFullTxt(library, version, loaded, context);
       if ('pages' in full) {
-        span.set({ via: 'llms-full.txt', url: full.url, pages: full.pages.length });
+        span.set({ via: 'llms-full.txt', url: full.url, pages: full.pages.length + full.handedOver });
         return {
-          pages: await handOver(full.pages, context),
+          pages: full.handedOver > 0 ? full.pages : await handOver(full.pages, context),
           sourceUrl: full.url,
           fetchedAt: toc.fetchedAt,
           freshness: toc.freshness,
@@ -312,14 +356,23 @@ export class LlmsTxtSourceAdapter implements SourceAdapter {
     context: FetchContext,
     status: (status: number | string) => void,
   ): Promise<'fresh' | 'changed' | 'unknown' | 'missing'> {
-    let response: HttpResponse;
+    // streamed: the body (a whole llms-full.txt, maybe) is hashed as it arrives, never held
+    let response: HttpStreamResponse;
+    let hash: string | undefined;
     try {
-      response = await this.http.get(url, {
+      response = await this.http.stream(url, {
         headers: { accept: ACCEPT_LLMS_TXT },
         ...(cached.etag ? { etag: cached.etag } : {}),
         ...(cached.lastModified ? { lastModified: cached.lastModified } : {}),
         ...(context.signal ? { signal: context.signal } : {}),
       });
+      if (ok(response.status) && cached.contentHash) {
+        const digest = createHash('sha256');
+        for await (const chunk of response.body) digest.update(chunk);
+        hash = digest.digest('hex');
+      } else {
+        response.cancel();
+      }
     } catch (error) {
       if (context.signal?.aborted) throw error;
       status(message(error));
@@ -329,7 +382,7 @@ export class LlmsTxtSourceAdapter implements SourceAdapter {
     if (response.notModified || response.status === 304) return 'fresh';
     if (response.status === 404 || response.status === 410) return 'missing';
     if (!ok(response.status)) return 'unknown';
-    if (cached.contentHash) return sha256(response.body) === cached.contentHash ? 'fresh' : 'changed';
+    if (hash !== undefined) return hash === cached.contentHash ? 'fresh' : 'changed';
     if (cached.etag && response.headers.etag) return cached.etag === response.headers.etag ? 'fresh' : 'changed';
     return 'unknown';
   }
@@ -346,7 +399,12 @@ export class LlmsTxtSourceAdapter implements SourceAdapter {
    * The library's TOC: read lately (within `reuseTocSeconds`, capped by the library's `ttlHours`), else
    * fetched. So the first get-docs after resolve-library does not download the llms.txt again.
    */
-  private async loadToc(library: LibraryDescriptor, version: string, context: FetchContext): Promise<LoadedToc> {
+  private async loadToc(
+    library: LibraryDescriptor,
+    version: string,
+    context: FetchContext,
+    forDocs = false,
+  ): Promise<LoadedToc> {
     const url = llmsTxtUrlOf(library, version);
     if (!url) {
       throw new ProContextError(
@@ -371,7 +429,7 @@ export class LlmsTxtSourceAdapter implements SourceAdapter {
       this.logger.debug('TOC reused', { url: hit.loaded.finalUrl, ageMs: now - hit.at });
       return hit.loaded;
     }
-    const loaded = await this.loadLlmsTxt(library, version, url, context);
+    const loaded = await this.loadLlmsTxt(library, version, url, context, forDocs);
     if (reuseMs > 0) this.recent.set(key, { loaded, at: Date.now() });
     return loaded;
   }
@@ -385,13 +443,14 @@ export class LlmsTxtSourceAdapter implements SourceAdapter {
     version: string,
     url: string,
     context: FetchContext,
+    forDocs: boolean,
   ): Promise<LoadedToc> {
     const response = await this.http.get(url, {
       headers: { accept: ACCEPT_LLMS_TXT },
       ...(context.signal ? { signal: context.signal } : {}),
     });
     if (response.status === 404 || response.status === 410) {
-      return this.loadFullTxtOnly(library, version, url, response, context);
+      return this.loadFullTxtOnly(library, version, url, response, context, forDocs);
     }
     if (!ok(response.status)) throw statusError(response, url, 'llms.txt', library);
     const text = response.text();
@@ -443,14 +502,17 @@ export class LlmsTxtSourceAdapter implements SourceAdapter {
   /**
    * A site whose llms.txt is missing, read from its llms-full.txt: the TOC lists the pages the file splits
    * into (their own URLs when the file names them, `llms-full.txt#<slug>` otherwise), and those pages are
-   * the documentation. Fails with the llms.txt's 404 when there is no usable llms-full.txt either.
+   * the documentation. Fails with the llms.txt's 404 when there is no usable llms-full.txt either. The file is
+   * split as it downloads (never held whole): read for the documentation (`forDocs`), a large file's pages go to
+   * `context.pages` as they come; read for the TOC, a large file's pages are dropped once seen.
    */
   private async loadFullTxtOnly(
     library: LibraryDescriptor,
     version: string,
     url: string,
-    missing: HttpResponse,
+    missing: Pick<HttpResponse, 'status' | 'retryAfter'>,
     context: FetchContext,
+    forDocs: boolean,
   ): Promise<LoadedFullTxt> {
     const fullUrl = llmsFullTxtUrlOf(library, version, url);
     if (withoutHash(fullUrl) === withoutHash(url)) throw statusError(missing, url, 'llms.txt', library);
@@ -460,53 +522,66 @@ export class LlmsTxtSourceAdapter implements SourceAdapter {
         suggestion: notFoundSuggestion(library),
         details: { url, status: missing.status, fullUrl, ...details },
       });
-    const response = await this.http.get(fullUrl, {
-      headers: { accept: ACCEPT_LLMS_TXT },
-      ...(context.signal ? { signal: context.signal } : {}),
+    const entries: TocEntry[] = [];
+    const read = await this.readFullTxt(fullUrl, context, {
+      ...(forDocs && context.pages ? { handOver: context.pages } : {}),
+      keepAll: forDocs && !context.pages,
+      onPage: (page) => {
+        // what outlives the file is copied out of it: a string cut from it would keep all of it in memory
+        if (!this.owned.has(page.url)) this.owned.set(detach(page.url), detach(page.title));
+        const description = firstSentence(scanLines(page.markdown));
+        entries.push({
+          title: detach(page.title),
+          url: detach(page.url),
+          ...(description ? { description: detach(description) } : {}),
+          ...(page.section ? { section: detach(page.section) } : {}),
+        });
+      },
     });
-    if (response.status === 404 || response.status === 410) {
-      throw notFound(`nor llms-full.txt at ${fullUrl} (HTTP ${response.status})`, { fullStatus: response.status });
+    if ('status' in read) {
+      if (read.status === 404 || read.status === 410) {
+        throw notFound(`nor llms-full.txt at ${fullUrl} (HTTP ${read.status})`, { fullStatus: read.status });
+      }
+      throw statusError(read, fullUrl, 'llms-full.txt', library);
     }
-    if (!ok(response.status)) throw statusError(response, fullUrl, 'llms-full.txt', library);
-    const text = response.text();
-    const finalUrl = response.url || fullUrl;
-    const notText = looksLikeHtml(text) ? 'the file is an HTML page' : sniffNonMarkdown(text);
-    if (notText)
-      throw notFound(`and ${fullUrl} is not an llms-full.txt file: ${notText.replace(/^the file is /, 'it is ')}`);
-    const split = splitLlmsFull(text, finalUrl);
-    if (split.pages.length === 0) throw notFound(`and ${fullUrl} has no pages`, { warnings: split.warnings });
+    if ('notText' in read) {
+      throw notFound(`and ${fullUrl} is not an llms-full.txt file: ${read.notText.replace(/^the file is /, 'it is ')}`);
+    }
+    // (no `maxChars` here, so never over it)
+    if ('chars' in read) throw notFound(`and ${fullUrl} is too large`);
+    if (read.count === 0) throw notFound(`and ${fullUrl} has no pages`, { warnings: read.warnings });
+    const { finalUrl } = read;
 
     // Split again without a TOC when read-page asks for a section, so the anchors come out the same.
     const bundle: Bundle = { kind: 'llms-full', toc: [] };
     this.bundles.set(withoutHash(finalUrl), bundle);
     this.bundles.set(withoutHash(fullUrl), bundle);
-    // what outlives the file is copied out of it: a string cut from it would keep all of it in memory
-    for (const page of split.pages) if (!this.owned.has(page.url)) this.owned.set(detach(page.url), detach(page.title));
-    this.allowlist.allowHostsOf([finalUrl, ...split.pages.map((p) => p.url)], `llms-full.txt ${finalUrl}`);
+    this.allowlist.allowHostsOf([finalUrl, ...read.hostUrls], `llms-full.txt ${finalUrl}`);
 
-    const header = fileHeader(text);
+    const header = fileHeader(read.opening);
     const toc: TocResult = {
       ...(header.title ? { title: detach(header.title) } : {}),
       ...(header.summary ? { summary: detach(header.summary) } : {}),
-      entries: split.pages.map((page) => {
-        const description = firstSentence(scanLines(page.markdown));
-        return {
-          title: detach(page.title),
-          url: detach(page.url),
-          ...(description ? { description: detach(description) } : {}),
-          ...(page.section ? { section: detach(page.section) } : {}),
-        };
-      }),
+      entries,
       sourceUrl: finalUrl,
       fetchedAt: new Date().toISOString(),
-      freshness: freshnessOf(response),
+      freshness: read.freshness,
     };
     this.logger.debug('no llms.txt; TOC read from llms-full.txt', {
       url: finalUrl,
-      style: split.style,
+      style: read.style,
       entries: toc.entries.length,
+      ...(read.handedOver > 0 ? { handedOver: read.handedOver } : {}),
     });
-    return { kind: 'llms-full', url, finalUrl, pages: split.pages, toc };
+    return {
+      kind: 'llms-full',
+      url,
+      finalUrl,
+      pages: read.pages,
+      handedOver: read.handedOver,
+      missingStatus: missing.status,
+      toc,
+    };
   }
 
   /** The llms-full.txt's pages when it exists and may be used, else why not. */
@@ -515,38 +590,181 @@ export class LlmsTxtSourceAdapter implements SourceAdapter {
     version: string,
     loaded: LoadedLlmsTxt,
     context: FetchContext,
-  ): Promise<{ pages: DocPage[]; url: string } | { reason: string }> {
+  ): Promise<{ pages: DocPage[]; handedOver: number; url: string } | { reason: string }> {
     const url = llmsFullTxtUrlOf(library, version, loaded.finalUrl);
     if (withoutHash(url) === withoutHash(loaded.finalUrl)) return { reason: 'llms-full.txt is the llms.txt itself' };
     const { preferFullTxt, maxFullTxtTokens } = this.options;
-    let response: HttpResponse;
+    let read: FullTxtRead;
     try {
-      response = await this.http.get(url, {
-        headers: { accept: ACCEPT_LLMS_TXT },
+      read = await this.readFullTxt(url, context, {
+        toc: loaded.toc.entries,
         // Within the token budget, a bigger body is refused while streaming instead of being read whole.
-        ...(preferFullTxt ? {} : { maxBodyBytes: maxFullTxtTokens * FULL_TXT_BYTES_PER_TOKEN }),
-        ...(context.signal ? { signal: context.signal } : {}),
+        ...(preferFullTxt
+          ? {}
+          : {
+              maxBodyBytes: maxFullTxtTokens * FULL_TXT_BYTES_PER_TOKEN,
+              maxChars: maxFullTxtTokens * CHARS_PER_TOKEN,
+            }),
+        // within the token budget the file is small: kept whole, so it can still be refused as too large
+        ...(context.pages && preferFullTxt ? { handOver: context.pages } : {}),
+        keepAll: !(context.pages && preferFullTxt),
       });
     } catch (error) {
-      if (context.signal?.aborted) throw error;
+      // a failure after pages were handed over fails the whole fetch (the engine drops the partial library)
+      if (context.signal?.aborted || (error as { handedOver?: boolean }).handedOver) throw error;
       return { reason: `llms-full.txt not read: ${message(error)}` };
     }
-    if (!ok(response.status)) return { reason: `llms-full.txt answered HTTP ${response.status}` };
-    const text = response.text();
-    if (looksLikeHtml(text) || sniffNonMarkdown(text)) return { reason: 'llms-full.txt is not a text file' };
-    const tokens = estimateTokens(text);
-    if (!preferFullTxt && tokens > maxFullTxtTokens) {
-      return { reason: `llms-full.txt is too large (${tokens} > ${maxFullTxtTokens} estimated tokens)` };
+    if ('status' in read) return { reason: `llms-full.txt answered HTTP ${read.status}` };
+    if ('notText' in read) return { reason: 'llms-full.txt is not a text file' };
+    if ('chars' in read) {
+      return {
+        reason: `llms-full.txt is too large (${Math.ceil(read.chars / CHARS_PER_TOKEN)} > ${maxFullTxtTokens} estimated tokens)`,
+      };
     }
-    const finalUrl = response.url || url;
-    const split = splitLlmsFull(text, finalUrl, { toc: loaded.toc.entries });
-    if (split.pages.length === 0) return { reason: `llms-full.txt has no pages (${split.warnings.join('; ')})` };
+    if (read.count === 0) return { reason: `llms-full.txt has no pages (${read.warnings.join('; ')})` };
+    const { finalUrl } = read;
     const bundle: Bundle = { kind: 'llms-full', toc: loaded.toc.entries };
     this.bundles.set(withoutHash(finalUrl), bundle);
     this.bundles.set(withoutHash(url), bundle);
-    for (const page of split.pages) if (!this.owned.has(page.url)) this.owned.set(detach(page.url), detach(page.title));
-    this.allowlist.allowHostsOf([finalUrl, ...split.pages.map((p) => p.url)], `llms-full.txt ${finalUrl}`);
-    return { pages: split.pages, url: finalUrl };
+    this.allowlist.allowHostsOf([finalUrl, ...read.hostUrls], `llms-full.txt ${finalUrl}`);
+    return { pages: read.pages ?? [], handedOver: read.handedOver, url: finalUrl };
+  }
+
+  /**
+   * Reads an llms-full.txt as it downloads, splitting it into pages on the way ({@link LlmsFullSplitter}): the
+   * file is never held whole. Pages are kept until they pass `HANDOVER_MIN_CHARS` characters; past that they go
+   * to `handOver` in batches (each awaited: a slow taker pauses the download), or, without one, are dropped
+   * (`pages` comes back `undefined`) unless `keepAll`. `onPage` sees every page first; the URLs it records are
+   * copied out. Not a text file, a non-2xx answer, or more than `maxChars` characters end the read early.
+   */
+  private async readFullTxt(
+    url: string,
+    context: FetchContext,
+    options: {
+      toc?: readonly TocEntry[];
+      maxBodyBytes?: number;
+      maxChars?: number;
+      handOver?: (batch: DocPage[]) => Promise<void>;
+      onPage?: (page: DocPage) => void;
+      keepAll?: boolean;
+      /** The URL page URLs are resolved against (default: where the file was read from, after redirects). */
+      splitUrl?: string;
+      /** Keep no pages at all (`onPage` sees them). */
+      keepNone?: boolean;
+    },
+  ): Promise<FullTxtRead> {
+    const response = await this.http.stream(url, {
+      headers: { accept: ACCEPT_LLMS_TXT },
+      ...(options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes }),
+      ...(context.signal ? { signal: context.signal } : {}),
+      // The caller's redirect check (read-page's allowlist), applied before a hop is followed.
+      ...(context.allowUrl ? { allowUrl: context.allowUrl } : {}),
+    });
+    if (!ok(response.status)) {
+      response.cancel();
+      return response;
+    }
+    const finalUrl = response.url || url;
+    const splitter = new LlmsFullSplitter(options.splitUrl ?? finalUrl, options.toc ? { toc: options.toc } : {});
+    const decoder = new TextDecoder('utf-8');
+    const hash = createHash('sha256');
+    const hosts = new Map<string, string>();
+    let pending: DocPage[] | undefined = options.keepNone ? undefined : [];
+    let pendingChars = 0;
+    let handing = false;
+    let handedOver = 0;
+    let count = 0;
+    let chars = 0;
+    let checked = false;
+    const notText = () => {
+      if (checked || splitter.style === undefined) return undefined;
+      checked = true;
+      return looksLikeHtml(splitter.opening) ? 'the file is an HTML page' : splitter.notMarkdown;
+    };
+    // The batch with the taker is awaited before the next one is handed over (one at a time, as the contract
+    // asks), while the file goes on being read and split: the taker's worker and this thread work side by side.
+    let inFlight: Promise<void> | undefined;
+    const flush = async (all: boolean) => {
+      while (
+        pending &&
+        pending.length > 0 &&
+        (all || pending.length >= HANDOVER_PAGES || pendingChars >= HANDOVER_BATCH_CHARS)
+      ) {
+        const batch = pending.splice(0, HANDOVER_PAGES);
+        for (const page of batch) pendingChars -= page.markdown.length;
+        handedOver += batch.length;
+        if (inFlight) await inFlight;
+        inFlight = options.handOver!(batch);
+        // awaited before the next batch, at the end, or (failing) before the read gives up
+        inFlight.catch(() => undefined);
+      }
+      if (all && inFlight) await inFlight;
+    };
+    const take = async (pages: DocPage[]) => {
+      for (const page of pages) {
+        count++;
+        options.onPage?.(page);
+        const host = hostOf(page.url);
+        if (host !== undefined && !hosts.has(host)) hosts.set(host, detach(page.url));
+        if (!pending) continue;
+        pending.push(page);
+        pendingChars += page.markdown.length;
+      }
+      if (pending && !handing && pendingChars >= HANDOVER_MIN_CHARS && !options.keepAll) {
+        if (options.handOver) handing = true;
+        else pending = undefined;
+      }
+      if (handing) await flush(false);
+    };
+    try {
+      for await (const chunk of response.body) {
+        hash.update(chunk);
+        const text = decoder.decode(chunk, { stream: true });
+        chars += text.length;
+        if (options.maxChars !== undefined && chars > options.maxChars) {
+          response.cancel();
+          return { chars };
+        }
+        const pages = splitter.push(text);
+        const refused = notText();
+        if (refused) {
+          response.cancel();
+          return { notText: refused };
+        }
+        await take(pages);
+      }
+      const tail = decoder.decode();
+      chars += tail.length;
+      if (options.maxChars !== undefined && chars > options.maxChars) return { chars };
+      const pages = [...splitter.push(tail), ...splitter.end()];
+      const refused = notText() ?? (count + pages.length === 0 ? splitter.notMarkdown : undefined);
+      if (refused) return { notText: refused };
+      await take(pages);
+      if (handing) await flush(true);
+    } catch (error) {
+      // the taker is never left working on a batch after the read failed
+      await inFlight?.catch(() => undefined);
+      // pages already handed over make any failure final: the caller must not try something else
+      if (handedOver > 0 && error instanceof Error) Object.assign(error, { handedOver: true });
+      throw error;
+    } finally {
+      response.cancel();
+    }
+    return {
+      finalUrl,
+      freshness: {
+        ...(response.headers.etag ? { etag: response.headers.etag } : {}),
+        ...(response.headers['last-modified'] ? { lastModified: response.headers['last-modified'] } : {}),
+        contentHash: hash.digest('hex'),
+      },
+      ...(splitter.style ? { style: splitter.style } : {}),
+      warnings: splitter.warnings,
+      opening: splitter.opening,
+      pages: handing ? [] : pending,
+      handedOver,
+      count,
+      hostUrls: [...hosts.values()],
+    };
   }
 
   /** Fetches the pages an index-style llms.txt lists: bounded concurrency, Optional last, failures skipped. */
@@ -704,25 +922,40 @@ export class LlmsTxtSourceAdapter implements SourceAdapter {
     throw new ProContextError('PAGE_NOT_FOUND', `No page at ${pageUrl}.`, { details: { url: pageUrl } });
   }
 
-  /** A page cut out of a bundle (`<file>#<slug>`), split the same way as when it was indexed. */
+  /**
+   * A page cut out of a bundle (`<file>#<slug>`), split the same way as when it was indexed. An llms-full.txt is
+   * split as it downloads and only the page asked for is kept.
+   */
   private async pageFromBundle(
     file: string,
     bundle: Bundle,
     pageUrl: string,
     context: FetchContext,
   ): Promise<PageResult> {
-    const response = await this.http.get(file, {
-      headers: { accept: ACCEPT_LLMS_TXT },
-      ...(context.signal ? { signal: context.signal } : {}),
-      ...(context.allowUrl ? { allowUrl: context.allowUrl } : {}),
-    });
-    if (!ok(response.status))
-      throw statusError(response, file, bundle.kind === 'llms-full' ? 'llms-full.txt' : 'llms.txt');
-    const text = response.text();
-    // Split against the URL the pages were named after (the file's address), not a redirect target.
-    const pages =
-      bundle.kind === 'llms-full' ? splitLlmsFull(text, file, { toc: bundle.toc }).pages : llmsTxtPages(text, file);
-    const page = pages.find((p) => p.url === pageUrl);
+    let page: DocPage | undefined;
+    let freshness: Freshness;
+    if (bundle.kind === 'llms-full') {
+      // Split against the URL the pages were named after (the file's address), not a redirect target.
+      const read = await this.readFullTxt(file, context, {
+        toc: bundle.toc,
+        splitUrl: file,
+        keepNone: true,
+        onPage: (p) => {
+          if (page === undefined && p.url === pageUrl) page = p;
+        },
+      });
+      if ('status' in read) throw statusError(read, file, 'llms-full.txt');
+      freshness = 'freshness' in read ? read.freshness : {};
+    } else {
+      const response = await this.http.get(file, {
+        headers: { accept: ACCEPT_LLMS_TXT },
+        ...(context.signal ? { signal: context.signal } : {}),
+        ...(context.allowUrl ? { allowUrl: context.allowUrl } : {}),
+      });
+      if (!ok(response.status)) throw statusError(response, file, 'llms.txt');
+      page = llmsTxtPages(response.text(), file).find((p) => p.url === pageUrl);
+      freshness = freshnessOf(response);
+    }
     if (!page) {
       throw new ProContextError('PAGE_NOT_FOUND', `${file} has no section ${new URL(pageUrl).hash}.`, {
         suggestion: 'The file changed since its table of contents was read; resolve the library again for a fresh TOC.',
@@ -736,7 +969,7 @@ export class LlmsTxtSourceAdapter implements SourceAdapter {
       markdown: page.markdown,
       contentType: 'markdown',
       fetchedAt: new Date().toISOString(),
-      freshness: freshnessOf(response),
+      freshness,
     };
   }
 }
@@ -766,6 +999,8 @@ function detach(text: string): string {
 
 /** Pages of an llms-full.txt handed over (`FetchContext.pages`) to the engine. */
 const HANDOVER_PAGES = 256;
+/** Characters of pages past which a batch is handed over before it has `HANDOVER_PAGES` pages. */
+const HANDOVER_BATCH_CHARS = 1_000_000;
 /**
  * An llms-full.txt with fewer characters of pages is returned whole: the engine prepares it on its own thread in
  * tens of milliseconds, where pages handed over would go to a chunking worker.
@@ -785,7 +1020,12 @@ async function handOver(pages: DocPage[], context: FetchContext): Promise<DocPag
 }
 
 /** The catalog error for a non-2xx answer. */
-function statusError(response: HttpResponse, url: string, what: string, library?: LibraryDescriptor): ProContextError {
+function statusError(
+  response: Pick<HttpResponse, 'status' | 'retryAfter'>,
+  url: string,
+  what: string,
+  library?: LibraryDescriptor,
+): ProContextError {
   const { status } = response;
   if (status === 404 || status === 410) {
     return what === 'page'
@@ -842,6 +1082,15 @@ function titleOf(text: string, contentType: PageResult['contentType']): string |
     if (heading) return cleanTitle(heading.text);
   }
   return undefined;
+}
+
+function hostOf(url: string): string | undefined {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.protocol}//${parsed.host}`;
+  } catch {
+    return undefined;
+  }
 }
 
 function lastSegment(url: string): string {

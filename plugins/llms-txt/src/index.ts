@@ -9,6 +9,8 @@ export type { LlmsTxtPluginOptions, LlmsTxtPluginOptionsInput } from './options.
 export { llmsTxtOptionsToken, llmsTxtPluginOptionsSchema } from './options.js';
 export type { LlmsFullStyle, SplitLlmsFullOptions, SplitLlmsFullResult } from './parse/llms-full.js';
 export { detectLlmsFull, splitLlmsFull } from './parse/llms-full.js';
+export type { LlmsFullSplitterOptions } from './parse/llms-full-stream.js';
+export { LlmsFullSplitter } from './parse/llms-full-stream.js';
 export type { LlmsTxtFormat, LlmsTxtSection, ParsedLlmsTxt } from './parse/llms-txt.js';
 export { llmsTxtPages, parseLlmsTxt } from './parse/llms-txt.js';
 export { default, llmsTxtPlugin } from './plugin.js';

@@ -52,6 +52,21 @@ export interface HttpResponse {
   json<T = unknown>(): T;
 }
 
+/**
+ * A response whose body is read as it arrives ({@link HttpClient.stream}): status and headers are known, the body is
+ * not read yet. Read `body` once, to its end, or call `cancel()`; either frees the connection.
+ */
+export interface HttpStreamResponse extends Omit<HttpResponse, 'body' | 'text' | 'json'> {
+  /**
+   * The body chunk by chunk, counted against the size cap as it arrives (the read fails with `INVALID_CONTENT` once
+   * it passes it). Reading pauses the download (backpressure). A stall longer than the client's `bodyTimeoutMs`, a
+   * reset connection or the caller's abort fail the read with the same catalog errors as `request`.
+   */
+  body: AsyncIterable<Uint8Array>;
+  /** Stops reading: the rest of the body is dropped and the connection closed. Safe to call more than once. */
+  cancel(): void;
+}
+
 /** Options of the guarded HTTP client (config section `http`, plus `security.allowPrivateNetwork`). */
 export interface HttpClientOptions {
   /** Overall deadline per request, ms. Default 30 000. */
@@ -98,6 +113,14 @@ export interface HttpClient {
   request(url: string | URL, options?: HttpRequestOptions): Promise<HttpResponse>;
   /** GET, returning the response. */
   get(url: string | URL, options?: Omit<HttpRequestOptions, 'method' | 'body'>): Promise<HttpResponse>;
+  /**
+   * GET whose body is handed over as it arrives instead of being read whole, for files too large to hold (a big
+   * llms-full.txt). Same guards as `request` (address checks on every hop, `allowUrl`, redirects, retries and
+   * backoff before the first body byte, size cap counted as bytes arrive, logging). The overall deadline
+   * (`timeoutMs`) runs until the response headers; the body is then bounded by the client's `bodyTimeoutMs`
+   * between chunks (not while the reader pauses) and by `signal`.
+   */
+  stream(url: string | URL, options?: Omit<HttpRequestOptions, 'method' | 'body'>): Promise<HttpStreamResponse>;
   /** Closes pooled connections. */
   close(): Promise<void>;
 }

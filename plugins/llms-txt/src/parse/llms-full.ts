@@ -31,17 +31,17 @@ export interface SplitLlmsFullResult {
   warnings: string[];
 }
 
-const SOURCE_LINE = /^\s*(?:#{1,6}\s*|>\s*|[-*]\s+)?(?:source|url)\s*:\s*<?(https?:\/\/[^\s>]+)>?\s*$/i;
-const FRONTMATTER_URL_KEYS = /^(url|source|source_url|canonical|link|href)$/i;
+export const SOURCE_LINE = /^\s*(?:#{1,6}\s*|>\s*|[-*]\s+)?(?:source|url)\s*:\s*<?(https?:\/\/[^\s>]+)>?\s*$/i;
+export const FRONTMATTER_URL_KEYS = /^(url|source|source_url|canonical|link|href)$/i;
 
-interface FrontmatterBlock {
+export interface FrontmatterBlock {
   start: number;
   end: number;
   fields: Record<string, string>;
 }
 
 /** The front-matter block opening at line `i` if it names a page URL. */
-function frontmatterAt(lines: readonly string[], i: number): FrontmatterBlock | undefined {
+export function frontmatterAt(lines: readonly string[], i: number): FrontmatterBlock | undefined {
   if (lines[i]?.trim() !== '---') return undefined;
   const fields: Record<string, string> = {};
   for (let j = i + 1; j < lines.length && j < i + 40; j++) {
@@ -56,7 +56,7 @@ function frontmatterAt(lines: readonly string[], i: number): FrontmatterBlock | 
   return undefined;
 }
 
-const FENCE_OPEN = /^\s*(`{3,}|~{3,})(.*)$/;
+export const FENCE_OPEN = /^\s*(`{3,}|~{3,})(.*)$/;
 const FENCE_CLOSE = /^\s*(`{3,}|~{3,})\s*$/;
 
 /**
@@ -95,7 +95,7 @@ function acceptMarkers(
   return accepted;
 }
 
-function closes(line: string, fence: string): boolean {
+export function closes(line: string, fence: string): boolean {
   const close = FENCE_CLOSE.exec(line);
   return close !== null && close[1]![0] === fence[0] && close[1]!.length >= fence.length;
 }
@@ -110,7 +110,19 @@ function closedNext(lines: readonly string[], from: number, to: number, fence: s
 }
 
 /** Whether a marker's URL (resolved against the file's URL) is a page of the TOC. */
-type KnownUrl = (url: string) => boolean;
+export type KnownUrl = (url: string) => boolean;
+
+/** {@link KnownUrl} for a TOC, marker URLs resolving against `base`. */
+export function knownUrlOf(toc: readonly TocEntry[] | undefined, base: string): KnownUrl {
+  const tocPages = new Set((toc ?? []).map((e) => comparableUrl(e.url)));
+  return (raw) => {
+    try {
+      return tocPages.has(comparableUrl(new URL(raw, base).href));
+    } catch {
+      return false;
+    }
+  };
+}
 
 /** Lines of `Source: <url>` markers that start pages. */
 function sourceMarkers(lines: readonly string[], known: KnownUrl = () => false): number[] {
@@ -134,7 +146,7 @@ function frontmatterBlocks(lines: readonly string[], known: KnownUrl = () => fal
   return acceptMarkers(lines, [...blocks.keys()], (i) => known(urlOf(blocks.get(i)!))).map((i) => blocks.get(i)!);
 }
 
-function splitRaw(text: string): string[] {
+export function splitRaw(text: string): string[] {
   return text.split(/\r\n|\r|\n/);
 }
 
@@ -153,7 +165,7 @@ export function detectLlmsFull(text: string): LlmsFullStyle {
 }
 
 /** The heading at most three non-blank lines above `marker` (and after `floor`), if any. */
-function headingAbove(lines: readonly string[], marker: number, floor: number): number | undefined {
+export function headingAbove(lines: readonly string[], marker: number, floor: number): number | undefined {
   let seen = 0;
   for (let i = marker - 1; i > floor && seen < 3; i--) {
     const line = lines[i]!;
@@ -164,7 +176,7 @@ function headingAbove(lines: readonly string[], marker: number, floor: number): 
   return undefined;
 }
 
-function stripHash(url: string): string {
+export function stripHash(url: string): string {
   const at = url.indexOf('#');
   return at === -1 ? url : url.slice(0, at);
 }
@@ -194,10 +206,7 @@ export function splitLlmsFull(text: string, url: string, options: SplitLlmsFullO
     if (notMarkdown) return { style, pages: [], warnings: [`not an llms-full.txt file: ${notMarkdown}`] };
   }
   const warnings: string[] = [];
-  const slugger = createSlugger('github');
-  // `matchTitle`: whether the page may take a TOC entry's URL by title. Not for H2 chunks, whose titles
-  // ("Error handling") name a part of some page rather than the TOC's page of that name.
-  const drafts: { title: string; url?: string; section?: string; markdown: string; matchTitle: boolean }[] = [];
+  const drafts: PageDraft[] = [];
 
   if (style === 'ctx') {
     const ctx = parseCtx(body);
@@ -221,14 +230,7 @@ export function splitLlmsFull(text: string, url: string, options: SplitLlmsFullO
       });
     }
   } else {
-    const tocPages = new Set((options.toc ?? []).map((e) => comparableUrl(e.url)));
-    const known: KnownUrl = (raw) => {
-      try {
-        return tocPages.has(comparableUrl(new URL(raw, base).href));
-      } catch {
-        return false;
-      }
-    };
+    const known = knownUrlOf(options.toc, base);
     const lines = splitRaw(body);
     const starts: { start: number; skip: Set<number>; url: string; title?: string }[] = [];
     if (style === 'frontmatter') {
@@ -268,64 +270,96 @@ export function splitLlmsFull(text: string, url: string, options: SplitLlmsFullO
     }
   }
 
-  // Match pages to the TOC: by URL (for the section), else by a unique exact title (for URL and section).
-  const byUrl = new Map<string, TocEntry>();
-  const byTitle = new Map<string, TocEntry | null>();
-  for (const entry of options.toc ?? []) {
-    byUrl.set(comparableUrl(entry.url), entry);
-    const key = entry.title.trim().toLowerCase();
-    byTitle.set(key, byTitle.has(key) ? null : entry);
-  }
   const draftTitles = new Map<string, number>();
   for (const d of drafts) {
     const key = d.title.trim().toLowerCase();
     draftTitles.set(key, (draftTitles.get(key) ?? 0) + 1);
   }
-
-  const pages: DocPage[] = [];
-  const usedUrls = new Set<string>();
-  let unresolved = 0;
-  for (const d of drafts) {
-    let pageUrl: string | undefined;
-    let section = d.section;
-    if (d.url) {
-      try {
-        pageUrl = new URL(d.url, base).href;
-      } catch {
-        unresolved++;
-      }
-    }
-    if (pageUrl) {
-      const entry = byUrl.get(comparableUrl(pageUrl));
-      if (entry?.section) section = entry.section;
-    } else {
-      const key = d.title.trim().toLowerCase();
-      const entry = d.matchTitle && draftTitles.get(key) === 1 ? byTitle.get(key) : undefined;
-      if (entry && !usedUrls.has(entry.url)) {
-        pageUrl = entry.url;
-        if (entry.section) section = entry.section;
-      }
-    }
-    if (!pageUrl || usedUrls.has(pageUrl)) pageUrl = anchorUrl(base, slugger.slug(d.title));
-    usedUrls.add(pageUrl);
-    pages.push({
-      url: pageUrl,
-      title: cleanTitle(d.title) || 'Untitled',
-      ...(section ? { section } : {}),
-      markdown: d.markdown,
-    });
-  }
+  const finisher = new PageFinisher(base, options.toc, (key) => draftTitles.get(key) ?? 0);
+  const pages = drafts.map((d) => finisher.page(d));
+  const { unresolved } = finisher;
   if (unresolved > 0) warnings.push(`${unresolved} page URL(s) could not be resolved; anchors used instead`);
   if (pages.length === 0) warnings.push('no pages found in the llms-full.txt');
   return { style, pages, warnings };
 }
 
-function titleField(fields: Record<string, string>): { title?: string } {
+/**
+ * A page as cut out of the file, before it is matched to the TOC. `matchTitle`: whether the page may take a TOC
+ * entry's URL by title. Not for H2 chunks, whose titles ("Error handling") name a part of some page rather than
+ * the TOC's page of that name.
+ */
+export interface PageDraft {
+  title: string;
+  url?: string;
+  section?: string;
+  markdown: string;
+  matchTitle: boolean;
+}
+
+/**
+ * Turns drafts into pages in file order: URLs resolved against the file's, matched to the TOC by URL (for the
+ * section), else by a unique exact title (for URL and section); pages without a URL (or with one taken) get
+ * `<file>#<slug>`. Stateful (slugs and URLs taken so far), so drafts must come in file order.
+ */
+export class PageFinisher {
+  /** Draft URLs that could not be resolved. */
+  unresolved = 0;
+  private readonly slugger = createSlugger('github');
+  private readonly byUrl = new Map<string, TocEntry>();
+  private readonly byTitle = new Map<string, TocEntry | null>();
+  private readonly usedUrls = new Set<string>();
+
+  /** @param titleCount - how many drafts of the whole file have this (trimmed, lower-cased) title */
+  constructor(
+    private readonly base: string,
+    toc: readonly TocEntry[] | undefined,
+    private readonly titleCount: (key: string) => number,
+  ) {
+    for (const entry of toc ?? []) {
+      this.byUrl.set(comparableUrl(entry.url), entry);
+      const key = entry.title.trim().toLowerCase();
+      this.byTitle.set(key, this.byTitle.has(key) ? null : entry);
+    }
+  }
+
+  page(d: PageDraft): DocPage {
+    let pageUrl: string | undefined;
+    let section = d.section;
+    if (d.url) {
+      try {
+        pageUrl = new URL(d.url, this.base).href;
+      } catch {
+        this.unresolved++;
+      }
+    }
+    if (pageUrl) {
+      const entry = this.byUrl.get(comparableUrl(pageUrl));
+      if (entry?.section) section = entry.section;
+    } else {
+      const key = d.title.trim().toLowerCase();
+      const entry = d.matchTitle && this.titleCount(key) === 1 ? this.byTitle.get(key) : undefined;
+      if (entry && !this.usedUrls.has(entry.url)) {
+        pageUrl = entry.url;
+        if (entry.section) section = entry.section;
+      }
+    }
+    if (!pageUrl || this.usedUrls.has(pageUrl)) pageUrl = anchorUrl(this.base, this.slugger.slug(d.title));
+    this.usedUrls.add(pageUrl);
+    return {
+      url: pageUrl,
+      title: cleanTitle(d.title) || 'Untitled',
+      ...(section ? { section } : {}),
+      markdown: d.markdown,
+    };
+  }
+}
+
+export function titleField(fields: Record<string, string>): { title?: string } {
   return fields.title ? { title: fields.title } : {};
 }
 
 /** The first heading of a page (fences counted within the page only). */
-function firstHeading(markdown: string): string | undefined {
+export function firstHeading(markdown: string): string | undefined {
   for (const l of scanLines(markdown)) {
     if (l.inCode) continue;
     const h = parseHeading(l.text);
@@ -334,7 +368,7 @@ function firstHeading(markdown: string): string | undefined {
   return undefined;
 }
 
-function lastSegment(url: string): string {
+export function lastSegment(url: string): string {
   try {
     const parts = new URL(url).pathname.split('/').filter(Boolean);
     return decodeURIComponent(parts.at(-1) ?? url).replace(/\.(md|mdx|html?)$/i, '') || url;
