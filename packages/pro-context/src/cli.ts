@@ -20,6 +20,7 @@ import {
   startProContext,
 } from './preset.js';
 import { loadRemotePlugins, type RemotePluginName, remotePluginLoaders } from './remote-plugins.js';
+import { applyHeapGrowth } from './heap.js';
 import { serverConfigSection } from './settings.js';
 
 interface GlobalOptions {
@@ -139,6 +140,7 @@ export function buildProgram(): Command {
         },
       });
       checkHttpSettings(kernel.config);
+      applyHeapGrowth(serverConfigSection.read(kernel.config).heapGrowthPercent);
       const identity = { name: 'pro-context', version: PRESET_VERSION, instructions: SERVER_INSTRUCTIONS };
       if (serverConfigSection.read(kernel.config).transport === 'http')
         // loaded only for the HTTP host: a stdio server never pays for express, prom-client and the HTTP transport
