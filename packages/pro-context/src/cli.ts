@@ -11,6 +11,7 @@ import {
 } from '@pro-context/kernel';
 import { createToolRunner } from '@pro-context/tool-runner';
 import { Command, InvalidArgumentError, Option } from 'commander';
+import { applyHeapGrowth } from './heap.js';
 import { checkHttpSettings, httpHostOptionsFrom } from './http.js';
 import {
   defaultPlugins,
@@ -20,7 +21,6 @@ import {
   startProContext,
 } from './preset.js';
 import { loadRemotePlugins, type RemotePluginName, remotePluginLoaders } from './remote-plugins.js';
-import { applyHeapGrowth } from './heap.js';
 import { serverConfigSection } from './settings.js';
 
 interface GlobalOptions {
