@@ -78,7 +78,9 @@ describe("the preset's settings (host sections, reserved variables, default allo
       applied: false,
       reason: 'set on the command line',
     });
-    expect(applyHeapGrowth(30, ['--inspect'])).toEqual({ applied: true, percent: 30 });
+    const applied = applyHeapGrowth(30, ['--inspect']);
+    expect(applied).toMatchObject({ applied: true, percent: 30 });
+    if (applied.applied) applied.stop();
   });
 
   it('names the variable that set a bad server key', async () => {
