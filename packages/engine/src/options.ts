@@ -58,8 +58,10 @@ export const engineOptionsSchema = z.strictObject({
     .int()
     .min(1)
     .max(1000)
-    .default(32)
-    .describe('Library versions kept loaded in memory (others are restored from the cache on demand).'),
+    .default(16)
+    .describe(
+      'Library versions kept loaded in memory with their search index (others are restored from the cache on demand, in milliseconds).',
+    ),
   maxLoadedMB: z
     .number()
     .min(1)

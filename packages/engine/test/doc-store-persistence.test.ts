@@ -1,6 +1,7 @@
 import {
   type CacheEntry,
   type CacheGetOptions,
+  type CacheSetOptions,
   type DocPage,
   definePlugin,
   KERNEL_VERSION,
@@ -92,6 +93,34 @@ describe('docs persisted in blocks', () => {
     expect(adapter.calls.fetchDocs).toBe(1);
     // the blocks of page 23's chunk (and its section) and the term index, not the whole library
     expect(cache.reads.get('chunks') ?? 0).toBeLessThanOrEqual(4);
+  });
+
+  it("keeps chunk blocks, term indexes and index snapshots out of the cache's memory tier (it holds them parsed)", async () => {
+    const options: string[] = [];
+    class RecordingCache extends MemoryCacheStore {
+      override async get<T>(namespace: string, key: string, o?: CacheGetOptions): Promise<CacheEntry<T> | undefined> {
+        options.push(`get ${namespace} ${o?.memory ?? 'default'}`);
+        return super.get<T>(namespace, key, o);
+      }
+      override async set<T>(namespace: string, key: string, value: T, o?: CacheSetOptions): Promise<void> {
+        options.push(`set ${namespace} ${o?.memory ?? 'default'}`);
+        return super.set(namespace, key, value, o);
+      }
+    }
+    const cache = new RecordingCache();
+    const adapter = new StaticSourceAdapter('internal', { acme: { pages: manyPages() } });
+    const first = await acmeKernel(adapter, cache);
+    await getDocs(first, 'knob7 tolerance');
+    await first.resolve(docsEngineToken).idle();
+    await first.stop();
+    const again = await acmeKernel(adapter, cache);
+    expect((await getDocs(again, 'knob23')).content).toContain('`knob23`');
+    const of = (prefix: string) => new Set(options.filter((o) => o.startsWith(prefix)));
+    expect(of('set chunks')).toEqual(new Set(['set chunks false']));
+    expect(of('get chunks')).toEqual(new Set(['get chunks false']));
+    for (const o of [...of('set index'), ...of('get index')]) expect(o).toMatch(/ false$/);
+    // what is small and read often (the docs manifest) still may stay in memory
+    expect(of('get docs')).toEqual(new Set(['get docs default']));
   });
 
   it('names the chunks holding given words from the term index alone (what re-ranking looks up)', async () => {

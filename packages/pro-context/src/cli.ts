@@ -11,6 +11,7 @@ import {
 } from '@pro-context/kernel';
 import { createToolRunner } from '@pro-context/tool-runner';
 import { Command, InvalidArgumentError, Option } from 'commander';
+import { applyHeapGrowth } from './heap.js';
 import { checkHttpSettings, httpHostOptionsFrom } from './http.js';
 import {
   defaultPlugins,
@@ -139,6 +140,7 @@ export function buildProgram(): Command {
         },
       });
       checkHttpSettings(kernel.config);
+      applyHeapGrowth(serverConfigSection.read(kernel.config).heapGrowthPercent);
       const identity = { name: 'pro-context', version: PRESET_VERSION, instructions: SERVER_INSTRUCTIONS };
       if (serverConfigSection.read(kernel.config).transport === 'http')
         // loaded only for the HTTP host: a stdio server never pays for express, prom-client and the HTTP transport

@@ -53,6 +53,15 @@ export const serverConfigSchema = z.strictObject({
     })
     .prefault({})
     .describe('HTTP: the answer memo (every hit still checks the key, the rate limit and counts usage).'),
+  heapGrowthPercent: z
+    .number()
+    .int()
+    .min(0)
+    .max(1000)
+    .default(30)
+    .describe(
+      "How far the JavaScript heap may grow past its live size before V8 collects it, % (V8's --heap-growing-percent for the serving process; 0 = V8's own policy, up to 4x on a large machine).",
+    ),
 });
 
 /** `rateLimit`: per-key token buckets (HTTP mode). */

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { createSilentLogger, type StartedKernel } from '@pro-context/kernel';
 import { catalogErrorOf } from '@pro-context/testing';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { applyHeapGrowth } from '../src/heap.js';
 import { httpHostOptionsFrom } from '../src/http.js';
 import {
   corsConfigSection,
@@ -63,6 +64,23 @@ describe("the preset's settings (host sections, reserved variables, default allo
     const error = await catalogErrorOf(start({}, { server: { answerMemo: { maxEntries: 0 } } }));
     expect(error.code).toBe('CONFIG_INVALID');
     expect(error.message).toContain('server.answerMemo.maxEntries');
+  });
+
+  it('reads server.heapGrowthPercent (default 30, 0 = V8 policy); applyHeapGrowth leaves a node flag be', async () => {
+    expect(serverConfigSection.read((await start({})).config).heapGrowthPercent).toBe(30);
+    const off = await start({}, { server: { heapGrowthPercent: 0 } });
+    expect(serverConfigSection.read(off.config).heapGrowthPercent).toBe(0);
+    const error = await catalogErrorOf(start({}, { server: { heapGrowthPercent: -5 } }));
+    expect(error.code).toBe('CONFIG_INVALID');
+    expect(error.message).toContain('server.heapGrowthPercent');
+    expect(applyHeapGrowth(0, [])).toEqual({ applied: false, reason: 'disabled' });
+    expect(applyHeapGrowth(30, ['--heap-growing-percent=50'])).toEqual({
+      applied: false,
+      reason: 'set on the command line',
+    });
+    const applied = applyHeapGrowth(30, ['--inspect']);
+    expect(applied).toMatchObject({ applied: true, percent: 30 });
+    if (applied.applied) applied.stop();
   });
 
   it('names the variable that set a bad server key', async () => {

@@ -26,7 +26,11 @@ export const sqliteCachePluginOptionsSchema = z.strictObject({
     .min(1)
     .default('~/.pro-context/cache')
     .describe('Directory of cache.db (created if missing; "~" is your home). ":memory:" keeps nothing on disk.'),
-  maxMemoryMB: z.number().positive().default(100).describe('Memory tier budget, MB of encoded values.'),
+  maxMemoryMB: z
+    .number()
+    .positive()
+    .default(100)
+    .describe('Memory tier budget, MB its copies take (text beyond Latin-1 counts two bytes a character).'),
   maxMemoryEntries: z.number().int().positive().default(500).describe('Memory tier entry limit.'),
   maxMemoryEntryKB: z
     .number()

@@ -44,6 +44,17 @@ interface StoredEntry {
   /** JSON text, parsed per read like the value. */
   meta: string | null;
   sizeBytes: number;
+  /** What the memory copy costs, bytes (the memory tier's budget counts these). */
+  heapBytes: number;
+}
+
+/**
+ * Bytes a memory copy takes: a Buffer its length; a string one byte per character when its UTF-8 form is as long
+ * (ASCII), else two (V8 holds a string with any character beyond Latin-1 as UTF-16).
+ */
+function heapBytesOf(stored: string | Buffer, utf8Bytes: number): number {
+  if (typeof stored !== 'string') return stored.byteLength;
+  return utf8Bytes === stored.length ? stored.length : 2 * stored.length;
 }
 
 interface EntryRow {
@@ -154,7 +165,8 @@ export class SqliteCacheStore implements CacheStore {
       // big values (a library's chunks, an index snapshot) are read once, when their owner loads them:
       // keeping a second copy in memory only costs RSS
       maxEntrySize: Math.max(1, Math.floor(this.options.maxMemoryEntryKB * 1024)),
-      sizeCalculation: (entry) => Math.max(1, entry.sizeBytes),
+      // what the copy costs in memory: a string with characters beyond Latin-1 takes two bytes per character
+      sizeCalculation: (entry) => Math.max(1, entry.heapBytes),
     });
   }
 
@@ -211,7 +223,7 @@ export class SqliteCacheStore implements CacheStore {
       tier = 'durableHits';
       entry = this.readDurable(namespace, key);
       if (!entry) this.memory.delete(id);
-      else if (options.allowStale || !isExpired(entry, now)) this.memory.set(id, entry);
+      else if (options.memory !== false && (options.allowStale || !isExpired(entry, now))) this.memory.set(id, entry);
     }
     let reads = this.reads.get(namespace);
     if (!reads) {
@@ -261,15 +273,18 @@ export class SqliteCacheStore implements CacheStore {
     });
     const id = memoryKey(namespace, key);
     this.pendingTouches.delete(id);
-    this.memory.set(id, {
-      kind: encoded.kind,
-      stored: encoded.stored,
-      storedAt: now,
-      expiresAt,
-      etag: options.etag ?? null,
-      meta: metaText,
-      sizeBytes,
-    });
+    if (options.memory === false) this.memory.delete(id);
+    else
+      this.memory.set(id, {
+        kind: encoded.kind,
+        stored: encoded.stored,
+        storedAt: now,
+        expiresAt,
+        etag: options.etag ?? null,
+        meta: metaText,
+        sizeBytes,
+        heapBytes: heapBytesOf(encoded.stored, encoded.bytes.byteLength) + (metaText?.length ?? 0),
+      });
     this.enforceSizeLimit();
   }
 
@@ -378,14 +393,16 @@ export class SqliteCacheStore implements CacheStore {
       if (row.value.byteLength !== row.value_length || checksum(row.value) !== row.checksum) {
         throw new Error('value does not match its stored length and checksum');
       }
+      const stored = decodeValue(row.kind, row.value);
       return {
         kind: row.kind,
-        stored: decodeValue(row.kind, row.value),
+        stored,
         storedAt: row.stored_at,
         expiresAt: row.expires_at,
         etag: row.etag,
         meta: row.meta,
         sizeBytes: row.size,
+        heapBytes: heapBytesOf(stored, row.value.byteLength) + (row.meta?.length ?? 0),
       };
     } catch (error) {
       this.logger.warn('cache: dropped a corrupt entry', {

@@ -181,6 +181,38 @@ describe('SqliteCacheStore: memory tier', () => {
     expect(stats.memoryEntries).toBeLessThanOrEqual(3);
     expect(stats.durableEntries).toBe(8);
   });
+
+  it('counts text beyond Latin-1 at two bytes a character against maxMemoryMB', async () => {
+    // 200 K characters: 200 KB as ASCII, 400 KB in memory as UTF-16 (its UTF-8 form is 600 KB on disk)
+    const ascii = openStore({ maxMemoryMB: 1 });
+    for (let i = 0; i < 4; i++) await ascii.set('pages', `p${i}`, 'x'.repeat(200 * 1024));
+    expect((await ascii.stats()).memoryEntries).toBe(4);
+    const wide = openStore({ maxMemoryMB: 1 });
+    for (let i = 0; i < 4; i++) await wide.set('pages', `p${i}`, '\u2192'.repeat(200 * 1024));
+    expect(await wide.stats()).toMatchObject({ memoryEntries: 2, durableEntries: 4 });
+    expect((await wide.get('pages', 'p0'))?.value).toBe('\u2192'.repeat(200 * 1024));
+  });
+
+  it('keeps values written or read with memory: false out of the memory tier, and serves them from SQLite', async () => {
+    const dir = tempDir();
+    const store = openStore({ directory: dir });
+    await store.set('chunks', 'lib@1#0', [{ body: 'a' }]);
+    expect((await store.stats()).memoryEntries).toBe(1);
+    // written again through to SQLite only: the memory copy of the old value goes
+    await store.set('chunks', 'lib@1#0', [{ body: 'b' }], { memory: false });
+    await store.set('chunks', 'lib@1#1', [{ body: 'c' }], { memory: false });
+    expect(await store.stats()).toMatchObject({ memoryEntries: 0, durableEntries: 2 });
+    expect((await store.get('chunks', 'lib@1#0', { memory: false }))?.value).toEqual([{ body: 'b' }]);
+    expect((await store.stats()).memoryEntries).toBe(0);
+    // an ordinary read of the same key fills the memory tier; a memory: false read is then answered from it
+    expect((await store.get('chunks', 'lib@1#1'))?.value).toEqual([{ body: 'c' }]);
+    expect((await store.get('chunks', 'lib@1#1', { memory: false }))?.value).toEqual([{ body: 'c' }]);
+    expect((await store.stats()).memoryEntries).toBe(1);
+    expect((await store.stats()).reads).toEqual([{ namespace: 'chunks', memoryHits: 1, durableHits: 2, misses: 0 }]);
+    // a second process reads what the first wrote
+    const other = openStore({ directory: dir });
+    expect((await other.get('chunks', 'lib@1#0', { memory: false }))?.value).toEqual([{ body: 'b' }]);
+  });
 });
 
 describe('SqliteCacheStore: keys, delete, clear, stats', () => {

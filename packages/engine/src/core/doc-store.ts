@@ -78,14 +78,15 @@ export class DocStore {
         this.hot.set(key, known);
         return known;
       }
-      const value = (await this.cache.get<StoredChunk[]>(CHUNKS_NS, key))?.value;
+      // (parsed here, in `hot`: the cache's memory tier would only hold a second copy, as text)
+      const value = (await this.cache.get<StoredChunk[]>(CHUNKS_NS, key, { memory: false }))?.value;
       if (!Array.isArray(value)) return undefined;
       this.hot.set(key, value);
       if (this.hot.size > HOT_BLOCKS) this.hot.delete(this.hot.keys().next().value as string);
       return value;
     },
     terms: async (key) => {
-      const value = (await this.cache.get<Uint8Array>(CHUNKS_NS, key))?.value;
+      const value = (await this.cache.get<Uint8Array>(CHUNKS_NS, key, { memory: false }))?.value;
       return value instanceof Uint8Array ? value : undefined;
     },
     missing: (docs) => {
@@ -328,7 +329,7 @@ export class DocStore {
   private async ensureIndexed(docs: LoadedDocs): Promise<void> {
     if (await this.backend.has(docs.key)) return;
     const snapshotKey = `${versionKey(docs.key.libraryId, docs.key.version)}@${this.backend.id}`;
-    const snapshot = await this.cache.get<Uint8Array>(ns.index, snapshotKey);
+    const snapshot = await this.cache.get<Uint8Array>(ns.index, snapshotKey, { memory: false });
     if (snapshot?.meta?.revision === docs.record.revision && snapshot.value instanceof Uint8Array) {
       if (await this.backend.restore(docs.key, snapshot.value)) return;
     }
@@ -346,6 +347,8 @@ export class DocStore {
     await this.cache.set(ns.index, `${versionKey(docs.key.libraryId, docs.key.version)}@${this.backend.id}`, snapshot, {
       ttlMs: SNAPSHOT_TTL_NEVER,
       meta: { revision: docs.record.revision },
+      // the backend holds the index itself; the snapshot is read again only once it has let it go
+      memory: false,
     });
   }
 
@@ -497,7 +500,7 @@ export class DocStore {
 
   /** Writes a chunk block (a build's). */
   async writeBlock(key: string, block: readonly StoredChunk[]): Promise<void> {
-    await this.cache.set(CHUNKS_NS, key, block, { ttlMs: 0 });
+    await this.cache.set(CHUNKS_NS, key, block, { ttlMs: 0, memory: false });
   }
 
   /** Deletes chunk blocks (an abandoned build's). */
@@ -555,10 +558,10 @@ export class DocStore {
     const slicer = new Slicer();
     for (const [n, block] of blocks.entries()) {
       await slicer.turn();
-      await this.cache.set(CHUNKS_NS, `${prefix}${n}`, block, { ttlMs: 0 });
+      await this.cache.set(CHUNKS_NS, `${prefix}${n}`, block, { ttlMs: 0, memory: false });
     }
     const termBytes = terms ?? (await docs.termIndexBytes());
-    await this.cache.set(CHUNKS_NS, `${prefix}terms`, termBytes, { ttlMs: 0 });
+    await this.cache.set(CHUNKS_NS, `${prefix}terms`, termBytes, { ttlMs: 0, memory: false });
     await this.cache.set(ns.docs, key, manifest, ttl);
     const stored = await this.cache.get<DocsManifest>(ns.docs, key, { allowStale: true });
     if (stored) docs.expiresAt = stored.expiresAt;

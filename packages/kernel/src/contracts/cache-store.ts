@@ -26,12 +26,24 @@ export interface CacheSetOptions {
   ttlMs?: number;
   etag?: string;
   meta?: Record<string, unknown>;
+  /**
+   * Whether a store with a memory tier in front of its durable one may keep this value there. `false` for values
+   * the caller keeps in a form of its own or reads once (a library's chunk blocks, an index snapshot): the store
+   * writes it through to the durable tier and drops any copy it held in memory. Default `true`; a store without a
+   * memory tier ignores it.
+   */
+  memory?: boolean;
 }
 
 /** Options of a read. */
 export interface CacheGetOptions {
   /** Return an expired entry (marked `stale: true`) instead of nothing. */
   allowStale?: boolean;
+  /**
+   * `false`: a value read from the durable tier is not added to the memory tier (a copy already there still
+   * answers). Default `true`; a store without a memory tier ignores it.
+   */
+  memory?: boolean;
 }
 
 /** Counters for `pro-context://health`. */
