@@ -31,11 +31,12 @@ export type { DocsManifest, DocsMeta, DocsRecord, LoadedDocs, StoredChunk, Store
 /** Cache namespace of chunk blocks and term indexes. */
 const CHUNKS_NS = 'chunks';
 /**
- * Parsed blocks kept at hand (hot chunks), across libraries: 512 blocks of ~8 K characters, ~4 M characters in
- * all. 64 made search-docs over nine libraries read and parse blocks on most calls (`pnpm bench`: p50/p99
- * 3.7/21 ms; 1024 blocks: 2.7/11.7 ms).
+ * Parsed blocks kept at hand (hot chunks), across libraries: 1024 blocks of ~8 K characters, ~8 M characters in
+ * all. Blocks are read past the cache's memory tier, so a block not kept here is read from SQLite and parsed
+ * again: the nine corpora of `pnpm bench` have ~760 blocks, and with 512 kept search-docs over them read blocks on
+ * most calls (p50/p99 2.3/17 ms; 1024: 1.8/7 ms; server peak RSS the same, ~250 MB).
  */
-const HOT_BLOCKS = 512;
+const HOT_BLOCKS = 1024;
 
 /** The outcome of {@link DocStore.load}. */
 export interface LoadResult {
