@@ -143,5 +143,6 @@ export type { EventBus, KernelEvents } from './util/events.js';
 export { createEventBus } from './util/events.js';
 export type { RetryPolicy } from './util/post-with-retries.js';
 export { postWithRetries } from './util/post-with-retries.js';
+export { Slicer } from './util/slicer.js';
 export { CHARS_PER_TOKEN, charsForTokens, estimateTokens } from './util/tokens.js';
 export { KERNEL_VERSION } from './version.js';

@@ -16,6 +16,7 @@ import {
   type Logger,
   type PageResult,
   ProContextError,
+  Slicer,
   type SourceAdapter,
   type TocEntry,
   type TocResult,
@@ -716,8 +717,12 @@ export class LlmsTxtSourceAdapter implements SourceAdapter {
       }
       if (handing) await flush(false);
     };
+    // a fast server fills the body's buffer quicker than it is split: `for await` then runs chunk after chunk on
+    // microtasks, and answers to other calls would wait behind megabytes; a turn every few milliseconds
+    const slicer = new Slicer();
     try {
       for await (const chunk of response.body) {
+        await slicer.turn();
         hash.update(chunk);
         const text = decoder.decode(chunk, { stream: true });
         chars += text.length;

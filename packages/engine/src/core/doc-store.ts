@@ -6,6 +6,7 @@ import {
   type Logger,
   ProContextError,
   type SearchBackend,
+  Slicer,
   type TocResult,
 } from '@pro-context/kernel';
 import { ChunkingPool, TermIndex } from '@pro-context/markdown';
@@ -24,7 +25,6 @@ import {
   StoredDocsTable,
   toManifest,
 } from './stored-docs.js';
-import { Slicer } from './yielding.js';
 
 export type { DocsManifest, DocsMeta, DocsRecord, LoadedDocs, StoredChunk, StoredPage } from './stored-docs.js';
 

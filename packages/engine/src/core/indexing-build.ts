@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { DocPage, IndexBuild, IndexKey, SearchBackend } from '@pro-context/kernel';
+import { type DocPage, type IndexBuild, type IndexKey, type SearchBackend, Slicer } from '@pro-context/kernel';
 import type { ChunkingPool, PrepareSession } from '@pro-context/markdown';
 import {
   BlockCutter,
@@ -11,8 +11,6 @@ import {
 } from './stored-docs.js';
 
 /** Characters of pages chunked per batch: a batch's pages, chunks and copies between threads stay a few MB. */
-import { Slicer } from './yielding.js';
-
 const BATCH_CHARS = 1024 * 1024;
 
 /**

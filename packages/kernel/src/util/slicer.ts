@@ -2,8 +2,10 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 
 /**
  * Long work on the event loop's thread in slices: {@link Slicer.turn} gives other calls (answers of libraries
- * already indexed) a turn once the current slice has run `sliceMs`. Writing a library's blocks to SQLite is
- * synchronous, a few milliseconds a block: without turns, a hot library's answer would wait behind dozens.
+ * already indexed) a turn once the current slice has run `sliceMs`. For loops that would otherwise hold the thread
+ * for tens of milliseconds: writing a library's blocks to SQLite (synchronous, a few milliseconds a block), or
+ * splitting a download whose chunks arrive faster than they are handled (`for await` over a stream with data
+ * buffered runs on microtasks, never letting a timer or an I/O callback in).
  */
 export class Slicer {
   private started = performance.now();
