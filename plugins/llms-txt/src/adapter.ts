@@ -29,6 +29,7 @@ import { LlmsFullSplitter } from './parse/llms-full-stream.js';
 import { llmsTxtPages, type ParsedLlmsTxt, parseLlmsTxt } from './parse/llms-txt.js';
 import {
   cleanTitle,
+  detach,
   firstSentence,
   looksLikeHtml,
   parseHeading,
@@ -129,11 +130,12 @@ function sha256(body: Uint8Array | string): string {
   return createHash('sha256').update(body).digest('hex');
 }
 
-function freshnessOf(response: HttpResponse): Freshness {
+/** A response's validators, with the hash of its content (the whole body, or a streamed body hashed as it came). */
+function freshnessOf(headers: Record<string, string>, contentHash: string): Freshness {
   return {
-    ...(response.headers.etag ? { etag: response.headers.etag } : {}),
-    ...(response.headers['last-modified'] ? { lastModified: response.headers['last-modified'] } : {}),
-    contentHash: sha256(response.body),
+    ...(headers.etag ? { etag: headers.etag } : {}),
+    ...(headers['last-modified'] ? { lastModified: headers['last-modified'] } : {}),
+    contentHash,
   };
 }
 
@@ -492,7 +494,7 @@ export class LlmsTxtSourceAdapter implements SourceAdapter {
       entries: parsed.entries,
       sourceUrl: finalUrl,
       fetchedAt: new Date().toISOString(),
-      freshness: freshnessOf(response),
+      freshness: freshnessOf(response.headers, sha256(response.body)),
       // A manual linking only into itself condenses documentation that lives elsewhere (instructor's llms.txt
       // is 23 KB beside a docs folder of hundreds of pages): the engine prefers the library's other sources.
       ...(parsed.format === 'manual' ? { condensed: true } : {}),
@@ -757,11 +759,7 @@ export class LlmsTxtSourceAdapter implements SourceAdapter {
     }
     return {
       finalUrl,
-      freshness: {
-        ...(response.headers.etag ? { etag: response.headers.etag } : {}),
-        ...(response.headers['last-modified'] ? { lastModified: response.headers['last-modified'] } : {}),
-        contentHash: hash.digest('hex'),
-      },
+      freshness: freshnessOf(response.headers, hash.digest('hex')),
       ...(splitter.style ? { style: splitter.style } : {}),
       warnings: splitter.warnings,
       opening: splitter.opening,
@@ -921,7 +919,12 @@ export class LlmsTxtSourceAdapter implements SourceAdapter {
           },
         );
       }
-      return { finalUrl: response.url || candidate, text, contentType, freshness: freshnessOf(response) };
+      return {
+        finalUrl: response.url || candidate,
+        text,
+        contentType,
+        freshness: freshnessOf(response.headers, sha256(response.body)),
+      };
     }
     // Unreachable: the last candidate either returns or throws.
     throw new ProContextError('PAGE_NOT_FOUND', `No page at ${pageUrl}.`, { details: { url: pageUrl } });
@@ -959,7 +962,7 @@ export class LlmsTxtSourceAdapter implements SourceAdapter {
       });
       if (!ok(response.status)) throw statusError(response, file, 'llms.txt');
       page = llmsTxtPages(response.text(), file).find((p) => p.url === pageUrl);
-      freshness = freshnessOf(response);
+      freshness = freshnessOf(response.headers, sha256(response.body));
     }
     if (!page) {
       throw new ProContextError('PAGE_NOT_FOUND', `${file} has no section ${new URL(pageUrl).hash}.`, {
@@ -995,11 +998,6 @@ function fileHeader(text: string): { title?: string; summary?: string } {
   const summary = /^>\s*(.+)$/.exec(lines[1] ?? '')?.[1];
   // A heading without a summary under it is the first page's, not the site's.
   return title && summary ? { title: cleanTitle(title), summary: summary.trim() } : {};
-}
-
-/** A copy of `text` that holds no reference to the (possibly huge) string it was cut from. */
-function detach(text: string): string {
-  return Buffer.from(text, 'utf8').toString('utf8');
 }
 
 /** Pages of an llms-full.txt handed over (`FetchContext.pages`) to the engine. */

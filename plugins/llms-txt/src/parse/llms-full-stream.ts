@@ -20,7 +20,7 @@ import {
   stripHash,
   titleField,
 } from './llms-full.js';
-import { sniffNonMarkdown } from './markdown.js';
+import { detach, sniffNonMarkdown } from './markdown.js';
 
 /** Options of {@link LlmsFullSplitter}. */
 export interface LlmsFullSplitterOptions extends SplitLlmsFullOptions {
@@ -156,7 +156,7 @@ export class LlmsFullSplitter {
   private decide(whole: boolean): DocPage[] {
     const text = this.held.join('');
     this.held = [text];
-    this.opening = flat(text.slice(0, 65_536));
+    this.opening = detach(text.slice(0, 65_536));
     this.mode = 'whole';
     if (looksLikeCtx(text)) {
       this.style = 'ctx';
@@ -331,14 +331,9 @@ export class LlmsFullSplitter {
   private out(out: DocPage[], draft: Parameters<PageFinisher['page']>[0]): void {
     const page = this.finisher.page(draft);
     // strings cut from a line keep the whole text chunk it came from alive: copy the small ones out
-    page.title = flat(page.title);
-    if (page.section) page.section = flat(page.section);
+    page.title = detach(page.title);
+    if (page.section) page.section = detach(page.section);
     out.push(page);
     this.pagesOut++;
   }
-}
-
-/** A copy of a short string that holds no reference to the text it was cut from. */
-function flat(s: string): string {
-  return s.length > 0 ? ` ${s}`.slice(1) : s;
 }

@@ -302,3 +302,8 @@ export function firstSentence(lines: readonly ScannedLine[], max = 200): string 
   const m = /^(.+?[.!?])(\s|$)/.exec(text);
   return capText(m ? m[1]! : text, max);
 }
+
+/** A copy of `text` that holds no reference to the (possibly huge) string it was cut from. */
+export function detach(text: string): string {
+  return Buffer.from(text, 'utf8').toString('utf8');
+}
