@@ -100,6 +100,20 @@ function tooLarge(url: URL, limit: number): ProContextError {
   );
 }
 
+/** Closes a body nobody will read. Destroying emits an AbortError nobody else listens for: swallowed, not a crash. */
+function discardBody(body: Dispatcher.ResponseData['body']): void {
+  body.on('error', () => undefined).destroy();
+}
+
+/** Refuses, before reading any of it, a body whose declared length is over the size cap (a HEAD has none). */
+function refuseDeclaredOversize(response: Dispatcher.ResponseData, url: URL, exchange: Exchange): void {
+  const declared = Number(response.headers['content-length']);
+  if (exchange.method !== 'HEAD' && Number.isFinite(declared) && declared > exchange.maxBodyBytes) {
+    discardBody(response.body);
+    throw tooLarge(url, exchange.maxBodyBytes);
+  }
+}
+
 function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
   const flat: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
@@ -215,12 +229,11 @@ class GuardedHttpClient implements HttpClient {
     const retryAfterMs = status === 429 || status === 503 ? parseRetryAfterMs(headers['retry-after']) : undefined;
     const limit = exchange.maxBodyBytes;
     let bytes = 0;
-    let settled = body === undefined;
-    // Destroying emits an AbortError nobody else listens for; swallow it rather than crash the process.
+    let settled = false;
     const discard = () => {
-      if (settled) return;
+      if (settled || body === undefined) return;
       settled = true;
-      body?.on('error', () => undefined).destroy();
+      discardBody(body);
     };
     const logger = this.logger;
     const self = this;
@@ -487,11 +500,7 @@ class GuardedHttpClient implements HttpClient {
           return { status, headers: responseHeaders, body: new Uint8Array() };
         }
         if (exchange.stream) {
-          const declared = Number(response.headers['content-length']);
-          if (Number.isFinite(declared) && declared > exchange.maxBodyBytes) {
-            response.body.on('error', () => undefined).destroy();
-            throw tooLarge(url, exchange.maxBodyBytes);
-          }
+          refuseDeclaredOversize(response, url, exchange);
           return { status, headers: responseHeaders, body: new Uint8Array(), stream: response.body };
         }
         return { status, headers: responseHeaders, body: await this.readBody(response, url, exchange) };
@@ -523,19 +532,13 @@ class GuardedHttpClient implements HttpClient {
   /** Reads the body, refusing it (and closing the connection) once it passes the size cap. */
   private async readBody(response: Dispatcher.ResponseData, url: URL, exchange: Exchange): Promise<Uint8Array> {
     const limit = exchange.maxBodyBytes;
-    const declared = Number(response.headers['content-length']);
-    // Destroying emits an AbortError nobody else listens for; swallow it rather than crash the process.
-    const discard = () => response.body.on('error', () => undefined).destroy();
-    if (exchange.method !== 'HEAD' && Number.isFinite(declared) && declared > limit) {
-      discard();
-      throw tooLarge(url, limit);
-    }
+    refuseDeclaredOversize(response, url, exchange);
     const chunks: Buffer[] = [];
     let total = 0;
     for await (const chunk of response.body as AsyncIterable<Buffer>) {
       total += chunk.byteLength;
       if (total > limit) {
-        discard();
+        discardBody(response.body);
         throw tooLarge(url, limit);
       }
       chunks.push(chunk);
