@@ -1,73 +1,17 @@
-import http from 'node:http';
-import net, { type AddressInfo, type LookupFunction } from 'node:net';
-import type { HttpClient, HttpClientOptions } from '@pro-context/kernel';
-import { createLogger, isProContextError, type LogRecord } from '@pro-context/kernel';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createHttpClient } from '../src/client.js';
+import net, { type AddressInfo } from 'node:net';
+import { isProContextError, type LogRecord } from '@pro-context/kernel';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { parseRetryAfterMs } from '../src/index.js';
 import { failure } from './failure.js';
+import { useLoopbackDocs } from './loopback-docs.js';
 
-// Upstreams are faked on loopback; names resolve through this table, never through real DNS.
-const testLookup: LookupFunction = (hostname, options, callback) => {
-  if (hostname !== 'docs.test' && hostname !== 'other.test') {
-    callback(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' }), '', 0);
-    return;
-  }
-  if (options.all) callback(null, [{ address: '127.0.0.1', family: 4 }]);
-  else callback(null, '127.0.0.1', 4);
-};
-
-type Handler = (req: http.IncomingMessage, res: http.ServerResponse, hit: number) => void;
-const routes = new Map<string, Handler>();
-const hits = new Map<string, number>();
-const received: { path: string; method: string; headers: http.IncomingHttpHeaders; body: string }[] = [];
-let server: http.Server;
+// Upstreams are faked on loopback; names resolve through the harness's table, never through real DNS.
+const docs = useLoopbackDocs(['docs.test', 'other.test']);
+const { routes, hits, received, makeClient } = docs;
 let base = '';
 let port = 0;
-
-beforeAll(async () => {
-  server = http.createServer((req, res) => {
-    const path = (req.url ?? '/').split('?')[0] ?? '/';
-    const count = (hits.get(path) ?? 0) + 1;
-    hits.set(path, count);
-    let body = '';
-    req.on('data', (chunk: Buffer) => {
-      body += chunk.toString();
-    });
-    req.on('end', () => {
-      received.push({ path, method: req.method ?? '', headers: req.headers, body });
-      const handler = routes.get(path);
-      if (handler) handler(req, res, count);
-      else res.writeHead(404).end('not found');
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  port = (server.address() as AddressInfo).port;
-  base = `http://docs.test:${port}`;
-});
-
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-});
-
-const clients: HttpClient[] = [];
-function makeClient(options: HttpClientOptions = {}, records?: LogRecord[]): HttpClient {
-  const logger = createLogger({ level: 'debug', stream: { write: () => true } });
-  if (records) logger.addSink((record) => records.push(record));
-  const client = createHttpClient(
-    { lookup: testLookup, proxy: false, allowPrivateNetwork: true, retryDelaysMs: [10, 20], ...options },
-    logger,
-  );
-  clients.push(client);
-  return client;
-}
-
-afterEach(async () => {
-  routes.clear();
-  hits.clear();
-  received.length = 0;
-  await Promise.all(clients.splice(0).map((client) => client.close()));
+beforeAll(() => {
+  ({ base, port } = docs);
 });
 
 describe('responses', () => {

@@ -1,63 +1,15 @@
-import http from 'node:http';
-import type { AddressInfo, LookupFunction } from 'node:net';
-import type { HttpClient, HttpClientOptions, HttpStreamResponse, LogRecord } from '@pro-context/kernel';
-import { createLogger } from '@pro-context/kernel';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createHttpClient } from '../src/client.js';
+import type { HttpStreamResponse, LogRecord } from '@pro-context/kernel';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { failure } from './failure.js';
+import { type Handler, useLoopbackDocs } from './loopback-docs.js';
 
 // `HttpClient.stream`: the body handed over as it arrives, with every guard of `request`.
-const testLookup: LookupFunction = (hostname, options, callback) => {
-  if (hostname !== 'docs.test') {
-    callback(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' }), '', 0);
-    return;
-  }
-  if (options.all) callback(null, [{ address: '127.0.0.1', family: 4 }]);
-  else callback(null, '127.0.0.1', 4);
-};
-
-type Handler = (req: http.IncomingMessage, res: http.ServerResponse, hit: number) => void;
-const routes = new Map<string, Handler>();
-const hits = new Map<string, number>();
-let server: http.Server;
+const docs = useLoopbackDocs();
+const { routes, hits, makeClient } = docs;
 let base = '';
 let port = 0;
-
-beforeAll(async () => {
-  server = http.createServer((req, res) => {
-    const path = (req.url ?? '/').split('?')[0] ?? '/';
-    const count = (hits.get(path) ?? 0) + 1;
-    hits.set(path, count);
-    const handler = routes.get(path);
-    if (handler) handler(req, res, count);
-    else res.writeHead(404).end('not found');
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  port = (server.address() as AddressInfo).port;
-  base = `http://docs.test:${port}`;
-});
-
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-});
-
-const clients: HttpClient[] = [];
-function makeClient(options: HttpClientOptions = {}, records?: LogRecord[]): HttpClient {
-  const logger = createLogger({ level: 'debug', stream: { write: () => true } });
-  if (records) logger.addSink((record) => records.push(record));
-  const client = createHttpClient(
-    { lookup: testLookup, proxy: false, allowPrivateNetwork: true, retryDelaysMs: [10, 20], ...options },
-    logger,
-  );
-  clients.push(client);
-  return client;
-}
-
-afterEach(async () => {
-  routes.clear();
-  hits.clear();
-  await Promise.all(clients.splice(0).map((client) => client.close()));
+beforeAll(() => {
+  ({ base, port } = docs);
 });
 
 async function readAll(response: HttpStreamResponse): Promise<string> {
