@@ -71,15 +71,21 @@ async function getDocs(kernel: StartedKernel, topic: string) {
   return result.structured as { content: string; source: string; cached: boolean; confidence: number };
 }
 
+/** A first process indexes acme, persists it and stops: what the next one finds in `cache`. Returns its answer. */
+async function indexThenStop(adapter: StaticSourceAdapter, cache: MemoryCacheStore) {
+  const first = await acmeKernel(adapter, cache);
+  const built = await getDocs(first, 'knob7 tolerance');
+  await first.resolve(docsEngineToken).idle();
+  await first.stop();
+  return built;
+}
+
 describe('docs persisted in blocks', () => {
   it('after a restart, an answer reads only the blocks of its chunks, and nothing is fetched', async () => {
     const cache = new CountingCache();
     const adapter = new StaticSourceAdapter('internal', { acme: { pages: manyPages() } });
-    const first = await acmeKernel(adapter, cache);
-    const built = await getDocs(first, 'knob7 tolerance');
+    const built = await indexThenStop(adapter, cache);
     expect(built.content).toContain('knob7');
-    await first.resolve(docsEngineToken).idle();
-    await first.stop();
     const blocks = (await cache.keys('chunks')).filter((k) => /#\d+$/.test(k));
     expect(blocks.length).toBeGreaterThan(4);
 
@@ -109,10 +115,7 @@ describe('docs persisted in blocks', () => {
     }
     const cache = new RecordingCache();
     const adapter = new StaticSourceAdapter('internal', { acme: { pages: manyPages() } });
-    const first = await acmeKernel(adapter, cache);
-    await getDocs(first, 'knob7 tolerance');
-    await first.resolve(docsEngineToken).idle();
-    await first.stop();
+    await indexThenStop(adapter, cache);
     const again = await acmeKernel(adapter, cache);
     expect((await getDocs(again, 'knob23')).content).toContain('`knob23`');
     const of = (prefix: string) => new Set(options.filter((o) => o.startsWith(prefix)));
@@ -126,10 +129,7 @@ describe('docs persisted in blocks', () => {
   it('names the chunks holding given words from the term index alone (what re-ranking looks up)', async () => {
     const cache = new CountingCache();
     const adapter = new StaticSourceAdapter('internal', { acme: { pages: manyPages() } });
-    const first = await acmeKernel(adapter, cache);
-    await getDocs(first, 'knob7 tolerance');
-    await first.resolve(docsEngineToken).idle();
-    await first.stop();
+    await indexThenStop(adapter, cache);
 
     const again = await acmeKernel(adapter, cache);
     const { docs } = await again.resolve(docsEngineToken).loadDocs('acme', 'latest');
@@ -182,10 +182,7 @@ describe('docs persisted in blocks', () => {
   it('docs whose blocks left the cache are fetched and indexed again, not a crash', async () => {
     const cache = new MemoryCacheStore();
     const adapter = new StaticSourceAdapter('internal', { acme: { pages: manyPages() } });
-    const first = await acmeKernel(adapter, cache);
-    await getDocs(first, 'knob7 tolerance');
-    await first.resolve(docsEngineToken).idle();
-    await first.stop();
+    await indexThenStop(adapter, cache);
     const [victim] = (await cache.keys('chunks')).filter((k) => k.endsWith('#2'));
     expect(victim).toBeDefined();
     await cache.delete('chunks', victim as string);
