@@ -49,4 +49,28 @@ describe('DocsPreparer (a library in batches)', () => {
       expect(index?.chunksWith(word)).toEqual(holding(word));
     }
   });
+
+  it('TermIndexBuilder keeps every list whole and in order past its first slab of 65,536 postings', () => {
+    // 3,000 chunks (every 7th empty) of 60 words drawn from 1,500: some 150,000 (word, chunk) pairs
+    let seed = 7;
+    const next = () => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return seed >>> 8;
+    };
+    const texts = Array.from({ length: 3000 }, (_, i) =>
+      i % 7 === 3 ? '' : Array.from({ length: 60 }, () => `x${next() % 1500}y`).join(' '),
+    );
+    const builder = new TermIndexBuilder();
+    for (const text of texts) builder.add(text);
+    const index = TermIndex.read(builder.finish()) as TermIndex;
+    const holding = new Map<string, number[]>();
+    texts.forEach((text, i) => {
+      for (const word of new Set(text.split(' ').filter(Boolean))) holding.set(word, [...(holding.get(word) ?? []), i]);
+    });
+    expect([...holding.values()].reduce((n, list) => n + list.length, 0)).toBeGreaterThan(2 * 65_536);
+    for (const [word, chunks] of holding) {
+      expect(index.chunksWith(word)).toEqual(chunks);
+      expect(index.documentFrequency(word)).toBe(chunks.length);
+    }
+  });
 });

@@ -12,17 +12,23 @@ const HEADER_WORDS = 5;
 const WORD_CHAR = new Uint8Array(128);
 for (const c of 'abcdefghijklmnopqrstuvwxyz0123456789_.$@-') WORD_CHAR[c.charCodeAt(0)] = 1;
 
-/** A growable Uint32Array. */
-class U32List {
-  array = new Uint32Array(1 << 16);
+/** Entries per slab of a {@link SlabList} (`p >>> 16` is the slab of entry `p`). */
+const SLAB = 1 << 16;
+/** What a slab already sorted is replaced with. */
+const EMPTY = new Uint32Array(0);
+
+/**
+ * An append-only list of 32-bit integers in fixed-size slabs: growing it never copies what it holds or leaves
+ * a discarded array twice its size behind (a large library's chunking worker carries millions of entries).
+ */
+class SlabList {
+  slabs: Uint32Array[] = [];
   length = 0;
   push(value: number): void {
-    if (this.length === this.array.length) {
-      const next = new Uint32Array(this.array.length * 2);
-      next.set(this.array);
-      this.array = next;
-    }
-    this.array[this.length++] = value;
+    const at = this.length & (SLAB - 1);
+    if (at === 0) this.slabs.push(new Uint32Array(SLAB));
+    (this.slabs[this.slabs.length - 1] as Uint32Array)[at] = value;
+    this.length++;
   }
 }
 
@@ -36,9 +42,9 @@ export function buildTermIndex(texts: Iterable<string>): Uint8Array {
 /**
  * {@link buildTermIndex} fed one chunk's text at a time (a library prepared in batches): the same bytes. Words are
  * numbered in first-seen order and found by a hash of the text's characters (no string per occurrence); postings
- * are kept as (word, chunk) pairs in typed arrays, not an array per word — some 8 bytes a posting, which a large
- * library's chunking worker carries from its first batch to its last — and sorted by word at the end, stably, so
- * every list stays in chunk order.
+ * are kept as the word of each (word, chunk) pair, chunk after chunk, in fixed-size slabs (4 bytes a posting, which
+ * a large library's chunking worker carries from its first batch to its last; a chunk's pairs are found from where
+ * they start), and sorted by word at the end, stably, so every list stays in chunk order.
  */
 export class TermIndexBuilder {
   private readonly words: string[] = [];
@@ -46,8 +52,10 @@ export class TermIndexBuilder {
   private slots = new Int32Array(2 << 12);
   /** The chunk each word was last seen in, + 1. */
   private lastDoc = new Uint32Array(1 << 12);
-  private pairWord = new U32List();
-  private pairDoc = new U32List();
+  /** The word of each (word, chunk) pair, chunk by chunk. */
+  private pairWord = new SlabList();
+  /** Where each chunk's pairs start in {@link pairWord}. */
+  private docStart = new Uint32Array(1 << 12);
   private docs = 0;
 
   private place(hash: number, id: number): void {
@@ -62,6 +70,12 @@ export class TermIndexBuilder {
   /** Adds the next chunk's text. */
   add(raw: string): void {
     const doc = this.docs++;
+    if (doc === this.docStart.length) {
+      const next = new Uint32Array(doc * 2);
+      next.set(this.docStart);
+      this.docStart = next;
+    }
+    this.docStart[doc] = this.pairWord.length;
     const words = this.words;
     const text = raw.toLowerCase();
     const n = text.length;
@@ -113,14 +127,13 @@ export class TermIndexBuilder {
       if (this.lastDoc[id] !== doc + 1) {
         this.lastDoc[id] = doc + 1;
         this.pairWord.push(id);
-        this.pairDoc.push(doc);
       }
     }
   }
 
   /** The term index of every text added. */
   finish(): Uint8Array {
-    const { words, docs, pairWord, pairDoc } = this;
+    const { words, docs, pairWord, docStart } = this;
     const vocab = words.join('\n');
     const vocabBytes = Buffer.byteLength(vocab, 'latin1');
     const padded = Math.ceil(vocabBytes / 4) * 4;
@@ -133,20 +146,28 @@ export class TermIndexBuilder {
     const starts = new Uint32Array(bytes.buffer, startsAt, words.length + 1);
     const all = new Uint32Array(bytes.buffer, startsAt + 4 * (words.length + 1), total);
     // counting sort of the pairs by word (stable: each word's chunks stay in order)
+    const { slabs } = pairWord;
     for (let p = 0; p < total; p++) {
-      const w = (pairWord.array[p] as number) + 1;
+      const w = ((slabs[p >>> 16] as Uint32Array)[p & (SLAB - 1)] as number) + 1;
       starts[w] = (starts[w] as number) + 1;
     }
     for (let w = 0; w < words.length; w++) starts[w + 1] = (starts[w + 1] as number) + (starts[w] as number);
     const next = starts.slice(0, words.length);
-    for (let p = 0; p < total; p++) {
-      const w = pairWord.array[p] as number;
-      all[next[w] as number] = pairDoc.array[p] as number;
-      next[w] = (next[w] as number) + 1;
+    let p = 0;
+    for (let doc = 0; doc < docs; doc++) {
+      const end = doc + 1 < docs ? (docStart[doc + 1] as number) : total;
+      for (; p < end; p++) {
+        const slab = slabs[p >>> 16] as Uint32Array;
+        const w = slab[p & (SLAB - 1)] as number;
+        all[next[w] as number] = doc;
+        next[w] = (next[w] as number) + 1;
+        // a slab placed is let go as the sort goes on
+        if ((p & (SLAB - 1)) === SLAB - 1) slabs[p >>> 16] = EMPTY;
+      }
     }
     // what a finished builder held goes
-    this.pairWord = new U32List();
-    this.pairDoc = new U32List();
+    this.pairWord = new SlabList();
+    this.docStart = new Uint32Array(0);
     return bytes;
   }
 }
