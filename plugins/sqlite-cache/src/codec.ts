@@ -18,18 +18,16 @@ export function checksum(bytes: Uint8Array): number {
 }
 
 /**
- * Encodes a value. Strings are stored as UTF-8 text (no JSON escaping of large markdown), bytes verbatim
- * (copied, so later changes by the caller do not reach the cache), anything else as JSON.
+ * Encodes a value. Strings are stored as UTF-8 text (no JSON escaping of large markdown), bytes verbatim, anything
+ * else as JSON. Bytes are copied when the encoded value is kept (`keep`: the memory tier holds it, and later
+ * changes by the caller must not reach the cache); written to the file only, they are a view of the caller's
+ * (SQLite copies what it is given), so a large value is not held twice while it is written.
  */
-export function encodeValue(value: unknown): EncodedValue {
+export function encodeValue(value: unknown, keep = true): EncodedValue {
   if (typeof value === 'string') return { kind: 'string', bytes: Buffer.from(value, 'utf8'), stored: value };
-  if (Buffer.isBuffer(value)) {
-    const bytes = Buffer.from(value);
-    return { kind: 'buffer', bytes, stored: bytes };
-  }
   if (value instanceof Uint8Array) {
-    const bytes = Buffer.from(value);
-    return { kind: 'bytes', bytes, stored: bytes };
+    const bytes = keep ? Buffer.from(value) : Buffer.from(value.buffer, value.byteOffset, value.byteLength);
+    return { kind: Buffer.isBuffer(value) ? 'buffer' : 'bytes', bytes, stored: bytes };
   }
   if (ArrayBuffer.isView(value) || value instanceof ArrayBuffer) {
     throw new TypeError(

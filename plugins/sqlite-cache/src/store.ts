@@ -246,7 +246,7 @@ export class SqliteCacheStore implements CacheStore {
     if (options.ttlMs !== undefined && !(Number.isFinite(options.ttlMs) && options.ttlMs >= 0)) {
       throw new TypeError(`ttlMs must be a finite number >= 0 (0 = never expires); got ${options.ttlMs}.`);
     }
-    const encoded = encodeValue(value);
+    const encoded = encodeValue(value, options.memory !== false);
     const metaText = options.meta === undefined ? null : JSON.stringify(options.meta);
     const now = this.now();
     const ttlMs = options.ttlMs ?? this.defaultTtlMs(namespace);

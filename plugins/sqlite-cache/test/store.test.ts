@@ -213,6 +213,24 @@ describe('SqliteCacheStore: memory tier', () => {
     const other = openStore({ directory: dir });
     expect((await other.get('chunks', 'lib@1#0', { memory: false }))?.value).toEqual([{ body: 'b' }]);
   });
+
+  it('stores bytes written with or without the memory tier as they were when set, whatever the caller does next', async () => {
+    const store = openStore();
+    // a view into a larger buffer, as a worker's transferred index or a pooled Buffer is
+    const whole = new Uint8Array(64).map((_, i) => i);
+    const view = whole.subarray(8, 40);
+    await store.set('index', 'through', view, { memory: false });
+    await store.set('index', 'kept', view);
+    const buffer = Buffer.from('snapshot bytes');
+    await store.set('index', 'buffer', buffer, { memory: false });
+    whole.fill(0);
+    buffer.fill(0);
+    const expected = Uint8Array.from({ length: 32 }, (_, i) => i + 8);
+    expect((await store.get('index', 'through'))?.value).toEqual(expected);
+    expect((await store.get('index', 'kept'))?.value).toEqual(expected);
+    const read = (await store.get('index', 'buffer'))?.value;
+    expect(Buffer.isBuffer(read) && read.toString()).toBe('snapshot bytes');
+  });
 });
 
 describe('SqliteCacheStore: keys, delete, clear, stats', () => {
