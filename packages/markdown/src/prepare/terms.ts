@@ -189,18 +189,25 @@ export class TermIndex {
     return this.vocab.length + 4 * (this.wordAt.length + this.postingStarts.length + this.postings.length);
   }
 
-  /** Reads an index from its bytes (copied); `undefined` when they are not a term index. */
+  /**
+   * Reads an index from its bytes, which it keeps (they must not change afterwards); `undefined` when they are not
+   * a term index. Bytes that do not start on a 4-byte boundary (a Buffer from a store may be a view into a pool)
+   * are copied; others are read where they are, so a large library's index is not held twice.
+   */
   static read(source: Uint8Array): TermIndex | undefined {
     if (source.byteLength < 4 * HEADER_WORDS) return undefined;
-    // a copy of its own, aligned at 0 (a Buffer from a store may be a view into a larger pool)
-    const bytes = new Uint8Array(source.byteLength);
-    bytes.set(source);
-    const [magic, documents, words, vocabBytes, total] = new Uint32Array(bytes.buffer, 0, HEADER_WORDS);
+    let bytes = source;
+    if (source.byteOffset % 4 !== 0) {
+      bytes = new Uint8Array(source.byteLength);
+      bytes.set(source);
+    }
+    const base = bytes.byteOffset;
+    const [magic, documents, words, vocabBytes, total] = new Uint32Array(bytes.buffer, base, HEADER_WORDS);
     if (magic !== MAGIC || words === undefined || vocabBytes === undefined || total === undefined) return undefined;
     const padded = Math.ceil(vocabBytes / 4) * 4;
     const startsAt = 4 * HEADER_WORDS + padded;
     if (bytes.byteLength !== startsAt + 4 * (words + 1) + 4 * total) return undefined;
-    const vocab = Buffer.from(bytes.buffer, 4 * HEADER_WORDS, vocabBytes).toString('latin1');
+    const vocab = Buffer.from(bytes.buffer, base + 4 * HEADER_WORDS, vocabBytes).toString('latin1');
     const wordAt = new Uint32Array(words);
     let offset = 0;
     for (let i = 0; i < words; i++) {
@@ -212,8 +219,8 @@ export class TermIndex {
       documents as number,
       vocab,
       wordAt,
-      new Uint32Array(bytes.buffer, startsAt, words + 1),
-      new Uint32Array(bytes.buffer, startsAt + 4 * (words + 1), total),
+      new Uint32Array(bytes.buffer, base + startsAt, words + 1),
+      new Uint32Array(bytes.buffer, base + startsAt + 4 * (words + 1), total),
     );
   }
 
