@@ -47,18 +47,22 @@ export function decodeValue(kind: ValueKind, bytes: Buffer): string | Buffer {
 /**
  * What a reader receives: always a value of its own, so mutating it never changes the cache. JSON is parsed
  * from text on each read (about 0.2 ms for a 50 KB table of contents), which also makes a value read from
- * memory identical to one read after a restart (a `Date` is a string in both).
+ * memory identical to one read after a restart (a `Date` is a string in both). Bytes are copied unless they are
+ * the reader's already (`own`: just read from SQLite and not kept in the memory tier), so a large value read once
+ * (an index snapshot) is not held twice.
  */
-export function presentValue(kind: ValueKind, stored: string | Buffer): unknown {
+export function presentValue(kind: ValueKind, stored: string | Buffer, own = false): unknown {
   switch (kind) {
     case 'json':
       return JSON.parse(stored as string);
     case 'string':
       return stored;
     case 'buffer':
-      return Buffer.from(stored as Buffer);
-    case 'bytes':
-      return new Uint8Array(stored as Buffer);
+      return own ? stored : Buffer.from(stored as Buffer);
+    case 'bytes': {
+      const bytes = stored as Buffer;
+      return own ? new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) : new Uint8Array(bytes);
+    }
   }
 }
 

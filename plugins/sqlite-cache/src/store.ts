@@ -238,7 +238,8 @@ export class SqliteCacheStore implements CacheStore {
     this.hits++;
     reads[tier]++;
     this.touch(id, now);
-    return toCacheEntry<T>(entry, now);
+    // bytes just read and not kept in the memory tier are the reader's own: no copy
+    return toCacheEntry<T>(entry, now, tier === 'durableHits' && this.memory.peek(id) !== entry);
   }
 
   async set<T = CacheValue>(namespace: string, key: string, value: T, options: CacheSetOptions = {}): Promise<void> {
@@ -549,9 +550,9 @@ function isExpired(entry: StoredEntry, now: number): boolean {
   return entry.expiresAt !== null && entry.expiresAt <= now;
 }
 
-function toCacheEntry<T>(entry: StoredEntry, now: number): CacheEntry<T> {
+function toCacheEntry<T>(entry: StoredEntry, now: number, own = false): CacheEntry<T> {
   return {
-    value: presentValue(entry.kind, entry.stored) as T,
+    value: presentValue(entry.kind, entry.stored, own) as T,
     storedAt: entry.storedAt,
     expiresAt: entry.expiresAt,
     stale: isExpired(entry, now),

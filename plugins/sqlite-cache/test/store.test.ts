@@ -231,6 +231,26 @@ describe('SqliteCacheStore: memory tier', () => {
     const read = (await store.get('index', 'buffer'))?.value;
     expect(Buffer.isBuffer(read) && read.toString()).toBe('snapshot bytes');
   });
+
+  it('gives every reader bytes of its own, from the memory tier or from SQLite', async () => {
+    // 600 KB: over the memory tier's largest entry (512 KB), so read from SQLite every time
+    const store = openStore();
+    const big = new Uint8Array(600 * 1024).fill(7);
+    await store.set('index', 'big', big);
+    await store.set('index', 'small', new Uint8Array([1, 2, 3]));
+    await store.set('index', 'buffer', Buffer.from('abc'));
+    for (const options of [{}, { memory: false }]) {
+      for (const key of ['big', 'small', 'buffer']) {
+        const first = (await store.get<Uint8Array>('index', key, options))?.value as Uint8Array;
+        const copy = Uint8Array.from(first);
+        first.fill(0);
+        expect(
+          (await store.get<Uint8Array>('index', key, options))?.value,
+          `${key} ${JSON.stringify(options)}`,
+        ).toEqual(Buffer.isBuffer(first) ? Buffer.from(copy) : copy);
+      }
+    }
+  });
 });
 
 describe('SqliteCacheStore: keys, delete, clear, stats', () => {
