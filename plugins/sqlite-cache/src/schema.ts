@@ -51,6 +51,23 @@ const migrations: readonly Migration[] = [
       END;
     `,
   },
+  {
+    version: 2,
+    name: 'value parts',
+    sql: `
+      -- A value larger than one part is stored here in parts, in order, and its entry's value is empty: writing or
+      -- reading it binds one part at a time, so SQLite never holds a second whole copy of a multi-MB value.
+      CREATE TABLE parts (
+        entry INTEGER NOT NULL,
+        n INTEGER NOT NULL,
+        bytes BLOB NOT NULL,
+        PRIMARY KEY (entry, n)
+      ) WITHOUT ROWID;
+      CREATE TRIGGER entries_after_delete_parts AFTER DELETE ON entries BEGIN
+        DELETE FROM parts WHERE entry = OLD.id;
+      END;
+    `,
+  },
 ];
 
 /** The schema version this release writes. */

@@ -33,6 +33,12 @@ const TOUCH_FLUSH_COUNT = 512;
 const EVICT_BATCH = 256;
 /** Separates namespace and key in memory keys; namespaces may not contain it. */
 const SEP = '\u0000';
+/**
+ * Values larger than this are stored in parts of this size (table `parts`): SQLite copies what it is given to
+ * write and assembles a value it reads, so a 40 MB index snapshot in one row cost 40 MB more on each side.
+ */
+export const PART_BYTES = 1024 * 1024;
+const NO_BYTES = Buffer.alloc(0);
 
 /** An entry as both tiers hold it. */
 interface StoredEntry {
@@ -58,6 +64,7 @@ function heapBytesOf(stored: string | Buffer, utf8Bytes: number): number {
 }
 
 interface EntryRow {
+  id: number;
   kind: string;
   size: number;
   value_length: number;
@@ -93,7 +100,10 @@ interface VictimRow {
 /** Prepared statements, created once per connection. */
 interface Statements {
   select: Database.Statement<[string, string], EntryRow>;
-  upsert: Database.Statement<[UpsertParams]>;
+  upsert: Database.Statement<[UpsertParams], { id: number }>;
+  parts: Database.Statement<[number], { bytes: Buffer }>;
+  addPart: Database.Statement<[number, number, Buffer]>;
+  dropParts: Database.Statement<[number]>;
   remove: Database.Statement<[string, string]>;
   touch: Database.Statement<[number, string, string, number]>;
   totals: Database.Statement<[], { entries: number; bytes: number }>;
@@ -186,9 +196,16 @@ export class SqliteCacheStore implements CacheStore {
       db.pragma('synchronous = NORMAL');
       migrate(db, file);
       this.statements = prepareStatements(db);
-      const upsert = this.statements.upsert;
+      const { upsert, addPart, dropParts } = this.statements;
       this.writeEntry = db.transaction((params: UpsertParams) => {
-        upsert.run(params);
+        const bytes = params.value;
+        const parted = bytes.byteLength > PART_BYTES;
+        const row = upsert.get(parted ? { ...params, value: NO_BYTES } : params);
+        if (row === undefined) throw new Error('the cache entry was not written');
+        dropParts.run(row.id);
+        for (let n = 0; parted && n * PART_BYTES < bytes.byteLength; n++) {
+          addPart.run(row.id, n, bytes.subarray(n * PART_BYTES, (n + 1) * PART_BYTES));
+        }
       });
     } catch (error) {
       db?.close();
@@ -391,10 +408,11 @@ export class SqliteCacheStore implements CacheStore {
     if (!row) return undefined;
     try {
       if (!isValueKind(row.kind)) throw new Error(`unknown value kind '${row.kind}'`);
-      if (row.value.byteLength !== row.value_length || checksum(row.value) !== row.checksum) {
+      const value = row.value.byteLength === 0 && row.value_length > 0 ? this.readParts(row) : row.value;
+      if (value.byteLength !== row.value_length || checksum(value) !== row.checksum) {
         throw new Error('value does not match its stored length and checksum');
       }
-      const stored = decodeValue(row.kind, row.value);
+      const stored = decodeValue(row.kind, value);
       return {
         kind: row.kind,
         stored,
@@ -403,7 +421,7 @@ export class SqliteCacheStore implements CacheStore {
         etag: row.etag,
         meta: row.meta,
         sizeBytes: row.size,
-        heapBytes: heapBytesOf(stored, row.value.byteLength) + (row.meta?.length ?? 0),
+        heapBytes: heapBytesOf(stored, value.byteLength) + (row.meta?.length ?? 0),
       };
     } catch (error) {
       this.logger.warn('cache: dropped a corrupt entry', {
@@ -415,6 +433,18 @@ export class SqliteCacheStore implements CacheStore {
       stmts.remove.run(namespace, key);
       return undefined;
     }
+  }
+
+  /** A value stored in parts, put together (a part missing or too long makes it shorter or refused). */
+  private readParts(row: EntryRow): Buffer {
+    const value = Buffer.allocUnsafe(row.value_length);
+    let at = 0;
+    for (const { bytes } of this.stmts().parts.iterate(row.id)) {
+      if (at + bytes.byteLength > value.byteLength) throw new Error('value parts longer than its stored length');
+      value.set(bytes, at);
+      at += bytes.byteLength;
+    }
+    return value.subarray(0, at);
   }
 
   /** Records an access; written in batches because a write per read would cost more than the read. */
@@ -500,7 +530,7 @@ export class SqliteCacheStore implements CacheStore {
 function prepareStatements(db: Database.Database): Statements {
   return {
     select: db.prepare(
-      `SELECT kind, size, value_length, checksum, stored_at, expires_at, etag, meta, value
+      `SELECT id, kind, size, value_length, checksum, stored_at, expires_at, etag, meta, value
        FROM entries WHERE namespace = ? AND key = ?`,
     ),
     upsert: db.prepare(
@@ -511,8 +541,12 @@ function prepareStatements(db: Database.Database): Statements {
        ON CONFLICT (namespace, key) DO UPDATE SET
          kind = excluded.kind, size = excluded.size, value_length = excluded.value_length,
          checksum = excluded.checksum, stored_at = excluded.stored_at, expires_at = excluded.expires_at,
-         accessed_at = excluded.accessed_at, etag = excluded.etag, meta = excluded.meta, value = excluded.value`,
+         accessed_at = excluded.accessed_at, etag = excluded.etag, meta = excluded.meta, value = excluded.value
+       RETURNING id`,
     ),
+    parts: db.prepare('SELECT bytes FROM parts WHERE entry = ? ORDER BY n'),
+    addPart: db.prepare('INSERT INTO parts (entry, n, bytes) VALUES (?, ?, ?)'),
+    dropParts: db.prepare('DELETE FROM parts WHERE entry = ?'),
     remove: db.prepare('DELETE FROM entries WHERE namespace = ? AND key = ?'),
     touch: db.prepare('UPDATE entries SET accessed_at = ? WHERE namespace = ? AND key = ? AND accessed_at < ?'),
     totals: db.prepare('SELECT entries, bytes FROM totals WHERE id = 1'),

@@ -370,7 +370,28 @@ describe('SqliteCacheStore: the database file', () => {
     const db = raw(dir);
     const rows = db.prepare('SELECT version, name FROM schema_migrations').all();
     db.close();
-    expect(rows).toEqual([{ version: SCHEMA_VERSION, name: 'entries' }]);
+    expect(rows).toEqual([
+      { version: 1, name: 'entries' },
+      { version: SCHEMA_VERSION, name: 'value parts' },
+    ]);
+  });
+
+  it('brings a file of the first schema up to date and keeps its entries', async () => {
+    const dir = tempDir();
+    const first = openStore({ directory: dir });
+    await first.set('toc', 'k', { title: 'kept' });
+    await first.close();
+    // the file as the first release left it
+    const db = raw(dir);
+    db.exec(
+      `DROP TRIGGER entries_after_delete_parts; DROP TABLE parts; DELETE FROM schema_migrations WHERE version = 2;`,
+    );
+    db.close();
+    const second = openStore({ directory: dir });
+    expect((await second.get('toc', 'k'))?.value).toEqual({ title: 'kept' });
+    const big = new Uint8Array(3 * 1024 * 1024).map((_, i) => i % 251);
+    await second.set('index', 'big', big, { memory: false });
+    expect((await second.get('index', 'big'))?.value).toEqual(big);
   });
 
   it('refuses a database from a newer schema version, with a clear error', async () => {
@@ -407,6 +428,66 @@ describe('SqliteCacheStore: the database file', () => {
     expect((await reader.get('pages', 'good'))?.value).toBe('fine');
     expect(await reader.keys('pages')).toEqual(['good']);
     expect(records.find((r) => r.msg.includes('corrupt'))).toMatchObject({ level: 'warn', key: 'bad' });
+  });
+
+  it('stores a value larger than 1 MB in parts, and reads, replaces, deletes and checks it whole', async () => {
+    const dir = tempDir();
+    const store = openStore({ directory: dir });
+    // 2.5 MB of bytes (three parts) and a 1.5 MB JSON table (two parts)
+    const big = new Uint8Array(2.5 * 1024 * 1024).map((_, i) => (i * 7) % 256);
+    const table = { rows: Array.from({ length: 30_000 }, (_, i) => ({ id: `chunk-${i}`, text: 'x'.repeat(30) })) };
+    await store.set('index', 'snapshot', big, { memory: false });
+    await store.set('docs', 'manifest', table);
+    await store.set('index', 'small', new Uint8Array([1, 2, 3]));
+    const partsOf = (key: string) => {
+      const db = raw(dir);
+      const row = db
+        .prepare<[string], { parts: number; inline: number }>(
+          'SELECT (SELECT count(*) FROM parts WHERE entry = e.id) AS parts, length(e.value) AS inline FROM entries e WHERE key = ?',
+        )
+        .get(key);
+      db.close();
+      return row;
+    };
+    expect(partsOf('snapshot')).toEqual({ parts: 3, inline: 0 });
+    expect(partsOf('manifest')).toEqual({ parts: 2, inline: 0 });
+    expect(partsOf('small')).toEqual({ parts: 0, inline: 3 });
+    // read back after a restart, whole
+    const reader = openStore({ directory: dir });
+    expect((await reader.get('index', 'snapshot'))?.value).toEqual(big);
+    expect((await reader.get('docs', 'manifest'))?.value).toEqual(table);
+    expect((await reader.stats()).durableBytes).toBeGreaterThan(big.byteLength + 1024 * 1024);
+    // replaced by a small value: its parts go; deleted: so do the others'
+    await reader.set('index', 'snapshot', new Uint8Array([9]), { memory: false });
+    expect(partsOf('snapshot')).toEqual({ parts: 0, inline: 1 });
+    expect((await reader.get('index', 'snapshot'))?.value).toEqual(new Uint8Array([9]));
+    await reader.delete('docs', 'manifest');
+    const db = raw(dir);
+    expect(db.prepare('SELECT count(*) AS n FROM parts').get()).toEqual({ n: 0 });
+    db.close();
+  });
+
+  it('drops a value whose parts were damaged, as a miss', async () => {
+    const dir = tempDir();
+    const writer = openStore({ directory: dir });
+    await writer.set('index', 'snapshot', new Uint8Array(2 * 1024 * 1024 + 10).fill(5), { memory: false });
+    await writer.set('index', 'short', new Uint8Array(2 * 1024 * 1024 + 10).fill(6), { memory: false });
+    await writer.close();
+    const db = raw(dir);
+    db.prepare(
+      "UPDATE parts SET bytes = CAST('tampered' AS BLOB) WHERE n = 1 AND entry = (SELECT id FROM entries WHERE key = 'snapshot')",
+    ).run();
+    db.prepare("DELETE FROM parts WHERE n = 2 AND entry = (SELECT id FROM entries WHERE key = 'short')").run();
+    db.close();
+    const { logger, records } = recordingLogger();
+    const reader = openStore({ directory: dir }, { logger });
+    expect(await reader.get('index', 'snapshot')).toBeUndefined();
+    expect(await reader.get('index', 'short')).toBeUndefined();
+    expect(await reader.keys('index')).toEqual([]);
+    expect(records.filter((r) => r.msg.includes('corrupt'))).toHaveLength(2);
+    const check = raw(dir);
+    expect(check.prepare('SELECT count(*) AS n FROM parts').get()).toEqual({ n: 0 });
+    check.close();
   });
 
   it('closes idempotently; a closed store refuses further use', async () => {
