@@ -10,6 +10,7 @@ import {
   type SearchLanguage,
   SYNONYM_WEIGHT,
 } from '@pro-context/plugin-orama-search/analysis';
+import { packedArrays, snapshotLayout } from './snapshot.js';
 
 /** The indexed fields of a chunk, in the order they are indexed (the order `orama-search` uses). */
 export const chunkFields = ['title', 'section', 'headings', 'body'] as const;
@@ -63,23 +64,14 @@ export interface PackedIndexData {
   surfaceBytes: Uint8Array;
   /** The term (rank) of each written word. */
   surfaceTerms: Uint32Array;
+  /**
+   * The snapshot these arrays are views of, when the index was laid out as one (a build's, or a restored
+   * snapshot's copy): the backend's `snapshot()` hands it out without copying. Its memory is the index's.
+   */
+  snapshot?: Uint8Array;
 }
 
-/** The typed arrays of {@link PackedIndexData}, in snapshot order. */
-export const packedArrays = [
-  'termBytes',
-  'termStarts',
-  'postingStarts',
-  'postingDocs',
-  'postingTfs',
-  'tfOverflow',
-  'fieldLengths',
-  'avgFieldLengths',
-  'idBytes',
-  'idStarts',
-  'surfaceBytes',
-  'surfaceTerms',
-] as const;
+export { packedArrays };
 
 /** Bytes held by the typed arrays of `data`. */
 export function packedByteSize(data: PackedIndexData): number {
@@ -379,11 +371,38 @@ export class PackedIndexBuilder {
     for (let r = 0; r < termCount; r++) if (NUMERIC_TERM.test(sorted[r]!)) numeric[r] = 1;
 
     let postings = 0;
-    for (const log of this.logs) postings += log.length;
-    const postingStarts = new Uint32Array(FIELDS * (termCount + 1));
-    const postingDocs = new Uint32Array(postings);
-    const postingTfs = new Uint8Array(postings);
-    const overflow: number[] = [];
+    let overflows = 0;
+    for (const log of this.logs) {
+      postings += log.length;
+      // Orama's index does not count frequencies of numeric terms: each counts once, so none overflows
+      for (const i of log.overflow.keys())
+        if (numeric[rank[log.terms[i >>> SLAB_BITS]![i & SLAB_MASK]!]!] !== 1) overflows++;
+    }
+    // The index is laid out as its snapshot: one buffer, handed to the main thread and persisted without a copy.
+    const termStarts = stringStarts(sorted);
+    const idStarts = stringStarts(this.ids);
+    const surfaces = this.surfaces.join('\n');
+    const lengths: Record<(typeof packedArrays)[number], number> = {
+      termBytes: termStarts[termCount]!,
+      termStarts: termStarts.byteLength,
+      postingStarts: FIELDS * (termCount + 1) * 4,
+      postingDocs: postings * 4,
+      postingTfs: postings,
+      tfOverflow: overflows * 2 * 4,
+      fieldLengths: FIELDS * chunks * 4,
+      avgFieldLengths: FIELDS * 8,
+      idBytes: idStarts[chunks]!,
+      idStarts: idStarts.byteLength,
+      surfaceBytes: Buffer.byteLength(surfaces, 'utf8'),
+      surfaceTerms: this.surfaces.length * 4,
+    };
+    const { snapshot, arrays } = snapshotLayout(
+      packedArrays.map((name) => lengths[name]),
+      chunks,
+      this.tokenizer.fingerprint,
+    );
+    const { postingStarts, postingDocs, postingTfs, tfOverflow } = arrays;
+    let overflowAt = 0;
     const counts = new Uint32Array(termCount + 1);
     let base = 0;
     for (let f = 0; f < FIELDS; f++) {
@@ -420,7 +439,6 @@ export class PackedIndexBuilder {
           next[t] = at + 1;
           postingDocs[at] = d;
           const raw = tfs[k]!;
-          // Orama's index does not count frequencies of numeric terms: each counts once
           if (numeric[t] === 1) {
             postingTfs[at] = 1;
           } else if (raw === TF_OVERFLOW) {
@@ -435,38 +453,31 @@ export class PackedIndexBuilder {
         log.tfs[s] = undefined;
       }
       fieldOverflow.sort((a, b) => a[0] - b[0]);
-      for (const [at, tf] of fieldOverflow) overflow.push(at, tf);
+      for (const [at, tf] of fieldOverflow) {
+        tfOverflow[overflowAt++] = at;
+        tfOverflow[overflowAt++] = tf;
+      }
       base += log.length;
     }
 
-    const fieldLengths = new Uint32Array(FIELDS * chunks);
+    const { fieldLengths } = arrays;
     for (let d = 0; d < chunks; d++) {
       for (let f = 0; f < FIELDS; f++) fieldLengths[f * chunks + d] = this.lengths[d * FIELDS + f]!;
     }
-    const terms = encodeStrings(sorted);
-    const ids = encodeStrings(this.ids);
-    const surfaceTerms = new Uint32Array(this.surfaces.length);
+    arrays.avgFieldLengths.set(this.averages);
+    arrays.termStarts.set(termStarts);
+    encodeInto(sorted, termStarts, arrays.termBytes);
+    arrays.idStarts.set(idStarts);
+    encodeInto(this.ids, idStarts, arrays.idBytes);
+    new TextEncoder().encodeInto(surfaces, arrays.surfaceBytes);
+    const { surfaceTerms } = arrays;
     for (let i = 0; i < surfaceTerms.length; i++) surfaceTerms[i] = rank[this.surfaceTermIds.array[i]!]!;
-    return {
-      chunks,
-      termBytes: terms.bytes,
-      termStarts: terms.starts,
-      postingStarts,
-      postingDocs,
-      postingTfs,
-      tfOverflow: Uint32Array.from(overflow),
-      fieldLengths,
-      avgFieldLengths: Float64Array.from(this.averages),
-      idBytes: ids.bytes,
-      idStarts: ids.starts,
-      surfaceBytes: new TextEncoder().encode(this.surfaces.join('\n')),
-      surfaceTerms,
-    };
+    return { chunks, ...arrays, snapshot };
   }
 }
 
-/** UTF-8 of `strings` back to back, with the start of each (and the end). */
-function encodeStrings(strings: readonly string[]): { bytes: Uint8Array; starts: Uint32Array } {
+/** Where each of `strings` starts in their UTF-8 back to back (and the end, last). */
+function stringStarts(strings: readonly string[]): Uint32Array {
   const starts = new Uint32Array(strings.length + 1);
   let total = 0;
   for (let i = 0; i < strings.length; i++) {
@@ -474,9 +485,20 @@ function encodeStrings(strings: readonly string[]): { bytes: Uint8Array; starts:
     total += Buffer.byteLength(strings[i]!, 'utf8');
   }
   starts[strings.length] = total;
-  const bytes = new Uint8Array(total);
+  return starts;
+}
+
+/** Writes the UTF-8 of `strings` into `bytes` at `starts`. */
+function encodeInto(strings: readonly string[], starts: Uint32Array, bytes: Uint8Array): void {
   const encoder = new TextEncoder();
   for (let i = 0; i < strings.length; i++) encoder.encodeInto(strings[i]!, bytes.subarray(starts[i]!));
+}
+
+/** UTF-8 of `strings` back to back, with the start of each (and the end). */
+function encodeStrings(strings: readonly string[]): { bytes: Uint8Array; starts: Uint32Array } {
+  const starts = stringStarts(strings);
+  const bytes = new Uint8Array(starts[strings.length]!);
+  encodeInto(strings, starts, bytes);
   return { bytes, starts };
 }
 
