@@ -624,7 +624,23 @@ export class PackedIndex {
       const next = buckets.slice(0, 256);
       const order = new Uint32Array(count);
       for (let i = 0; i < count; i++) order[next[lengths[i]!]!++] = i;
-      this.typos = { starts, order, buckets, bytes: starts.byteLength + lengths.byteLength + order.byteLength };
+      const wordStarts = new Uint32Array(count + 1);
+      for (let k = 0; k < count; k++) {
+        const i = order[k]!;
+        wordStarts[k + 1] = wordStarts[k]! + (starts[i + 1]! - 1 - starts[i]!);
+      }
+      const words = new Uint8Array(wordStarts[count]!);
+      for (let k = 0; k < count; k++) {
+        const i = order[k]!;
+        words.set(bytes.subarray(starts[i]!, starts[i + 1]! - 1), wordStarts[k]!);
+      }
+      this.typos = {
+        order,
+        buckets,
+        words,
+        wordStarts,
+        bytes: order.byteLength + buckets.byteLength + words.byteLength + wordStarts.byteLength,
+      };
     }
     return this.typos;
   }
@@ -635,20 +651,28 @@ export class PackedIndex {
    */
   private typoCandidates(surface: string, maxDistance: number, limit: number): { term: string; distance: number }[] {
     if (maxDistance <= 0) return [];
-    const { starts, order, buckets } = this.typoIndex();
-    const bytes = this.data.surfaceBytes;
+    const { order, buckets, words: bytes, wordStarts } = this.typoIndex();
     const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     const ascii = !/[\u0080-\uffff]/.test(surface);
     // character counts of the query word, for the bag distance
     const counts = new Int32Array(128);
     if (ascii) for (let i = 0; i < surface.length; i++) counts[surface.charCodeAt(i)]! += 1;
     const found: { index: number; distance: number }[] = [];
+    // Within one edit (a substitution, insertion, deletion or swap of neighbours), a word keeps the query word's
+    // first `half` characters or its characters after `half + 1`: the edit cannot touch both. Comparing bytes of
+    // an ASCII query word rules out most words at their first byte (a non-ASCII character is no ASCII byte).
+    const oneEdit = ascii && maxDistance === 1;
+    const n = surface.length;
+    const half = (n - 1) >> 1;
+    const tail = n - half - 1;
     for (let length = surface.length - maxDistance; length <= surface.length + maxDistance; length++) {
       if (length < 0 || length > 255) continue;
       for (let k = buckets[length]!; k < buckets[length + 1]!; k++) {
-        const i = order[k]!;
-        const start = starts[i]!;
-        const end = starts[i + 1]! - 1;
+        const start = wordStarts[k]!;
+        const end = wordStarts[k + 1]!;
+        if (oneEdit && !(hasPrefix(bytes, start, end, surface, half) || hasSuffix(bytes, start, end, surface, tail))) {
+          continue;
+        }
         let distance: number;
         if (ascii && isAscii(bytes, start, end)) {
           // the bag distance never exceeds the edit distance: most words are ruled out without the table
@@ -657,7 +681,7 @@ export class PackedIndex {
         } else {
           distance = boundedEditDistance(surface, view.toString('utf8', start, end), maxDistance);
         }
-        if (distance > 0 && distance <= maxDistance) found.push({ index: i, distance });
+        if (distance > 0 && distance <= maxDistance) found.push({ index: order[k]!, distance });
       }
     }
     found.sort((x, y) => x.distance - y.distance);
@@ -993,11 +1017,33 @@ export function mergePacked(parts: readonly PackedIndexData[]): PackedIndexData 
 
 /** The typo index of a loaded {@link PackedIndex} (built on the first misspelt query). */
 interface TypoIndex {
-  starts: Uint32Array;
+  /** The written words' numbers in bucket order. */
   order: Uint32Array;
   /** Words of UTF-16 length l are `order[buckets[l] .. buckets[l+1]]`. */
   buckets: Uint32Array;
+  /**
+   * The written words again, in bucket order, back to back: word `order[k]` is `words[wordStarts[k] ..
+   * wordStarts[k+1]]`, so a typo scan reads one bucket's words in sequence instead of jumping around the index.
+   */
+  words: Uint8Array;
+  wordStarts: Uint32Array;
   bytes: number;
+}
+
+/** Whether the word `bytes[start..end)` starts with the first `count` characters of the ASCII word `word`. */
+function hasPrefix(bytes: Uint8Array, start: number, end: number, word: string, count: number): boolean {
+  if (end - start < count) return false;
+  for (let k = 0; k < count; k++) if (bytes[start + k] !== word.charCodeAt(k)) return false;
+  return true;
+}
+
+/** Whether the word `bytes[start..end)` ends with the last `count` characters of the ASCII word `word`. */
+function hasSuffix(bytes: Uint8Array, start: number, end: number, word: string, count: number): boolean {
+  if (end - start < count) return false;
+  const from = end - count;
+  const offset = word.length - count;
+  for (let k = 0; k < count; k++) if (bytes[from + k] !== word.charCodeAt(offset + k)) return false;
+  return true;
 }
 
 function isAscii(bytes: Uint8Array, start: number, end: number): boolean {
