@@ -41,6 +41,18 @@ export interface CodeTokenizer extends Tokenizer {
    * Returns the number of terms.
    */
   indexEntries(text: string, visit: (entry: IndexEntry) => void): number;
+  /**
+   * The words of `text` that {@link CodeTokenizer.indexEntries} would analyse, in order, each as `text[start..end)`
+   * with its hash (32-bit FNV-1a of the UTF-16 units), for an indexer that caches the analysis of words itself
+   * (see {@link CodeTokenizer.analyzeWord}). `text` may be a cleaned copy of the argument. Returns the sum of what
+   * `visit` returns (the field length when it returns the number of terms of the word).
+   */
+  indexWords(text: string, visit: (text: string, start: number, end: number, hash: number) => number): number;
+  /**
+   * The indexed terms of one word of {@link CodeTokenizer.indexWords}, in the order `indexEntries` visits them
+   * (not cached: fresh objects each time).
+   */
+  analyzeWord(word: string): QueryTerm[];
   /** Query terms of `text`, one per distinct indexed form. */
   queryTerms(text: string): QueryTerm[];
   /** The indexed form of one lowercased word (stemmed), or `''` if it is not indexed (stop word, too short). */
@@ -314,9 +326,22 @@ export function createCodeTokenizer(
     let term = stems.get(surface);
     if (term === undefined) {
       term = termOf(surface);
+      // bounded like the word cache (an indexer that caches words itself fills only this one)
+      if (stems.size >= cacheWords) stems.clear();
       stems.set(surface, term);
     }
     return term;
+  };
+
+  /** The indexed terms of `word` (a string of its own), in order. */
+  const analyze = (word: string): IndexEntry[] => {
+    const list: IndexEntry[] = [];
+    expand(word, (raw) => {
+      const surface = normalize(raw);
+      const term = stemOf(surface);
+      if (term) list.push({ term, surface, slot: -1 });
+    });
+    return list;
   };
 
   /** The analysis of the word `text[start..end)`, from the cache when it was seen before. */
@@ -325,13 +350,7 @@ export function createCodeTokenizer(
     let analyzed = words.get(text, start, end, hash);
     if (analyzed === undefined) {
       const word = detach(text.slice(start, end));
-      const list: IndexEntry[] = [];
-      expand(word, (raw) => {
-        const surface = normalize(raw);
-        const term = stemOf(surface);
-        if (term) list.push({ term, surface, slot: -1 });
-      });
-      analyzed = list;
+      analyzed = analyze(word);
       // The cap only guards against pathological input; a real process-wide vocabulary stays far below it.
       if (words.size >= cacheWords) {
         words.clear();
@@ -342,8 +361,8 @@ export function createCodeTokenizer(
     return analyzed;
   };
 
-  /** Visits the analyzed words of `text` in order; returns how many entries it visited. */
-  const scan = (text: string, visit: (analyzed: IndexEntry) => void): number => {
+  /** Visits the words of `text` in order; returns the sum of what `visit` returned. */
+  const scanWords = (text: string, visit: (text: string, start: number, end: number) => number): number => {
     // Each rule runs only on text that can match it (the character it needs is there): a replace copies
     // the whole text even when nothing matches, and most chunks have no attribute list, link or URL.
     let cleaned = text;
@@ -373,12 +392,18 @@ export function createCodeTokenizer(
         if (w === 0) break;
         i += 1 + w;
       }
-      const analyzed = analyzeWord(cleaned, start, i);
-      for (let k = 0; k < analyzed.length; k++) visit(analyzed[k]!);
-      visited += analyzed.length;
+      visited += visit(cleaned, start, i);
     }
     return visited;
   };
+
+  /** Visits the analyzed words of `text` in order; returns how many entries it visited. */
+  const scan = (text: string, visit: (analyzed: IndexEntry) => void): number =>
+    scanWords(text, (cleaned, start, end) => {
+      const analyzed = analyzeWord(cleaned, start, end);
+      for (let k = 0; k < analyzed.length; k++) visit(analyzed[k]!);
+      return analyzed.length;
+    });
 
   const tokenizer: CodeTokenizer = {
     language,
@@ -393,6 +418,9 @@ export function createCodeTokenizer(
       return scan(text, (analyzed) => visit(analyzed.surface, analyzed.term));
     },
     indexEntries: scan,
+    indexWords: (text, visit) =>
+      scanWords(text, (cleaned, start, end) => visit(cleaned, start, end, hashOf(cleaned, start, end))),
+    analyzeWord: (word) => analyze(word).map(({ term, surface }) => ({ term, surface })),
     queryTerms(text) {
       const seen = new Map<string, QueryTerm>();
       scan(text, (analyzed) => {

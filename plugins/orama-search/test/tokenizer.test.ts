@@ -90,6 +90,28 @@ describe('code-aware tokenizer', () => {
     expect(small.queryTerms(text)).toEqual(tokenizer.queryTerms(text));
   });
 
+  it('hands out the words it indexes, whose analysis gives the same terms in the same order', () => {
+    const text =
+      "Use `field_validator()` on BaseModel's fields: see [docs](https://x.dev/a) {#anchor} — httpx.AsyncClient isn't Ünïcode 42";
+    const expected: string[] = [];
+    const length = tokenizer.indexTerms(text, (surface, term) => expected.push(`${surface}:${term}`));
+    const fresh = createCodeTokenizer('english', { cacheWords: 2 });
+    const hashes = new Map<string, number>();
+    const seen: string[] = [];
+    const counted = fresh.indexWords(text, (cleaned, start, end, hash) => {
+      const word = cleaned.slice(start, end);
+      // the same word, the same hash
+      expect(hashes.get(word) ?? hash).toBe(hash);
+      hashes.set(word, hash);
+      const terms = fresh.analyzeWord(word);
+      for (const { surface, term } of terms) seen.push(`${surface}:${term}`);
+      return terms.length;
+    });
+    expect(seen).toEqual(expected);
+    expect(counted).toBe(length);
+    expect(fresh.analyzeWord('the')).toEqual([]);
+  });
+
   it('does not trip over Object.prototype names', () => {
     expect(queryTerms('constructor __proto__ toString')).toEqual([
       'constructor',

@@ -4,13 +4,13 @@ import {
   boundedEditDistance,
   type CodeTokenizer,
   createCodeTokenizer,
-  type IndexEntry,
   MAX_TYPO_CANDIDATES,
   MIN_TYPO_LENGTH,
   NUMERIC_TERM,
   type SearchLanguage,
   SYNONYM_WEIGHT,
 } from '@pro-context/plugin-orama-search/analysis';
+import { packedArrays, snapshotLayout } from './snapshot.js';
 
 /** The indexed fields of a chunk, in the order they are indexed (the order `orama-search` uses). */
 export const chunkFields = ['title', 'section', 'headings', 'body'] as const;
@@ -64,23 +64,14 @@ export interface PackedIndexData {
   surfaceBytes: Uint8Array;
   /** The term (rank) of each written word. */
   surfaceTerms: Uint32Array;
+  /**
+   * The snapshot these arrays are views of, when the index was laid out as one (a build's, or a restored
+   * snapshot's copy): the backend's `snapshot()` hands it out without copying. Its memory is the index's.
+   */
+  snapshot?: Uint8Array;
 }
 
-/** The typed arrays of {@link PackedIndexData}, in snapshot order. */
-export const packedArrays = [
-  'termBytes',
-  'termStarts',
-  'postingStarts',
-  'postingDocs',
-  'postingTfs',
-  'tfOverflow',
-  'fieldLengths',
-  'avgFieldLengths',
-  'idBytes',
-  'idStarts',
-  'surfaceBytes',
-  'surfaceTerms',
-] as const;
+export { packedArrays };
 
 /** Bytes held by the typed arrays of `data`. */
 export function packedByteSize(data: PackedIndexData): number {
@@ -97,90 +88,227 @@ export function packedBuffers(data: PackedIndexData): ArrayBuffer[] {
 const TF_OVERFLOW = 255;
 
 /**
- * Distinct words the builder's tokenizer caches (the tokenizer's default is 100,000). Past its cap the cache
- * starts over and every word is analysed and numbered again: on the benchmark's synthetic 68 MB corpus (222,000
- * distinct words) the default cap cost a fifth of the build's CPU time. The cache is the builder's own and is
- * released when {@link PackedIndexBuilder.finish} starts, before the arrays of the index are allocated.
+ * Distinct words whose identifier parts' stems the builder's tokenizer keeps (its `cacheWords`). The builder
+ * caches the analysis of each word itself ({@link WordTable}), so the tokenizer's word cache stays empty and its
+ * cache of stems is only asked when a word is new.
  */
-const BUILDER_CACHE_WORDS = 400_000;
+const BUILDER_STEM_WORDS = 50_000;
+
+/** Postings per slab of a {@link PostingLog}: 256 KB of term numbers and 64 KB of frequencies. */
+const SLAB_BITS = 16;
+const SLAB = 1 << SLAB_BITS;
+const SLAB_MASK = SLAB - 1;
 
 /**
- * A growable list of non-negative integers below 2^31 (term and chunk numbers, frequencies), in an Int32Array:
+ * The postings of one field while building, in the order they were added (chunk by chunk, so a posting's chunk
+ * is not stored), in fixed-size slabs: growing never copies, and {@link PackedIndexBuilder.finish} drops each
+ * slab once its postings are in the index. Term frequencies are bytes; from 255 on they are counted in
+ * `overflow` (by posting index), as in the finished index.
+ */
+class PostingLog {
+  readonly terms: (Int32Array | undefined)[] = [];
+  readonly tfs: (Uint8Array | undefined)[] = [];
+  readonly overflow = new Map<number, number>();
+  length = 0;
+  private lastTerms = new Int32Array(0);
+  private lastTfs = new Uint8Array(0);
+
+  /** Adds a posting of `term` with frequency 1; returns its index. */
+  push(term: number): number {
+    const i = this.length++;
+    const at = i & SLAB_MASK;
+    if (at === 0) {
+      this.lastTerms = new Int32Array(SLAB);
+      this.lastTfs = new Uint8Array(SLAB);
+      this.terms.push(this.lastTerms);
+      this.tfs.push(this.lastTfs);
+    }
+    this.lastTerms[at] = term;
+    this.lastTfs[at] = 1;
+    return i;
+  }
+
+  /** One more occurrence of the term of posting `i`. */
+  increment(i: number): void {
+    const slab = this.tfs[i >>> SLAB_BITS]!;
+    const at = i & SLAB_MASK;
+    const tf = slab[at]!;
+    if (tf < TF_OVERFLOW - 1) {
+      slab[at] = tf + 1;
+    } else if (tf === TF_OVERFLOW - 1) {
+      slab[at] = TF_OVERFLOW;
+      this.overflow.set(i, TF_OVERFLOW);
+    } else {
+      this.overflow.set(i, this.overflow.get(i)! + 1);
+    }
+  }
+}
+
+/** An Int32Array of at least `capacity` elements holding `array`'s (the same one if it is large enough). */
+function ensure(array: Int32Array<ArrayBuffer>, capacity: number): Int32Array<ArrayBuffer> {
+  if (capacity <= array.length) return array;
+  const next = new Int32Array(Math.max(capacity, array.length * 2));
+  next.set(array);
+  return next;
+}
+
+/**
+ * The analysis of every distinct word seen, as term numbers, in typed arrays (the builder's word cache): the
+ * word's UTF-16 units, its term numbers, and an open-addressing table on the tokenizer's hash of the word (a slot
+ * holds the hash and the word's number side by side). The tokenizer's own cache held an array, an object and two
+ * strings per word: 84 MB of heap for the synthetic 68 MB corpus, against 15 MB here.
+ */
+class WordTable {
+  /** UTF-16 units of word w: `chars[charStarts[w] .. charStarts[w+1]]`. */
+  private chars = new Uint16Array(1 << 16);
+  private charStarts = new Int32Array(1024);
+  /** Term numbers of word w: `termIds[idStarts[w] .. idStarts[w+1]]`. */
+  termIds = new Int32Array(1024);
+  idStarts = new Int32Array(1024);
+  /** Per slot: the hash, then the word's number + 1 (0: empty). */
+  private slots = new Int32Array(2 << 12);
+  private count = 0;
+
+  /** The number of the word `text[start..end)` (whose hash is `hash`), or -1. */
+  find(text: string, start: number, end: number, hash: number): number {
+    const slots = this.slots;
+    const mask = (slots.length >> 1) - 1;
+    const length = end - start;
+    for (let at = hash & mask; ; at = (at + 1) & mask) {
+      const w = slots[2 * at + 1]! - 1;
+      if (w < 0) return -1;
+      if (slots[2 * at] !== hash) continue;
+      const from = this.charStarts[w]!;
+      if (this.charStarts[w + 1]! - from !== length) continue;
+      const chars = this.chars;
+      let k = 0;
+      while (k < length && chars[from + k] === text.charCodeAt(start + k)) k++;
+      if (k === length) return w;
+    }
+  }
+
+  /** Adds the word `text[start..end)` (not present) with its hash and term numbers; returns its number. */
+  add(text: string, start: number, end: number, hash: number, ids: readonly number[]): number {
+    const w = this.count++;
+    if ((w + 1) * 2 > this.slots.length >> 1) this.resize(this.slots.length * 2);
+    const mask = (this.slots.length >> 1) - 1;
+    let at = hash & mask;
+    while (this.slots[2 * at + 1] !== 0) at = (at + 1) & mask;
+    this.slots[2 * at] = hash;
+    this.slots[2 * at + 1] = w + 1;
+    this.charStarts = ensure(this.charStarts, w + 2);
+    this.idStarts = ensure(this.idStarts, w + 2);
+    const from = this.charStarts[w]!;
+    if (from + end - start > this.chars.length) {
+      const chars = new Uint16Array(Math.max(from + end - start, this.chars.length * 2));
+      chars.set(this.chars);
+      this.chars = chars;
+    }
+    for (let k = start; k < end; k++) this.chars[from + k - start] = text.charCodeAt(k);
+    this.charStarts[w + 1] = from + end - start;
+    const idFrom = this.idStarts[w]!;
+    this.termIds = ensure(this.termIds, idFrom + ids.length);
+    for (let k = 0; k < ids.length; k++) this.termIds[idFrom + k] = ids[k]!;
+    this.idStarts[w + 1] = idFrom + ids.length;
+    return w;
+  }
+
+  private resize(length: number): void {
+    const old = this.slots;
+    const slots = new Int32Array(length);
+    const mask = (length >> 1) - 1;
+    for (let i = 0; i < old.length; i += 2) {
+      if (old[i + 1] === 0) continue;
+      let at = old[i]! & mask;
+      while (slots[2 * at + 1] !== 0) at = (at + 1) & mask;
+      slots[2 * at] = old[i]!;
+      slots[2 * at + 1] = old[i + 1]!;
+    }
+    this.slots = slots;
+  }
+}
+
+/** A copy of `s` that does not point into the string it was cut from (a chunk's text, kept alive otherwise). */
+const detach = (s: string): string => ` ${s}`.slice(1);
+
+/**
+ * A growable list of non-negative integers below 2^31 (term and chunk numbers), in an Int32Array:
  * V8 keeps what it loads from one as a small integer, where a Uint32Array's values could need a float.
  */
 class U32List {
   array = new Int32Array(1024);
   length = 0;
   push(value: number): void {
-    if (this.length === this.array.length) this.grow(this.length * 2);
+    if (this.length === this.array.length) this.array = ensure(this.array, this.length * 2);
     this.array[this.length++] = value;
-  }
-  grow(capacity: number): void {
-    const next = new Int32Array(capacity);
-    next.set(this.array);
-    this.array = next;
   }
 }
 
 /**
- * Builds a {@link PackedIndexData} chunk by chunk: the same analysis (the tokenizer's `indexTerms`) and the
+ * Builds a {@link PackedIndexData} chunk by chunk: the same analysis (the tokenizer's words and terms) and the
  * same statistics as `orama-search`'s index, so both rank identically.
  */
 export class PackedIndexBuilder {
-  private readonly termIds = new Map<string, number>();
-  private readonly terms: string[] = [];
+  private termIds = new Map<string, number>();
+  private terms: string[] = [];
+  private words: WordTable | undefined = new WordTable();
   // per term: the (chunk, field) it was last seen in, and where its posting for it is
   private stamps = new Int32Array(1024).fill(-1);
   private slots = new Int32Array(1024);
-  private readonly postTerm: U32List[] = [];
-  /**
-   * Per field, the first posting of each chunk (postings are added chunk by chunk, so a posting's chunk is not
-   * stored: a third less memory while building than a chunk number per posting).
-   */
+  private readonly logs: PostingLog[] = [];
+  /** Per chunk and field (`doc*FIELDS+f`), the first posting of that chunk in that field's log. */
   private firstPostings = new Int32Array(FIELDS * 1024);
-  private readonly postTf: U32List[] = [];
-  private lengths = new Uint32Array(FIELDS * 1024);
+  private lengths = new Int32Array(FIELDS * 1024);
   private readonly averages = new Float64Array(FIELDS);
   private readonly ids: string[] = [];
   private readonly surfaceSeen = new Set<string>();
   private readonly surfaces: string[] = [];
   private readonly surfaceTermIds = new U32List();
   private readonly tokenizer: CodeTokenizer;
-  private readonly visit: (entry: IndexEntry) => void;
+  private readonly visitWord: (text: string, start: number, end: number, hash: number) => number;
   private stamp = 0;
-  private field = 0;
+  private log: PostingLog;
 
-  /** A builder with a tokenizer of its own: it numbers terms in the tokenizer's cache entries. */
+  /** A builder with a tokenizer of its own (for its cache of stems). */
   constructor(language: SearchLanguage = 'english') {
-    this.tokenizer = createCodeTokenizer(language, { cacheWords: BUILDER_CACHE_WORDS });
-    for (let f = 0; f < FIELDS; f++) {
-      this.postTerm.push(new U32List());
-      this.postTf.push(new U32List());
-    }
-    this.visit = (entry) => {
-      let id = entry.slot;
-      if (id < 0) {
-        // the first occurrence of this cache entry: the only time its term is looked up
-        id = this.termId(entry.term);
-        entry.slot = id;
-        // the typo vocabulary ignores shorter words (TypoVocabulary.add)
-        const surface = entry.surface;
-        if (surface.length >= MIN_TYPO_LENGTH - 1 && !this.surfaceSeen.has(surface)) {
-          this.surfaceSeen.add(surface);
-          this.surfaces.push(surface);
-          this.surfaceTermIds.push(id);
+    this.tokenizer = createCodeTokenizer(language, { cacheWords: BUILDER_STEM_WORDS });
+    for (let f = 0; f < FIELDS; f++) this.logs.push(new PostingLog());
+    this.log = this.logs[0]!;
+    this.visitWord = (text, start, end, hash) => {
+      const words = this.words!;
+      let w = words.find(text, start, end, hash);
+      if (w < 0) w = this.learn(text, start, end, hash);
+      const from = words.idStarts[w]!;
+      const to = words.idStarts[w + 1]!;
+      const termIds = words.termIds;
+      const log = this.log;
+      for (let k = from; k < to; k++) {
+        const id = termIds[k]!;
+        if (this.stamps[id] !== this.stamp) {
+          this.stamps[id] = this.stamp;
+          this.slots[id] = log.push(id);
+        } else {
+          log.increment(this.slots[id]!);
         }
       }
-      const tfs = this.postTf[this.field]!;
-      if (this.stamps[id] !== this.stamp) {
-        this.stamps[id] = this.stamp;
-        this.slots[id] = tfs.length;
-        this.postTerm[this.field]!.push(id);
-        tfs.push(1);
-      } else {
-        tfs.array[this.slots[id]!]! += 1;
-      }
+      return to - from;
     };
+  }
+
+  /** Analyses a word seen for the first time: numbers its terms, notes its written forms for typo matching. */
+  private learn(text: string, start: number, end: number, hash: number): number {
+    const ids: number[] = [];
+    for (const { term, surface } of this.tokenizer.analyzeWord(detach(text.slice(start, end)))) {
+      const id = this.termId(term);
+      ids.push(id);
+      // the typo vocabulary ignores shorter words (TypoVocabulary.add)
+      if (surface.length >= MIN_TYPO_LENGTH - 1 && !this.surfaceSeen.has(surface)) {
+        this.surfaceSeen.add(surface);
+        this.surfaces.push(surface);
+        this.surfaceTermIds.push(id);
+      }
+    }
+    return this.words!.add(text, start, end, hash, ids);
   }
 
   private termId(term: string): number {
@@ -193,9 +321,7 @@ export class PackedIndexBuilder {
         const stamps = new Int32Array(id * 2).fill(-1);
         stamps.set(this.stamps);
         this.stamps = stamps;
-        const slots = new Int32Array(id * 2);
-        slots.set(this.slots);
-        this.slots = slots;
+        this.slots = ensure(this.slots, id * 2);
       }
     }
     return id;
@@ -210,108 +336,148 @@ export class PackedIndexBuilder {
   add(chunk: PackedChunk): void {
     const doc = this.ids.length;
     this.ids.push(chunk.id);
-    if ((doc + 1) * FIELDS > this.lengths.length) {
-      const lengths = new Uint32Array(this.lengths.length * 2);
-      lengths.set(this.lengths);
-      this.lengths = lengths;
-      const firstPostings = new Int32Array(this.firstPostings.length * 2);
-      firstPostings.set(this.firstPostings);
-      this.firstPostings = firstPostings;
-    }
+    this.lengths = ensure(this.lengths, (doc + 1) * FIELDS);
+    this.firstPostings = ensure(this.firstPostings, (doc + 1) * FIELDS);
     const docsCount = doc + 1;
     for (let f = 0; f < FIELDS; f++) {
-      this.field = f;
+      this.log = this.logs[f]!;
       this.stamp = doc * FIELDS + f;
-      this.firstPostings[doc * FIELDS + f] = this.postTerm[f]!.length;
-      const length = this.tokenizer.indexEntries(chunk[chunkFields[f]!], this.visit);
+      this.firstPostings[doc * FIELDS + f] = this.log.length;
+      const length = this.tokenizer.indexWords(chunk[chunkFields[f]!], this.visitWord);
       // Orama's running average, operation for operation, so scores match to the last bit
       this.averages[f] = ((this.averages[f] ?? 0) * (docsCount - 1) + length) / docsCount;
       this.lengths[doc * FIELDS + f] = length;
     }
   }
 
-  /** The finished index. The builder must not be used afterwards. */
+  /**
+   * The finished index. The builder must not be used afterwards. Its word cache and term map go first; each
+   * slab of postings goes as soon as its postings are in the index's arrays.
+   */
   finish(): PackedIndexData {
-    // the word cache is only needed while chunks are added: its memory goes before the index's arrays come
+    this.words = undefined;
     this.tokenizer.releaseCache();
+    this.surfaceSeen.clear();
     const chunks = this.ids.length;
     const sorted = [...this.terms].sort();
+    this.terms = [];
     const termCount = sorted.length;
     const rank = new Uint32Array(termCount);
     for (let r = 0; r < termCount; r++) rank[this.termIds.get(sorted[r]!)!] = r;
+    this.termIds = new Map();
+    this.stamps = new Int32Array(0);
+    this.slots = new Int32Array(0);
     const numeric = new Uint8Array(termCount);
     for (let r = 0; r < termCount; r++) if (NUMERIC_TERM.test(sorted[r]!)) numeric[r] = 1;
 
     let postings = 0;
-    for (let f = 0; f < FIELDS; f++) postings += this.postTerm[f]!.length;
-    const postingStarts = new Uint32Array(FIELDS * (termCount + 1));
-    const postingDocs = new Uint32Array(postings);
-    const postingTfs = new Uint8Array(postings);
-    const overflow: number[] = [];
+    let overflows = 0;
+    for (const log of this.logs) {
+      postings += log.length;
+      // Orama's index does not count frequencies of numeric terms: each counts once, so none overflows
+      for (const i of log.overflow.keys())
+        if (numeric[rank[log.terms[i >>> SLAB_BITS]![i & SLAB_MASK]!]!] !== 1) overflows++;
+    }
+    // The index is laid out as its snapshot: one buffer, handed to the main thread and persisted without a copy.
+    const termStarts = stringStarts(sorted);
+    const idStarts = stringStarts(this.ids);
+    const surfaces = this.surfaces.join('\n');
+    const lengths: Record<(typeof packedArrays)[number], number> = {
+      termBytes: termStarts[termCount]!,
+      termStarts: termStarts.byteLength,
+      postingStarts: FIELDS * (termCount + 1) * 4,
+      postingDocs: postings * 4,
+      postingTfs: postings,
+      tfOverflow: overflows * 2 * 4,
+      fieldLengths: FIELDS * chunks * 4,
+      avgFieldLengths: FIELDS * 8,
+      idBytes: idStarts[chunks]!,
+      idStarts: idStarts.byteLength,
+      surfaceBytes: Buffer.byteLength(surfaces, 'utf8'),
+      surfaceTerms: this.surfaces.length * 4,
+    };
+    const { snapshot, arrays } = snapshotLayout(
+      packedArrays.map((name) => lengths[name]),
+      chunks,
+      this.tokenizer.fingerprint,
+    );
+    const { postingStarts, postingDocs, postingTfs, tfOverflow } = arrays;
+    let overflowAt = 0;
+    const counts = new Uint32Array(termCount + 1);
     let base = 0;
     for (let f = 0; f < FIELDS; f++) {
-      const terms = this.postTerm[f]!;
-      const tfs = this.postTf[f]!.array;
-      const firstPostings = this.firstPostings;
+      const log = this.logs[f]!;
+      const slabs = log.terms.length;
       const offset = f * (termCount + 1);
       // counting sort by term rank; stable, so each list stays in chunk order
-      const counts = new Uint32Array(termCount + 1);
-      for (let i = 0; i < terms.length; i++) counts[rank[terms.array[i]!]! + 1]! += 1;
+      counts.fill(0);
+      for (let s = 0; s < slabs; s++) {
+        const terms = log.terms[s]!;
+        const n = Math.min(SLAB, log.length - s * SLAB);
+        for (let k = 0; k < n; k++) counts[rank[terms[k]!]! + 1]! += 1;
+      }
       postingStarts[offset] = base;
       for (let t = 0; t < termCount; t++) postingStarts[offset + t + 1] = postingStarts[offset + t]! + counts[t + 1]!;
       const next = postingStarts.slice(offset, offset + termCount);
       const fieldOverflow: [number, number][] = [];
-      for (let d = 0; d < chunks; d++) {
-        // the postings of chunk d in this field: from its first to the next chunk's first
-        const end = d + 1 < chunks ? firstPostings[(d + 1) * FIELDS + f]! : terms.length;
-        for (let i = firstPostings[d * FIELDS + f]!; i < end; i++) {
-          const t = rank[terms.array[i]!]!;
+      const firstPostings = this.firstPostings;
+      // the chunk of posting i: the last d whose first posting is at or before i
+      let d = 0;
+      let nextFirst = chunks > 1 ? firstPostings[FIELDS + f]! : log.length;
+      for (let s = 0; s < slabs; s++) {
+        const terms = log.terms[s]!;
+        const tfs = log.tfs[s]!;
+        const n = Math.min(SLAB, log.length - s * SLAB);
+        for (let k = 0; k < n; k++) {
+          const i = s * SLAB + k;
+          while (i >= nextFirst) {
+            d++;
+            nextFirst = d + 1 < chunks ? firstPostings[(d + 1) * FIELDS + f]! : log.length;
+          }
+          const t = rank[terms[k]!]!;
           const at = next[t]!;
           next[t] = at + 1;
           postingDocs[at] = d;
-          // Orama's index does not count frequencies of numeric terms: each counts once
-          const tf = numeric[t] === 1 ? 1 : tfs[i]!;
-          if (tf >= TF_OVERFLOW) {
+          const raw = tfs[k]!;
+          if (numeric[t] === 1) {
+            postingTfs[at] = 1;
+          } else if (raw === TF_OVERFLOW) {
             postingTfs[at] = TF_OVERFLOW;
-            fieldOverflow.push([at, tf]);
+            fieldOverflow.push([at, log.overflow.get(i)!]);
           } else {
-            postingTfs[at] = tf;
+            postingTfs[at] = raw;
           }
         }
+        // this slab's postings are in the index: its memory can go
+        log.terms[s] = undefined;
+        log.tfs[s] = undefined;
       }
       fieldOverflow.sort((a, b) => a[0] - b[0]);
-      for (const [at, tf] of fieldOverflow) overflow.push(at, tf);
-      base += terms.length;
+      for (const [at, tf] of fieldOverflow) {
+        tfOverflow[overflowAt++] = at;
+        tfOverflow[overflowAt++] = tf;
+      }
+      base += log.length;
     }
 
-    const fieldLengths = new Uint32Array(FIELDS * chunks);
+    const { fieldLengths } = arrays;
     for (let d = 0; d < chunks; d++) {
       for (let f = 0; f < FIELDS; f++) fieldLengths[f * chunks + d] = this.lengths[d * FIELDS + f]!;
     }
-    const terms = encodeStrings(sorted);
-    const ids = encodeStrings(this.ids);
-    const surfaceTerms = new Uint32Array(this.surfaces.length);
+    arrays.avgFieldLengths.set(this.averages);
+    arrays.termStarts.set(termStarts);
+    encodeInto(sorted, termStarts, arrays.termBytes);
+    arrays.idStarts.set(idStarts);
+    encodeInto(this.ids, idStarts, arrays.idBytes);
+    new TextEncoder().encodeInto(surfaces, arrays.surfaceBytes);
+    const { surfaceTerms } = arrays;
     for (let i = 0; i < surfaceTerms.length; i++) surfaceTerms[i] = rank[this.surfaceTermIds.array[i]!]!;
-    return {
-      chunks,
-      termBytes: terms.bytes,
-      termStarts: terms.starts,
-      postingStarts,
-      postingDocs,
-      postingTfs,
-      tfOverflow: Uint32Array.from(overflow),
-      fieldLengths,
-      avgFieldLengths: Float64Array.from(this.averages),
-      idBytes: ids.bytes,
-      idStarts: ids.starts,
-      surfaceBytes: new TextEncoder().encode(this.surfaces.join('\n')),
-      surfaceTerms,
-    };
+    return { chunks, ...arrays, snapshot };
   }
 }
 
-/** UTF-8 of `strings` back to back, with the start of each (and the end). */
-function encodeStrings(strings: readonly string[]): { bytes: Uint8Array; starts: Uint32Array } {
+/** Where each of `strings` starts in their UTF-8 back to back (and the end, last). */
+function stringStarts(strings: readonly string[]): Uint32Array {
   const starts = new Uint32Array(strings.length + 1);
   let total = 0;
   for (let i = 0; i < strings.length; i++) {
@@ -319,9 +485,20 @@ function encodeStrings(strings: readonly string[]): { bytes: Uint8Array; starts:
     total += Buffer.byteLength(strings[i]!, 'utf8');
   }
   starts[strings.length] = total;
-  const bytes = new Uint8Array(total);
+  return starts;
+}
+
+/** Writes the UTF-8 of `strings` into `bytes` at `starts`. */
+function encodeInto(strings: readonly string[], starts: Uint32Array, bytes: Uint8Array): void {
   const encoder = new TextEncoder();
   for (let i = 0; i < strings.length; i++) encoder.encodeInto(strings[i]!, bytes.subarray(starts[i]!));
+}
+
+/** UTF-8 of `strings` back to back, with the start of each (and the end). */
+function encodeStrings(strings: readonly string[]): { bytes: Uint8Array; starts: Uint32Array } {
+  const starts = stringStarts(strings);
+  const bytes = new Uint8Array(starts[strings.length]!);
+  encodeInto(strings, starts, bytes);
   return { bytes, starts };
 }
 
@@ -447,7 +624,23 @@ export class PackedIndex {
       const next = buckets.slice(0, 256);
       const order = new Uint32Array(count);
       for (let i = 0; i < count; i++) order[next[lengths[i]!]!++] = i;
-      this.typos = { starts, order, buckets, bytes: starts.byteLength + lengths.byteLength + order.byteLength };
+      const wordStarts = new Uint32Array(count + 1);
+      for (let k = 0; k < count; k++) {
+        const i = order[k]!;
+        wordStarts[k + 1] = wordStarts[k]! + (starts[i + 1]! - 1 - starts[i]!);
+      }
+      const words = new Uint8Array(wordStarts[count]!);
+      for (let k = 0; k < count; k++) {
+        const i = order[k]!;
+        words.set(bytes.subarray(starts[i]!, starts[i + 1]! - 1), wordStarts[k]!);
+      }
+      this.typos = {
+        order,
+        buckets,
+        words,
+        wordStarts,
+        bytes: order.byteLength + buckets.byteLength + words.byteLength + wordStarts.byteLength,
+      };
     }
     return this.typos;
   }
@@ -458,20 +651,28 @@ export class PackedIndex {
    */
   private typoCandidates(surface: string, maxDistance: number, limit: number): { term: string; distance: number }[] {
     if (maxDistance <= 0) return [];
-    const { starts, order, buckets } = this.typoIndex();
-    const bytes = this.data.surfaceBytes;
+    const { order, buckets, words: bytes, wordStarts } = this.typoIndex();
     const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     const ascii = !/[\u0080-\uffff]/.test(surface);
     // character counts of the query word, for the bag distance
     const counts = new Int32Array(128);
     if (ascii) for (let i = 0; i < surface.length; i++) counts[surface.charCodeAt(i)]! += 1;
     const found: { index: number; distance: number }[] = [];
+    // Within one edit (a substitution, insertion, deletion or swap of neighbours), a word keeps the query word's
+    // first `half` characters or its characters after `half + 1`: the edit cannot touch both. Comparing bytes of
+    // an ASCII query word rules out most words at their first byte (a non-ASCII character is no ASCII byte).
+    const oneEdit = ascii && maxDistance === 1;
+    const n = surface.length;
+    const half = (n - 1) >> 1;
+    const tail = n - half - 1;
     for (let length = surface.length - maxDistance; length <= surface.length + maxDistance; length++) {
       if (length < 0 || length > 255) continue;
       for (let k = buckets[length]!; k < buckets[length + 1]!; k++) {
-        const i = order[k]!;
-        const start = starts[i]!;
-        const end = starts[i + 1]! - 1;
+        const start = wordStarts[k]!;
+        const end = wordStarts[k + 1]!;
+        if (oneEdit && !(hasPrefix(bytes, start, end, surface, half) || hasSuffix(bytes, start, end, surface, tail))) {
+          continue;
+        }
         let distance: number;
         if (ascii && isAscii(bytes, start, end)) {
           // the bag distance never exceeds the edit distance: most words are ruled out without the table
@@ -480,7 +681,7 @@ export class PackedIndex {
         } else {
           distance = boundedEditDistance(surface, view.toString('utf8', start, end), maxDistance);
         }
-        if (distance > 0 && distance <= maxDistance) found.push({ index: i, distance });
+        if (distance > 0 && distance <= maxDistance) found.push({ index: order[k]!, distance });
       }
     }
     found.sort((x, y) => x.distance - y.distance);
@@ -816,11 +1017,33 @@ export function mergePacked(parts: readonly PackedIndexData[]): PackedIndexData 
 
 /** The typo index of a loaded {@link PackedIndex} (built on the first misspelt query). */
 interface TypoIndex {
-  starts: Uint32Array;
+  /** The written words' numbers in bucket order. */
   order: Uint32Array;
   /** Words of UTF-16 length l are `order[buckets[l] .. buckets[l+1]]`. */
   buckets: Uint32Array;
+  /**
+   * The written words again, in bucket order, back to back: word `order[k]` is `words[wordStarts[k] ..
+   * wordStarts[k+1]]`, so a typo scan reads one bucket's words in sequence instead of jumping around the index.
+   */
+  words: Uint8Array;
+  wordStarts: Uint32Array;
   bytes: number;
+}
+
+/** Whether the word `bytes[start..end)` starts with the first `count` characters of the ASCII word `word`. */
+function hasPrefix(bytes: Uint8Array, start: number, end: number, word: string, count: number): boolean {
+  if (end - start < count) return false;
+  for (let k = 0; k < count; k++) if (bytes[start + k] !== word.charCodeAt(k)) return false;
+  return true;
+}
+
+/** Whether the word `bytes[start..end)` ends with the last `count` characters of the ASCII word `word`. */
+function hasSuffix(bytes: Uint8Array, start: number, end: number, word: string, count: number): boolean {
+  if (end - start < count) return false;
+  const from = end - count;
+  const offset = word.length - count;
+  for (let k = 0; k < count; k++) if (bytes[from + k] !== word.charCodeAt(offset + k)) return false;
+  return true;
 }
 
 function isAscii(bytes: Uint8Array, start: number, end: number): boolean {

@@ -1,8 +1,24 @@
-import { type PackedIndexData, packedArrays } from './packed-index.js';
+import type { PackedIndexData } from './packed-index.js';
 
 /** Identifies the snapshot layout; {@link decodeSnapshot} refuses any other. */
 export const SNAPSHOT_FORMAT = 'pro-context/packed-search';
 export const SNAPSHOT_VERSION = 1;
+
+/** The typed arrays of {@link PackedIndexData}, in snapshot order. */
+export const packedArrays = [
+  'termBytes',
+  'termStarts',
+  'postingStarts',
+  'postingDocs',
+  'postingTfs',
+  'tfOverflow',
+  'fieldLengths',
+  'avgFieldLengths',
+  'idBytes',
+  'idStarts',
+  'surfaceBytes',
+  'surfaceTerms',
+] as const;
 
 // "PCPK": a packed-search snapshot. Then a u32 (little endian) header length, the JSON header, and the
 // arrays, each starting at a multiple of 8 bytes so that they can be viewed in place.
@@ -37,29 +53,83 @@ interface SnapshotHeader {
 
 const align = (n: number) => Math.ceil(n / ALIGN) * ALIGN;
 
-/** The snapshot of `data`, written by the analysis `analysis` (the tokenizer's fingerprint). */
-export function encodeSnapshot(data: PackedIndexData, analysis: string): Uint8Array {
+/** The typed arrays of an index, views of one snapshot's memory (see {@link snapshotLayout}). */
+export type PackedArrays = Pick<PackedIndexData, ArrayName>;
+
+/** The views of each array of a snapshot in `buffer` whose arrays start at `first`. */
+function viewsOf(buffer: ArrayBuffer, first: number, lengths: readonly number[]): PackedArrays {
+  const arrays = {} as Record<ArrayName, Uint8Array | Uint32Array | Float64Array>;
+  let at = first;
+  for (let i = 0; i < packedArrays.length; i++) {
+    const name = packedArrays[i]!;
+    const bytes = lengths[i]!;
+    const kind = kinds[name];
+    arrays[name] =
+      kind === 'u8'
+        ? new Uint8Array(buffer, at, bytes)
+        : kind === 'u32'
+          ? new Uint32Array(buffer, at, bytes / 4)
+          : new Float64Array(buffer, at, bytes / 8);
+    at += align(bytes);
+  }
+  return arrays as PackedArrays;
+}
+
+/**
+ * A snapshot with its header written and its arrays (of byte lengths `lengths`, in {@link packedArrays} order)
+ * zero, as views to fill: an index built into them is its own snapshot (see {@link PackedIndexData.snapshot}).
+ */
+export function snapshotLayout(
+  lengths: readonly number[],
+  chunks: number,
+  analysis: string,
+): { snapshot: Uint8Array; arrays: PackedArrays } {
   const header: SnapshotHeader = {
     format: SNAPSHOT_FORMAT,
     version: SNAPSHOT_VERSION,
     analysis,
-    chunks: data.chunks,
-    lengths: packedArrays.map((name) => data[name].byteLength),
+    chunks,
+    lengths: [...lengths],
   };
   const json = new TextEncoder().encode(JSON.stringify(header));
-  let size = align(8 + json.byteLength);
-  for (const length of header.lengths) size += align(length);
-  const out = new Uint8Array(size);
-  out.set(MAGIC, 0);
-  new DataView(out.buffer).setUint32(4, json.byteLength, true);
-  out.set(json, 8);
-  let at = align(8 + json.byteLength);
+  const first = align(8 + json.byteLength);
+  let size = first;
+  for (const length of lengths) size += align(length);
+  const buffer = new ArrayBuffer(size);
+  const snapshot = new Uint8Array(buffer);
+  snapshot.set(MAGIC, 0);
+  new DataView(buffer).setUint32(4, json.byteLength, true);
+  snapshot.set(json, 8);
+  return { snapshot, arrays: viewsOf(buffer, first, lengths) };
+}
+
+/**
+ * The snapshot of `data`, written by the analysis `analysis` (the tokenizer's fingerprint): `data.snapshot`
+ * itself when the index was laid out as its snapshot by that analysis (no copy), else a new one.
+ */
+export function encodeSnapshot(data: PackedIndexData, analysis: string): Uint8Array {
+  if (data.snapshot !== undefined && analysisOf(data.snapshot) === analysis) return data.snapshot;
+  const lengths = packedArrays.map((name) => data[name].byteLength);
+  const { snapshot, arrays } = snapshotLayout(lengths, data.chunks, analysis);
   for (const name of packedArrays) {
-    const array = data[name];
-    out.set(new Uint8Array(array.buffer, array.byteOffset, array.byteLength), at);
-    at += align(array.byteLength);
+    const from = data[name];
+    const to = arrays[name];
+    new Uint8Array(to.buffer, to.byteOffset, to.byteLength).set(
+      new Uint8Array(from.buffer, from.byteOffset, from.byteLength),
+    );
   }
-  return out;
+  return snapshot;
+}
+
+/** The analysis a snapshot's header names, or undefined. */
+function analysisOf(snapshot: Uint8Array): string | undefined {
+  try {
+    const length = new DataView(snapshot.buffer, snapshot.byteOffset, snapshot.byteLength).getUint32(4, true);
+    const header = JSON.parse(new TextDecoder().decode(snapshot.subarray(8, 8 + length))) as Partial<SnapshotHeader>;
+    return header.analysis;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Why a snapshot cannot be used, or the index it holds. */
@@ -103,26 +173,18 @@ export function decodeSnapshot(snapshot: Uint8Array, analysis: string): DecodedS
   for (const length of lengths) size += align(length);
   if (size !== snapshot.byteLength)
     return { ok: false, reason: `${snapshot.byteLength} bytes, the header says ${size}` };
-  // One copy into a fresh buffer: the arrays are then aligned views of it, whatever the input's offset.
-  const buffer = new ArrayBuffer(snapshot.byteLength);
-  new Uint8Array(buffer).set(snapshot);
-  const arrays = {} as Record<ArrayName, Uint8Array | Uint32Array | Float64Array>;
-  let at = align(8 + headerLength);
   for (let i = 0; i < packedArrays.length; i++) {
-    const name = packedArrays[i]!;
-    const bytes = lengths[i]!;
-    const kind = kinds[name];
+    const kind = kinds[packedArrays[i]!];
     const width = kind === 'u8' ? 1 : kind === 'u32' ? 4 : 8;
-    if (bytes % width !== 0) return { ok: false, reason: `${name} is ${bytes} bytes` };
-    arrays[name] =
-      kind === 'u8'
-        ? new Uint8Array(buffer, at, bytes)
-        : kind === 'u32'
-          ? new Uint32Array(buffer, at, bytes / 4)
-          : new Float64Array(buffer, at, bytes / 8);
-    at += align(bytes);
+    if (lengths[i]! % width !== 0) return { ok: false, reason: `${packedArrays[i]} is ${lengths[i]} bytes` };
   }
-  const data = { chunks: header.chunks as number, ...arrays } as PackedIndexData;
+  // One copy into a fresh buffer: the arrays are then aligned views of it, whatever the input's offset, and the
+  // copy is the loaded index's snapshot (a later `encodeSnapshot` of it copies nothing).
+  const buffer = new ArrayBuffer(snapshot.byteLength);
+  const copy = new Uint8Array(buffer);
+  copy.set(snapshot);
+  const arrays = viewsOf(buffer, align(8 + headerLength), lengths);
+  const data: PackedIndexData = { chunks: header.chunks as number, ...arrays, snapshot: copy };
   const problem = checkLayout(data);
   return problem === undefined ? { ok: true, data } : { ok: false, reason: problem };
 }

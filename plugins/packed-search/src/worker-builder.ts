@@ -68,6 +68,9 @@ export interface WorkerBuilderOptions {
 /** Heap limit of a build worker when none is set, MB (the synthetic 68 MB corpus builds within it). */
 const DEFAULT_MAX_HEAP_MB = 384;
 
+/** Young generation of a build worker, MB (semi-spaces of 4 MB). */
+const YOUNG_GENERATION_MB = 12;
+
 /** A library with fewer chunks is built by one worker: splitting it costs more than it saves. */
 export const MIN_SPLIT_CHUNKS = BATCH;
 
@@ -266,7 +269,12 @@ export class WorkerIndexBuilder {
     }
     const worker = new Worker(this.options.script ?? workerScript(), {
       // bounded by default: a streamed build's garbage is collected as it goes instead of growing the heap
-      resourceLimits: { maxOldGenerationSizeMb: this.options.maxHeapMB ?? DEFAULT_MAX_HEAP_MB },
+      resourceLimits: {
+        maxOldGenerationSizeMb: this.options.maxHeapMB ?? DEFAULT_MAX_HEAP_MB,
+        // V8's default young generation here is 32 MB of semi-spaces; a build's short-lived garbage (a batch's
+        // strings, new words) fits in far less, for the same CPU time (measured on the synthetic 68 MB corpus)
+        maxYoungGenerationSizeMb: YOUNG_GENERATION_MB,
+      },
       // none of the parent's flags: a test runner's `--conditions source` would resolve the worker's imports
       // to TypeScript sources node cannot load
       execArgv: [],

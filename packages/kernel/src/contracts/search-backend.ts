@@ -76,7 +76,10 @@ export interface SearchBackend {
   has(key: IndexKey): Promise<boolean>;
   /** Forgets the index for `key`. */
   drop(key: IndexKey): Promise<void>;
-  /** A serialized form of the index for `key` (no chunk bodies), or `null` if there is none. */
+  /**
+   * A serialized form of the index for `key` (no chunk bodies), or `null` if there is none. The bytes may be the
+   * loaded index's own memory (no copy): read or copy them, never modify them or transfer their buffer.
+   */
   snapshot(key: IndexKey): Promise<Uint8Array | null>;
   /** Loads an index from {@link SearchBackend.snapshot}'s output; `false` if the snapshot is unusable. */
   restore(key: IndexKey, snapshot: Uint8Array): Promise<boolean>;
