@@ -49,6 +49,11 @@ export interface ChunkingPoolOptions {
    * runs on the calling thread.
    */
   workerUrl?: URL;
+  /**
+   * Node flags of the workers (`Worker`'s `execArgv`). Default: the process's own (tests running the built worker
+   * under a runner's `--conditions source` pass `[]`).
+   */
+  execArgv?: string[];
 }
 
 /** Options of one {@link ChunkingPool.prepare} call. */
@@ -148,6 +153,7 @@ export class ChunkingPool {
   private readonly minChars: number;
   private readonly maxHeapMB: number;
   private readonly workerUrl: URL | undefined;
+  private readonly execArgv: string[] | undefined;
   private readonly slots: Slot[] = [];
   private readonly waiting: (() => void)[] = [];
   private nextId = 1;
@@ -160,6 +166,7 @@ export class ChunkingPool {
     this.minChars = options.minChars ?? 2_000_000;
     this.maxHeapMB = options.maxHeapMB ?? 256;
     this.workerUrl = this.size > 0 ? (options.workerUrl ?? findWorkerScript()) : undefined;
+    this.execArgv = options.execArgv;
   }
 
   /** Whether work runs in worker threads (else on the calling thread). */
@@ -318,7 +325,10 @@ export class ChunkingPool {
   private spawn(): Slot {
     const slot: Slot = {
       // a bounded heap: garbage of a long library is collected as it goes instead of growing the worker's heap
-      worker: new Worker(this.workerUrl as URL, { resourceLimits: { maxOldGenerationSizeMb: this.maxHeapMB } }),
+      worker: new Worker(this.workerUrl as URL, {
+        resourceLimits: { maxOldGenerationSizeMb: this.maxHeapMB },
+        ...(this.execArgv ? { execArgv: this.execArgv } : {}),
+      }),
       busy: true,
     };
     // a worker that dies between tasks leaves the pool; one that dies during a task fails that task

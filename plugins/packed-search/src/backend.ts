@@ -15,12 +15,7 @@ import {
   synonymIndex,
 } from '@pro-context/plugin-orama-search/analysis';
 import { packedSearchErrors } from './errors.js';
-import {
-  type ChunkField,
-  PackedIndex,
-  PackedIndexBuilder,
-  type PackedIndexData,
-} from './packed-index.js';
+import { type ChunkField, PackedIndex, PackedIndexBuilder, type PackedIndexData } from './packed-index.js';
 import { toPacked } from './protocol.js';
 import { decodeSnapshot, encodeSnapshot } from './snapshot.js';
 import { type BuildSession, WorkerBuildError, WorkerIndexBuilder } from './worker-builder.js';
@@ -231,7 +226,7 @@ export class PackedSearchBackend implements SearchBackend {
         here = undefined;
       },
       // fed by a chunking worker straight into the build worker (the chunks never reach this thread)
-      channel: () => {
+      channel: async () => {
         if (session === undefined) return undefined;
         const channel = session.channel();
         return { port: channel.port, taken: (seq) => channel.taken(seq).catch(failed) };

@@ -212,7 +212,7 @@ export class IndexingBuild {
     this.pipeDecided = true;
     if (!session.pipe || !this.target.search.indexer) return;
     this.index ??= this.indexer();
-    const channel = this.index.channel?.();
+    const channel = await this.index.channel?.();
     if (!channel) return;
     this.piped = { session: await session.pipe(channel.port, BLOCK_CHARS), channel };
   }

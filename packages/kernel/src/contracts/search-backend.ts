@@ -54,7 +54,7 @@ export interface IndexBuild {
    * through the thread that answers; `undefined` when the build runs on the calling thread. Taken before any
    * {@link add}, or not at all: once it is taken, batches come only through it ({@link add} is not called again).
    */
-  channel?(): IndexChannel | undefined;
+  channel?(): Promise<IndexChannel | undefined>;
   /** Completes the index and installs it for the key. */
   finish(): Promise<void>;
   /** Abandons the build: nothing is installed, what it held is let go. */
