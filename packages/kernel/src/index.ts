@@ -66,7 +66,9 @@ export type {
 export { registryResolverToken } from './contracts/registry-resolver.js';
 export type {
   IndexableChunk,
+  IndexBatchMessage,
   IndexBuild,
+  IndexChannel,
   IndexKey,
   SearchBackend,
   SearchHit,

@@ -21,6 +21,8 @@ export { normalizeMarkdown } from './markdown/normalize.js';
 export { sectionOffset } from './markdown/section.js';
 export type { SlugFlavour, Slugger } from './markdown/slug.js';
 export { createSlugger, headingPlainText, inlinePlainText, slugify } from './markdown/slug.js';
+export type { BlockableChunk } from './prepare/blocks.js';
+export { ChunkBlockCutter, encodeBlock } from './prepare/blocks.js';
 export type {
   PreparablePage,
   PreparedBatch,
@@ -33,7 +35,14 @@ export type {
 } from './prepare/prepare.js';
 export { chunkTermIndex, DocsPreparer, prepareDocs } from './prepare/prepare.js';
 export { buildTermIndex, TermIndex, TermIndexBuilder } from './prepare/terms.js';
-export type { ChunkingPoolOptions, PrepareCallOptions, PrepareSession } from './prepare-pool.js';
+export type {
+  ChunkingPoolOptions,
+  PipedBatch,
+  PipedSession,
+  PipedTotals,
+  PrepareCallOptions,
+  PrepareSession,
+} from './prepare-pool.js';
 export { ChunkingPool, defaultChunkingWorkers } from './prepare-pool.js';
 export type { NormalizedTopic } from './topic.js';
 export { normalizeTopic } from './topic.js';

@@ -1,13 +1,15 @@
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import { type MessagePort, Worker } from 'node:worker_threads';
 import { ProContextError } from '@pro-context/kernel';
 import {
   DocsPreparer,
   type PreparablePage,
   type PreparedBatch,
+  type PreparedChunk,
   type PreparedDocs,
+  type PreparedPage,
   type PreparedTotals,
   type PrepareOptions,
   type PrepareProgress,
@@ -54,6 +56,11 @@ export interface ChunkingPoolOptions {
    * runs on the calling thread.
    */
   workerUrl?: URL;
+  /**
+   * Node flags of the workers (`Worker`'s `execArgv`). Default: the process's own (tests running the built worker
+   * under a runner's `--conditions source` pass `[]`).
+   */
+  execArgv?: string[];
 }
 
 /** Options of one {@link ChunkingPool.prepare} call. */
@@ -74,6 +81,48 @@ export interface PrepareSession {
   finish(): Promise<PreparedTotals>;
   /** Lets the worker go (after {@link finish}, or to abandon the library). */
   close(): void;
+  /**
+   * Only in a worker thread (else absent): from now on, each batch's chunks go from the worker straight to `port`
+   * (an index build's channel: `{ seq, chunks }` messages of `IndexableChunk`s, `seq` 1, 2, 3…) and are cut there
+   * into blocks of `blockChars` characters encoded for storage; the calling thread receives only the pages, the
+   * chunks' ids, page runs and block offsets, and the encoded blocks ({@link PipedSession}). Called before any
+   * {@link add}; the session is then used through what it returns.
+   */
+  pipe?(port: MessagePort, blockChars: number): Promise<PipedSession>;
+}
+
+/** A {@link PrepareSession} whose chunks go to an index build's channel ({@link PrepareSession.pipe}). */
+export interface PipedSession {
+  /** Prepares the next pages; `withChunks`: the chunks come back as well (a small library keeps them at hand). */
+  add(
+    pages: readonly PreparablePage[],
+    progress: PrepareProgress | undefined,
+    withChunks: boolean,
+  ): Promise<PipedBatch>;
+  /** The revision, term index and last block; then the session is over. */
+  finish(): Promise<PipedTotals>;
+  close(): void;
+}
+
+/** What a {@link PipedSession} returns of a batch. */
+export interface PipedBatch {
+  pages: PreparedPage[];
+  /** The `seq` the batch's chunks were posted to the channel with. */
+  seq: number;
+  /** What the batch's chunks added to the ids, page runs (`[url, first ordinal]`) and block offsets. */
+  ids: string[];
+  runs: [string, number][];
+  blockStarts: number[];
+  /** The blocks the batch completed, in order: their chunks as JSON, UTF-8 ({@link encodeBlock}). */
+  blocks: Uint8Array[];
+  /** The chunks, when asked for. */
+  chunks?: PreparedChunk[];
+}
+
+/** What a {@link PipedSession} finishes with. */
+export interface PipedTotals extends PreparedTotals {
+  /** The last block (encoded), if any chunks are left. */
+  last?: Uint8Array;
 }
 
 interface Slot {
@@ -112,6 +161,7 @@ export class ChunkingPool {
   private readonly maxHeapMB: number;
   private readonly maxYoungMB: number;
   private readonly workerUrl: URL | undefined;
+  private readonly execArgv: string[] | undefined;
   private readonly slots: Slot[] = [];
   private readonly waiting: (() => void)[] = [];
   private nextId = 1;
@@ -125,6 +175,7 @@ export class ChunkingPool {
     this.maxHeapMB = options.maxHeapMB ?? 256;
     this.maxYoungMB = options.maxYoungMB ?? 8;
     this.workerUrl = this.size > 0 ? (options.workerUrl ?? findWorkerScript()) : undefined;
+    this.execArgv = options.execArgv;
   }
 
   /** Whether work runs in worker threads (else on the calling thread). */
@@ -215,6 +266,31 @@ export class ChunkingPool {
       finish: () =>
         this.run<PreparedTotals>(slot, (id) => ({ id, session, op: 'finish' }), call.signal, undefined, 'finishing'),
       close,
+      pipe: async (port, blockChars) => {
+        await this.run(
+          slot,
+          (id) => ({ id, session, op: 'pipe', port, blockChars }),
+          call.signal,
+          undefined,
+          'starting',
+          [port],
+        );
+        return {
+          add: (pages, progress, withChunks) => {
+            for (const page of pages) chars += page.markdown.length + (page.html?.length ?? 0);
+            return this.run<PipedBatch>(
+              slot,
+              (id) => ({ id, session, op: 'add', pages, withChunks }),
+              call.signal,
+              progress,
+              `preparing ${pages.length} pages`,
+            );
+          },
+          finish: () =>
+            this.run<PipedTotals>(slot, (id) => ({ id, session, op: 'finish' }), call.signal, undefined, 'finishing'),
+          close,
+        };
+      },
     };
   }
 
@@ -260,6 +336,7 @@ export class ChunkingPool {
       // a bounded heap: garbage of a long library is collected as it goes instead of growing the worker's heap
       worker: new Worker(this.workerUrl as URL, {
         resourceLimits: { maxOldGenerationSizeMb: this.maxHeapMB, maxYoungGenerationSizeMb: this.maxYoungMB },
+        ...(this.execArgv ? { execArgv: this.execArgv } : {}),
       }),
       busy: true,
     };
@@ -295,6 +372,7 @@ export class ChunkingPool {
     signal: AbortSignal | undefined,
     progress: PrepareProgress | undefined,
     doing: string,
+    transfer: readonly MessagePort[] = [],
   ): Promise<T> {
     const id = this.nextId++;
     const { worker } = slot;
@@ -345,7 +423,7 @@ export class ChunkingPool {
       worker.on('error', onError);
       worker.once('exit', onExit);
       signal?.addEventListener('abort', onAbort, { once: true });
-      worker.postMessage(message(id));
+      worker.postMessage(message(id), [...transfer]);
     });
   }
 }

@@ -4,14 +4,23 @@
  * in the preset's bundle, as its own entry point next to the CLI), because a Worker starts from a file.
  */
 import { setPriority } from 'node:os';
-import { parentPort } from 'node:worker_threads';
-import { DocsPreparer, type PreparablePage, type PrepareOptions, prepareDocs } from './prepare/prepare.js';
+import { type MessagePort, parentPort } from 'node:worker_threads';
+import { ChunkBlockCutter, encodeBlock } from './prepare/blocks.js';
+import {
+  DocsPreparer,
+  type PreparablePage,
+  type PreparedChunk,
+  type PrepareOptions,
+  prepareDocs,
+} from './prepare/prepare.js';
+import type { PipedBatch, PipedTotals } from './prepare-pool.js';
 
 /** A task from the pool: one library's pages at once, or one step of a library prepared in batches. */
 type PrepareRequest =
   | { id: number; pages: PreparablePage[]; options: PrepareOptions }
   | { id: number; session: number; op: 'open'; options: PrepareOptions }
-  | { id: number; session: number; op: 'add'; pages: PreparablePage[] }
+  | { id: number; session: number; op: 'pipe'; port: MessagePort; blockChars: number }
+  | { id: number; session: number; op: 'add'; pages: PreparablePage[]; withChunks?: boolean }
   | { id: number; session: number; op: 'finish' };
 
 const port = parentPort;
@@ -30,6 +39,40 @@ if (process.platform === 'linux') {
 
 /** Libraries being prepared in batches, by session. */
 const sessions = new Map<number, DocsPreparer>();
+
+/** Sessions whose chunks go to an index build's channel (`pipe`), and how they are cut into blocks. */
+interface Pipe {
+  port: MessagePort;
+  cutter: ChunkBlockCutter<PreparedChunk>;
+  seq: number;
+}
+const pipes = new Map<number, Pipe>();
+
+const unpipe = (session: number) => {
+  pipes.get(session)?.port.close();
+  pipes.delete(session);
+};
+
+/** Posts a prepared batch's chunks to the channel and cuts them into blocks: what the calling thread gets. */
+function forward(pipe: Pipe, pages: PipedBatch['pages'], chunks: PreparedChunk[], withChunks: boolean): PipedBatch {
+  const seq = ++pipe.seq;
+  pipe.port.postMessage({
+    seq,
+    chunks: chunks.map((c) => ({ id: c.id, title: c.pageTitle, headings: c.headings, body: c.body, url: c.url })),
+  });
+  const { cutter } = pipe;
+  const before = { ids: cutter.ids.length, runs: cutter.runs.length, starts: cutter.blockStarts.length };
+  const blocks = cutter.add(chunks).map(encodeBlock);
+  return {
+    pages,
+    seq,
+    ids: cutter.ids.slice(before.ids),
+    runs: cutter.runs.slice(before.runs),
+    blockStarts: cutter.blockStarts.slice(before.starts),
+    blocks,
+    ...(withChunks ? { chunks } : {}),
+  };
+}
 
 const fail = (id: number) => (error: unknown) =>
   port.postMessage({ id, error: error instanceof Error ? error.message : String(error) });
@@ -52,16 +95,37 @@ port.on('message', (request: PrepareRequest) => {
     fail(request.id)(new Error(`no preparation ${request.session} under way`));
     return;
   }
+  if (request.op === 'pipe') {
+    pipes.set(request.session, { port: request.port, cutter: new ChunkBlockCutter(request.blockChars), seq: 0 });
+    port.postMessage({ id: request.id, result: true });
+    return;
+  }
+  const pipe = pipes.get(request.session);
   if (request.op === 'add') {
     preparer
       .add(request.pages, progress)
-      .then((result) => port.postMessage({ id: request.id, result }), fail(request.id));
+      .then((result) => {
+        if (!pipe) {
+          port.postMessage({ id: request.id, result });
+          return;
+        }
+        const piped = forward(pipe, result.pages, result.chunks, request.withChunks === true);
+        port.postMessage(
+          { id: request.id, result: piped },
+          piped.blocks.map((b) => b.buffer as ArrayBuffer),
+        );
+      })
+      .catch(fail(request.id));
     return;
   }
   sessions.delete(request.session);
+  unpipe(request.session);
   try {
-    const result = preparer.finish();
-    port.postMessage({ id: request.id, result }, [result.terms.buffer as ArrayBuffer]);
+    const totals = preparer.finish();
+    const last = pipe?.cutter.flush();
+    const result: PipedTotals = last ? { ...totals, last: encodeBlock(last) } : totals;
+    const transfer = [result.terms.buffer as ArrayBuffer, ...(result.last ? [result.last.buffer as ArrayBuffer] : [])];
+    port.postMessage({ id: request.id, result }, transfer);
   } catch (error) {
     fail(request.id)(error);
   }

@@ -732,13 +732,20 @@ export class LlmsTxtSourceAdapter implements SourceAdapter {
           response.cancel();
           return { chars };
         }
-        const pages = splitter.push(text);
-        const refused = notText();
-        if (refused) {
-          response.cancel();
-          return { notText: refused };
+        // split a piece at a time, with a turn between pieces: a body chunk can be hundreds of kB, and splitting
+        // it (and recording its pages) in one go would hold up answers for tens of milliseconds
+        for (let from = 0; from < text.length; ) {
+          const to = pieceEnd(text, from);
+          if (from > 0) await slicer.turn();
+          const pages = splitter.push(from === 0 && to === text.length ? text : text.slice(from, to));
+          from = to;
+          const refused = notText();
+          if (refused) {
+            response.cancel();
+            return { notText: refused };
+          }
+          await take(pages);
         }
-        await take(pages);
       }
       const tail = decoder.decode();
       chars += tail.length;
@@ -1009,6 +1016,21 @@ const HANDOVER_BATCH_CHARS = 1_000_000;
  * tens of milliseconds, where pages handed over would go to a chunking worker.
  */
 const HANDOVER_MIN_CHARS = 2_000_000;
+
+/** Characters of a downloaded llms-full.txt split between two turns of the event loop (see `readFullTxt`). */
+const SPLIT_PIECE_CHARS = 16 * 1024;
+
+/**
+ * Where the piece of `text` that starts at `from` ends: after the last line break within
+ * {@link SPLIT_PIECE_CHARS} characters (so no piece ends inside a surrogate pair), or at the end.
+ */
+function pieceEnd(text: string, from: number): number {
+  if (text.length - from <= SPLIT_PIECE_CHARS) return text.length;
+  const at = text.lastIndexOf('\n', from + SPLIT_PIECE_CHARS - 1);
+  if (at >= from) return at + 1;
+  const next = text.indexOf('\n', from + SPLIT_PIECE_CHARS);
+  return next < 0 ? text.length : next + 1;
+}
 
 /**
  * `pages` (which it owns) handed to `context.pages` in batches when the caller takes them so and they are large,

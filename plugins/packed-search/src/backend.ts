@@ -15,13 +15,8 @@ import {
   synonymIndex,
 } from '@pro-context/plugin-orama-search/analysis';
 import { packedSearchErrors } from './errors.js';
-import {
-  type ChunkField,
-  type PackedChunk,
-  PackedIndex,
-  PackedIndexBuilder,
-  type PackedIndexData,
-} from './packed-index.js';
+import { type ChunkField, PackedIndex, PackedIndexBuilder, type PackedIndexData } from './packed-index.js';
+import { toPacked } from './protocol.js';
 import { decodeSnapshot, encodeSnapshot } from './snapshot.js';
 import { type BuildSession, WorkerBuildError, WorkerIndexBuilder } from './worker-builder.js';
 
@@ -70,16 +65,6 @@ const INSERT_SLICE = 512;
 const keyOf = (key: IndexKey): string => JSON.stringify([key.libraryId, key.version]);
 const describe = (key: IndexKey): string => `${key.libraryId}@${key.version}`;
 const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
-
-/**
- * The chunk's own heading (what distinguishes it from the other sections of its page) and the headings
- * between it and the page title (what it shares with its siblings), as `orama-search` splits them.
- */
-function toPacked(chunk: IndexableChunk): PackedChunk {
-  const path = chunk.headings[0] === chunk.title ? chunk.headings.slice(1) : [...chunk.headings];
-  const section = path.length > 0 ? (path[path.length - 1] as string) : '';
-  return { id: chunk.id, title: chunk.title, section, headings: path.slice(0, -1).join('\n'), body: chunk.body };
-}
 
 /**
  * {@link SearchBackend} on a packed inverted index: one per (library, exact version), in typed arrays.
@@ -239,6 +224,12 @@ export class PackedSearchBackend implements SearchBackend {
         seen.clear();
         session?.cancel();
         here = undefined;
+      },
+      // fed by a chunking worker straight into the build worker (the chunks never reach this thread)
+      channel: async () => {
+        if (session === undefined) return undefined;
+        const channel = session.channel();
+        return { port: channel.port, taken: (seq) => channel.taken(seq).catch(failed) };
       },
     };
   }

@@ -4,9 +4,10 @@
  * CLI bundle, where it is an entry point of its own).
  */
 import { setPriority } from 'node:os';
-import { parentPort } from 'node:worker_threads';
+import { type MessagePort, parentPort } from 'node:worker_threads';
+import type { IndexBatchMessage } from '@pro-context/kernel';
 import { PackedIndexBuilder, packedBuffers } from './packed-index.js';
-import type { BuildRequest, BuildResponse } from './protocol.js';
+import { type BuildRequest, type BuildResponse, toPacked } from './protocol.js';
 
 const port = parentPort;
 if (port === null) throw new Error('packed-search-worker runs in a worker thread');
@@ -23,6 +24,13 @@ if (process.platform === 'linux') {
 }
 
 const builders = new Map<number, PackedIndexBuilder>();
+/** Ports of jobs fed by another thread ('attach'), closed when the job ends. */
+const attached = new Map<number, MessagePort>();
+
+const detach = (job: number) => {
+  attached.get(job)?.close();
+  attached.delete(job);
+};
 
 const send = (message: BuildResponse, transfer: ArrayBuffer[] = []) => port.postMessage(message, transfer);
 
@@ -39,7 +47,24 @@ port.on('message', (request: BuildRequest) => {
         if (request.ack !== undefined) send({ type: 'added', job: request.job, ack: request.ack });
         break;
       }
+      case 'attach': {
+        const { job, port: from } = request;
+        attached.set(job, from);
+        from.on('message', (batch: IndexBatchMessage) => {
+          try {
+            const builder = builders.get(job);
+            if (builder !== undefined) for (const chunk of batch.chunks) builder.add(toPacked(chunk));
+            send({ type: 'added', job, ack: batch.seq });
+          } catch (error) {
+            builders.delete(job);
+            detach(job);
+            send({ type: 'failed', job, message: error instanceof Error ? error.message : String(error) });
+          }
+        });
+        break;
+      }
       case 'finish': {
+        detach(request.job);
         const builder = builders.get(request.job);
         builders.delete(request.job);
         if (builder === undefined) break;
@@ -48,10 +73,12 @@ port.on('message', (request: BuildRequest) => {
         break;
       }
       case 'cancel':
+        detach(request.job);
         builders.delete(request.job);
         break;
     }
   } catch (error) {
+    detach(request.job);
     builders.delete(request.job);
     send({ type: 'failed', job: request.job, message: error instanceof Error ? error.message : String(error) });
   }

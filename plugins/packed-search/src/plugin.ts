@@ -54,6 +54,7 @@ class LazyPackedSearchBackend implements SearchBackend {
       cancel: () => {
         void build.then((b) => b.cancel()).catch(() => undefined);
       },
+      channel: async () => (await build).channel?.(),
     };
   }
   async search(key: IndexKey, query: string, options?: SearchOptions): Promise<SearchResults> {

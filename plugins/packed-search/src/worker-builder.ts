@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
-import type { Logger } from '@pro-context/kernel';
+import { MessageChannel, Worker } from 'node:worker_threads';
+import type { IndexChannel, Logger } from '@pro-context/kernel';
 import { mergePacked, type PackedChunk, type PackedIndexData } from './packed-index.js';
 import type { BuildRequest, BuildResponse } from './protocol.js';
 
@@ -42,6 +42,11 @@ export interface BuildSession {
   /** The index of every batch sent; `undefined` when superseded. */
   finish(): Promise<PackedIndexData | undefined>;
   cancel(): void;
+  /**
+   * The batches come from now on through the channel's port, posted by another thread (`IndexBatchMessage`s of
+   * `IndexableChunk`s, converted in the worker); {@link add} is not called again.
+   */
+  channel(): IndexChannel;
 }
 
 /** Settings of {@link WorkerIndexBuilder}. */
@@ -167,6 +172,8 @@ export class WorkerIndexBuilder {
     this.nextWorker = (this.nextWorker + 1) % this.workers.length;
     const job = this.nextJob++;
     const acks = new Map<number, () => void>();
+    /** The last batch taken in (acks come in order; a channel's may come before it is waited for). */
+    let lastAck = 0;
     let failure: Error | undefined;
     const done = new Promise<PackedIndexData>((resolve, reject) =>
       this.pending.set(job, {
@@ -179,6 +186,7 @@ export class WorkerIndexBuilder {
           reject(error);
         },
         added: (ack) => {
+          lastAck = Math.max(lastAck, ack);
           acks.get(ack)?.();
           acks.delete(ack);
         },
@@ -233,6 +241,18 @@ export class WorkerIndexBuilder {
         }
       },
       cancel,
+      channel: () => {
+        const { port1, port2 } = new MessageChannel();
+        worker.postMessage({ type: 'attach', job, port: port2 } satisfies BuildRequest, [port2]);
+        return {
+          port: port1,
+          taken: (seq) => {
+            if (failure) return Promise.reject(failure);
+            if (!this.pending.has(job) || seq <= lastAck) return Promise.resolve();
+            return new Promise<void>((resolve, reject) => acks.set(seq, () => (failure ? reject(failure) : resolve())));
+          },
+        };
+      },
     };
   }
 

@@ -1,3 +1,5 @@
+import { once } from 'node:events';
+import { Worker } from 'node:worker_threads';
 import { isProContextError } from '@pro-context/kernel';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PackedSearchBackend } from '../src/backend.js';
@@ -194,6 +196,36 @@ describe('PackedSearchBackend.indexer (chunks in batches)', () => {
       expect(await streamed.snapshot(keyOf('streamed'))).toEqual(await whole.snapshot(keyOf('whole')));
     });
   }
+
+  it('fed through its channel by another thread, builds the same index, acknowledging each batch', async () => {
+    const chunks = bigCorpus(1300, 'a');
+    const whole = backendWith();
+    await whole.index(keyOf('whole'), chunks);
+    const fed = backendWith();
+    const build = fed.indexer(keyOf('fed'));
+    const channel = await build.channel?.();
+    if (!channel) throw new Error('no channel from a build in the worker');
+    // a thread of its own posts the batches, as a chunking worker does
+    const poster = new Worker(
+      `const { parentPort, workerData } = require('node:worker_threads');
+       const { port, chunks } = workerData;
+       for (let from = 0, seq = 1; from < chunks.length; from += 400, seq++)
+         port.postMessage({ seq, chunks: chunks.slice(from, from + 400) });
+       parentPort.postMessage('sent');`,
+      { eval: true, workerData: { port: channel.port, chunks }, transferList: [channel.port] },
+    );
+    await once(poster, 'message');
+    await Promise.all([1, 2, 3, 4].map((seq) => channel.taken(seq)));
+    await poster.terminate();
+    expect(await fed.has(keyOf('fed'))).toBe(false);
+    await build.finish();
+    for (const query of queries) {
+      expect(await fed.search(keyOf('fed'), query)).toEqual(await whole.search(keyOf('whole'), query));
+    }
+    expect(await fed.snapshot(keyOf('fed'))).toEqual(await whole.snapshot(keyOf('whole')));
+    // built on the main thread, there is no channel: batches go through add()
+    expect(await backendWith({ worker: false }).indexer(keyOf('here')).channel?.()).toBeUndefined();
+  });
 
   it('cancelled, installs nothing; a chunk id seen in an earlier batch is refused', async () => {
     const backend = backendWith();

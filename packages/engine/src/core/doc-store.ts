@@ -80,7 +80,9 @@ export class DocStore {
         return known;
       }
       // (parsed here, in `hot`: the cache's memory tier would only hold a second copy, as text)
-      const value = (await this.cache.get<StoredChunk[]>(CHUNKS_NS, key, { memory: false }))?.value;
+      const stored = (await this.cache.get<StoredChunk[] | Uint8Array>(CHUNKS_NS, key, { memory: false }))?.value;
+      // a block prepared in a chunking worker was written as its JSON in UTF-8 (see `IndexingBuild`)
+      const value = stored instanceof Uint8Array ? parseBlock(stored) : stored;
       if (!Array.isArray(value)) return undefined;
       this.hot.set(key, value);
       if (this.hot.size > HOT_BLOCKS) this.hot.delete(this.hot.keys().next().value as string);
@@ -500,7 +502,7 @@ export class DocStore {
   readonly building = new Set<string>();
 
   /** Writes a chunk block (a build's). */
-  async writeBlock(key: string, block: readonly StoredChunk[]): Promise<void> {
+  async writeBlock(key: string, block: readonly StoredChunk[] | Uint8Array): Promise<void> {
     await this.cache.set(CHUNKS_NS, key, block, { ttlMs: 0, memory: false });
   }
 
@@ -683,5 +685,15 @@ export class DocStore {
       const at = k.lastIndexOf('@');
       return { libraryId: k.slice(0, at), version: k.slice(at + 1) };
     });
+  }
+}
+
+/** A block written as JSON bytes; `undefined` when they are not a JSON array. */
+function parseBlock(bytes: Uint8Array): StoredChunk[] | undefined {
+  try {
+    const value: unknown = JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'));
+    return Array.isArray(value) ? (value as StoredChunk[]) : undefined;
+  } catch {
+    return undefined;
   }
 }

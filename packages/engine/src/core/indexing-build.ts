@@ -1,7 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import { type DocPage, type IndexBuild, type IndexKey, type SearchBackend, Slicer } from '@pro-context/kernel';
-import type { ChunkingPool, PrepareSession } from '@pro-context/markdown';
 import {
+  type DocPage,
+  type IndexBuild,
+  type IndexChannel,
+  type IndexKey,
+  type SearchBackend,
+  Slicer,
+} from '@pro-context/kernel';
+import type { ChunkingPool, PipedBatch, PipedSession, PrepareSession } from '@pro-context/markdown';
+import {
+  BLOCK_CHARS,
   BlockCutter,
   blockPrefix,
   type DocsManifest,
@@ -25,7 +33,8 @@ export interface BuildTarget {
   readonly search: SearchBackend;
   /** Block prefixes of builds under way (an older build's clean-up leaves them be). */
   readonly building: Set<string>;
-  writeBlock(key: string, block: readonly StoredChunk[]): Promise<void>;
+  /** Writes a block: its chunks, or (prepared in a worker) their JSON already encoded as UTF-8. */
+  writeBlock(key: string, block: readonly StoredChunk[] | Uint8Array): Promise<void>;
   deleteBlocks(keys: readonly string[]): Promise<void>;
 }
 
@@ -58,6 +67,12 @@ export class IndexingBuild {
   indexMs = 0;
   private session: Promise<PrepareSession> | undefined;
   private index: IndexBuild | undefined;
+  /**
+   * Set at the first batch when the chunking worker feeds the backend's build directly (its channel): the chunks
+   * then never come to this thread, only ids, page runs, block offsets and encoded blocks.
+   */
+  private piped: { session: PipedSession; channel: IndexChannel } | undefined;
+  private pipeDecided = false;
   private readonly cutter = new BlockCutter();
   private readonly pages: StoredPage[] = [];
   private readonly written: string[] = [];
@@ -143,9 +158,11 @@ export class IndexingBuild {
     if (last) await this.write(last);
     const session = await this.start();
     const started = performance.now();
-    const totals = await session.finish();
+    const totals = this.piped ? await this.piped.session.finish() : await session.finish();
     session.close();
     this.chunkMs += performance.now() - started;
+    const lastPiped = this.piped ? (totals as Awaited<ReturnType<PipedSession['finish']>>).last : undefined;
+    if (lastPiped) await this.write(lastPiped);
     const indexing = performance.now();
     this.index ??= this.indexer();
     await this.index.finish();
@@ -187,6 +204,20 @@ export class IndexingBuild {
   }
 
   /**
+   * At the first batch: a session in a chunking worker and a backend build that takes its batches through a
+   * channel are joined (the worker posts the chunks to the build itself).
+   */
+  private async pipe(session: PrepareSession): Promise<void> {
+    if (this.pipeDecided) return;
+    this.pipeDecided = true;
+    if (!session.pipe || !this.target.search.indexer) return;
+    this.index ??= this.indexer();
+    const channel = await this.index.channel?.();
+    if (!channel) return;
+    this.piped = { session: await session.pipe(channel.port, BLOCK_CHARS), channel };
+  }
+
+  /**
    * Chunks a batch, then hands its chunks to the backend and the cache behind the next batch's chunking (at
    * most one batch in that stage: the chunking worker and the index worker work side by side).
    */
@@ -194,9 +225,23 @@ export class IndexingBuild {
     if (this.over) throw new Error('the build is over');
     this.signal?.throwIfAborted();
     const session = await this.start();
+    await this.pipe(session);
     const started = performance.now();
     const pagesIn = this.pagesIn;
-    const prepared = await session.add(pages, (done) => this.progress?.(pagesIn + done, this.received));
+    const progress = (done: number) => this.progress?.(pagesIn + done, this.received);
+    if (this.piped) {
+      const piped = await this.piped.session.add(pages, progress, this.kept !== undefined);
+      this.chunkMs += performance.now() - started;
+      this.pagesIn += pages.length;
+      for (const page of piped.pages) this.pages.push(page);
+      this.cutter.absorb(piped);
+      await this.stored;
+      this.signal?.throwIfAborted();
+      this.stored = this.storePiped(piped, this.piped.channel);
+      this.stored.catch(() => undefined);
+      return;
+    }
+    const prepared = await session.add(pages, progress);
     this.chunkMs += performance.now() - started;
     this.pagesIn += pages.length;
     for (const page of prepared.pages) this.pages.push(page);
@@ -220,14 +265,35 @@ export class IndexingBuild {
       await slicer.turn();
       await this.write(block);
     }
-    if (this.kept !== undefined) {
-      for (const c of chunks) this.keptChars += c.body.length;
-      if (this.keptChars < KEPT_CHARS) for (const c of chunks) this.kept.push(c);
-      else this.kept = undefined;
-    }
+    this.keep(chunks);
   }
 
-  private async write(block: readonly StoredChunk[]): Promise<void> {
+  /** Waits for the backend to take in a piped batch (the worker sent it), and writes the blocks it completed. */
+  private async storePiped(batch: PipedBatch, channel: IndexChannel): Promise<void> {
+    const started = performance.now();
+    await channel.taken(batch.seq);
+    this.indexMs += performance.now() - started;
+    const slicer = new Slicer();
+    for (const block of batch.blocks) {
+      await slicer.turn();
+      await this.write(block);
+    }
+    this.keep(batch.chunks);
+  }
+
+  /** Keeps a batch's chunks while the library's chunks total under {@link KEPT_CHARS}. */
+  private keep(chunks: readonly StoredChunk[] | undefined): void {
+    if (this.kept === undefined) return;
+    if (chunks === undefined) {
+      this.kept = undefined;
+      return;
+    }
+    for (const c of chunks) this.keptChars += c.body.length;
+    if (this.keptChars < KEPT_CHARS) for (const c of chunks) this.kept.push(c);
+    else this.kept = undefined;
+  }
+
+  private async write(block: readonly StoredChunk[] | Uint8Array): Promise<void> {
     const key = `${this.prefix}${this.written.length}`;
     this.written.push(key);
     await this.target.writeBlock(key, block);

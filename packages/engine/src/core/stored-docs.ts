@@ -1,5 +1,5 @@
 import { type Freshness, type IndexKey, ProContextError } from '@pro-context/kernel';
-import { chunkTermIndex, TermIndex } from '@pro-context/markdown';
+import { ChunkBlockCutter, chunkTermIndex, TermIndex } from '@pro-context/markdown';
 
 /** A chunk as the engine stores it (the search backend only keeps ids). */
 export interface StoredChunk {
@@ -91,7 +91,7 @@ export interface LoadedDocs {
 }
 
 /** Characters of chunk text per block, about (a chunk never spans two blocks): an answer reads a few. */
-const BLOCK_CHARS = 8 * 1024;
+export const BLOCK_CHARS = 8 * 1024;
 /** Needle lookups a loaded library remembers. */
 const LOOKUPS_KEPT = 256;
 
@@ -121,38 +121,19 @@ export function blockPrefix(
  * Cuts chunks, in stored order, into blocks as they come and keeps the manifest's ids, page runs and block
  * offsets: {@link toManifest} all at once, or a library indexed batch by batch (the same blocks either way).
  */
-export class BlockCutter {
-  readonly ids: string[] = [];
-  readonly runs: [string, number][] = [];
-  readonly blockStarts: number[] = [];
-  private current: StoredChunk[] | undefined;
-  private chars = Number.POSITIVE_INFINITY;
-
-  /** Adds the next chunks; returns the blocks they completed (a block is complete once the next one starts). */
-  add(chunks: Iterable<StoredChunk>): StoredChunk[][] {
-    const done: StoredChunk[][] = [];
-    for (const chunk of chunks) {
-      const ordinal = this.ids.length;
-      this.ids.push(chunk.id);
-      const last = this.runs[this.runs.length - 1];
-      if (last === undefined || last[0] !== chunk.url) this.runs.push([chunk.url, ordinal]);
-      if (this.chars >= BLOCK_CHARS) {
-        if (this.current) done.push(this.current);
-        this.blockStarts.push(ordinal);
-        this.current = [];
-        this.chars = 0;
-      }
-      this.current?.push(chunk);
-      this.chars += chunk.body.length;
-    }
-    return done;
+export class BlockCutter extends ChunkBlockCutter<StoredChunk> {
+  constructor() {
+    super(BLOCK_CHARS);
   }
 
-  /** The last block, if it has chunks (then there is none). */
-  flush(): StoredChunk[] | undefined {
-    const last = this.current;
-    this.current = undefined;
-    return last;
+  /**
+   * Takes what a chunking worker cut of the next chunks (see `PrepareSession.pipe`): the ids, page runs and block
+   * offsets it added, in the order of the chunks it was given (the same as {@link add} of those chunks keeps).
+   */
+  absorb(cut: { ids: readonly string[]; runs: readonly [string, number][]; blockStarts: readonly number[] }): void {
+    for (const id of cut.ids) this.ids.push(id);
+    for (const run of cut.runs) this.runs.push(run);
+    for (const start of cut.blockStarts) this.blockStarts.push(start);
   }
 
   /** The manifest of the chunks added, with `meta`. */

@@ -1,3 +1,4 @@
+import type { MessagePort } from 'node:worker_threads';
 import { createToken } from './token.js';
 
 /** Identifies one index: a library at an exact version. */
@@ -48,10 +49,34 @@ export interface SearchResults {
 export interface IndexBuild {
   /** Adds the next chunks (in stored order; ids unique across the whole build). Waits while the backend catches up. */
   add(chunks: IndexableChunk[]): Promise<void>;
+  /**
+   * Optional: a channel another thread (a chunking worker) posts the batches to, so that the chunks never pass
+   * through the thread that answers; `undefined` when the build runs on the calling thread. Taken before any
+   * {@link add}, or not at all: once it is taken, batches come only through it ({@link add} is not called again).
+   */
+  channel?(): Promise<IndexChannel | undefined>;
   /** Completes the index and installs it for the key. */
   finish(): Promise<void>;
   /** Abandons the build: nothing is installed, what it held is let go. */
   cancel(): void;
+}
+
+/**
+ * The channel of an {@link IndexBuild} ({@link IndexBuild.channel}). Whoever posts to {@link port} sends
+ * {@link IndexBatchMessage}s in stored order, `seq` counting 1, 2, 3…; the index is the one {@link IndexBuild.add}
+ * would build from the same batches.
+ */
+export interface IndexChannel {
+  /** The port to post the batches to (transfer it to the posting thread). */
+  readonly port: MessagePort;
+  /** Resolves once batch `seq` is taken in (the backend caught up with it); rejects when the build failed. */
+  taken(seq: number): Promise<void>;
+}
+
+/** One batch posted to an {@link IndexChannel}'s port. */
+export interface IndexBatchMessage {
+  seq: number;
+  chunks: IndexableChunk[];
 }
 
 /**
