@@ -178,13 +178,16 @@ export function decodeSnapshot(snapshot: Uint8Array, analysis: string): DecodedS
     const width = kind === 'u8' ? 1 : kind === 'u32' ? 4 : 8;
     if (lengths[i]! % width !== 0) return { ok: false, reason: `${packedArrays[i]} is ${lengths[i]} bytes` };
   }
-  // One copy into a fresh buffer: the arrays are then aligned views of it, whatever the input's offset, and the
-  // copy is the loaded index's snapshot (a later `encodeSnapshot` of it copies nothing).
-  const buffer = new ArrayBuffer(snapshot.byteLength);
-  const copy = new Uint8Array(buffer);
-  copy.set(snapshot);
-  const arrays = viewsOf(buffer, align(8 + headerLength), lengths);
-  const data: PackedIndexData = { chunks: header.chunks as number, ...arrays, snapshot: copy };
+  // Bytes that are a whole buffer of their own (as read from the cache) become the index as they are; others (a
+  // view into a larger or unaligned buffer) are copied once into a fresh buffer. Either way the arrays are aligned
+  // views of it, and it is the loaded index's snapshot (a later `encodeSnapshot` of it copies nothing).
+  let own = snapshot;
+  if (snapshot.byteOffset !== 0 || snapshot.byteLength !== snapshot.buffer.byteLength) {
+    own = new Uint8Array(new ArrayBuffer(snapshot.byteLength));
+    own.set(snapshot);
+  }
+  const arrays = viewsOf(own.buffer as ArrayBuffer, align(8 + headerLength), lengths);
+  const data: PackedIndexData = { chunks: header.chunks as number, ...arrays, snapshot: own };
   const problem = checkLayout(data);
   return problem === undefined ? { ok: true, data } : { ok: false, reason: problem };
 }

@@ -61,4 +61,30 @@ describe('packed-search snapshots', () => {
     expect(await backend.snapshot(key)).toBe(restored);
     expect(await backend.search(key, 'field_42 validator')).toEqual(answer);
   });
+
+  it('restores from bytes of their own without a copy, and copies a view into a larger buffer', async () => {
+    const backend = new PackedSearchBackend();
+    open.push(backend);
+    const key = keyOf('lib');
+    await backend.index(
+      key,
+      chunks.map((c) => chunk(c.id, c.title, [c.title, c.section], c.body)),
+    );
+    const snapshot = (await backend.snapshot(key))!;
+    const answer = await backend.search(key, 'field_42 validator');
+    // as read from the cache: a buffer of its own, which becomes the index
+    const read = snapshot.slice();
+    await backend.drop(key);
+    expect(await backend.restore(key, read)).toBe(true);
+    expect(await backend.snapshot(key)).toBe(read);
+    expect(await backend.search(key, 'field_42 validator')).toEqual(answer);
+    // a view into a pool: copied, so what else is in the pool (or later written there) does not matter
+    const pool = new Uint8Array(snapshot.byteLength + 16);
+    pool.set(snapshot, 8);
+    await backend.drop(key);
+    expect(await backend.restore(key, pool.subarray(8, 8 + snapshot.byteLength))).toBe(true);
+    pool.fill(0);
+    expect(await backend.snapshot(key)).toEqual(snapshot);
+    expect(await backend.search(key, 'field_42 validator')).toEqual(answer);
+  });
 });

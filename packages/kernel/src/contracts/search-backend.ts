@@ -106,7 +106,10 @@ export interface SearchBackend {
    * loaded index's own memory (no copy): read or copy them, never modify them or transfer their buffer.
    */
   snapshot(key: IndexKey): Promise<Uint8Array | null>;
-  /** Loads an index from {@link SearchBackend.snapshot}'s output; `false` if the snapshot is unusable. */
+  /**
+   * Loads an index from {@link SearchBackend.snapshot}'s output; `false` if the snapshot is unusable. The backend
+   * may keep the bytes as the index's own memory (no copy): the caller must not modify them afterwards.
+   */
   restore(key: IndexKey, snapshot: Uint8Array): Promise<boolean>;
 }
 
