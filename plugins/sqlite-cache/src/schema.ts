@@ -55,16 +55,24 @@ const migrations: readonly Migration[] = [
     version: 2,
     name: 'value parts',
     sql: `
-      -- A value larger than one part is stored here in parts, in order, and its entry's value is empty: writing or
-      -- reading it binds one part at a time, so SQLite never holds a second whole copy of a multi-MB value.
+      -- A value larger than one part is stored here in parts, in order, under a group number its entry holds (as
+      -- decimal text, its value shorter than its value_length): writing or reading it binds one part at a time, so
+      -- SQLite never holds a second whole copy of a multi-MB value, and the parts can be written in several
+      -- transactions before the entry that makes them visible. A group's number starts with the time it was begun
+      -- (ms * 1000): parts no entry refers to, left by a writer that died, are cleaned up once an hour old.
       CREATE TABLE parts (
-        entry INTEGER NOT NULL,
+        value_group INTEGER NOT NULL,
         n INTEGER NOT NULL,
         bytes BLOB NOT NULL,
-        PRIMARY KEY (entry, n)
+        PRIMARY KEY (value_group, n)
       ) WITHOUT ROWID;
-      CREATE TRIGGER entries_after_delete_parts AFTER DELETE ON entries BEGIN
-        DELETE FROM parts WHERE entry = OLD.id;
+      CREATE TRIGGER entries_after_delete_parts AFTER DELETE ON entries
+        WHEN length(OLD.value) < OLD.value_length BEGIN
+        DELETE FROM parts WHERE value_group = CAST(CAST(OLD.value AS TEXT) AS INTEGER);
+      END;
+      CREATE TRIGGER entries_after_update_parts AFTER UPDATE OF value ON entries
+        WHEN length(OLD.value) < OLD.value_length AND OLD.value IS NOT NEW.value BEGIN
+        DELETE FROM parts WHERE value_group = CAST(CAST(OLD.value AS TEXT) AS INTEGER);
       END;
     `,
   },

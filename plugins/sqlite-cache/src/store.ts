@@ -38,7 +38,11 @@ const SEP = '\u0000';
  * write and assembles a value it reads, so a 40 MB index snapshot in one row cost 40 MB more on each side.
  */
 export const PART_BYTES = 1024 * 1024;
-const NO_BYTES = Buffer.alloc(0);
+/** Parts written per transaction; the event loop gets a turn between transactions (other calls are answered). */
+const PARTS_PER_TURN = 4;
+/** Parts no entry refers to (a writer died before its entry) are deleted by the cleanup once this old. */
+const ORPHAN_PARTS_MS = HOUR_MS;
+const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /** An entry as both tiers hold it. */
 interface StoredEntry {
@@ -64,7 +68,6 @@ function heapBytesOf(stored: string | Buffer, utf8Bytes: number): number {
 }
 
 interface EntryRow {
-  id: number;
   kind: string;
   size: number;
   value_length: number;
@@ -100,10 +103,10 @@ interface VictimRow {
 /** Prepared statements, created once per connection. */
 interface Statements {
   select: Database.Statement<[string, string], EntryRow>;
-  upsert: Database.Statement<[UpsertParams], { id: number }>;
+  upsert: Database.Statement<[UpsertParams]>;
   parts: Database.Statement<[number], { bytes: Buffer }>;
   addPart: Database.Statement<[number, number, Buffer]>;
-  dropParts: Database.Statement<[number]>;
+  orphanParts: Database.Statement<[number]>;
   remove: Database.Statement<[string, string]>;
   touch: Database.Statement<[number, string, string, number]>;
   totals: Database.Statement<[], { entries: number; bytes: number }>;
@@ -154,6 +157,9 @@ export class SqliteCacheStore implements CacheStore {
   private db: Database.Database | undefined;
   private statements: Statements | undefined;
   private writeEntry: ((params: UpsertParams) => void) | undefined;
+  private writeParts: ((group: number, first: number, bytes: Buffer) => void) | undefined;
+  /** Distinguishes the part groups begun in the same millisecond. */
+  private groupSeq = 0;
   private closed = false;
   private hits = 0;
   private misses = 0;
@@ -196,15 +202,13 @@ export class SqliteCacheStore implements CacheStore {
       db.pragma('synchronous = NORMAL');
       migrate(db, file);
       this.statements = prepareStatements(db);
-      const { upsert, addPart, dropParts } = this.statements;
+      const { upsert, addPart } = this.statements;
       this.writeEntry = db.transaction((params: UpsertParams) => {
-        const bytes = params.value;
-        const parted = bytes.byteLength > PART_BYTES;
-        const row = upsert.get(parted ? { ...params, value: NO_BYTES } : params);
-        if (row === undefined) throw new Error('the cache entry was not written');
-        dropParts.run(row.id);
-        for (let n = 0; parted && n * PART_BYTES < bytes.byteLength; n++) {
-          addPart.run(row.id, n, bytes.subarray(n * PART_BYTES, (n + 1) * PART_BYTES));
+        upsert.run(params);
+      });
+      this.writeParts = db.transaction((group: number, first: number, bytes: Buffer) => {
+        for (let n = first; n < first + PARTS_PER_TURN && n * PART_BYTES < bytes.byteLength; n++) {
+          addPart.run(group, n, bytes.subarray(n * PART_BYTES, (n + 1) * PART_BYTES));
         }
       });
     } catch (error) {
@@ -275,19 +279,32 @@ export class SqliteCacheStore implements CacheStore {
       (metaText === null ? 0 : Buffer.byteLength(metaText)) +
       (options.etag === undefined ? 0 : Buffer.byteLength(options.etag));
     this.ensureOpen();
+    const sum = checksum(encoded.bytes);
+    let row = encoded.bytes;
+    if (row.byteLength > PART_BYTES) {
+      // the parts first, a few per transaction with a turn between (a 40 MB value is not one long stall), then
+      // the entry naming their group: readers see the old value or the new one, never a part of it
+      const group = this.newGroup();
+      for (let first = 0; first * PART_BYTES < row.byteLength; first += PARTS_PER_TURN) {
+        if (first > 0) await turn();
+        this.ensureOpen();
+        this.writeParts!(group, first, row);
+      }
+      row = Buffer.from(String(group));
+    }
     this.writeEntry!({
       namespace,
       key,
       kind: encoded.kind,
       size: sizeBytes,
       value_length: encoded.bytes.byteLength,
-      checksum: checksum(encoded.bytes),
+      checksum: sum,
       stored_at: now,
       expires_at: expiresAt,
       accessed_at: now,
       etag: options.etag ?? null,
       meta: metaText,
-      value: encoded.bytes,
+      value: row,
     });
     const id = memoryKey(namespace, key);
     this.pendingTouches.delete(id);
@@ -358,6 +375,7 @@ export class SqliteCacheStore implements CacheStore {
   async cleanup(): Promise<CleanupResult> {
     this.ensureOpen();
     this.flushTouches();
+    this.stmts().orphanParts.run((this.now() - ORPHAN_PARTS_MS) * 1000);
     return this.evict(true);
   }
 
@@ -408,7 +426,7 @@ export class SqliteCacheStore implements CacheStore {
     if (!row) return undefined;
     try {
       if (!isValueKind(row.kind)) throw new Error(`unknown value kind '${row.kind}'`);
-      const value = row.value.byteLength === 0 && row.value_length > 0 ? this.readParts(row) : row.value;
+      const value = row.value.byteLength < row.value_length ? this.readParts(row) : row.value;
       if (value.byteLength !== row.value_length || checksum(value) !== row.checksum) {
         throw new Error('value does not match its stored length and checksum');
       }
@@ -435,11 +453,19 @@ export class SqliteCacheStore implements CacheStore {
     }
   }
 
+  /** A new group number for a value's parts: the time (ms) * 1000 + a sequence number. */
+  private newGroup(): number {
+    this.groupSeq = (this.groupSeq + 1) % 1000;
+    return this.now() * 1000 + this.groupSeq;
+  }
+
   /** A value stored in parts, put together (a part missing or too long makes it shorter or refused). */
   private readParts(row: EntryRow): Buffer {
+    const group = Number(row.value.toString('latin1'));
+    if (!Number.isSafeInteger(group)) throw new Error('value parts of an unreadable group');
     const value = Buffer.allocUnsafe(row.value_length);
     let at = 0;
-    for (const { bytes } of this.stmts().parts.iterate(row.id)) {
+    for (const { bytes } of this.stmts().parts.iterate(group)) {
       if (at + bytes.byteLength > value.byteLength) throw new Error('value parts longer than its stored length');
       value.set(bytes, at);
       at += bytes.byteLength;
@@ -530,7 +556,7 @@ export class SqliteCacheStore implements CacheStore {
 function prepareStatements(db: Database.Database): Statements {
   return {
     select: db.prepare(
-      `SELECT id, kind, size, value_length, checksum, stored_at, expires_at, etag, meta, value
+      `SELECT kind, size, value_length, checksum, stored_at, expires_at, etag, meta, value
        FROM entries WHERE namespace = ? AND key = ?`,
     ),
     upsert: db.prepare(
@@ -541,12 +567,15 @@ function prepareStatements(db: Database.Database): Statements {
        ON CONFLICT (namespace, key) DO UPDATE SET
          kind = excluded.kind, size = excluded.size, value_length = excluded.value_length,
          checksum = excluded.checksum, stored_at = excluded.stored_at, expires_at = excluded.expires_at,
-         accessed_at = excluded.accessed_at, etag = excluded.etag, meta = excluded.meta, value = excluded.value
-       RETURNING id`,
+         accessed_at = excluded.accessed_at, etag = excluded.etag, meta = excluded.meta, value = excluded.value`,
     ),
-    parts: db.prepare('SELECT bytes FROM parts WHERE entry = ? ORDER BY n'),
-    addPart: db.prepare('INSERT INTO parts (entry, n, bytes) VALUES (?, ?, ?)'),
-    dropParts: db.prepare('DELETE FROM parts WHERE entry = ?'),
+    parts: db.prepare('SELECT bytes FROM parts WHERE value_group = ? ORDER BY n'),
+    addPart: db.prepare('INSERT INTO parts (value_group, n, bytes) VALUES (?, ?, ?)'),
+    // groups begun before the given number that no entry names
+    orphanParts: db.prepare(
+      `DELETE FROM parts WHERE value_group < ? AND value_group NOT IN (
+         SELECT CAST(CAST(value AS TEXT) AS INTEGER) FROM entries WHERE length(value) < value_length)`,
+    ),
     remove: db.prepare('DELETE FROM entries WHERE namespace = ? AND key = ?'),
     touch: db.prepare('UPDATE entries SET accessed_at = ? WHERE namespace = ? AND key = ? AND accessed_at < ?'),
     totals: db.prepare('SELECT entries, bytes FROM totals WHERE id = 1'),

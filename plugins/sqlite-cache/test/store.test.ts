@@ -384,7 +384,8 @@ describe('SqliteCacheStore: the database file', () => {
     // the file as the first release left it
     const db = raw(dir);
     db.exec(
-      `DROP TRIGGER entries_after_delete_parts; DROP TABLE parts; DELETE FROM schema_migrations WHERE version = 2;`,
+      `DROP TRIGGER entries_after_delete_parts; DROP TRIGGER entries_after_update_parts; DROP TABLE parts;
+       DELETE FROM schema_migrations WHERE version = 2;`,
     );
     db.close();
     const second = openStore({ directory: dir });
@@ -443,7 +444,8 @@ describe('SqliteCacheStore: the database file', () => {
       const db = raw(dir);
       const row = db
         .prepare<[string], { parts: number; inline: number }>(
-          'SELECT (SELECT count(*) FROM parts WHERE entry = e.id) AS parts, length(e.value) AS inline FROM entries e WHERE key = ?',
+          `SELECT (SELECT count(*) FROM parts WHERE value_group = CAST(CAST(e.value AS TEXT) AS INTEGER)) AS parts,
+             length(e.value) = e.value_length AS inline FROM entries e WHERE key = ?`,
         )
         .get(key);
       db.close();
@@ -451,7 +453,7 @@ describe('SqliteCacheStore: the database file', () => {
     };
     expect(partsOf('snapshot')).toEqual({ parts: 3, inline: 0 });
     expect(partsOf('manifest')).toEqual({ parts: 2, inline: 0 });
-    expect(partsOf('small')).toEqual({ parts: 0, inline: 3 });
+    expect(partsOf('small')).toEqual({ parts: 0, inline: 1 });
     // read back after a restart, whole
     const reader = openStore({ directory: dir });
     expect((await reader.get('index', 'snapshot'))?.value).toEqual(big);
@@ -461,10 +463,60 @@ describe('SqliteCacheStore: the database file', () => {
     await reader.set('index', 'snapshot', new Uint8Array([9]), { memory: false });
     expect(partsOf('snapshot')).toEqual({ parts: 0, inline: 1 });
     expect((await reader.get('index', 'snapshot'))?.value).toEqual(new Uint8Array([9]));
+    // replaced by another large value: only the new parts remain
+    await reader.set('index', 'snapshot', big.slice().reverse(), { memory: false });
+    expect(partsOf('snapshot')).toEqual({ parts: 3, inline: 0 });
     await reader.delete('docs', 'manifest');
     const db = raw(dir);
-    expect(db.prepare('SELECT count(*) AS n FROM parts').get()).toEqual({ n: 0 });
+    expect(db.prepare('SELECT count(*) AS n FROM parts').get()).toEqual({ n: 3 });
     db.close();
+    await reader.clear();
+    const cleared = raw(dir);
+    expect(cleared.prepare('SELECT count(*) AS n FROM parts').get()).toEqual({ n: 0 });
+    cleared.close();
+  });
+
+  it('writes a large value a few parts at a time: others are answered meanwhile and see the old value whole', async () => {
+    const store = openStore();
+    const old = new Uint8Array(3 * 1024 * 1024).fill(1);
+    const next = new Uint8Array(12 * 1024 * 1024).fill(2);
+    await store.set('index', 'snapshot', old, { memory: false });
+    let settled = false;
+    const writing = store.set('index', 'snapshot', next, { memory: false }).then(() => {
+      settled = true;
+    });
+    // the write yields between its transactions: a read gets its turn before it ends, and sees the old value
+    const during = (await store.get<Uint8Array>('index', 'snapshot'))?.value;
+    expect(settled).toBe(false);
+    // (compared as Buffers: a failing toEqual of 12 MB arrays would take minutes to print)
+    const same = (a: Uint8Array | undefined, b: Uint8Array) => a !== undefined && Buffer.from(a).equals(Buffer.from(b));
+    expect(same(during, old)).toBe(true);
+    await writing;
+    expect(same((await store.get<Uint8Array>('index', 'snapshot'))?.value, next)).toBe(true);
+  });
+
+  it('cleans up parts no entry names once they are an hour old (a writer died before its entry)', async () => {
+    const clock = fakeClock();
+    const dir = tempDir();
+    const store = openStore({ directory: dir }, { now: clock.now });
+    const kept = new Uint8Array(2 * 1024 * 1024).fill(3);
+    await store.set('index', 'kept', kept, { ttlMs: 0, memory: false });
+    const db = raw(dir);
+    db.prepare('INSERT INTO parts (value_group, n, bytes) VALUES (?, ?, ?)').run(
+      clock.now() * 1000 + 999,
+      0,
+      Buffer.from('orphan of a writer that died'),
+    );
+    const count = () => (db.prepare('SELECT count(*) AS n FROM parts').get() as { n: number }).n;
+    expect(count()).toBe(3);
+    // not an hour old yet: another process may still be writing its entry
+    await store.cleanup();
+    expect(count()).toBe(3);
+    clock.advance(HOUR + 1000);
+    await store.cleanup();
+    expect(count()).toBe(2);
+    db.close();
+    expect((await store.get<Uint8Array>('index', 'kept'))?.value).toEqual(kept);
   });
 
   it('drops a value whose parts were damaged, as a miss', async () => {
@@ -474,10 +526,11 @@ describe('SqliteCacheStore: the database file', () => {
     await writer.set('index', 'short', new Uint8Array(2 * 1024 * 1024 + 10).fill(6), { memory: false });
     await writer.close();
     const db = raw(dir);
+    const group = (key: string) => `(SELECT CAST(CAST(value AS TEXT) AS INTEGER) FROM entries WHERE key = '${key}')`;
     db.prepare(
-      "UPDATE parts SET bytes = CAST('tampered' AS BLOB) WHERE n = 1 AND entry = (SELECT id FROM entries WHERE key = 'snapshot')",
+      `UPDATE parts SET bytes = CAST('tampered' AS BLOB) WHERE n = 1 AND value_group = ${group('snapshot')}`,
     ).run();
-    db.prepare("DELETE FROM parts WHERE n = 2 AND entry = (SELECT id FROM entries WHERE key = 'short')").run();
+    db.prepare(`DELETE FROM parts WHERE n = 2 AND value_group = ${group('short')}`).run();
     db.close();
     const { logger, records } = recordingLogger();
     const reader = openStore({ directory: dir }, { logger });
