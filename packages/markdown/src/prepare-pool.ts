@@ -252,19 +252,22 @@ export class ChunkingPool {
       close();
       throw error;
     }
+    // one batch, and the session's end: the same messages whether the chunks come back or go down a pipe
+    const add = <T>(pages: readonly PreparablePage[], progress?: PrepareProgress, withChunks?: boolean) => {
+      for (const page of pages) chars += page.markdown.length + (page.html?.length ?? 0);
+      return this.run<T>(
+        slot,
+        (id) => ({ id, session, op: 'add', pages, ...(withChunks === undefined ? {} : { withChunks }) }),
+        call.signal,
+        progress,
+        `preparing ${pages.length} pages`,
+      );
+    };
+    const finish = <T>() =>
+      this.run<T>(slot, (id) => ({ id, session, op: 'finish' }), call.signal, undefined, 'finishing');
     return {
-      add: (pages, progress) => {
-        for (const page of pages) chars += page.markdown.length + (page.html?.length ?? 0);
-        return this.run<PreparedBatch>(
-          slot,
-          (id) => ({ id, session, op: 'add', pages }),
-          call.signal,
-          progress,
-          `preparing ${pages.length} pages`,
-        );
-      },
-      finish: () =>
-        this.run<PreparedTotals>(slot, (id) => ({ id, session, op: 'finish' }), call.signal, undefined, 'finishing'),
+      add: (pages, progress) => add<PreparedBatch>(pages, progress),
+      finish: () => finish<PreparedTotals>(),
       close,
       pipe: async (port, blockChars) => {
         await this.run(
@@ -276,18 +279,8 @@ export class ChunkingPool {
           [port],
         );
         return {
-          add: (pages, progress, withChunks) => {
-            for (const page of pages) chars += page.markdown.length + (page.html?.length ?? 0);
-            return this.run<PipedBatch>(
-              slot,
-              (id) => ({ id, session, op: 'add', pages, withChunks }),
-              call.signal,
-              progress,
-              `preparing ${pages.length} pages`,
-            );
-          },
-          finish: () =>
-            this.run<PipedTotals>(slot, (id) => ({ id, session, op: 'finish' }), call.signal, undefined, 'finishing'),
+          add: (pages, progress, withChunks) => add<PipedBatch>(pages, progress, withChunks),
+          finish: () => finish<PipedTotals>(),
           close,
         };
       },
