@@ -106,6 +106,7 @@ interface Statements {
   upsert: Database.Statement<[UpsertParams]>;
   parts: Database.Statement<[number], { bytes: Buffer }>;
   addPart: Database.Statement<[number, number, Buffer]>;
+  nextGroup: Database.Statement<[number, number], { group: number }>;
   orphanParts: Database.Statement<[number]>;
   remove: Database.Statement<[string, string]>;
   touch: Database.Statement<[number, string, string, number]>;
@@ -157,9 +158,8 @@ export class SqliteCacheStore implements CacheStore {
   private db: Database.Database | undefined;
   private statements: Statements | undefined;
   private writeEntry: ((params: UpsertParams) => void) | undefined;
-  private writeParts: ((group: number, first: number, bytes: Buffer) => void) | undefined;
-  /** Distinguishes the part groups begun in the same millisecond. */
-  private groupSeq = 0;
+  /** Writes parts `first`.. of a value; without a group, takes a new one (returned). */
+  private writeParts: Database.Transaction<(group: number | null, first: number, bytes: Buffer) => number> | undefined;
   private closed = false;
   private hits = 0;
   private misses = 0;
@@ -202,14 +202,19 @@ export class SqliteCacheStore implements CacheStore {
       db.pragma('synchronous = NORMAL');
       migrate(db, file);
       this.statements = prepareStatements(db);
-      const { upsert, addPart } = this.statements;
+      const { upsert, addPart, nextGroup } = this.statements;
       this.writeEntry = db.transaction((params: UpsertParams) => {
         upsert.run(params);
       });
-      this.writeParts = db.transaction((group: number, first: number, bytes: Buffer) => {
+      this.writeParts = db.transaction((given: number | null, first: number, bytes: Buffer) => {
+        // a new group is numbered from the time (ms * 1000), past any group of this millisecond in the file: chosen
+        // and first used in one write transaction, so no process sharing the file can take the same number
+        const base = this.now() * 1000;
+        const group = given ?? (nextGroup.get(base, base)?.group as number);
         for (let n = first; n < first + PARTS_PER_TURN && n * PART_BYTES < bytes.byteLength; n++) {
           addPart.run(group, n, bytes.subarray(n * PART_BYTES, (n + 1) * PART_BYTES));
         }
+        return group;
       });
     } catch (error) {
       db?.close();
@@ -284,9 +289,11 @@ export class SqliteCacheStore implements CacheStore {
     if (row.byteLength > PART_BYTES) {
       // the parts first, a few per transaction with a turn between (a 40 MB value is not one long stall), then
       // the entry naming their group: readers see the old value or the new one, never a part of it
-      const group = this.newGroup();
-      for (let first = 0; first * PART_BYTES < row.byteLength; first += PARTS_PER_TURN) {
-        if (first > 0) await turn();
+      // (the first transaction takes the group: IMMEDIATE, so its read of the numbers in use is still true when
+      // it writes)
+      const group = this.writeParts!.immediate(null, 0, row);
+      for (let first = PARTS_PER_TURN; first * PART_BYTES < row.byteLength; first += PARTS_PER_TURN) {
+        await turn();
         this.ensureOpen();
         this.writeParts!(group, first, row);
       }
@@ -453,12 +460,6 @@ export class SqliteCacheStore implements CacheStore {
     }
   }
 
-  /** A new group number for a value's parts: the time (ms) * 1000 + a sequence number. */
-  private newGroup(): number {
-    this.groupSeq = (this.groupSeq + 1) % 1000;
-    return this.now() * 1000 + this.groupSeq;
-  }
-
   /** A value stored in parts, put together (a part missing or too long makes it shorter or refused). */
   private readParts(row: EntryRow): Buffer {
     const group = Number(row.value.toString('latin1'));
@@ -571,6 +572,7 @@ function prepareStatements(db: Database.Database): Statements {
     ),
     parts: db.prepare('SELECT bytes FROM parts WHERE value_group = ? ORDER BY n'),
     addPart: db.prepare('INSERT INTO parts (value_group, n, bytes) VALUES (?, ?, ?)'),
+    nextGroup: db.prepare('SELECT COALESCE(MAX(value_group) + 1, ?) AS "group" FROM parts WHERE value_group >= ?'),
     // groups begun before the given number that no entry names
     orphanParts: db.prepare(
       `DELETE FROM parts WHERE value_group < ? AND value_group NOT IN (

@@ -495,6 +495,24 @@ describe('SqliteCacheStore: the database file', () => {
     expect(same((await store.get<Uint8Array>('index', 'snapshot'))?.value, next)).toBe(true);
   });
 
+  it('gives two processes writing large values in the same millisecond groups of their own', async () => {
+    const clock = fakeClock();
+    const dir = tempDir();
+    const one = openStore({ directory: dir }, { now: clock.now });
+    const two = openStore({ directory: dir }, { now: clock.now });
+    const a = new Uint8Array(6 * 1024 * 1024).fill(4);
+    const b = new Uint8Array(6 * 1024 * 1024).fill(5);
+    // the same clock, their writes interleaved turn by turn
+    await Promise.all([
+      one.set('index', 'a', a, { ttlMs: 0, memory: false }),
+      two.set('index', 'b', b, { ttlMs: 0, memory: false }),
+    ]);
+    const same = (x: Uint8Array | undefined, y: Uint8Array) => x !== undefined && Buffer.from(x).equals(Buffer.from(y));
+    const reader = openStore({ directory: dir });
+    expect(same((await reader.get<Uint8Array>('index', 'a'))?.value, a)).toBe(true);
+    expect(same((await reader.get<Uint8Array>('index', 'b'))?.value, b)).toBe(true);
+  });
+
   it('cleans up parts no entry names once they are an hour old (a writer died before its entry)', async () => {
     const clock = fakeClock();
     const dir = tempDir();
