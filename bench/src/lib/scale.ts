@@ -17,6 +17,7 @@ import {
   type SearchBackend,
   sourceAdapterToken,
 } from '@pro-context/kernel';
+import { indexableChunk } from '@pro-context/markdown';
 import { OramaSearchBackend } from '@pro-context/plugin-orama-search';
 import { PackedSearchBackend } from '@pro-context/plugin-packed-search';
 import { SqliteSearchBackend } from '@pro-context/plugin-sqlite-search';
@@ -55,7 +56,7 @@ export function settledMemoryMb(): { heapMb: number; rssMb: number } {
 }
 
 function indexable(chunks: readonly StoredChunk[]): IndexableChunk[] {
-  return chunks.map((c) => ({ id: c.id, title: c.pageTitle, headings: c.headings, body: c.body, url: c.url }));
+  return chunks.map(indexableChunk);
 }
 
 /** Search queries for a library: its eval questions, else headings of an even sample of its chunks. */

@@ -33,7 +33,7 @@ export type {
   PrepareOptions,
   PrepareProgress,
 } from './prepare/prepare.js';
-export { chunkTermIndex, DocsPreparer, prepareDocs } from './prepare/prepare.js';
+export { chunkTermIndex, DocsPreparer, indexableChunk, prepareDocs } from './prepare/prepare.js';
 export { buildTermIndex, TermIndex, TermIndexBuilder } from './prepare/terms.js';
 export type {
   ChunkingPoolOptions,

@@ -8,6 +8,7 @@ import { type MessagePort, parentPort } from 'node:worker_threads';
 import { ChunkBlockCutter, encodeBlock } from './prepare/blocks.js';
 import {
   DocsPreparer,
+  indexableChunk,
   type PreparablePage,
   type PreparedChunk,
   type PrepareOptions,
@@ -58,7 +59,7 @@ function forward(pipe: Pipe, pages: PipedBatch['pages'], chunks: PreparedChunk[]
   const seq = ++pipe.seq;
   pipe.port.postMessage({
     seq,
-    chunks: chunks.map((c) => ({ id: c.id, title: c.pageTitle, headings: c.headings, body: c.body, url: c.url })),
+    chunks: chunks.map(indexableChunk),
   });
   const { cutter } = pipe;
   const before = { ids: cutter.ids.length, runs: cutter.runs.length, starts: cutter.blockStarts.length };

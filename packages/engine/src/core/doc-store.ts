@@ -9,7 +9,7 @@ import {
   Slicer,
   type TocResult,
 } from '@pro-context/kernel';
-import { ChunkingPool, TermIndex } from '@pro-context/markdown';
+import { ChunkingPool, indexableChunk, TermIndex } from '@pro-context/markdown';
 import { IndexingBuild } from './indexing-build.js';
 import { answerKeyPrefix, ns, versionKey } from './keys.js';
 import { SourceChain } from './sources.js';
@@ -337,10 +337,7 @@ export class DocStore {
       if (await this.backend.restore(docs.key, snapshot.value)) return;
     }
     const chunks = await docs.all();
-    await this.backend.index(
-      docs.key,
-      chunks.map((c) => ({ id: c.id, title: c.pageTitle, headings: c.headings, body: c.body, url: c.url })),
-    );
+    await this.backend.index(docs.key, chunks.map(indexableChunk));
     this.track(this.saveSnapshot(docs));
   }
 

@@ -7,7 +7,13 @@ import {
   type SearchBackend,
   Slicer,
 } from '@pro-context/kernel';
-import type { ChunkingPool, PipedBatch, PipedSession, PrepareSession } from '@pro-context/markdown';
+import {
+  type ChunkingPool,
+  indexableChunk,
+  type PipedBatch,
+  type PipedSession,
+  type PrepareSession,
+} from '@pro-context/markdown';
 import {
   BLOCK_CHARS,
   BlockCutter,
@@ -255,9 +261,7 @@ export class IndexingBuild {
   private async store(chunks: StoredChunk[]): Promise<void> {
     const started = performance.now();
     this.index ??= this.indexer();
-    await this.index.add(
-      chunks.map((c) => ({ id: c.id, title: c.pageTitle, headings: c.headings, body: c.body, url: c.url })),
-    );
+    await this.index.add(chunks.map(indexableChunk));
     this.indexMs += performance.now() - started;
     // each write encodes and stores a block on this thread: answers to other calls get a turn every few ms
     const slicer = new Slicer();

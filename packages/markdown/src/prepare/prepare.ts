@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { IndexableChunk } from '@pro-context/kernel';
 import { loadHtmlToMarkdown } from '../html/lazy.js';
 import { type Chunk, chunkMarkdown } from '../markdown/chunk.js';
 import { buildTermIndex, TermIndexBuilder } from './terms.js';
@@ -16,6 +17,13 @@ export interface PreparablePage {
 /** A chunk as prepared: a {@link Chunk} with its page's TOC section. */
 export interface PreparedChunk extends Chunk {
   section?: string;
+}
+
+/** A prepared (or stored) chunk as a search backend indexes it: the fields of `IndexableChunk`, nothing else. */
+export function indexableChunk(
+  chunk: Pick<PreparedChunk, 'id' | 'pageTitle' | 'headings' | 'body' | 'url'>,
+): IndexableChunk {
+  return { id: chunk.id, title: chunk.pageTitle, headings: chunk.headings, body: chunk.body, url: chunk.url };
 }
 
 /** A page as prepared: its title as the chunker read it. */
