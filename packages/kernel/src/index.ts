@@ -145,6 +145,8 @@ export type { EventBus, KernelEvents } from './util/events.js';
 export { createEventBus } from './util/events.js';
 export type { RetryPolicy } from './util/post-with-retries.js';
 export { postWithRetries } from './util/post-with-retries.js';
+export type { RetrySyncOptions } from './util/retry-sync.js';
+export { retrySync } from './util/retry-sync.js';
 export { Slicer } from './util/slicer.js';
 export { CHARS_PER_TOKEN, charsForTokens, estimateTokens } from './util/tokens.js';
 export { KERNEL_VERSION } from './version.js';

@@ -9,8 +9,9 @@ import {
   type UsageStore,
   type UsageSummary,
 } from '@pro-context/kernel';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { resolveDatabaseFile } from './options.js';
+import { openWalDatabase } from './schema.js';
 
 interface KeyRow {
   id: string;
@@ -89,22 +90,26 @@ export class SqliteAccessStore implements KeyStore, UsageStore {
   private open(): Database.Database {
     if (this.db) return this.db;
     if (this.file !== ':memory:') mkdirSync(resolve(this.file, '..'), { recursive: true });
-    const db = new Database(this.file, { timeout: this.busyTimeoutMs });
-    db.pragma('journal_mode = WAL');
-    db.pragma('synchronous = NORMAL');
-    const version = db.pragma('user_version', { simple: true }) as number;
-    if (version > migrations.length) {
+    const db = openWalDatabase(this.file, this.busyTimeoutMs);
+    try {
+      // the version is read inside the IMMEDIATE transaction: a process opening the file at the same moment has
+      // either migrated it already (nothing left to do) or waits for this one
+      db.transaction(() => {
+        const version = db.pragma('user_version', { simple: true }) as number;
+        if (version > migrations.length) {
+          throw new ProContextError(
+            'CONFIG_INVALID',
+            `${this.file} was written by a newer pro-context (schema ${version}, this one knows ${migrations.length}).`,
+            { suggestion: 'Upgrade pro-context, or point cache.directory elsewhere.' },
+          );
+        }
+        for (let v = version; v < migrations.length; v += 1) db.exec(migrations[v] as string);
+        db.pragma(`user_version = ${migrations.length}`);
+      }).immediate();
+    } catch (error) {
       db.close();
-      throw new ProContextError(
-        'CONFIG_INVALID',
-        `${this.file} was written by a newer pro-context (schema ${version}, this one knows ${migrations.length}).`,
-        { suggestion: 'Upgrade pro-context, or point cache.directory elsewhere.' },
-      );
+      throw error;
     }
-    db.transaction(() => {
-      for (let v = version; v < migrations.length; v += 1) db.exec(migrations[v] as string);
-      db.pragma(`user_version = ${migrations.length}`);
-    }).immediate();
     this.db = db;
     return db;
   }

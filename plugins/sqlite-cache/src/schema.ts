@@ -1,5 +1,5 @@
-import { ProContextError } from '@pro-context/kernel';
-import type Database from 'better-sqlite3';
+import { ProContextError, retrySync } from '@pro-context/kernel';
+import Database from 'better-sqlite3';
 
 /** One schema step. Applied once, in its own transaction, recorded in `schema_migrations`. */
 interface Migration {
@@ -120,4 +120,25 @@ export function migrate(db: Database.Database, file: string): void {
       record.run(migration.version, migration.name, Date.now());
     }).immediate();
   }
+}
+
+/** Whether better-sqlite3 failed because another connection holds a lock (`SQLITE_BUSY` and its variants). */
+const isBusyError = (error: unknown): boolean =>
+  String((error as { code?: unknown } | null)?.code).startsWith('SQLITE_BUSY');
+
+/**
+ * Opens a database file in WAL mode with a busy timeout. Switching a new file to WAL is refused at once, without
+ * the busy handler, when another process switches it at the same moment (two servers starting on one cache
+ * directory): that step is retried for up to the busy timeout.
+ */
+export function openWalDatabase(file: string, busyTimeoutMs: number): Database.Database {
+  const db = new Database(file, { timeout: busyTimeoutMs });
+  try {
+    retrySync(() => db.pragma('journal_mode = WAL'), { timeoutMs: busyTimeoutMs, retryIf: isBusyError });
+    db.pragma('synchronous = NORMAL');
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+  return db;
 }

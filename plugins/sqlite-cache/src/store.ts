@@ -12,7 +12,7 @@ import {
   type Logger,
   ProContextError,
 } from '@pro-context/kernel';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { LRUCache } from 'lru-cache';
 import { checksum, decodeValue, encodeValue, isValueKind, presentValue, type ValueKind } from './codec.js';
 import {
@@ -21,7 +21,7 @@ import {
   type SqliteCachePluginInput,
   type SqliteCachePluginOptions,
 } from './options.js';
-import { migrate } from './schema.js';
+import { migrate, openWalDatabase } from './schema.js';
 
 const MB = 1024 * 1024;
 const HOUR_MS = 3_600_000;
@@ -197,9 +197,7 @@ export class SqliteCacheStore implements CacheStore {
     let db: Database.Database | undefined;
     try {
       if (directory) mkdirSync(directory, { recursive: true });
-      db = new Database(file, { timeout: this.options.busyTimeoutMs });
-      db.pragma('journal_mode = WAL');
-      db.pragma('synchronous = NORMAL');
+      db = openWalDatabase(file, this.options.busyTimeoutMs);
       migrate(db, file);
       this.statements = prepareStatements(db);
       const { upsert, addPart, nextGroup } = this.statements;

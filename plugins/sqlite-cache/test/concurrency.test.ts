@@ -1,12 +1,15 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { once } from 'node:events';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
+import { SqliteAccessStore } from '../src/index.js';
 import { fakeClock, openStore, tempDir } from './helpers.js';
 
+const require = createRequire(import.meta.url);
 const fixtures = fileURLToPath(new URL('./fixtures/', import.meta.url));
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -136,5 +139,34 @@ describe('SqliteCacheStore: crashes and concurrent writers', () => {
     holder.close();
     await store.set('pages', 'k', 1);
     expect((await store.get('pages', 'k'))?.value).toBe(1);
+  });
+
+  it('opens a new cache directory while another process holds its first write lock (two servers starting at once)', async () => {
+    // SQLite refuses the switch of a new file to WAL at once, without waiting, while another process holds a
+    // write lock on it in the old journal mode: that happens when two servers start on one new cache directory
+    const dir = tempDir();
+    const holder = spawn(
+      process.execPath,
+      [
+        '-e',
+        `const db = new (require(${JSON.stringify(require.resolve('better-sqlite3'))}))(process.argv[1]);
+         db.exec('BEGIN IMMEDIATE'); process.stdout.write('locked');
+         setTimeout(() => { db.exec('COMMIT'); db.close(); }, 300);`,
+        join(dir, 'cache.db'),
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    await once(holder.stdout!, 'data');
+    const started = performance.now();
+    const store = openStore({ directory: dir });
+    store.open();
+    expect(performance.now() - started).toBeGreaterThanOrEqual(200);
+    await store.set('pages', 'k', 1);
+    expect((await store.get('pages', 'k'))?.value).toBe(1);
+    const access = new SqliteAccessStore(dir);
+    await access.add({ id: 'key_1', name: 'alice', hash: 'h'.repeat(64), createdAt: 1 });
+    expect((await access.list()).map((key) => key.name)).toEqual(['alice']);
+    access.close();
+    await once(holder, 'exit');
   });
 });

@@ -6,12 +6,17 @@ import {
   type IndexableChunk,
   type IndexKey,
   type Logger,
+  retrySync,
   type SearchBackend,
   type SearchOptions,
   type SearchResults,
 } from '@pro-context/kernel';
 import Database from 'better-sqlite3';
 import { ANALYSIS, FTS5_TOKENIZER, ftsString, indexText, queryTerms } from './analysis.js';
+
+/** Whether better-sqlite3 failed because another connection holds a lock (`SQLITE_BUSY` and its variants). */
+const isBusy = (error: unknown): boolean =>
+  String((error as { code?: unknown } | null)?.code).startsWith('SQLITE_BUSY');
 
 /** Column weights of `bm25()`. */
 export interface SqliteSearchBoost {
@@ -155,7 +160,15 @@ export class SqliteSearchBackend implements SearchBackend {
     const { directory, file } = resolveSearchDatabase(this.options.directory);
     if (directory !== null) mkdirSync(directory, { recursive: true });
     const db = new Database(file, { timeout: this.options.busyTimeoutMs });
-    if (directory !== null) db.pragma('journal_mode = WAL');
+    // a new file's switch to WAL is refused at once (no busy handler) while another process switches it too
+    if (directory !== null) {
+      try {
+        retrySync(() => db.pragma('journal_mode = WAL'), { timeoutMs: this.options.busyTimeoutMs, retryIf: isBusy });
+      } catch (error) {
+        db.close();
+        throw error;
+      }
+    }
     db.pragma('synchronous = NORMAL');
     db.pragma(`cache_size = ${-Math.round(this.options.cacheSizeMB * 1024)}`);
     db.exec(`
