@@ -11,7 +11,7 @@ import {
 } from '@pro-context/kernel';
 import { createToolRunner } from '@pro-context/tool-runner';
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { applyHeapGrowth, capYoungGeneration } from './heap.js';
+import { applyHeapGrowth } from './heap.js';
 import { checkHttpSettings, httpHostOptionsFrom } from './http.js';
 import {
   defaultPlugins,
@@ -22,12 +22,6 @@ import {
 } from './preset.js';
 import { loadRemotePlugins, type RemotePluginName, remotePluginLoaders } from './remote-plugins.js';
 import { serverConfigSection } from './settings.js';
-
-/**
- * Semi-space size of a server's main thread, MB: 8 instead of V8's 16 saves 16 MB of resident memory (the 100-library
- * benchmark run's peak) for a few more scavenges of the main thread, which prepares no documentation itself.
- */
-const SERVER_SEMI_SPACE_MB = 8;
 
 interface GlobalOptions {
   config?: string;
@@ -135,8 +129,6 @@ export function buildProgram(): Command {
     .showHelpAfterError();
 
   const serve = async (serveOptions: { http?: boolean } = {}) => {
-    // a server's main thread: a young generation of 8 MB a semi-space instead of V8's 16 (see capYoungGeneration)
-    capYoungGeneration(SERVER_SEMI_SPACE_MB);
     const options = program.opts<GlobalOptions>();
     let kernel: StartedKernel | undefined;
     try {

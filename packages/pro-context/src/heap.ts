@@ -1,5 +1,4 @@
-import { PerformanceObserver } from 'node:perf_hooks';
-import { getHeapSpaceStatistics, getHeapStatistics, setFlagsFromString } from 'node:v8';
+import { getHeapStatistics, setFlagsFromString } from 'node:v8';
 
 /** The V8 flag {@link applyHeapGrowth} sets. */
 const FLAG = '--heap-growing-percent';
@@ -49,44 +48,4 @@ export function applyHeapGrowth(percent: number, execArgv: readonly string[] = p
   }, CHECK_MS);
   timer.unref();
   return { applied: true, percent: small, stop: () => clearInterval(timer) };
-}
-
-/** The V8 flag {@link capYoungGeneration} sets. */
-const GROWTH_FLAG = '--semi-space-growth-factor';
-
-/** What {@link capYoungGeneration} did. */
-export type YoungGenerationResult =
-  | { applied: true /** The semi-space size the main thread's young generation is held at, MB. */; semiSpaceMB: number }
-  | { applied: false; reason: 'disabled' | 'set on the command line' };
-
-/**
- * Holds the main thread's young generation at its size once it reaches `semiSpaceMB` per semi-space (V8 lets it
- * grow to 16 MB, 32 MB for the two: resident for good once reached). The main thread of a server allocates little
- * per request (the chunking and index building run in worker threads, whose young generation their own resource
- * limits size), so a smaller nursery costs a few more scavenges of a few live objects each. V8 has no switch for
- * the size once the heap exists, but it reads its growth factor at each growth: from the moment the semi-space is
- * `semiSpaceMB` (or at once when it is already larger: it never shrinks back) the factor is 1. The worker threads
- * keep their sizes (theirs are set when they start). `0` leaves V8's own policy; a `--max-semi-space-size`,
- * `--semi-space-growth-factor` or `--min-semi-space-size` given to node on its command line is left alone.
- */
-export function capYoungGeneration(
-  semiSpaceMB: number,
-  execArgv: readonly string[] = process.execArgv,
-): YoungGenerationResult {
-  if (!(semiSpaceMB > 0)) return { applied: false, reason: 'disabled' };
-  if (execArgv.some((arg) => /^--(max|min)[-_]semi[-_]space[-_]size|^--semi[-_]space[-_]growth[-_]factor/.test(arg)))
-    return { applied: false, reason: 'set on the command line' };
-  const semi = () => (getHeapSpaceStatistics().find((s) => s.space_name === 'new_space')?.space_size ?? 0) / 2 / MB;
-  if (semi() >= semiSpaceMB) {
-    setFlagsFromString(`${GROWTH_FLAG}=1`);
-    return { applied: true, semiSpaceMB: semi() };
-  }
-  // after each scavenge (a growth happens in one), until the size is reached
-  const observer = new PerformanceObserver((list) => {
-    if (!list.getEntries().some((e) => e.entryType === 'gc') || semi() < semiSpaceMB) return;
-    setFlagsFromString(`${GROWTH_FLAG}=1`);
-    observer.disconnect();
-  });
-  observer.observe({ entryTypes: ['gc'] });
-  return { applied: true, semiSpaceMB };
 }
