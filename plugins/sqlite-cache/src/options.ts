@@ -29,8 +29,10 @@ export const sqliteCachePluginOptionsSchema = z.strictObject({
   maxMemoryMB: z
     .number()
     .positive()
-    .default(100)
-    .describe('Memory tier budget, MB its copies take (text beyond Latin-1 counts two bytes a character).'),
+    .default(8)
+    .describe(
+      'Memory tier budget, MB its copies take (text beyond Latin-1 counts two bytes a character): hot small values (version lists, TOCs, answers); anything else is read from SQLite.',
+    ),
   maxMemoryEntries: z.number().int().positive().default(500).describe('Memory tier entry limit.'),
   maxMemoryEntryKB: z
     .number()

@@ -103,6 +103,7 @@ interface VictimRow {
 /** Prepared statements, created once per connection. */
 interface Statements {
   select: Database.Statement<[string, string], EntryRow>;
+  expiry: Database.Statement<[string, string], { expires_at: number | null }>;
   upsert: Database.Statement<[UpsertParams]>;
   parts: Database.Statement<[number], { bytes: Buffer }>;
   addPart: Database.Statement<[number, number, Buffer]>;
@@ -326,6 +327,12 @@ export class SqliteCacheStore implements CacheStore {
         heapBytes: heapBytesOf(encoded.stored, encoded.bytes.byteLength) + (metaText?.length ?? 0),
       });
     this.enforceSizeLimit();
+  }
+
+  /** When the entry expires (`null`: never), from its row alone: its value is not read (a manifest is megabytes). */
+  async expiresAt(namespace: string, key: string): Promise<number | null | undefined> {
+    checkName(namespace, key);
+    return this.stmts().expiry.get(namespace, key)?.expires_at;
   }
 
   async delete(namespace: string, key: string): Promise<boolean> {
@@ -558,6 +565,7 @@ function prepareStatements(db: Database.Database): Statements {
       `SELECT kind, size, value_length, checksum, stored_at, expires_at, etag, meta, value
        FROM entries WHERE namespace = ? AND key = ?`,
     ),
+    expiry: db.prepare('SELECT expires_at FROM entries WHERE namespace = ? AND key = ?'),
     upsert: db.prepare(
       `INSERT INTO entries
          (namespace, key, kind, size, value_length, checksum, stored_at, expires_at, accessed_at, etag, meta, value)

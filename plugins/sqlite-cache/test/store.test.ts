@@ -128,6 +128,30 @@ describe('SqliteCacheStore: TTLs and stale reads', () => {
     expect(await store.get('pages', 'short')).toBeUndefined();
   });
 
+  it('tells when an entry expires without reading its value, as get() does, across a reopen', async () => {
+    const clock = fakeClock();
+    const dir = tempDir();
+    const store = openStore({ directory: dir, ttlHours: { docs: 2 } }, { now: clock.now });
+    const manifest = { ids: Array.from({ length: 50_000 }, (_, i) => `chunk-${i}`) };
+    await store.set('docs', 'big@1', manifest, { memory: false });
+    await store.set('docs', 'short@1', 1, { ttlMs: 1000 });
+    await store.set('docs', 'forever@1', 1, { ttlMs: 0 });
+    expect(await store.expiresAt('docs', 'big@1')).toBe(clock.now() + 2 * HOUR);
+    expect(await store.expiresAt('docs', 'short@1')).toBe(clock.now() + 1000);
+    expect(await store.expiresAt('docs', 'forever@1')).toBeNull();
+    expect(await store.expiresAt('docs', 'absent@1')).toBeUndefined();
+    clock.advance(HOUR);
+    // expired entries too (get() with allowStale says the same)
+    expect(await store.expiresAt('docs', 'short@1')).toBe(
+      (await store.get('docs', 'short@1', { allowStale: true }))?.expiresAt,
+    );
+    await store.close();
+    const reopened = openStore({ directory: dir }, { now: clock.now });
+    expect(await reopened.expiresAt('docs', 'big@1')).toBe((await reopened.get('docs', 'big@1'))?.expiresAt);
+    await reopened.delete('docs', 'big@1');
+    expect(await reopened.expiresAt('docs', 'big@1')).toBeUndefined();
+  });
+
   it('serves an expired entry only with allowStale, marked stale, from memory and after a restart', async () => {
     const clock = fakeClock();
     const dir = tempDir();

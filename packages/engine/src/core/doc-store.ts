@@ -209,7 +209,10 @@ export class DocStore {
     changed = false,
   ): Promise<LoadResult> {
     const key = versionKey(library.id, version);
-    const cached = changed ? undefined : await this.cache.get<unknown>(ns.docs, key, { allowStale: true });
+    // (a manifest is held parsed while its docs are loaded: the cache's memory tier would keep a second copy, as text)
+    const cached = changed
+      ? undefined
+      : await this.cache.get<unknown>(ns.docs, key, { allowStale: true, memory: false });
     const restored = cached && (await this.restore(library, version, cached.value, cached.expiresAt));
     if (cached && restored) {
       await this.ensureIndexed(restored);
@@ -495,6 +498,15 @@ export class DocStore {
     });
   }
 
+  /**
+   * When the `docs` entry of a library version expires (`null`: never; `undefined`: no entry), read without its
+   * value where the cache can (a big library's manifest is megabytes of JSON: reading it back cost them again).
+   */
+  private async expiresAt(key: string): Promise<number | null | undefined> {
+    if (this.cache.expiresAt) return this.cache.expiresAt(ns.docs, key);
+    return (await this.cache.get<unknown>(ns.docs, key, { allowStale: true, memory: false }))?.expiresAt;
+  }
+
   /** Block prefixes of builds under way or not yet persisted: an older build's clean-up leaves them be. */
   readonly building = new Set<string>();
 
@@ -540,7 +552,7 @@ export class DocStore {
   ): Promise<void> {
     const key = versionKey(manifest.libraryId, manifest.version);
     const prefix = blockPrefix(manifest);
-    const previous = (await this.cache.get<unknown>(ns.docs, key, { allowStale: true }))?.value;
+    const previous = (await this.cache.get<unknown>(ns.docs, key, { allowStale: true, memory: false }))?.value;
     if (
       manifest.blocks !== undefined &&
       isManifest(previous) &&
@@ -562,9 +574,9 @@ export class DocStore {
     }
     const termBytes = terms ?? (await docs.termIndexBytes());
     await this.cache.set(CHUNKS_NS, `${prefix}terms`, termBytes, { ttlMs: 0, memory: false });
-    await this.cache.set(ns.docs, key, manifest, ttl);
-    const stored = await this.cache.get<DocsManifest>(ns.docs, key, { allowStale: true });
-    if (stored) docs.expiresAt = stored.expiresAt;
+    await this.cache.set(ns.docs, key, manifest, { ...ttl, memory: false });
+    const expiresAt = await this.expiresAt(key);
+    if (expiresAt !== undefined) docs.expiresAt = expiresAt;
     docs.settle();
     // the blocks of the docs replaced go, and those of the first format's revisions; a build's blocks (`@b…#`)
     // only when they are the replaced docs' (another process sharing the cache may be writing its own)
@@ -588,11 +600,11 @@ export class DocStore {
           const verdict = adapter ? await adapter.checkFreshness(library, version, docs.record.freshness) : 'unknown';
           span.set('verdict', verdict);
           if (verdict === 'fresh') {
-            const stored = await this.cache.get<DocsRecord>(ns.docs, key, { allowStale: true });
+            const stored = await this.cache.get<DocsRecord>(ns.docs, key, { allowStale: true, memory: false });
             if (stored) {
               const ttlMs = library.ttlHours ? library.ttlHours * 3_600_000 : undefined;
-              await this.cache.set(ns.docs, key, stored.value, ttlMs ? { ttlMs } : {});
-              docs.expiresAt = (await this.cache.get<DocsRecord>(ns.docs, key))?.expiresAt ?? null;
+              await this.cache.set(ns.docs, key, stored.value, { ...(ttlMs ? { ttlMs } : {}), memory: false });
+              docs.expiresAt = (await this.expiresAt(key)) ?? null;
             }
             return;
           }

@@ -81,7 +81,8 @@ export class IndexingBuild {
   private pipeDecided = false;
   private readonly cutter = new BlockCutter();
   private readonly pages: StoredPage[] = [];
-  private readonly written: string[] = [];
+  /** Blocks written so far: their keys are the prefix and their number (`…#0`, `…#1`, …). */
+  private written = 0;
   private pagesIn = 0;
   /** Pages handed to the build so far, and who hears of progress through them. */
   private received = 0;
@@ -190,8 +191,10 @@ export class IndexingBuild {
     const session = this.session;
     this.session = undefined;
     await session?.then((s) => s.close()).catch(() => undefined);
+    const keys = Array.from({ length: this.written }, (_, n) => `${this.prefix}${n}`);
+    this.written = 0;
     try {
-      await this.target.deleteBlocks(this.written.splice(0));
+      await this.target.deleteBlocks(keys);
     } finally {
       this.target.building.delete(this.prefix);
     }
@@ -298,8 +301,7 @@ export class IndexingBuild {
   }
 
   private async write(block: readonly StoredChunk[] | Uint8Array): Promise<void> {
-    const key = `${this.prefix}${this.written.length}`;
-    this.written.push(key);
+    const key = `${this.prefix}${this.written++}`;
     await this.target.writeBlock(key, block);
   }
 }

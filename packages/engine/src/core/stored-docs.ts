@@ -201,7 +201,13 @@ function floorIndex(starts: readonly number[], value: number): number {
 export class StoredDocsTable implements LoadedDocs {
   readonly key: IndexKey;
   readonly record: DocsMeta;
-  private readonly ordinals = new Map<string, number>();
+  /**
+   * The page runs of each URL (indexes into the manifest's runs): a chunk's id begins with its page's URL, so an id
+   * is found among a few chunks without a map of every id (77,000 of them for the benchmark's 68 MB corpus).
+   */
+  private readonly runsOf = new Map<string, number[]>();
+  /** Every id's ordinal, built only if an id is ever not found by its URL (ids of another form). */
+  private ordinals: Map<string, number> | undefined;
   private readonly runStarts: number[];
   private terms: TermIndex | undefined;
   private termsLoading: Promise<TermIndex> | undefined;
@@ -218,8 +224,10 @@ export class StoredDocsTable implements LoadedDocs {
     const { ids: _ids, runs: _runs, blockStarts: _blocks, format: _format, blocks: _build, ...meta } = manifest;
     this.record = meta;
     this.key = { libraryId: manifest.libraryId, version: manifest.version };
-    manifest.ids.forEach((id, ordinal) => {
-      if (!this.ordinals.has(id)) this.ordinals.set(id, ordinal);
+    manifest.runs.forEach(([url], run) => {
+      const runs = this.runsOf.get(url);
+      if (runs === undefined) this.runsOf.set(url, [run]);
+      else runs.push(run);
     });
     this.runStarts = manifest.runs.map((r) => r[1]);
     this.terms = terms;
@@ -258,7 +266,7 @@ export class StoredDocsTable implements LoadedDocs {
     const byOrdinal = new Map<number, StoredChunk>();
     const wanted: number[] = [];
     for (const id of ids) {
-      const ordinal = this.ordinals.get(id);
+      const ordinal = this.ordinalOf(id);
       if (ordinal !== undefined) wanted.push(ordinal);
     }
     await this.fill(byOrdinal, wanted);
@@ -282,6 +290,41 @@ export class StoredDocsTable implements LoadedDocs {
       out.set(chunk.id, chunk);
     }
     return out;
+  }
+
+  /**
+   * The first ordinal of a chunk id: looked for in the runs of its page, whose URL is the id up to a `#` or a `~` (or
+   * all of it; a URL may hold either itself, so each cut is tried); an id that names no page of these docs, in a
+   * map of every id (built then: chunk ids of another form).
+   */
+  private ordinalOf(id: string): number | undefined {
+    const ids = this.manifest.ids;
+    let found: number | undefined;
+    let page = false;
+    for (let cut = id.length; cut > 0; ) {
+      const runs = this.runsOf.get(id.slice(0, cut));
+      if (runs !== undefined) page = true;
+      for (const run of runs ?? []) {
+        const end = Math.min(this.runEnd(run), found ?? Number.POSITIVE_INFINITY);
+        for (let ordinal = this.runStarts[run] as number; ordinal < end; ordinal++) {
+          if (ids[ordinal] === id) {
+            found = ordinal;
+            break;
+          }
+        }
+      }
+      cut = Math.max(id.lastIndexOf('#', cut - 1), id.lastIndexOf('~', cut - 1));
+    }
+    // (an id naming a page of these docs but none of its chunks is not theirs)
+    if (found !== undefined || page) return found;
+    if (this.ordinals === undefined) {
+      const ordinals = new Map<string, number>();
+      ids.forEach((known, ordinal) => {
+        if (!ordinals.has(known)) ordinals.set(known, ordinal);
+      });
+      this.ordinals = ordinals;
+    }
+    return this.ordinals.get(id);
   }
 
   /** Reads the blocks holding `ordinals` into `into` (every chunk of each block). */

@@ -83,6 +83,11 @@ export interface CacheStore {
   get<T = CacheValue>(namespace: string, key: string, options?: CacheGetOptions): Promise<CacheEntry<T> | undefined>;
   set<T = CacheValue>(namespace: string, key: string, value: T, options?: CacheSetOptions): Promise<void>;
   delete(namespace: string, key: string): Promise<boolean>;
+  /**
+   * When the entry expires (epoch ms; `null` = never), without reading its value; `undefined` when there is no
+   * such entry. Optional: without it, a caller reads the entry (a large value costs its size to read).
+   */
+  expiresAt?(namespace: string, key: string): Promise<number | null | undefined>;
   /** Keys in a namespace, optionally only those starting with `prefix`. */
   keys(namespace: string, prefix?: string): Promise<string[]>;
   /** Removes every entry of a namespace (or of all namespaces); returns how many. */
