@@ -60,7 +60,14 @@ describe('DocsPreparer (a library in batches)', () => {
     expect(index.documents).toBe(texts.length);
     // what the index answers: the chunks with a word (a maximal run of word characters) containing the needle
     const holding = (needle: string) =>
-      texts.flatMap((t, i) => (t.toLowerCase().split(/[^a-z0-9_.$@-]+/).some((w) => w.includes(needle)) ? [i] : []));
+      texts.flatMap((t, i) =>
+        t
+          .toLowerCase()
+          .split(/[^a-z0-9_.$@-]+/)
+          .some((w) => w.includes(needle))
+          ? [i]
+          : [],
+      );
     for (const needle of ['w0', 'w1', 'w10', 'w1x', 'w2', 'w20000', 'w39999', 'w1.w2', 'x', 'w40000']) {
       expect(index.chunksWith(needle)).toEqual(holding(needle));
       expect(index.documentFrequency(needle)).toBe(holding(needle).length);

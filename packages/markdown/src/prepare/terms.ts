@@ -122,7 +122,8 @@ export class TermIndexBuilder {
     if ((this.words + 1) * 2 > this.slots.length >> 1) {
       const old = this.slots;
       this.slots = new Int32Array(old.length * 2);
-      for (let i = 0; i < old.length; i += 2) if (old[i + 1] !== 0) this.place(old[i] as number, (old[i + 1] as number) - 1);
+      for (let i = 0; i < old.length; i += 2)
+        if (old[i + 1] !== 0) this.place(old[i] as number, (old[i + 1] as number) - 1);
     }
     this.place(hash, id);
     if (id === this.lastDoc.length) this.lastDoc = grown(this.lastDoc, id * 2);
