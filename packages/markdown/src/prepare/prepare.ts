@@ -74,7 +74,7 @@ export interface PreparedTotals {
  */
 export class DocsPreparer {
   /** Pages (`page:` and the URL) and chunk ids seen: a large library's 100,000 ids in about 10 MB. */
-  private readonly seen = new CompactStringSet();
+  private seen = new CompactStringSet();
   private readonly hash = createHash('sha256');
   private readonly terms = new TermIndexBuilder();
 
@@ -127,6 +127,8 @@ export class DocsPreparer {
 
   /** The revision and term index of every batch added. */
   finish(): PreparedTotals {
+    // the duplicate check goes before the term index is laid out (it is the last thing a worker allocates)
+    this.seen = new CompactStringSet();
     return { revision: this.hash.digest('hex').slice(0, 16), terms: this.terms.finish() };
   }
 }
