@@ -61,15 +61,12 @@ function forward(pipe: Pipe, pages: PipedBatch['pages'], chunks: PreparedChunk[]
     seq,
     chunks: chunks.map(indexableChunk),
   });
-  const { cutter } = pipe;
-  const before = { ids: cutter.ids.length, runs: cutter.runs.length, starts: cutter.blockStarts.length };
-  const blocks = cutter.add(chunks).map(encodeBlock);
+  // what the calling thread keeps for the manifest: handed over, not kept here as well
+  const blocks = pipe.cutter.add(chunks).map(encodeBlock);
   return {
     pages,
     seq,
-    ids: cutter.ids.slice(before.ids),
-    runs: cutter.runs.slice(before.runs),
-    blockStarts: cutter.blockStarts.slice(before.starts),
+    ...pipe.cutter.drain(),
     blocks,
     ...(withChunks ? { chunks } : {}),
   };

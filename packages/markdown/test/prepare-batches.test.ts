@@ -50,6 +50,32 @@ describe('DocsPreparer (a library in batches)', () => {
     }
   });
 
+  it('TermIndexBuilder keeps 40,000 words apart, prefixes of one another among them, in chunks far apart', () => {
+    // a chunk with a low and a high word number gives gaps of three varint bytes; `w1` is a prefix of `w10`…
+    const words = Array.from({ length: 40_000 }, (_, i) => `w${i}`);
+    const texts = [words.join(' '), 'w1 w39999', 'w1x w10', '', 'w39999 w0 w39999', 'W20000 (w1.w2) w1'];
+    const builder = new TermIndexBuilder();
+    for (const text of texts) builder.add(text);
+    const index = TermIndex.read(builder.finish()) as TermIndex;
+    expect(index.documents).toBe(texts.length);
+    // what the index answers: the chunks with a word (a maximal run of word characters) containing the needle
+    const holding = (needle: string) =>
+      texts.flatMap((t, i) =>
+        t
+          .toLowerCase()
+          .split(/[^a-z0-9_.$@-]+/)
+          .some((w) => w.includes(needle))
+          ? [i]
+          : [],
+      );
+    for (const needle of ['w0', 'w1', 'w10', 'w1x', 'w2', 'w20000', 'w39999', 'w1.w2', 'x', 'w40000']) {
+      expect(index.chunksWith(needle)).toEqual(holding(needle));
+      expect(index.documentFrequency(needle)).toBe(holding(needle).length);
+    }
+    expect(index.documentFrequency('w39999')).toBe(3);
+    expect(index.documentFrequency('w20000')).toBe(2);
+  });
+
   it('TermIndexBuilder keeps every list whole and in order past its first slab of 65,536 postings', () => {
     // 3,000 chunks (every 7th empty) of 60 words drawn from 1,500: some 150,000 (word, chunk) pairs
     let seed = 7;

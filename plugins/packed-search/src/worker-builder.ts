@@ -3,7 +3,7 @@ import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { MessageChannel, Worker } from 'node:worker_threads';
 import type { IndexChannel, Logger } from '@pro-context/kernel';
-import { mergePacked, type PackedChunk, type PackedIndexData } from './packed-index.js';
+import { mergePacked, type PackedChunk, type PackedIndexData, packedBuffers } from './packed-index.js';
 import type { BuildRequest, BuildResponse } from './protocol.js';
 
 /** Chunks per message to the worker: each batch is a few ms to copy, and the main thread yields between them. */
@@ -64,6 +64,13 @@ export interface WorkerBuilderOptions {
    * cache and term maps); the next build starts a new one. Default 10 s.
    */
   idleMs?: number;
+  /**
+   * A worker that has just built an index of more than this many MB (its buffers, as they came back) stops at once
+   * instead of idling for `idleMs`: its heap grew with the build (the chunks' ids, the builder's maps) and holds
+   * the builder's garbage until its next collection, some 100 MB after the synthetic 68 MB corpus, while the thread
+   * it sent the index to takes it in and saves it. The next build starts a new worker. Default 16.
+   */
+  recycleAboveMB?: number;
   /** Heap limit of each worker (its `resourceLimits.maxOldGenerationSizeMb`); default 384. */
   maxHeapMB?: number;
   /** The worker script (tests); {@link workerScript} by default. */
@@ -72,6 +79,9 @@ export interface WorkerBuilderOptions {
 
 /** Heap limit of a build worker when none is set, MB (the synthetic 68 MB corpus builds within it). */
 const DEFAULT_MAX_HEAP_MB = 384;
+
+/** Index size above which a build worker stops once it has built it, MB ({@link WorkerBuilderOptions.recycleAboveMB}). */
+const DEFAULT_RECYCLE_ABOVE_MB = 16;
 
 /** Young generation of a build worker, MB (semi-spaces of 4 MB). */
 const YOUNG_GENERATION_MB = 12;
@@ -256,6 +266,11 @@ export class WorkerIndexBuilder {
     };
   }
 
+  /** Workers running now. */
+  get running(): number {
+    return this.workers.filter((w) => w !== undefined).length;
+  }
+
   /** Stops the workers (builds under way fail). */
   async close(): Promise<void> {
     const running = this.workers.filter((w): w is Worker => w !== undefined);
@@ -263,6 +278,26 @@ export class WorkerIndexBuilder {
     for (const timer of this.idleTimers.values()) clearTimeout(timer);
     this.idleTimers.clear();
     await Promise.all(running.map((worker) => worker.terminate()));
+  }
+
+  /** Whether `data` is an index large enough that its worker stops once it is built ({@link recycleAboveMB}). */
+  private isLarge(data: PackedIndexData): boolean {
+    let bytes = 0;
+    for (const buffer of packedBuffers(data)) bytes += buffer.byteLength;
+    return bytes > (this.options.recycleAboveMB ?? DEFAULT_RECYCLE_ABOVE_MB) * 1024 * 1024;
+  }
+
+  /** Ends `worker` now if it has no other build (else once idle). */
+  private retire(worker: Worker): void {
+    const slot = this.workers.indexOf(worker);
+    if (slot < 0 || [...this.pending.values()].some((p) => p.worker === worker)) {
+      this.scheduleIdle(worker);
+      return;
+    }
+    clearTimeout(this.idleTimers.get(worker));
+    this.idleTimers.delete(worker);
+    this.workers[slot] = undefined;
+    void worker.terminate();
   }
 
   /** Ends `worker` once it has been idle for `idleMs`, unless it gets a job before. */
@@ -315,7 +350,8 @@ export class WorkerIndexBuilder {
       this.pending.delete(response.job);
       if (response.type === 'built') pending.resolve(response.data);
       else pending.reject(new WorkerBuildError(`failed: ${response.message}`));
-      this.scheduleIdle(worker);
+      if (response.type === 'built' && this.isLarge(response.data)) this.retire(worker);
+      else this.scheduleIdle(worker);
     });
     const fail = (reason: string) => {
       if (this.workers[slot] === worker) this.workers[slot] = undefined;

@@ -16,6 +16,9 @@ export class ChunkBlockCutter<T extends BlockableChunk> {
   readonly blockStarts: number[] = [];
   private current: T[] | undefined;
   private chars = Number.POSITIVE_INFINITY;
+  /** Chunks whose ids, runs and offsets {@link drain} handed over, and the URL of the last run it handed over. */
+  private drained = 0;
+  private drainedUrl: string | undefined;
 
   constructor(private readonly blockChars: number) {}
 
@@ -23,10 +26,10 @@ export class ChunkBlockCutter<T extends BlockableChunk> {
   add(chunks: Iterable<T>): T[][] {
     const done: T[][] = [];
     for (const chunk of chunks) {
-      const ordinal = this.ids.length;
+      const ordinal = this.drained + this.ids.length;
       this.ids.push(chunk.id);
-      const last = this.runs[this.runs.length - 1];
-      if (last === undefined || last[0] !== chunk.url) this.runs.push([chunk.url, ordinal]);
+      const lastUrl = this.runs.length > 0 ? this.runs[this.runs.length - 1]?.[0] : this.drainedUrl;
+      if (lastUrl !== chunk.url) this.runs.push([chunk.url, ordinal]);
       if (this.chars >= this.blockChars) {
         if (this.current) done.push(this.current);
         this.blockStarts.push(ordinal);
@@ -37,6 +40,17 @@ export class ChunkBlockCutter<T extends BlockableChunk> {
       this.chars += chunk.body.length;
     }
     return done;
+  }
+
+  /**
+   * Hands over the ids, page runs and block offsets added since the last call, and forgets them (ordinals go on
+   * from where they were): a cutter whose caller keeps them elsewhere (a chunking worker posting them to the
+   * thread that writes the manifest) does not hold a second copy of a large library's ids.
+   */
+  drain(): { ids: string[]; runs: [string, number][]; blockStarts: number[] } {
+    this.drained += this.ids.length;
+    this.drainedUrl = this.runs[this.runs.length - 1]?.[0] ?? this.drainedUrl;
+    return { ids: this.ids.splice(0), runs: this.runs.splice(0), blockStarts: this.blockStarts.splice(0) };
   }
 
   /** The last block, if it has chunks (then there is none). */

@@ -12,24 +12,44 @@ const HEADER_WORDS = 5;
 const WORD_CHAR = new Uint8Array(128);
 for (const c of 'abcdefghijklmnopqrstuvwxyz0123456789_.$@-') WORD_CHAR[c.charCodeAt(0)] = 1;
 
-/** Entries per slab of a {@link SlabList} (`p >>> 16` is the slab of entry `p`). */
+/** Bytes per slab of a {@link ByteSlabs} (`p >>> 16` is the slab of byte `p`). */
 const SLAB = 1 << 16;
 /** What a slab already sorted is replaced with. */
-const EMPTY = new Uint32Array(0);
+const EMPTY = new Uint8Array(0);
 
 /**
- * An append-only list of 32-bit integers in fixed-size slabs: growing it never copies what it holds or leaves
- * a discarded array twice its size behind (a large library's chunking worker carries millions of entries).
+ * An append-only list of bytes in fixed-size slabs: growing it never copies what it holds or leaves a discarded
+ * array twice its size behind (a large library's chunking worker carries tens of MB of postings).
  */
-class SlabList {
-  slabs: Uint32Array[] = [];
+class ByteSlabs {
+  slabs: Uint8Array[] = [];
   length = 0;
-  push(value: number): void {
+  private slab: Uint8Array = EMPTY;
+  /** Appends `value` as a varint (7 bits a byte, low bits first). */
+  pushVarint(value: number): void {
+    let v = value;
+    while (v >= 0x80) {
+      this.push((v & 0x7f) | 0x80);
+      v >>>= 7;
+    }
+    this.push(v);
+  }
+  private push(byte: number): void {
     const at = this.length & (SLAB - 1);
-    if (at === 0) this.slabs.push(new Uint32Array(SLAB));
-    (this.slabs[this.slabs.length - 1] as Uint32Array)[at] = value;
+    if (at === 0) {
+      this.slab = new Uint8Array(SLAB);
+      this.slabs.push(this.slab);
+    }
+    this.slab[at] = byte;
     this.length++;
   }
+}
+
+/** A copy of `array` `size` long (at least its length), keeping what it holds. */
+function grown<T extends Uint8Array | Uint32Array>(array: T, size: number): T {
+  const next = new (array.constructor as new (n: number) => T)(size);
+  next.set(array);
+  return next;
 }
 
 /** Builds the term index of `texts` (one per chunk, in chunk order; lower-cased here). */
@@ -41,21 +61,31 @@ export function buildTermIndex(texts: Iterable<string>): Uint8Array {
 
 /**
  * {@link buildTermIndex} fed one chunk's text at a time (a library prepared in batches): the same bytes. Words are
- * numbered in first-seen order and found by a hash of the text's characters (no string per occurrence); postings
- * are kept as the word of each (word, chunk) pair, chunk after chunk, in fixed-size slabs (4 bytes a posting, which
- * a large library's chunking worker carries from its first batch to its last; a chunk's pairs are found from where
- * they start), and sorted by word at the end, stably, so every list stays in chunk order.
+ * numbered in first-seen order and found by a hash of the text's characters (no string per occurrence or per
+ * word: the vocabulary is kept as its bytes, `\n`-separated, as the index stores it). Postings are kept chunk
+ * after chunk as each chunk's word numbers, ascending, in varint deltas (about 1.5 bytes a posting instead of 4,
+ * which a large library's chunking worker carries from its first batch to its last), and sorted by word at the
+ * end, stably, so every list stays in chunk order.
  */
 export class TermIndexBuilder {
-  private readonly words: string[] = [];
+  /** The words so far, each followed by `\n` (latin1: word characters are ASCII). */
+  private vocab = new Uint8Array(1 << 16);
+  private vocabLength = 0;
+  /** Where each word starts in {@link vocab}. */
+  private wordAt = new Uint32Array(1 << 12);
+  private words = 0;
   /** Open addressing: per slot the hash, then the word's number + 1 (0: empty). */
   private slots = new Int32Array(2 << 12);
   /** The chunk each word was last seen in, + 1. */
   private lastDoc = new Uint32Array(1 << 12);
-  /** The word of each (word, chunk) pair, chunk by chunk. */
-  private pairWord = new SlabList();
-  /** Where each chunk's pairs start in {@link pairWord}. */
+  /** Each chunk's words, ascending, as varint gaps. */
+  private postings = new ByteSlabs();
+  /** Postings (word, chunk pairs) so far. */
+  private pairs = 0;
+  /** Where each chunk's postings start in {@link postings}. */
   private docStart = new Uint32Array(1 << 12);
+  /** The words of the chunk being added. */
+  private docWords = new Uint32Array(1 << 10);
   private docs = 0;
 
   private place(hash: number, id: number): void {
@@ -67,18 +97,47 @@ export class TermIndexBuilder {
     slots[2 * at + 1] = id + 1;
   }
 
+  /** Whether the word numbered `id` is `text` from `start`, `length` characters. */
+  private isWord(id: number, text: string, start: number, length: number): boolean {
+    const from = this.wordAt[id] as number;
+    const end = id + 1 < this.words ? (this.wordAt[id + 1] as number) - 1 : this.vocabLength - 1;
+    if (end - from !== length) return false;
+    const vocab = this.vocab;
+    for (let k = 0; k < length; k++) if (vocab[from + k] !== text.charCodeAt(start + k)) return false;
+    return true;
+  }
+
+  /** Numbers a new word: `text` from `start` to `end`. */
+  private addWord(hash: number, text: string, start: number, end: number): number {
+    const id = this.words++;
+    if (id === this.wordAt.length) this.wordAt = grown(this.wordAt, id * 2);
+    this.wordAt[id] = this.vocabLength;
+    const need = this.vocabLength + (end - start) + 1;
+    if (need > this.vocab.length) this.vocab = grown(this.vocab, Math.max(need, this.vocab.length * 2));
+    const vocab = this.vocab;
+    let at = this.vocabLength;
+    for (let k = start; k < end; k++) vocab[at++] = text.charCodeAt(k);
+    vocab[at++] = 10;
+    this.vocabLength = at;
+    if ((this.words + 1) * 2 > this.slots.length >> 1) {
+      const old = this.slots;
+      this.slots = new Int32Array(old.length * 2);
+      for (let i = 0; i < old.length; i += 2)
+        if (old[i + 1] !== 0) this.place(old[i] as number, (old[i + 1] as number) - 1);
+    }
+    this.place(hash, id);
+    if (id === this.lastDoc.length) this.lastDoc = grown(this.lastDoc, id * 2);
+    return id;
+  }
+
   /** Adds the next chunk's text. */
   add(raw: string): void {
     const doc = this.docs++;
-    if (doc === this.docStart.length) {
-      const next = new Uint32Array(doc * 2);
-      next.set(this.docStart);
-      this.docStart = next;
-    }
-    this.docStart[doc] = this.pairWord.length;
-    const words = this.words;
+    if (doc === this.docStart.length) this.docStart = grown(this.docStart, doc * 2);
+    this.docStart[doc] = this.postings.length;
     const text = raw.toLowerCase();
     const n = text.length;
+    let count = 0;
     let i = 0;
     while (i < n) {
       const c = text.charCodeAt(i);
@@ -100,74 +159,90 @@ export class TermIndexBuilder {
       for (let at = hash & mask; ; at = (at + 1) & mask) {
         const found = (slots[2 * at + 1] as number) - 1;
         if (found < 0) break;
-        if (slots[2 * at] !== hash) continue;
-        const word = words[found] as string;
-        if (word.length === length && text.startsWith(word, start)) {
+        if (slots[2 * at] === hash && this.isWord(found, text, start, length)) {
           id = found;
           break;
         }
       }
-      if (id < 0) {
-        id = words.length;
-        // a copy, not a view of the chunk's text
-        words.push(` ${text.slice(start, i)}`.slice(1));
-        if ((words.length + 1) * 2 > this.slots.length >> 1) {
-          const old = this.slots;
-          this.slots = new Int32Array(old.length * 2);
-          for (let at = 0; at < old.length; at += 2)
-            if (old[at + 1] !== 0) this.place(old[at] as number, (old[at + 1] as number) - 1);
-        }
-        this.place(hash, id);
-        if (id === this.lastDoc.length) {
-          const next = new Uint32Array(id * 2);
-          next.set(this.lastDoc);
-          this.lastDoc = next;
-        }
-      }
+      if (id < 0) id = this.addWord(hash, text, start, i);
       if (this.lastDoc[id] !== doc + 1) {
         this.lastDoc[id] = doc + 1;
-        this.pairWord.push(id);
+        if (count === this.docWords.length) this.docWords = grown(this.docWords, count * 2);
+        this.docWords[count++] = id;
       }
     }
+    // the chunk's words ascending, as gaps: small numbers, mostly one or two bytes
+    const words = this.docWords.subarray(0, count).sort();
+    let previous = 0;
+    for (let k = 0; k < count; k++) {
+      const w = words[k] as number;
+      this.postings.pushVarint(w - previous);
+      previous = w;
+    }
+    this.pairs += count;
   }
 
   /** The term index of every text added. */
   finish(): Uint8Array {
-    const { words, docs, pairWord, docStart } = this;
-    const vocab = words.join('\n');
-    const vocabBytes = Buffer.byteLength(vocab, 'latin1');
+    const { words, docs, postings, docStart } = this;
+    const vocabBytes = Math.max(0, this.vocabLength - 1);
     const padded = Math.ceil(vocabBytes / 4) * 4;
-    const total = pairWord.length;
-    const bytes = new Uint8Array(4 * HEADER_WORDS + padded + 4 * (words.length + 1) + 4 * total);
+    const total = this.pairs;
+    const bytes = new Uint8Array(4 * HEADER_WORDS + padded + 4 * (words + 1) + 4 * total);
     const header = new Uint32Array(bytes.buffer, 0, HEADER_WORDS);
-    header.set([MAGIC, docs, words.length, vocabBytes, total]);
-    Buffer.from(bytes.buffer, 4 * HEADER_WORDS, vocabBytes).write(vocab, 'latin1');
+    header.set([MAGIC, docs, words, vocabBytes, total]);
+    bytes.set(this.vocab.subarray(0, vocabBytes), 4 * HEADER_WORDS);
+    this.vocab = new Uint8Array(0);
     const startsAt = 4 * HEADER_WORDS + padded;
-    const starts = new Uint32Array(bytes.buffer, startsAt, words.length + 1);
-    const all = new Uint32Array(bytes.buffer, startsAt + 4 * (words.length + 1), total);
-    // counting sort of the pairs by word (stable: each word's chunks stay in order)
-    const { slabs } = pairWord;
-    for (let p = 0; p < total; p++) {
-      const w = ((slabs[p >>> 16] as Uint32Array)[p & (SLAB - 1)] as number) + 1;
-      starts[w] = (starts[w] as number) + 1;
-    }
-    for (let w = 0; w < words.length; w++) starts[w + 1] = (starts[w + 1] as number) + (starts[w] as number);
-    const next = starts.slice(0, words.length);
+    const starts = new Uint32Array(bytes.buffer, startsAt, words + 1);
+    const all = new Uint32Array(bytes.buffer, startsAt + 4 * (words + 1), total);
+    const { slabs, length } = postings;
+    // counting sort of the postings by word (stable: each word's chunks stay in order)
     let p = 0;
     for (let doc = 0; doc < docs; doc++) {
-      const end = doc + 1 < docs ? (docStart[doc + 1] as number) : total;
-      for (; p < end; p++) {
-        const slab = slabs[p >>> 16] as Uint32Array;
-        const w = slab[p & (SLAB - 1)] as number;
+      const end = doc + 1 < docs ? (docStart[doc + 1] as number) : length;
+      let w = 0;
+      while (p < end) {
+        let gap = 0;
+        let shift = 0;
+        let byte: number;
+        do {
+          byte = (slabs[p >>> 16] as Uint8Array)[p & (SLAB - 1)] as number;
+          p++;
+          gap |= (byte & 0x7f) << shift;
+          shift += 7;
+        } while (byte >= 0x80);
+        w += gap;
+        starts[w + 1] = (starts[w + 1] as number) + 1;
+      }
+    }
+    for (let w = 0; w < words; w++) starts[w + 1] = (starts[w + 1] as number) + (starts[w] as number);
+    const next = starts.slice(0, words);
+    p = 0;
+    for (let doc = 0; doc < docs; doc++) {
+      const end = doc + 1 < docs ? (docStart[doc + 1] as number) : length;
+      let w = 0;
+      while (p < end) {
+        let gap = 0;
+        let shift = 0;
+        let byte: number;
+        do {
+          byte = (slabs[p >>> 16] as Uint8Array)[p & (SLAB - 1)] as number;
+          // a slab placed is let go as the sort goes on
+          if ((p & (SLAB - 1)) === SLAB - 1) slabs[p >>> 16] = EMPTY;
+          p++;
+          gap |= (byte & 0x7f) << shift;
+          shift += 7;
+        } while (byte >= 0x80);
+        w += gap;
         all[next[w] as number] = doc;
         next[w] = (next[w] as number) + 1;
-        // a slab placed is let go as the sort goes on
-        if ((p & (SLAB - 1)) === SLAB - 1) slabs[p >>> 16] = EMPTY;
       }
     }
     // what a finished builder held goes
-    this.pairWord = new SlabList();
+    this.postings = new ByteSlabs();
     this.docStart = new Uint32Array(0);
+    this.docWords = new Uint32Array(0);
     return bytes;
   }
 }
