@@ -1,5 +1,5 @@
 import type { Tokenizer } from '@orama/orama';
-import { stemmer as englishStemmer } from '@orama/stemmers/english';
+import { porterStem } from './porter.js';
 import { americanSpelling } from './spelling.js';
 import { englishStopWords } from './stop-words.js';
 
@@ -247,9 +247,16 @@ function replaceContractions(text: string, unicode: boolean): string {
   let out = '';
   let copied = 0;
   const n = text.length;
-  for (let p = 0; p < n; p++) {
-    const c = text.charCodeAt(p);
-    if (c !== APOSTROPHE && !(unicode && c === RIGHT_QUOTE)) continue;
+  // the next apostrophe of each kind at or after where the scan is (-1: none left), found by indexOf: a chunk
+  // has a few, and looking at every character for them was most of this function's time
+  let straight = -2;
+  let curly = unicode ? -2 : -1;
+  const quoteFrom = (from: number): number => {
+    if (straight !== -1 && straight < from) straight = text.indexOf("'", from);
+    if (curly !== -1 && curly < from) curly = text.indexOf('’', from);
+    return straight === -1 ? curly : curly === -1 ? straight : Math.min(straight, curly);
+  };
+  for (let p = quoteFrom(0); p >= 0; p = quoteFrom(p + 1)) {
     // the run of letters before it (no earlier than the end of the last match, as a global regex goes on from there)
     let start = p;
     for (let w = letterBefore(text, start, copied); w > 0; w = letterBefore(text, start, copied)) start -= w;
@@ -275,12 +282,9 @@ function replaceContractions(text: string, unicode: boolean): string {
   return copied === 0 ? text : out + text.slice(copied);
 }
 
-/** FNV-1a of `s[start..end)`'s UTF-16 units (what {@link WordCache} is keyed by). */
-function hashOf(s: string, start: number, end: number): number {
-  let hash = 0x811c9dc5 | 0;
-  for (let i = start; i < end; i++) hash = Math.imul(hash ^ s.charCodeAt(i), 0x01000193);
-  return hash;
-}
+/** FNV-1a of UTF-16 units (what {@link WordCache} is keyed by): the hash of no unit, and one unit's step. */
+const FNV_OFFSET = 0x811c9dc5 | 0;
+const FNV_PRIME = 0x01000193;
 
 /** Options of {@link createCodeTokenizer}. */
 export interface TokenizerOptions {
@@ -304,7 +308,8 @@ export function createCodeTokenizer(
   options: TokenizerOptions = {},
 ): CodeTokenizer {
   const cacheWords = options.cacheWords ?? WORD_CACHE_LIMIT;
-  const stem = englishStemmer;
+  // `@orama/stemmers/english`'s stemmer, made faster (the same stems)
+  const stem = porterStem;
   const stopWords = englishStopWords;
   // Word → what it indexes as. Documentation vocabularies are small and Zipf-distributed, so after the
   // first few pages nearly every word is a cache hit (this halves indexing time).
@@ -344,9 +349,8 @@ export function createCodeTokenizer(
     return list;
   };
 
-  /** The analysis of the word `text[start..end)`, from the cache when it was seen before. */
-  const analyzeWord = (text: string, start: number, end: number): readonly IndexEntry[] => {
-    const hash = hashOf(text, start, end);
+  /** The analysis of the word `text[start..end)` (whose hash is `hash`), from the cache when it was seen before. */
+  const analyzeWord = (text: string, start: number, end: number, hash: number): readonly IndexEntry[] => {
     let analyzed = words.get(text, start, end, hash);
     if (analyzed === undefined) {
       const word = detach(text.slice(start, end));
@@ -361,8 +365,14 @@ export function createCodeTokenizer(
     return analyzed;
   };
 
-  /** Visits the words of `text` in order; returns the sum of what `visit` returned. */
-  const scanWords = (text: string, visit: (text: string, start: number, end: number) => number): number => {
+  /**
+   * Visits the words of `text` in order, each with its hash (FNV-1a of its units, computed as the scan reads
+   * them); returns the sum of what `visit` returned.
+   */
+  const scanWords = (
+    text: string,
+    visit: (text: string, start: number, end: number, hash: number) => number,
+  ): number => {
     // Each rule runs only on text that can match it (the character it needs is there): a replace copies
     // the whole text even when nothing matches, and most chunks have no attribute list, link or URL.
     let cleaned = text;
@@ -383,24 +393,31 @@ export function createCodeTokenizer(
         continue;
       }
       const start = i;
-      i += w;
+      let hash = FNV_OFFSET;
       for (;;) {
-        for (w = wordCharAt(cleaned, i); w > 0; w = wordCharAt(cleaned, i)) i += w;
+        // a run of word characters (w units at i), then a `.` or `-` joining another, or the word's end
+        do {
+          hash = Math.imul(hash ^ cleaned.charCodeAt(i), FNV_PRIME);
+          if (w === 2) hash = Math.imul(hash ^ cleaned.charCodeAt(i + 1), FNV_PRIME);
+          i += w;
+          w = wordCharAt(cleaned, i);
+        } while (w > 0);
         const c = cleaned.charCodeAt(i);
         if (c !== DOT && c !== HYPHEN) break;
         w = wordCharAt(cleaned, i + 1);
         if (w === 0) break;
-        i += 1 + w;
+        hash = Math.imul(hash ^ c, FNV_PRIME);
+        i += 1;
       }
-      visited += visit(cleaned, start, i);
+      visited += visit(cleaned, start, i, hash);
     }
     return visited;
   };
 
   /** Visits the analyzed words of `text` in order; returns how many entries it visited. */
   const scan = (text: string, visit: (analyzed: IndexEntry) => void): number =>
-    scanWords(text, (cleaned, start, end) => {
-      const analyzed = analyzeWord(cleaned, start, end);
+    scanWords(text, (cleaned, start, end, hash) => {
+      const analyzed = analyzeWord(cleaned, start, end, hash);
       for (let k = 0; k < analyzed.length; k++) visit(analyzed[k]!);
       return analyzed.length;
     });
@@ -418,8 +435,7 @@ export function createCodeTokenizer(
       return scan(text, (analyzed) => visit(analyzed.surface, analyzed.term));
     },
     indexEntries: scan,
-    indexWords: (text, visit) =>
-      scanWords(text, (cleaned, start, end) => visit(cleaned, start, end, hashOf(cleaned, start, end))),
+    indexWords: scanWords,
     analyzeWord: (word) => analyze(word).map(({ term, surface }) => ({ term, surface })),
     queryTerms(text) {
       const seen = new Map<string, QueryTerm>();
