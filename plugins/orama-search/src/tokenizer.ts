@@ -208,8 +208,6 @@ class WordCache {
   }
 }
 
-const APOSTROPHE = 0x27;
-const RIGHT_QUOTE = 0x2019;
 const CONTRACTION_SUFFIXES = ['t', 's', 're', 've', 'll', 'd', 'm'];
 const LETTER = /^\p{L}$/u;
 const LETTER_UNIT = new Uint8Array(0x10000);
