@@ -124,6 +124,8 @@ function expand(word: string, emit: (raw: string) => void): void {
 const WORD_UNIT = new Uint8Array(0x10000);
 for (let c = 0; c < 128; c++) WORD_UNIT[c] = /[A-Za-z0-9_]/.test(String.fromCharCode(c)) ? 1 : 2;
 const LETTER_OR_NUMBER = /^[\p{L}\p{N}]$/u;
+/** 1 for `[A-Za-z0-9_]`, by character code below 128: the scanner's fast path, whatever V8 inlines. */
+const ASCII_WORD = WORD_UNIT.map((known, c) => (c < 128 && known === 1 ? 1 : 0)).subarray(0, 128);
 const DOT = 0x2e;
 const HYPHEN = 0x2d;
 
@@ -385,7 +387,8 @@ export function createCodeTokenizer(
     let visited = 0;
     let i = 0;
     while (i < n) {
-      let w = wordCharAt(cleaned, i);
+      const first = cleaned.charCodeAt(i);
+      let w = first < 128 ? ASCII_WORD[first]! : wordCharAt(cleaned, i);
       if (w === 0) {
         i++;
         continue;
@@ -398,7 +401,9 @@ export function createCodeTokenizer(
           hash = Math.imul(hash ^ cleaned.charCodeAt(i), FNV_PRIME);
           if (w === 2) hash = Math.imul(hash ^ cleaned.charCodeAt(i + 1), FNV_PRIME);
           i += w;
-          w = wordCharAt(cleaned, i);
+          // past the end, charCodeAt is NaN: wordCharAt says 0
+          const next = cleaned.charCodeAt(i);
+          w = next < 128 ? ASCII_WORD[next]! : wordCharAt(cleaned, i);
         } while (w > 0);
         const c = cleaned.charCodeAt(i);
         if (c !== DOT && c !== HYPHEN) break;
