@@ -332,10 +332,17 @@ class StringTable {
     return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
   }
 
-  /** All the strings, in number order. */
+  /**
+   * All the strings, in number order: the one-byte ones cut from one string of all the characters (a decoding call
+   * per string cost more than the rest of a large build's end), the others decoded one by one.
+   */
   strings(): string[] {
     const out = new Array<string>(this.count);
-    for (let n = 0; n < this.count; n++) out[n] = this.stringAt(n);
+    const used = this.charStarts[this.count]!;
+    const all = Buffer.from(this.chars.buffer, this.chars.byteOffset, used).toString('latin1');
+    for (let n = 0; n < this.count; n++) {
+      out[n] = this.wide[n] === 1 ? this.stringAt(n) : all.slice(this.charStarts[n]!, this.charStarts[n + 1]!);
+    }
     return out;
   }
 
