@@ -89,28 +89,37 @@ const TF_OVERFLOW = 255;
 
 /**
  * Distinct words whose identifier parts' stems the builder's tokenizer keeps (its `cacheWords`). The builder
- * caches the analysis of each word itself ({@link WordTable}), so the tokenizer's word cache stays empty and its
+ * caches the analysis of each word itself ({@link StringTable}), so the tokenizer's word cache stays empty and its
  * cache of stems is only asked when a word is new.
  */
 const BUILDER_STEM_WORDS = 50_000;
 
-/** Postings per slab of a {@link PostingLog}: 256 KB of term numbers and 64 KB of frequencies. */
+/** Postings per slab of term frequencies of a {@link PostingLog} (64 KB). */
 const SLAB_BITS = 16;
 const SLAB = 1 << SLAB_BITS;
 const SLAB_MASK = SLAB - 1;
+/** Bytes per slab of a {@link PostingLog}'s term numbers (256 KB). */
+const TERM_SLAB = 1 << 18;
 
 /**
  * The postings of one field while building, in the order they were added (chunk by chunk, so a posting's chunk
  * is not stored), in fixed-size slabs: growing never copies, and {@link PackedIndexBuilder.finish} drops each
- * slab once its postings are in the index. Term frequencies are bytes; from 255 on they are counted in
- * `overflow` (by posting index), as in the finished index.
+ * slab once its postings are in the index. Term numbers are varints (7 bits a byte, low bits first: terms are
+ * numbered as first seen, so the frequent ones are small: 2.2 bytes a posting for the synthetic 68 MB corpus,
+ * against 4), only ever read in order; term frequencies are bytes, by posting index; from 255 on they are counted
+ * in `overflow` (by posting index), as in the finished index.
  */
 class PostingLog {
-  readonly terms: (Int32Array | undefined)[] = [];
+  readonly termSlabs: (Uint8Array | undefined)[] = [];
+  /** Bytes used in each of {@link termSlabs} but the last (the last: `used`). */
+  readonly termSlabEnds: number[] = [];
   readonly tfs: (Uint8Array | undefined)[] = [];
   readonly overflow = new Map<number, number>();
+  /** The term of each posting in {@link overflow}. */
+  readonly overflowTerms = new Map<number, number>();
   length = 0;
-  private lastTerms = new Int32Array(0);
+  used = 0;
+  private lastTerms = new Uint8Array(0);
   private lastTfs = new Uint8Array(0);
 
   /** Adds a posting of `term` with frequency 1; returns its index. */
@@ -118,18 +127,36 @@ class PostingLog {
     const i = this.length++;
     const at = i & SLAB_MASK;
     if (at === 0) {
-      this.lastTerms = new Int32Array(SLAB);
       this.lastTfs = new Uint8Array(SLAB);
-      this.terms.push(this.lastTerms);
       this.tfs.push(this.lastTfs);
     }
-    this.lastTerms[at] = term;
     this.lastTfs[at] = 1;
+    let used = this.used;
+    let bytes = this.lastTerms;
+    if (used + 5 > bytes.length) {
+      if (this.termSlabs.length > 0) this.termSlabEnds.push(used);
+      bytes = new Uint8Array(TERM_SLAB);
+      this.lastTerms = bytes;
+      this.termSlabs.push(bytes);
+      used = 0;
+    }
+    let rest = term;
+    while (rest >= 0x80) {
+      bytes[used++] = (rest & 0x7f) | 0x80;
+      rest >>>= 7;
+    }
+    bytes[used++] = rest;
+    this.used = used;
     return i;
   }
 
-  /** One more occurrence of the term of posting `i`. */
-  increment(i: number): void {
+  /** Bytes used in term slab `s`. */
+  termSlabEnd(s: number): number {
+    return s < this.termSlabEnds.length ? this.termSlabEnds[s]! : this.used;
+  }
+
+  /** One more occurrence of `term`, the term of posting `i`. */
+  increment(i: number, term: number): void {
     const slab = this.tfs[i >>> SLAB_BITS]!;
     const at = i & SLAB_MASK;
     const tf = slab[at]!;
@@ -138,6 +165,7 @@ class PostingLog {
     } else if (tf === TF_OVERFLOW - 1) {
       slab[at] = TF_OVERFLOW;
       this.overflow.set(i, TF_OVERFLOW);
+      this.overflowTerms.set(i, term);
     } else {
       this.overflow.set(i, this.overflow.get(i)! + 1);
     }
@@ -147,70 +175,175 @@ class PostingLog {
 /** An Int32Array of at least `capacity` elements holding `array`'s (the same one if it is large enough). */
 function ensure(array: Int32Array<ArrayBuffer>, capacity: number): Int32Array<ArrayBuffer> {
   if (capacity <= array.length) return array;
-  const next = new Int32Array(Math.max(capacity, array.length * 2));
+  const next = new Int32Array(Math.max(capacity, Math.ceil(array.length * 1.5)));
+  next.set(array);
+  return next;
+}
+
+/** FNV-1a of `s`'s UTF-16 units (the tokenizer's hash of a word, see `CodeTokenizer.indexWords`). */
+function hashString(s: string): number {
+  let hash = 0x811c9dc5 | 0;
+  for (let i = 0; i < s.length; i++) hash = Math.imul(hash ^ s.charCodeAt(i), 0x01000193);
+  return hash;
+}
+
+/**
+ * `hash` with its high bits mixed into its low ones (the finalizer of MurmurHash3): the slot of a string is taken
+ * from the low bits, and FNV-1a's vary too little there between words that differ only in their last characters
+ * (`validatoraa`, `validatorbb`), which made long runs of full slots.
+ */
+function spread(hash: number): number {
+  let h = hash ^ (hash >>> 16);
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  return h ^ (h >>> 16);
+}
+
+/** A Uint8Array of at least `capacity` bytes holding `array`'s (the same one if it is large enough); grows by half. */
+function ensureBytes(array: Uint8Array<ArrayBuffer>, capacity: number): Uint8Array<ArrayBuffer> {
+  if (capacity <= array.length) return array;
+  const next = new Uint8Array(Math.max(capacity, Math.ceil(array.length * 1.5)));
   next.set(array);
   return next;
 }
 
 /**
- * The analysis of every distinct word seen, as term numbers, in typed arrays (the builder's word cache): the
- * word's UTF-16 units, its term numbers, and an open-addressing table on the tokenizer's hash of the word (a slot
- * holds the hash and the word's number side by side). The tokenizer's own cache held an array, an object and two
- * strings per word: 84 MB of heap for the synthetic 68 MB corpus, against 15 MB here.
+ * Distinct strings numbered 0, 1, ... as first added, in typed arrays (no JS object per string, which a build
+ * would otherwise keep by the hundred thousand until it ends: more heap, and more for the garbage collector to
+ * walk): their characters back to back, one byte each when they are all below 256 (nearly every word of
+ * documentation), else two (UTF-16, low byte first); and an open-addressing table on their hash: a slot holds the
+ * hash and the string's number + 1 side by side (negated for a two-byte string), so a probe reads one cache line
+ * before it compares characters.
  */
-class WordTable {
-  /** UTF-16 units of word w: `chars[charStarts[w] .. charStarts[w+1]]`. */
-  private chars = new Uint16Array(1 << 16);
+class StringTable {
+  /** Characters of string n: `chars[charStarts[n] .. charStarts[n+1]]`. */
+  private chars = new Uint8Array(1 << 14);
   private charStarts = new Int32Array(1024);
-  /** Term numbers of word w: `termIds[idStarts[w] .. idStarts[w+1]]`. */
-  termIds = new Int32Array(1024);
-  idStarts = new Int32Array(1024);
-  /** Per slot: the hash, then the word's number + 1 (0: empty). */
+  /** Per string, 1 if its characters take two bytes each (for {@link stringAt}). */
+  private wide = new Uint8Array(1024);
+  /** Per slot: the hash, then the string's number + 1, negated for a two-byte string (0: empty). */
   private slots = new Int32Array(2 << 12);
-  private count = 0;
+  count = 0;
+  /**
+   * The word table's (the builder's word cache: the analysis of every distinct word seen, as term numbers; the
+   * tokenizer's own cache held an array, an object and two strings per word, 84 MB of heap for the synthetic 68 MB
+   * corpus): the term numbers of string w are `termIds[idStarts[w] .. idStarts[w+1]]`. In this class rather than a
+   * subclass, so that every table has the same shape and {@link find}, inlined where the words are looked up, reads
+   * its fields without checking which kind of table it has.
+   */
+  termIds = new Int32Array(16);
+  idStarts = new Int32Array(16);
 
-  /** The number of the word `text[start..end)` (whose hash is `hash`), or -1. */
+  /**
+   * @param maxLoad the share of slots in use past which the table doubles: more memory, fewer probes (what the
+   *   word table, asked at every word of every chunk, wants), or the reverse
+   */
+  constructor(private readonly maxLoad = 0.5) {}
+
+  /** The number of `text[start..end)` (whose hash is `hash`), or -1. */
   find(text: string, start: number, end: number, hash: number): number {
     const slots = this.slots;
     const mask = (slots.length >> 1) - 1;
     const length = end - start;
-    for (let at = hash & mask; ; at = (at + 1) & mask) {
-      const w = slots[2 * at + 1]! - 1;
-      if (w < 0) return -1;
+    for (let at = spread(hash) & mask; ; at = (at + 1) & mask) {
+      const entry = slots[2 * at + 1]!;
+      if (entry === 0) return -1;
       if (slots[2 * at] !== hash) continue;
-      const from = this.charStarts[w]!;
-      if (this.charStarts[w + 1]! - from !== length) continue;
-      const chars = this.chars;
-      let k = 0;
-      while (k < length && chars[from + k] === text.charCodeAt(start + k)) k++;
-      if (k === length) return w;
+      if (entry > 0) {
+        const from = this.charStarts[entry - 1]!;
+        if (this.charStarts[entry]! - from !== length) continue;
+        const chars = this.chars;
+        let k = 0;
+        while (k < length && chars[from + k] === text.charCodeAt(start + k)) k++;
+        if (k === length) return entry - 1;
+      } else if (this.wideEquals(-entry - 1, text, start, end)) {
+        return -entry - 1;
+      }
     }
   }
 
-  /** Adds the word `text[start..end)` (not present) with its hash and term numbers; returns its number. */
-  add(text: string, start: number, end: number, hash: number, ids: readonly number[]): number {
-    const w = this.count++;
-    if ((w + 1) * 2 > this.slots.length >> 1) this.resize(this.slots.length * 2);
+  /** Whether the two-byte string `n` is `text[start..end)` (apart from {@link find}, which stays small). */
+  private wideEquals(n: number, text: string, start: number, end: number): boolean {
+    const from = this.charStarts[n]!;
+    if (this.charStarts[n + 1]! - from !== 2 * (end - start)) return false;
+    const chars = this.chars;
+    for (let k = 0; k < end - start; k++) {
+      if ((chars[from + 2 * k]! | (chars[from + 2 * k + 1]! << 8)) !== text.charCodeAt(start + k)) return false;
+    }
+    return true;
+  }
+
+  /** Adds `text[start..end)` (not present) with its hash; returns its number. */
+  add(text: string, start: number, end: number, hash: number): number {
+    const n = this.count++;
+    let wide = false;
+    for (let k = start; k < end && !wide; k++) wide = text.charCodeAt(k) > 0xff;
+    if (n + 1 > (this.slots.length >> 1) * this.maxLoad) this.resize(this.slots.length * 2);
     const mask = (this.slots.length >> 1) - 1;
-    let at = hash & mask;
+    let at = spread(hash) & mask;
     while (this.slots[2 * at + 1] !== 0) at = (at + 1) & mask;
     this.slots[2 * at] = hash;
-    this.slots[2 * at + 1] = w + 1;
-    this.charStarts = ensure(this.charStarts, w + 2);
-    this.idStarts = ensure(this.idStarts, w + 2);
-    const from = this.charStarts[w]!;
-    if (from + end - start > this.chars.length) {
-      const chars = new Uint16Array(Math.max(from + end - start, this.chars.length * 2));
-      chars.set(this.chars);
-      this.chars = chars;
+    this.slots[2 * at + 1] = wide ? -(n + 1) : n + 1;
+    this.charStarts = ensure(this.charStarts, n + 2);
+    this.wide = ensureBytes(this.wide, n + 1);
+    const from = this.charStarts[n]!;
+    const to = from + (wide ? 2 : 1) * (end - start);
+    this.chars = ensureBytes(this.chars, to);
+    const chars = this.chars;
+    if (wide) {
+      this.wide[n] = 1;
+      for (let k = start; k < end; k++) {
+        const unit = text.charCodeAt(k);
+        chars[from + 2 * (k - start)] = unit & 0xff;
+        chars[from + 2 * (k - start) + 1] = unit >> 8;
+      }
+    } else {
+      for (let k = start; k < end; k++) chars[from + k - start] = text.charCodeAt(k);
     }
-    for (let k = start; k < end; k++) this.chars[from + k - start] = text.charCodeAt(k);
-    this.charStarts[w + 1] = from + end - start;
+    this.charStarts[n + 1] = to;
+    return n;
+  }
+
+  /** Adds the word `text[start..end)` (not present) with its hash and term numbers; returns its number. */
+  addWord(text: string, start: number, end: number, hash: number, ids: readonly number[]): number {
+    const w = this.add(text, start, end, hash);
+    this.idStarts = ensure(this.idStarts, w + 2);
     const idFrom = this.idStarts[w]!;
     this.termIds = ensure(this.termIds, idFrom + ids.length);
     for (let k = 0; k < ids.length; k++) this.termIds[idFrom + k] = ids[k]!;
     this.idStarts[w + 1] = idFrom + ids.length;
     return w;
+  }
+
+  /** The number of the string `s`, added if it is new. */
+  intern(s: string): number {
+    const hash = hashString(s);
+    const n = this.find(s, 0, s.length, hash);
+    return n >= 0 ? n : this.add(s, 0, s.length, hash);
+  }
+
+  /** String `n`. */
+  stringAt(n: number): string {
+    const bytes = this.chars.subarray(this.charStarts[n]!, this.charStarts[n + 1]!);
+    if (this.wide[n] === 1) {
+      return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf16le');
+    }
+    return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
+  }
+
+  /**
+   * All the strings, in number order: the one-byte ones cut from one string of all the characters (a decoding call
+   * per string cost more than the rest of a large build's end), the others decoded one by one.
+   */
+  strings(): string[] {
+    const out = new Array<string>(this.count);
+    const used = this.charStarts[this.count]!;
+    const all = Buffer.from(this.chars.buffer, this.chars.byteOffset, used).toString('latin1');
+    for (let n = 0; n < this.count; n++) {
+      out[n] = this.wide[n] === 1 ? this.stringAt(n) : all.slice(this.charStarts[n]!, this.charStarts[n + 1]!);
+    }
+    return out;
   }
 
   private resize(length: number): void {
@@ -219,7 +352,7 @@ class WordTable {
     const mask = (length >> 1) - 1;
     for (let i = 0; i < old.length; i += 2) {
       if (old[i + 1] === 0) continue;
-      let at = old[i]! & mask;
+      let at = spread(old[i]!) & mask;
       while (slots[2 * at + 1] !== 0) at = (at + 1) & mask;
       slots[2 * at] = old[i]!;
       slots[2 * at + 1] = old[i + 1]!;
@@ -249,9 +382,9 @@ class U32List {
  * same statistics as `orama-search`'s index, so both rank identically.
  */
 export class PackedIndexBuilder {
-  private termIds = new Map<string, number>();
-  private terms: string[] = [];
-  private words: WordTable | undefined = new WordTable();
+  /** The terms, numbered as first seen. */
+  private terms = new StringTable(0.75);
+  private words: StringTable | undefined = new StringTable();
   // per term: the (chunk, field) it was last seen in, and where its posting for it is
   private stamps = new Int32Array(1024).fill(-1);
   private slots = new Int32Array(1024);
@@ -261,8 +394,8 @@ export class PackedIndexBuilder {
   private lengths = new Int32Array(FIELDS * 1024);
   private readonly averages = new Float64Array(FIELDS);
   private readonly ids: string[] = [];
-  private readonly surfaceSeen = new Set<string>();
-  private readonly surfaces: string[] = [];
+  /** The written words for typo matching, in first-seen order. */
+  private surfaces = new StringTable(0.75);
   private readonly surfaceTermIds = new U32List();
   private readonly tokenizer: CodeTokenizer;
   private readonly visitWord: (text: string, start: number, end: number, hash: number) => number;
@@ -288,7 +421,7 @@ export class PackedIndexBuilder {
           this.stamps[id] = this.stamp;
           this.slots[id] = log.push(id);
         } else {
-          log.increment(this.slots[id]!);
+          log.increment(this.slots[id]!, id);
         }
       }
       return to - from;
@@ -302,21 +435,18 @@ export class PackedIndexBuilder {
       const id = this.termId(term);
       ids.push(id);
       // the typo vocabulary ignores shorter words (TypoVocabulary.add)
-      if (surface.length >= MIN_TYPO_LENGTH - 1 && !this.surfaceSeen.has(surface)) {
-        this.surfaceSeen.add(surface);
-        this.surfaces.push(surface);
-        this.surfaceTermIds.push(id);
+      if (surface.length >= MIN_TYPO_LENGTH - 1) {
+        const known = this.surfaces.count;
+        if (this.surfaces.intern(surface) === known) this.surfaceTermIds.push(id);
       }
     }
-    return this.words!.add(text, start, end, hash, ids);
+    return this.words!.addWord(text, start, end, hash, ids);
   }
 
   private termId(term: string): number {
-    let id = this.termIds.get(term);
-    if (id === undefined) {
-      id = this.terms.length;
-      this.terms.push(term);
-      this.termIds.set(term, id);
+    const known = this.terms.count;
+    const id = this.terms.intern(term);
+    if (id === known) {
       if (id === this.stamps.length) {
         const stamps = new Int32Array(id * 2).fill(-1);
         stamps.set(this.stamps);
@@ -357,14 +487,12 @@ export class PackedIndexBuilder {
   finish(): PackedIndexData {
     this.words = undefined;
     this.tokenizer.releaseCache();
-    this.surfaceSeen.clear();
     const chunks = this.ids.length;
-    const sorted = [...this.terms].sort();
-    this.terms = [];
+    const sorted = this.terms.strings().sort();
     const termCount = sorted.length;
     const rank = new Uint32Array(termCount);
-    for (let r = 0; r < termCount; r++) rank[this.termIds.get(sorted[r]!)!] = r;
-    this.termIds = new Map();
+    for (let r = 0; r < termCount; r++) rank[this.terms.intern(sorted[r]!)] = r;
+    this.terms = new StringTable();
     this.stamps = new Int32Array(0);
     this.slots = new Int32Array(0);
     const numeric = new Uint8Array(termCount);
@@ -375,13 +503,14 @@ export class PackedIndexBuilder {
     for (const log of this.logs) {
       postings += log.length;
       // Orama's index does not count frequencies of numeric terms: each counts once, so none overflows
-      for (const i of log.overflow.keys())
-        if (numeric[rank[log.terms[i >>> SLAB_BITS]![i & SLAB_MASK]!]!] !== 1) overflows++;
+      for (const term of log.overflowTerms.values()) if (numeric[rank[term]!] !== 1) overflows++;
     }
     // The index is laid out as its snapshot: one buffer, handed to the main thread and persisted without a copy.
     const termStarts = stringStarts(sorted);
     const idStarts = stringStarts(this.ids);
-    const surfaces = this.surfaces.join('\n');
+    const surfaceCount = this.surfaces.count;
+    const surfaces = this.surfaces.strings().join('\n');
+    this.surfaces = new StringTable();
     const lengths: Record<(typeof packedArrays)[number], number> = {
       termBytes: termStarts[termCount]!,
       termStarts: termStarts.byteLength,
@@ -394,7 +523,7 @@ export class PackedIndexBuilder {
       idBytes: idStarts[chunks]!,
       idStarts: idStarts.byteLength,
       surfaceBytes: Buffer.byteLength(surfaces, 'utf8'),
-      surfaceTerms: this.surfaces.length * 4,
+      surfaceTerms: surfaceCount * 4,
     };
     const { snapshot, arrays } = snapshotLayout(
       packedArrays.map((name) => lengths[name]),
@@ -407,14 +536,24 @@ export class PackedIndexBuilder {
     let base = 0;
     for (let f = 0; f < FIELDS; f++) {
       const log = this.logs[f]!;
-      const slabs = log.terms.length;
+      const slabs = log.termSlabs.length;
       const offset = f * (termCount + 1);
       // counting sort by term rank; stable, so each list stays in chunk order
       counts.fill(0);
       for (let s = 0; s < slabs; s++) {
-        const terms = log.terms[s]!;
-        const n = Math.min(SLAB, log.length - s * SLAB);
-        for (let k = 0; k < n; k++) counts[rank[terms[k]!]! + 1]! += 1;
+        const bytes = log.termSlabs[s]!;
+        const end = log.termSlabEnd(s);
+        for (let p = 0; p < end; ) {
+          let term = 0;
+          let shift = 0;
+          let byte: number;
+          do {
+            byte = bytes[p++]!;
+            term |= (byte & 0x7f) << shift;
+            shift += 7;
+          } while (byte >= 0x80);
+          counts[rank[term]! + 1]! += 1;
+        }
       }
       postingStarts[offset] = base;
       for (let t = 0; t < termCount; t++) postingStarts[offset + t + 1] = postingStarts[offset + t]! + counts[t + 1]!;
@@ -424,21 +563,28 @@ export class PackedIndexBuilder {
       // the chunk of posting i: the last d whose first posting is at or before i
       let d = 0;
       let nextFirst = chunks > 1 ? firstPostings[FIELDS + f]! : log.length;
+      let i = 0;
       for (let s = 0; s < slabs; s++) {
-        const terms = log.terms[s]!;
-        const tfs = log.tfs[s]!;
-        const n = Math.min(SLAB, log.length - s * SLAB);
-        for (let k = 0; k < n; k++) {
-          const i = s * SLAB + k;
+        const bytes = log.termSlabs[s]!;
+        const end = log.termSlabEnd(s);
+        for (let p = 0; p < end; i++) {
+          let term = 0;
+          let shift = 0;
+          let byte: number;
+          do {
+            byte = bytes[p++]!;
+            term |= (byte & 0x7f) << shift;
+            shift += 7;
+          } while (byte >= 0x80);
           while (i >= nextFirst) {
             d++;
             nextFirst = d + 1 < chunks ? firstPostings[(d + 1) * FIELDS + f]! : log.length;
           }
-          const t = rank[terms[k]!]!;
+          const t = rank[term]!;
           const at = next[t]!;
           next[t] = at + 1;
           postingDocs[at] = d;
-          const raw = tfs[k]!;
+          const raw = log.tfs[i >>> SLAB_BITS]![i & SLAB_MASK]!;
           if (numeric[t] === 1) {
             postingTfs[at] = 1;
           } else if (raw === TF_OVERFLOW) {
@@ -448,10 +594,11 @@ export class PackedIndexBuilder {
             postingTfs[at] = raw;
           }
         }
-        // this slab's postings are in the index: its memory can go
-        log.terms[s] = undefined;
-        log.tfs[s] = undefined;
+        // this slab's postings are in the index: its memory can go (and that of the frequencies before them)
+        log.termSlabs[s] = undefined;
+        for (let k = (i >>> SLAB_BITS) - 1; k >= 0 && log.tfs[k] !== undefined; k--) log.tfs[k] = undefined;
       }
+      log.tfs.length = 0;
       fieldOverflow.sort((a, b) => a[0] - b[0]);
       for (const [at, tf] of fieldOverflow) {
         tfOverflow[overflowAt++] = at;
