@@ -172,10 +172,12 @@ class PostingLog {
   }
 }
 
-/** An Int32Array of at least `capacity` elements holding `array`'s (the same one if it is large enough). */
-function ensure(array: Int32Array<ArrayBuffer>, capacity: number): Int32Array<ArrayBuffer> {
+/**
+ * An array of at least `capacity` elements holding `array`'s (the same one if it is large enough); grows by half.
+ */
+function ensure<T extends Int32Array<ArrayBuffer> | Uint8Array<ArrayBuffer>>(array: T, capacity: number): T {
   if (capacity <= array.length) return array;
-  const next = new Int32Array(Math.max(capacity, Math.ceil(array.length * 1.5)));
+  const next = new (array.constructor as new (n: number) => T)(Math.max(capacity, Math.ceil(array.length * 1.5)));
   next.set(array);
   return next;
 }
@@ -198,14 +200,6 @@ function spread(hash: number): number {
   h ^= h >>> 13;
   h = Math.imul(h, 0xc2b2ae35);
   return h ^ (h >>> 16);
-}
-
-/** A Uint8Array of at least `capacity` bytes holding `array`'s (the same one if it is large enough); grows by half. */
-function ensureBytes(array: Uint8Array<ArrayBuffer>, capacity: number): Uint8Array<ArrayBuffer> {
-  if (capacity <= array.length) return array;
-  const next = new Uint8Array(Math.max(capacity, Math.ceil(array.length * 1.5)));
-  next.set(array);
-  return next;
 }
 
 /**
@@ -286,10 +280,10 @@ class StringTable {
     this.slots[2 * at] = hash;
     this.slots[2 * at + 1] = wide ? -(n + 1) : n + 1;
     this.charStarts = ensure(this.charStarts, n + 2);
-    this.wide = ensureBytes(this.wide, n + 1);
+    this.wide = ensure(this.wide, n + 1);
     const from = this.charStarts[n]!;
     const to = from + (wide ? 2 : 1) * (end - start);
-    this.chars = ensureBytes(this.chars, to);
+    this.chars = ensure(this.chars, to);
     const chars = this.chars;
     if (wide) {
       this.wide[n] = 1;

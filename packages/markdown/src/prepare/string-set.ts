@@ -1,3 +1,5 @@
+import { grown } from './terms.js';
+
 /**
  * A set of strings kept as their UTF-8 bytes, one after another in one buffer, and found by a hash of them: what
  * a `Set<string>` of a large library's chunk ids holds in some 100 bytes an id instead of a string object each (a
@@ -103,11 +105,4 @@ function hashOf(bytes: Uint8Array, length: number): number {
   let hash = 0x811c9dc5 | 0;
   for (let i = 0; i < length; i++) hash = Math.imul(hash ^ (bytes[i] as number), 0x01000193);
   return hash;
-}
-
-/** A copy of `array`, `size` long, keeping what it holds. */
-function grown<T extends Uint8Array | Uint32Array | Int32Array>(array: T, size: number): T {
-  const next = new (array.constructor as new (n: number) => T)(size);
-  next.set(array);
-  return next;
 }

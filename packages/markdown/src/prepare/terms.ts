@@ -46,7 +46,7 @@ class ByteSlabs {
 }
 
 /** A copy of `array` `size` long (at least its length), keeping what it holds. */
-function grown<T extends Uint8Array | Uint32Array>(array: T, size: number): T {
+export function grown<T extends Uint8Array | Uint32Array | Int32Array>(array: T, size: number): T {
   const next = new (array.constructor as new (n: number) => T)(size);
   next.set(array);
   return next;
