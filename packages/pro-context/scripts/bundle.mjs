@@ -82,7 +82,8 @@ const engineRequire = createRequire(
 const markdownDir = dirname(engineRequire.resolve('@pro-context/markdown/package.json'));
 
 const entries = {
-  'pro-context': join(root, 'dist', 'cli.js'),
+  // the command: bounds the young generation, then imports the program (dist/cli.js)
+  'pro-context': join(root, 'dist', 'bin.js'),
   'pro-context-admin': join(root, 'dist', 'admin.js'),
   // packed-search starts its index-building worker from `./packed-search-worker.js` beside its own module,
   // which in the bundle is a chunk in dist/bin/: the worker script is an entry point of its own there

@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 import { ConfigLibraryProvider, docsEngineToken } from '@pro-context/engine';
 import { serveStdio } from '@pro-context/host-stdio';
 import {
@@ -11,7 +10,7 @@ import {
 } from '@pro-context/kernel';
 import { createToolRunner } from '@pro-context/tool-runner';
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { applyHeapGrowth } from './heap.js';
+import { applyHeapGrowth, releaseYoungGeneration } from './heap.js';
 import { checkHttpSettings, httpHostOptionsFrom } from './http.js';
 import {
   defaultPlugins,
@@ -141,6 +140,8 @@ export function buildProgram(): Command {
       });
       checkHttpSettings(kernel.config);
       applyHeapGrowth(serverConfigSection.read(kernel.config).heapGrowthPercent);
+      // the command held it before loading the program (bin.ts)
+      if (!serverConfigSection.read(kernel.config).holdYoungGeneration) releaseYoungGeneration();
       const identity = { name: 'pro-context', version: PRESET_VERSION, instructions: SERVER_INSTRUCTIONS };
       if (serverConfigSection.read(kernel.config).transport === 'http')
         // loaded only for the HTTP host: a stdio server never pays for express, prom-client and the HTTP transport

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { createSilentLogger, type StartedKernel } from '@pro-context/kernel';
 import { catalogErrorOf } from '@pro-context/testing';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { applyHeapGrowth } from '../src/heap.js';
+import { applyHeapGrowth, holdYoungGeneration } from '../src/heap.js';
 import { httpHostOptionsFrom } from '../src/http.js';
 import {
   corsConfigSection,
@@ -81,6 +81,23 @@ describe("the preset's settings (host sections, reserved variables, default allo
     const applied = applyHeapGrowth(30, ['--inspect']);
     expect(applied).toMatchObject({ applied: true, percent: 30 });
     if (applied.applied) applied.stop();
+  });
+
+  it('reads server.holdYoungGeneration (default true); holdYoungGeneration leaves a node flag be', async () => {
+    expect(serverConfigSection.read((await start({})).config).holdYoungGeneration).toBe(true);
+    const off = await start({}, { server: { holdYoungGeneration: false } });
+    expect(serverConfigSection.read(off.config).holdYoungGeneration).toBe(false);
+    const error = await catalogErrorOf(start({}, { server: { holdYoungGeneration: 'yes' } }));
+    expect(error.code).toBe('CONFIG_INVALID');
+    expect(error.message).toContain('server.holdYoungGeneration');
+    expect(holdYoungGeneration([], '--max-semi-space-size=16')).toEqual({
+      held: false,
+      reason: 'set on the command line',
+    });
+    expect(holdYoungGeneration(['--semi-space-growth-factor=3'], '')).toEqual({
+      held: false,
+      reason: 'set on the command line',
+    });
   });
 
   it('names the variable that set a bad server key', async () => {
