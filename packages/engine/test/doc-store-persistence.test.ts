@@ -175,7 +175,7 @@ describe('docs persisted in blocks', () => {
     expect(adapter.calls.fetchDocs).toBe(0);
     await kernel.resolve(docsEngineToken).idle();
     const manifest = (await cache.get<{ format?: number; ids?: string[] }>(ns.docs, 'acme@latest'))?.value;
-    expect(manifest?.format).toBe(2);
+    expect(manifest?.format).toBe(3);
     expect(manifest?.ids).toHaveLength(chunks.length);
     expect((await cache.keys('chunks', 'acme@latest@first-format#')).length).toBeGreaterThan(1);
   });

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { type BlockSource, type StoredChunk, StoredDocsTable, toManifest } from '../src/core/stored-docs.js';
+import {
+  type BlockSource,
+  isManifest,
+  type StoredChunk,
+  StoredDocsTable,
+  toManifest,
+} from '../src/core/stored-docs.js';
 
 const meta = {
   libraryId: 'acme',
@@ -68,5 +74,28 @@ describe('StoredDocsTable: chunks read by id', () => {
     const many = await docs.read([`${tilde}~2`, 'custom-id-9', `${sliced}#pip`]);
     for (const id of [`${tilde}~2`, 'custom-id-9', `${sliced}#pip`]) expect(many.get(id)?.id).toBe(id);
     expect(many.has(plain)).toBe(false);
+  });
+
+  it('writes ids without their page URL, and reads a manifest of the previous format (ids whole) the same', async () => {
+    const page = 'https://acme.test/reference/api';
+    const chunks = [
+      chunk(page, page),
+      chunk(page, `${page}#create-app`),
+      chunk(page, `${page}#create-app~2`),
+      chunk('https://acme.test/misc', 'custom-id-7'),
+      chunk(page, `${page}#routes`),
+    ];
+    const { manifest } = toManifest(meta, chunks);
+    expect(manifest.format).toBe(3);
+    expect(manifest.ids).toEqual(['', '#create-app', '#create-app~2', '\u0000custom-id-7', '#routes']);
+    // a cached manifest of format 2 (written by the previous release): its ids whole
+    const previous = JSON.parse(JSON.stringify({ ...manifest, format: 2, ids: chunks.map((c) => c.id) })) as unknown;
+    expect(isManifest(previous)).toBe(true);
+    expect(previous).toEqual(JSON.parse(JSON.stringify(manifest)));
+    for (const written of [manifest, previous as typeof manifest]) {
+      const docs = new StoredDocsTable(written, null, source, chunks);
+      for (const c of chunks) expect((await docs.read([c.id])).get(c.id)?.order).toBe(c.order);
+    }
+    expect(isManifest({ ...manifest, format: 1 })).toBe(false);
   });
 });

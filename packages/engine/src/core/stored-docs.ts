@@ -43,8 +43,21 @@ export interface DocsRecord extends DocsMeta {
   chunks: StoredChunk[];
 }
 
-/** Current format of the `docs` entries. */
-export const DOCS_FORMAT = 2;
+/** Current format of the `docs` entries (3: ids written without their page's URL; 2, ids whole, is still read). */
+export const DOCS_FORMAT = 3;
+
+/** Marks an id written whole in a manifest's `ids` (it does not start with its page's URL). */
+const WHOLE = '\u0000';
+
+/** How `id`, a chunk of the page at `url`, is written in a manifest's `ids`: without the URL it starts with. */
+export function idInManifest(id: string, url: string): string {
+  return id.startsWith(url) && id.charCodeAt(url.length) !== 0 ? id.slice(url.length) : `${WHOLE}${id}`;
+}
+
+/** The id a manifest's `ids` holds as `written`, for a chunk of the page at `url`. */
+function idFromManifest(written: string, url: string): string {
+  return written.charCodeAt(0) === 0 ? written.slice(1) : `${url}${written}`;
+}
 
 /**
  * An indexed library version as persisted (cache namespace `docs`): what is known about it and where its
@@ -54,7 +67,11 @@ export const DOCS_FORMAT = 2;
  */
 export interface DocsManifest extends DocsMeta {
   format: typeof DOCS_FORMAT;
-  /** Chunk ids in stored order (a chunk's position is its ordinal). */
+  /**
+   * Chunk ids in stored order (a chunk's position is its ordinal), each without the URL of its page (its run) when
+   * it starts with it (`#setup~2`), else whole after a NUL character ({@link idInManifest}): the URL is most of an
+   * id, and a large library has tens of thousands of them (77,000 in the benchmark's 68 MB corpus).
+   */
   ids: string[];
   /** The chunks of each page URL: `[url, first ordinal]`, in order; a run ends where the next one starts. */
   runs: [string, number][];
@@ -131,22 +148,41 @@ export class BlockCutter extends ChunkBlockCutter<StoredChunk> {
    * offsets it added, in the order of the chunks it was given (the same as {@link add} of those chunks keeps).
    */
   absorb(cut: { ids: readonly string[]; runs: readonly [string, number][]; blockStarts: readonly number[] }): void {
-    for (const id of cut.ids) this.ids.push(id);
     for (const run of cut.runs) this.runs.push(run);
     for (const start of cut.blockStarts) this.blockStarts.push(start);
+    // kept as the manifest writes them (without their page's URL): a large library's ids take a third of the memory
+    for (const id of cut.ids) {
+      const ordinal = this.ids.length;
+      while (this.run + 1 < this.runs.length && (this.runs[this.run + 1]?.[1] as number) <= ordinal) this.run++;
+      this.ids.push(idInManifest(id, this.runs[this.run]?.[0] ?? ''));
+    }
+    this.absorbed = true;
   }
 
   /** The manifest of the chunks added, with `meta`. */
   manifest(meta: DocsMeta, blocks?: string): DocsManifest {
+    let ids = this.ids;
+    if (!this.absorbed) {
+      let run = 0;
+      ids = this.ids.map((id, ordinal) => {
+        while (run + 1 < this.runs.length && (this.runs[run + 1]?.[1] as number) <= ordinal) run++;
+        return idInManifest(id, this.runs[run]?.[0] ?? '');
+      });
+    }
     return {
       ...meta,
       format: DOCS_FORMAT,
-      ids: this.ids,
+      ids,
       runs: this.runs,
       blockStarts: this.blockStarts,
       ...(blocks ? { blocks } : {}),
     };
   }
+
+  /** Whether the ids came through {@link absorb} (kept as the manifest writes them) rather than `add` (whole). */
+  private absorbed = false;
+  /** The run of the last id absorbed. */
+  private run = 0;
 }
 
 /** The manifest and blocks of `chunks` (in stored order). */
@@ -161,18 +197,32 @@ export function toManifest(
   return { manifest: cutter.manifest(meta), blocks };
 }
 
-/** Whether a cached `docs` value is a manifest of the current format. */
+/**
+ * Whether a cached `docs` value is a manifest: of the current format, or of format 2 (its ids whole), which it
+ * turns into the current one where it is (the value is the reader's own copy).
+ */
 export function isManifest(value: unknown): value is DocsManifest {
-  const v = value as Partial<DocsManifest> | null;
-  return (
-    typeof v === 'object' &&
-    v !== null &&
-    v.format === DOCS_FORMAT &&
-    Array.isArray(v.ids) &&
-    Array.isArray(v.runs) &&
-    Array.isArray(v.blockStarts) &&
-    Array.isArray(v.pages)
-  );
+  const v = value as (Omit<Partial<DocsManifest>, 'format'> & { format?: number }) | null;
+  if (
+    typeof v !== 'object' ||
+    v === null ||
+    (v.format !== DOCS_FORMAT && v.format !== 2) ||
+    !Array.isArray(v.ids) ||
+    !Array.isArray(v.runs) ||
+    !Array.isArray(v.blockStarts) ||
+    !Array.isArray(v.pages)
+  )
+    return false;
+  if (v.format === 2) {
+    const { ids, runs } = v as DocsManifest;
+    let run = 0;
+    for (let ordinal = 0; ordinal < ids.length; ordinal++) {
+      while (run + 1 < runs.length && (runs[run + 1]?.[1] as number) <= ordinal) run++;
+      ids[ordinal] = idInManifest(ids[ordinal] as string, runs[run]?.[0] ?? '');
+    }
+    v.format = DOCS_FORMAT;
+  }
+  return true;
 }
 
 /** Whether a cached `docs` value is a record of the first format (every chunk inside). */
@@ -301,13 +351,16 @@ export class StoredDocsTable implements LoadedDocs {
     const ids = this.manifest.ids;
     let found: number | undefined;
     let page = false;
+    const whole = `${WHOLE}${id}`;
     for (let cut = id.length; cut > 0; ) {
       const runs = this.runsOf.get(id.slice(0, cut));
       if (runs !== undefined) page = true;
+      // as the manifest writes the id in a run of the page at id.slice(0, cut)
+      const written = id.charCodeAt(cut) === 0 ? whole : id.slice(cut);
       for (const run of runs ?? []) {
         const end = Math.min(this.runEnd(run), found ?? Number.POSITIVE_INFINITY);
         for (let ordinal = this.runStarts[run] as number; ordinal < end; ordinal++) {
-          if (ids[ordinal] === id) {
+          if (ids[ordinal] === written) {
             found = ordinal;
             break;
           }
@@ -319,12 +372,19 @@ export class StoredDocsTable implements LoadedDocs {
     if (found !== undefined || page) return found;
     if (this.ordinals === undefined) {
       const ordinals = new Map<string, number>();
-      ids.forEach((known, ordinal) => {
+      for (let ordinal = 0; ordinal < ids.length; ordinal++) {
+        const known = this.idAt(ordinal);
         if (!ordinals.has(known)) ordinals.set(known, ordinal);
-      });
+      }
       this.ordinals = ordinals;
     }
     return this.ordinals.get(id);
+  }
+
+  /** The id of the chunk at `ordinal`. */
+  private idAt(ordinal: number): string {
+    const run = floorIndex(this.runStarts, ordinal);
+    return idFromManifest(this.manifest.ids[ordinal] as string, this.manifest.runs[run]?.[0] ?? '');
   }
 
   /** Reads the blocks holding `ordinals` into `into` (every chunk of each block). */
@@ -379,7 +439,7 @@ export class StoredDocsTable implements LoadedDocs {
     const out: string[] = [];
     for (const ordinal of lists[0] ?? []) {
       if (!rest.every((set) => set.has(ordinal))) continue;
-      out.push(this.manifest.ids[ordinal] as string);
+      out.push(this.idAt(ordinal));
       if (out.length >= limit) break;
     }
     return out;
