@@ -22,7 +22,7 @@ export { sectionOffset } from './markdown/section.js';
 export type { SlugFlavour, Slugger } from './markdown/slug.js';
 export { createSlugger, headingPlainText, inlinePlainText, slugify } from './markdown/slug.js';
 export type { BlockableChunk } from './prepare/blocks.js';
-export { ChunkBlockCutter, encodeBlock } from './prepare/blocks.js';
+export { ChunkBlockCutter, encodeBlock, idFromRun, idInRun } from './prepare/blocks.js';
 export type {
   PreparablePage,
   PreparedBatch,

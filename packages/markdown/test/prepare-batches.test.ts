@@ -100,3 +100,63 @@ describe('DocsPreparer (a library in batches)', () => {
     }
   });
 });
+
+describe('the term index layout', () => {
+  /** The same index in the first layout (each word's chunks as 32-bit numbers), as an earlier release wrote it. */
+  function firstLayout(bytes: Uint8Array, texts: readonly string[], words: readonly string[]): Uint8Array {
+    const header = new Uint32Array(bytes.buffer, bytes.byteOffset, 5);
+    const vocabBytes = header[3] as number;
+    const padded = Math.ceil(vocabBytes / 4) * 4;
+    const lists = words.map((w) =>
+      texts.flatMap((t, doc) =>
+        t
+          .toLowerCase()
+          .match(/[a-z0-9_.$@-]+/g)
+          ?.includes(w)
+          ? [doc]
+          : [],
+      ),
+    );
+    const total = lists.reduce((n, l) => n + l.length, 0);
+    const out = new Uint8Array(20 + padded + 4 * (words.length + 1) + 4 * total);
+    new Uint32Array(out.buffer, 0, 5).set([0x31544350, texts.length, words.length, vocabBytes, total]);
+    out.set(bytes.subarray(20, 20 + vocabBytes), 20);
+    const starts = new Uint32Array(out.buffer, 20 + padded, words.length + 1);
+    const postings = new Uint32Array(out.buffer, 20 + padded + 4 * (words.length + 1), total);
+    let at = 0;
+    lists.forEach((list, w) => {
+      starts[w] = at;
+      for (const doc of list) postings[at++] = doc;
+    });
+    starts[words.length] = at;
+    return out;
+  }
+
+  it('writes each word list as varint gaps (smaller than 32-bit numbers), and still reads the first layout', () => {
+    const texts = Array.from({ length: 3000 }, (_, i) =>
+      `common word${i % 50} rare${i} ${i % 997 === 0 ? 'needle_x' : ''} shared.name`.trim(),
+    );
+    const builder = new TermIndexBuilder();
+    for (const t of texts) builder.add(t);
+    const bytes = builder.finish();
+    const vocabBytes = new Uint32Array(bytes.buffer, bytes.byteOffset, 5)[3] as number;
+    const words = Buffer.from(bytes.subarray(20, 20 + vocabBytes))
+      .toString('latin1')
+      .split('\n');
+    const old = firstLayout(bytes, texts, words);
+    // the lists: bytes in the layout written, 32-bit numbers in the first
+    const listBytes = new Uint32Array(bytes.buffer, bytes.byteOffset, 5)[4] as number;
+    const oldListBytes = 4 * (new Uint32Array(old.buffer, 0, 5)[4] as number);
+    expect(listBytes).toBeLessThan(oldListBytes * 0.6);
+    expect(bytes.byteLength).toBeLessThan(old.byteLength);
+    for (const layout of [bytes, old]) {
+      const index = TermIndex.read(layout) as TermIndex;
+      expect(index).toBeDefined();
+      for (const needle of ['common', 'word7', 'rare2999', 'needle_x', 'shared.name', 'name', 'absent']) {
+        const holding = texts.flatMap((t, doc) => (t.includes(needle) ? [doc] : []));
+        expect(index.chunksWith(needle), needle).toEqual(holding);
+        expect(index.documentFrequency(needle), needle).toBe(holding.length);
+      }
+    }
+  });
+});

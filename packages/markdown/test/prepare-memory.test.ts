@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ChunkBlockCutter } from '../src/index.js';
+import { ChunkBlockCutter, idFromRun, idInRun } from '../src/index.js';
 import { CompactStringSet } from '../src/prepare/string-set.js';
 
 describe('CompactStringSet', () => {
@@ -62,5 +62,25 @@ describe('ChunkBlockCutter.drain', () => {
     expect(keeping.runs).toHaveLength(72);
     expect(blocks.drained).toEqual(blocks.kept);
     expect(draining.flush()?.map((c) => c.id)).toEqual(keeping.flush()?.map((c) => c.id));
+  });
+});
+
+describe('idInRun / idFromRun', () => {
+  it("keeps an id without its chunk's URL, or whole when it does not start with it, and gives it back", () => {
+    const url = 'https://docs.test/guide/getting-started';
+    const cases: [string, string][] = [
+      [url, ''],
+      [`${url}#install`, '#install'],
+      [`${url}#a-rather-long-section-anchor~2`, '#a-rather-long-section-anchor~2'],
+      ['custom-id-9', '\u0000custom-id-9'],
+      [`${url}\u0000odd`, `\u0000${url}\u0000odd`],
+    ];
+    for (const [id, kept] of cases) {
+      expect(idInRun(id, url)).toBe(kept);
+      expect(idFromRun(idInRun(id, url), url)).toBe(id);
+    }
+    const cutter = new ChunkBlockCutter<{ id: string; url: string; body: string }>(100);
+    cutter.add([{ id: `${url}#install`, url, body: 'x' }]);
+    expect(cutter.ids).toEqual(['#install']);
   });
 });

@@ -1,5 +1,5 @@
 import { type Freshness, type IndexKey, ProContextError } from '@pro-context/kernel';
-import { ChunkBlockCutter, chunkTermIndex, TermIndex } from '@pro-context/markdown';
+import { ChunkBlockCutter, chunkTermIndex, idFromRun, idInRun, TermIndex } from '@pro-context/markdown';
 
 /** A chunk as the engine stores it (the search backend only keeps ids). */
 export interface StoredChunk {
@@ -46,19 +46,6 @@ export interface DocsRecord extends DocsMeta {
 /** Current format of the `docs` entries (3: ids written without their page's URL; 2, ids whole, is still read). */
 export const DOCS_FORMAT = 3;
 
-/** Marks an id written whole in a manifest's `ids` (it does not start with its page's URL). */
-const WHOLE = '\u0000';
-
-/** How `id`, a chunk of the page at `url`, is written in a manifest's `ids`: without the URL it starts with. */
-export function idInManifest(id: string, url: string): string {
-  return id.startsWith(url) && id.charCodeAt(url.length) !== 0 ? id.slice(url.length) : `${WHOLE}${id}`;
-}
-
-/** The id a manifest's `ids` holds as `written`, for a chunk of the page at `url`. */
-function idFromManifest(written: string, url: string): string {
-  return written.charCodeAt(0) === 0 ? written.slice(1) : `${url}${written}`;
-}
-
 /**
  * An indexed library version as persisted (cache namespace `docs`): what is known about it and where its
  * chunks are. The chunks themselves are in blocks of consecutive chunks (namespace `chunks`, key
@@ -69,7 +56,7 @@ export interface DocsManifest extends DocsMeta {
   format: typeof DOCS_FORMAT;
   /**
    * Chunk ids in stored order (a chunk's position is its ordinal), each without the URL of its page (its run) when
-   * it starts with it (`#setup~2`), else whole after a NUL character ({@link idInManifest}): the URL is most of an
+   * it starts with it (`#setup~2`), else whole after a NUL character (`idInRun`): the URL is most of an
    * id, and a large library has tens of thousands of them (77,000 in the benchmark's 68 MB corpus).
    */
   ids: string[];
@@ -148,41 +135,23 @@ export class BlockCutter extends ChunkBlockCutter<StoredChunk> {
    * offsets it added, in the order of the chunks it was given (the same as {@link add} of those chunks keeps).
    */
   absorb(cut: { ids: readonly string[]; runs: readonly [string, number][]; blockStarts: readonly number[] }): void {
+    // (the ids as the manifest writes them, without their URL: new strings here, copied from the worker's)
+    for (const id of cut.ids) this.ids.push(id);
     for (const run of cut.runs) this.runs.push(run);
     for (const start of cut.blockStarts) this.blockStarts.push(start);
-    // kept as the manifest writes them (without their page's URL): a large library's ids take a third of the memory
-    for (const id of cut.ids) {
-      const ordinal = this.ids.length;
-      while (this.run + 1 < this.runs.length && (this.runs[this.run + 1]?.[1] as number) <= ordinal) this.run++;
-      this.ids.push(idInManifest(id, this.runs[this.run]?.[0] ?? ''));
-    }
-    this.absorbed = true;
   }
 
   /** The manifest of the chunks added, with `meta`. */
   manifest(meta: DocsMeta, blocks?: string): DocsManifest {
-    let ids = this.ids;
-    if (!this.absorbed) {
-      let run = 0;
-      ids = this.ids.map((id, ordinal) => {
-        while (run + 1 < this.runs.length && (this.runs[run + 1]?.[1] as number) <= ordinal) run++;
-        return idInManifest(id, this.runs[run]?.[0] ?? '');
-      });
-    }
     return {
       ...meta,
       format: DOCS_FORMAT,
-      ids,
+      ids: this.ids,
       runs: this.runs,
       blockStarts: this.blockStarts,
       ...(blocks ? { blocks } : {}),
     };
   }
-
-  /** Whether the ids came through {@link absorb} (kept as the manifest writes them) rather than `add` (whole). */
-  private absorbed = false;
-  /** The run of the last id absorbed. */
-  private run = 0;
 }
 
 /** The manifest and blocks of `chunks` (in stored order). */
@@ -218,7 +187,7 @@ export function isManifest(value: unknown): value is DocsManifest {
     let run = 0;
     for (let ordinal = 0; ordinal < ids.length; ordinal++) {
       while (run + 1 < runs.length && (runs[run + 1]?.[1] as number) <= ordinal) run++;
-      ids[ordinal] = idInManifest(ids[ordinal] as string, runs[run]?.[0] ?? '');
+      ids[ordinal] = idInRun(ids[ordinal] as string, runs[run]?.[0] ?? '');
     }
     v.format = DOCS_FORMAT;
   }
@@ -351,7 +320,7 @@ export class StoredDocsTable implements LoadedDocs {
     const ids = this.manifest.ids;
     let found: number | undefined;
     let page = false;
-    const whole = `${WHOLE}${id}`;
+    const whole = `\u0000${id}`;
     for (let cut = id.length; cut > 0; ) {
       const runs = this.runsOf.get(id.slice(0, cut));
       if (runs !== undefined) page = true;
@@ -384,7 +353,7 @@ export class StoredDocsTable implements LoadedDocs {
   /** The id of the chunk at `ordinal`. */
   private idAt(ordinal: number): string {
     const run = floorIndex(this.runStarts, ordinal);
-    return idFromManifest(this.manifest.ids[ordinal] as string, this.manifest.runs[run]?.[0] ?? '');
+    return idFromRun(this.manifest.ids[ordinal] as string, this.manifest.runs[run]?.[0] ?? '');
   }
 
   /** Reads the blocks holding `ordinals` into `into` (every chunk of each block). */

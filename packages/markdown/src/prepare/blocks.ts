@@ -5,12 +5,33 @@ export interface BlockableChunk {
   body: string;
 }
 
+/** Marks an id kept whole by {@link idInRun} (it does not start with its chunk's URL). */
+const WHOLE = '\u0000';
+
+/**
+ * How a chunk's id is kept beside its page run (a manifest's `ids`): without its chunk's URL, which it starts with
+ * and which is most of it (`#setup~2` for `https://…/guide#setup~2`), or whole after a NUL character when it does not
+ * start with it. A new string, not a slice holding on to the whole id.
+ */
+export function idInRun(id: string, url: string): string {
+  const kept = id.startsWith(url) && id.charCodeAt(url.length) !== 0 ? id.slice(url.length) : `${WHOLE}${id}`;
+  // (V8 makes a longer slice a view of the string it was cut from; a slice of a string built here holds only that)
+  return kept.length < 13 ? kept : `${kept} `.slice(0, -1);
+}
+
+/** The id {@link idInRun} kept as `kept` for a chunk of the page at `url`. */
+export function idFromRun(kept: string, url: string): string {
+  return kept.charCodeAt(0) === 0 ? kept.slice(1) : `${url}${kept}`;
+}
+
 /**
  * Cuts chunks, in stored order, into blocks of about `blockChars` characters of body (a chunk never spans two
- * blocks) as they come, and keeps their ids, page runs (`[url, first ordinal]`) and block offsets. The engine's
- * stored docs are written in these blocks; a chunking worker cuts them the same way where it prepares them.
+ * blocks) as they come, and keeps their ids (without their URL: {@link idInRun}), page runs
+ * (`[url, first ordinal]`) and block offsets. The engine's stored docs are written in these blocks; a chunking
+ * worker cuts them the same way where it prepares them.
  */
 export class ChunkBlockCutter<T extends BlockableChunk> {
+  /** The chunks' ids as {@link idInRun} keeps them, in order. */
   readonly ids: string[] = [];
   readonly runs: [string, number][] = [];
   readonly blockStarts: number[] = [];
@@ -27,7 +48,7 @@ export class ChunkBlockCutter<T extends BlockableChunk> {
     const done: T[][] = [];
     for (const chunk of chunks) {
       const ordinal = this.drained + this.ids.length;
-      this.ids.push(chunk.id);
+      this.ids.push(idInRun(chunk.id, chunk.url));
       const lastUrl = this.runs.length > 0 ? this.runs[this.runs.length - 1]?.[0] : this.drainedUrl;
       if (lastUrl !== chunk.url) this.runs.push([chunk.url, ordinal]);
       if (this.chars >= this.blockChars) {

@@ -5,8 +5,15 @@
  * when it occurs inside one of the text's maximal runs of those characters: the runs are the vocabulary here.
  */
 
-const MAGIC = 0x31544350; // 'PCT1'
+/** The first layout: each word's chunks as 32-bit numbers (still read). */
+const MAGIC_V1 = 0x31544350; // 'PCT1'
+/** The layout written: each word's chunks as varint gaps (about a third of the bytes). */
+const MAGIC = 0x32544350; // 'PCT2'
 const HEADER_WORDS = 5;
+
+/** Bytes of `value` as a varint (7 bits a byte). */
+const varintBytes = (value: number) =>
+  value < 0x80 ? 1 : value < 0x4000 ? 2 : value < 0x200000 ? 3 : value < 0x10000000 ? 4 : 5;
 
 // The characters of a word (`[a-z0-9_.$@-]`), by UTF-16 unit below 128.
 const WORD_CHAR = new Uint8Array(128);
@@ -182,67 +189,74 @@ export class TermIndexBuilder {
     this.pairs += count;
   }
 
-  /** The term index of every text added. */
+  /**
+   * The term index of every text added: the vocabulary, then per word where its list starts (in bytes) and the
+   * lists, each word's chunks ascending as varint gaps (the first one the chunk itself).
+   */
   finish(): Uint8Array {
     const { words, docs, postings, docStart } = this;
     const vocabBytes = Math.max(0, this.vocabLength - 1);
     const padded = Math.ceil(vocabBytes / 4) * 4;
-    const total = this.pairs;
-    const bytes = new Uint8Array(4 * HEADER_WORDS + padded + 4 * (words + 1) + 4 * total);
+    const { slabs, length } = postings;
+    // the chunks' postings, word by word (each chunk's words ascending, as varint gaps)
+    const eachPosting = (visit: (word: number, doc: number) => void, release: boolean) => {
+      let p = 0;
+      for (let doc = 0; doc < docs; doc++) {
+        const end = doc + 1 < docs ? (docStart[doc + 1] as number) : length;
+        let w = 0;
+        while (p < end) {
+          let gap = 0;
+          let shift = 0;
+          let byte: number;
+          do {
+            byte = (slabs[p >>> 16] as Uint8Array)[p & (SLAB - 1)] as number;
+            // a slab placed is let go as the sort goes on
+            if (release && (p & (SLAB - 1)) === SLAB - 1) slabs[p >>> 16] = EMPTY;
+            p++;
+            gap |= (byte & 0x7f) << shift;
+            shift += 7;
+          } while (byte >= 0x80);
+          w += gap;
+          visit(w, doc);
+        }
+      }
+    };
+    // the bytes of each word's list (the chunk each word was last seen in is what its next gap starts from)
+    const previous = this.lastDoc.length >= words ? this.lastDoc.fill(0) : new Uint32Array(words);
+    const sizes = new Uint32Array(words + 1);
+    eachPosting((w, doc) => {
+      sizes[w + 1] = (sizes[w + 1] as number) + varintBytes(doc - (previous[w] as number));
+      previous[w] = doc;
+    }, false);
+    for (let w = 0; w < words; w++) sizes[w + 1] = (sizes[w + 1] as number) + (sizes[w] as number);
+    const total = sizes[words] as number;
+    const bytes = new Uint8Array(4 * HEADER_WORDS + padded + 4 * (words + 1) + total);
     const header = new Uint32Array(bytes.buffer, 0, HEADER_WORDS);
     header.set([MAGIC, docs, words, vocabBytes, total]);
     bytes.set(this.vocab.subarray(0, vocabBytes), 4 * HEADER_WORDS);
     this.vocab = new Uint8Array(0);
     const startsAt = 4 * HEADER_WORDS + padded;
-    const starts = new Uint32Array(bytes.buffer, startsAt, words + 1);
-    const all = new Uint32Array(bytes.buffer, startsAt + 4 * (words + 1), total);
-    const { slabs, length } = postings;
-    // counting sort of the postings by word (stable: each word's chunks stay in order)
-    let p = 0;
-    for (let doc = 0; doc < docs; doc++) {
-      const end = doc + 1 < docs ? (docStart[doc + 1] as number) : length;
-      let w = 0;
-      while (p < end) {
-        let gap = 0;
-        let shift = 0;
-        let byte: number;
-        do {
-          byte = (slabs[p >>> 16] as Uint8Array)[p & (SLAB - 1)] as number;
-          p++;
-          gap |= (byte & 0x7f) << shift;
-          shift += 7;
-        } while (byte >= 0x80);
-        w += gap;
-        starts[w + 1] = (starts[w + 1] as number) + 1;
+    new Uint32Array(bytes.buffer, startsAt, words + 1).set(sizes);
+    const lists = bytes.subarray(startsAt + 4 * (words + 1));
+    // where each word's next byte goes: its start, moved on as it is written (stable: chunks stay in order)
+    const next = sizes;
+    previous.fill(0);
+    eachPosting((w, doc) => {
+      let at = next[w] as number;
+      let v = doc - (previous[w] as number);
+      previous[w] = doc;
+      while (v >= 0x80) {
+        lists[at++] = (v & 0x7f) | 0x80;
+        v >>>= 7;
       }
-    }
-    for (let w = 0; w < words; w++) starts[w + 1] = (starts[w + 1] as number) + (starts[w] as number);
-    const next = starts.slice(0, words);
-    p = 0;
-    for (let doc = 0; doc < docs; doc++) {
-      const end = doc + 1 < docs ? (docStart[doc + 1] as number) : length;
-      let w = 0;
-      while (p < end) {
-        let gap = 0;
-        let shift = 0;
-        let byte: number;
-        do {
-          byte = (slabs[p >>> 16] as Uint8Array)[p & (SLAB - 1)] as number;
-          // a slab placed is let go as the sort goes on
-          if ((p & (SLAB - 1)) === SLAB - 1) slabs[p >>> 16] = EMPTY;
-          p++;
-          gap |= (byte & 0x7f) << shift;
-          shift += 7;
-        } while (byte >= 0x80);
-        w += gap;
-        all[next[w] as number] = doc;
-        next[w] = (next[w] as number) + 1;
-      }
-    }
+      lists[at++] = v;
+      next[w] = at;
+    }, true);
     // what a finished builder held goes
     this.postings = new ByteSlabs();
     this.docStart = new Uint32Array(0);
     this.docWords = new Uint32Array(0);
+    this.lastDoc = new Uint32Array(0);
     return bytes;
   }
 }
@@ -255,13 +269,15 @@ export class TermIndex {
     private readonly vocab: string,
     /** Offset of each word in {@link vocab}. */
     private readonly wordAt: Uint32Array,
-    private readonly postingStarts: Uint32Array,
-    private readonly postings: Uint32Array,
+    /** Where each word's list starts in {@link lists} (and the end, last). */
+    private readonly listStarts: Uint32Array,
+    /** Each word's chunks: varint gaps (the layout written), or 32-bit numbers (the first layout, still read). */
+    private readonly lists: Uint8Array | Uint32Array,
   ) {}
 
   /** Bytes the index takes in memory, roughly. */
   get bytes(): number {
-    return this.vocab.length + 4 * (this.wordAt.length + this.postingStarts.length + this.postings.length);
+    return this.vocab.length + 4 * (this.wordAt.length + this.listStarts.length) + this.lists.byteLength;
   }
 
   /**
@@ -278,10 +294,17 @@ export class TermIndex {
     }
     const base = bytes.byteOffset;
     const [magic, documents, words, vocabBytes, total] = new Uint32Array(bytes.buffer, base, HEADER_WORDS);
-    if (magic !== MAGIC || words === undefined || vocabBytes === undefined || total === undefined) return undefined;
+    if (
+      (magic !== MAGIC && magic !== MAGIC_V1) ||
+      words === undefined ||
+      vocabBytes === undefined ||
+      total === undefined
+    )
+      return undefined;
     const padded = Math.ceil(vocabBytes / 4) * 4;
     const startsAt = 4 * HEADER_WORDS + padded;
-    if (bytes.byteLength !== startsAt + 4 * (words + 1) + 4 * total) return undefined;
+    const listBytes = magic === MAGIC ? total : 4 * total;
+    if (bytes.byteLength !== startsAt + 4 * (words + 1) + listBytes) return undefined;
     const vocab = Buffer.from(bytes.buffer, base + 4 * HEADER_WORDS, vocabBytes).toString('latin1');
     const wordAt = new Uint32Array(words);
     let offset = 0;
@@ -290,12 +313,13 @@ export class TermIndex {
       const end = vocab.indexOf('\n', offset);
       offset = end === -1 ? vocab.length + 1 : end + 1;
     }
+    const listsAt = base + startsAt + 4 * (words + 1);
     return new TermIndex(
       documents as number,
       vocab,
       wordAt,
       new Uint32Array(bytes.buffer, base + startsAt, words + 1),
-      new Uint32Array(bytes.buffer, base + startsAt + 4 * (words + 1), total),
+      magic === MAGIC ? new Uint8Array(bytes.buffer, listsAt, total) : new Uint32Array(bytes.buffer, listsAt, total),
     );
   }
 
@@ -305,7 +329,13 @@ export class TermIndex {
     if (matched.length === 0) return 0;
     if (matched.length === 1) {
       const w = matched[0] as number;
-      return (this.postingStarts[w + 1] as number) - (this.postingStarts[w] as number);
+      const from = this.listStarts[w] as number;
+      const to = this.listStarts[w + 1] as number;
+      if (this.lists instanceof Uint32Array) return to - from;
+      // one chunk a varint: its last byte is the one under 0x80
+      let count = 0;
+      for (let i = from; i < to; i++) if ((this.lists[i] as number) < 0x80) count++;
+      return count;
     }
     return this.chunksOf(matched).length;
   }
@@ -335,10 +365,25 @@ export class TermIndex {
   private chunksOf(words: readonly number[]): number[] {
     const seen = new Uint8Array(this.documents);
     const out: number[] = [];
+    const lists = this.lists;
+    const varint = lists instanceof Uint8Array;
     for (const w of words) {
-      const end = this.postingStarts[w + 1] as number;
-      for (let i = this.postingStarts[w] as number; i < end; i++) {
-        const doc = this.postings[i] as number;
+      const end = this.listStarts[w + 1] as number;
+      let doc = 0;
+      for (let i = this.listStarts[w] as number; i < end; ) {
+        if (varint) {
+          let gap = 0;
+          let shift = 0;
+          let byte: number;
+          do {
+            byte = lists[i++] as number;
+            gap |= (byte & 0x7f) << shift;
+            shift += 7;
+          } while (byte >= 0x80);
+          doc += gap;
+        } else {
+          doc = lists[i++] as number;
+        }
         if (seen[doc] === 0) {
           seen[doc] = 1;
           out.push(doc);
