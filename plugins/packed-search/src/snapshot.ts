@@ -2,7 +2,8 @@ import type { PackedIndexData } from './packed-index.js';
 
 /** Identifies the snapshot layout; {@link decodeSnapshot} refuses any other. */
 export const SNAPSHOT_FORMAT = 'pro-context/packed-search';
-export const SNAPSHOT_VERSION = 1;
+/** 2: the chunk ids front-coded (a snapshot of version 1 is refused: the engine builds the index again). */
+export const SNAPSHOT_VERSION = 2;
 
 /** The typed arrays of {@link PackedIndexData}, in snapshot order. */
 export const packedArrays = [
