@@ -197,7 +197,8 @@ export class ChunkingPool {
     call.signal?.throwIfAborted();
     let chars = 0;
     for (const page of pages) chars += page.markdown.length + (page.html?.length ?? 0);
-    if (!this.workerUrl || chars < this.minChars) return prepareDocs(pages, options, call.progress);
+    // (on this thread, which answers calls too: other work gets turns)
+    if (!this.workerUrl || chars < this.minChars) return prepareDocs(pages, options, call.progress, true);
     const slot = await this.acquire(call.signal);
     try {
       return await this.run<PreparedDocs>(
@@ -224,7 +225,7 @@ export class ChunkingPool {
   async session(options: PrepareOptions, call: { signal?: AbortSignal; chars?: number } = {}): Promise<PrepareSession> {
     call.signal?.throwIfAborted();
     if (!this.workerUrl || (call.chars !== undefined && call.chars < this.minChars)) {
-      const preparer = new DocsPreparer(options);
+      const preparer = new DocsPreparer(options, true);
       return {
         add: (pages, progress) => preparer.add(pages, progress),
         finish: async () => preparer.finish(),

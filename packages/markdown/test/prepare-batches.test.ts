@@ -160,3 +160,25 @@ describe('the term index layout', () => {
     }
   });
 });
+
+describe('DocsPreparer on a thread that answers calls (takeTurns)', () => {
+  it('lets other work run while it prepares a large batch; without turns nothing runs until it is done', async () => {
+    const pages = Array.from({ length: 400 }, (_, p) => ({
+      url: `https://docs.test/p${p}`,
+      title: `Page ${p}`,
+      markdown: `# Page ${p}\n\n${'Some text about routing and middleware. '.repeat(60)}\n\n## More\n\n${'Details. '.repeat(200)}`,
+    }));
+    const ticksDuring = async (takeTurns: boolean) => {
+      let ticks = 0;
+      const timer = setInterval(() => ticks++, 1);
+      const started = ticks;
+      const preparing = new DocsPreparer({ maxTokens: 400 }, takeTurns).add(pages);
+      await preparing;
+      const during = ticks - started;
+      clearInterval(timer);
+      return during;
+    };
+    expect(await ticksDuring(false)).toBe(0);
+    expect(await ticksDuring(true)).toBeGreaterThan(0);
+  });
+});

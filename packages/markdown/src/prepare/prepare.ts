@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { IndexableChunk } from '@pro-context/kernel';
+import { Slicer } from '@pro-context/kernel';
 import { loadHtmlToMarkdown } from '../html/lazy.js';
 import { type Chunk, chunkMarkdown } from '../markdown/chunk.js';
 import { CompactStringSet } from './string-set.js';
@@ -78,7 +79,19 @@ export class DocsPreparer {
   private readonly hash = createHash('sha256');
   private readonly terms = new TermIndexBuilder();
 
-  constructor(private readonly options: PrepareOptions) {}
+  /**
+   * `takeTurns`: the pages are prepared on a thread that also answers calls (the main thread, a library under the
+   * pool's `minChars`): other work gets a turn every few ms (a 1 MB batch is some 300 ms of chunking on a busy
+   * 2-core machine, which held up every answer meanwhile).
+   */
+  constructor(
+    private readonly options: PrepareOptions,
+    takeTurns = false,
+  ) {
+    this.slicer = takeTurns ? new Slicer() : undefined;
+  }
+
+  private readonly slicer: Slicer | undefined;
 
   /** Prepares the next pages. */
   async add(input: readonly PreparablePage[], progress?: PrepareProgress): Promise<PreparedBatch> {
@@ -90,6 +103,7 @@ export class DocsPreparer {
     // progress every 5 % of the pages at most
     const step = Math.max(1, Math.ceil(input.length / 20));
     for (const [index, page] of input.entries()) {
+      if (this.slicer) await this.slicer.turn();
       if (progress && index > 0 && index % step === 0) progress(index, input.length);
       if (!seen.add(`page:${page.url}`)) continue;
       const markdown =
@@ -142,8 +156,9 @@ export async function prepareDocs(
   input: readonly PreparablePage[],
   options: PrepareOptions,
   progress?: PrepareProgress,
+  takeTurns = false,
 ): Promise<PreparedDocs> {
-  const preparer = new DocsPreparer(options);
+  const preparer = new DocsPreparer(options, takeTurns);
   const { pages, chunks } = await preparer.add(input, progress);
   return { pages, chunks, ...preparer.finish() };
 }
