@@ -38,8 +38,11 @@ const SEP = '\u0000';
  * write and assembles a value it reads, so a 40 MB index snapshot in one row cost 40 MB more on each side.
  */
 export const PART_BYTES = 1024 * 1024;
-/** Parts written per transaction; the event loop gets a turn between transactions (other calls are answered). */
-const PARTS_PER_TURN = 4;
+/**
+ * Parts written per transaction; the event loop gets a turn between transactions (other calls are answered). One:
+ * four (4 MB) took 40-80 ms a transaction on the benchmark machine, a stall for the calls waiting meanwhile.
+ */
+const PARTS_PER_TURN = 1;
 /** Parts no entry refers to (a writer died before its entry) are deleted by the cleanup once this old. */
 const ORPHAN_PARTS_MS = HOUR_MS;
 const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));

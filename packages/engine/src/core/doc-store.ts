@@ -477,9 +477,17 @@ export class DocStore {
         try {
           // answers computed from an earlier revision of these docs go
           const answerPrefix = answerKeyPrefix(library.id, version);
-          for (const key of await this.cache.keys(ns.answers, answerPrefix)) await this.cache.delete(ns.answers, key);
+          // (a delete is a synchronous write: thousands of pages are one long stall without turns between them)
+          const slicer = new Slicer();
+          for (const key of await this.cache.keys(ns.answers, answerPrefix)) {
+            await slicer.turn();
+            await this.cache.delete(ns.answers, key);
+          }
           // and so do read-page's copies of its pages: the next read fetches the page as it is now
-          for (const url of pageUrls) await this.cache.delete(ns.pages, url);
+          for (const url of pageUrls) {
+            await slicer.turn();
+            await this.cache.delete(ns.pages, url);
+          }
           await this.writeDocs(docs, manifest, [], terms, ttlMs ? { ttlMs } : {});
         } finally {
           this.building.delete(blockPrefix(manifest));
