@@ -28,7 +28,7 @@ function ids(): string[] {
 function build(all: readonly string[]) {
   const builder = new PackedIndexBuilder();
   // each chunk's body names it, so a search for that word finds exactly it
-  all.forEach((id, i) => builder.add({ id, title: '', section: '', headings: '', body: `marker${i}` }));
+  for (const [i, id] of all.entries()) builder.add({ id, title: '', section: '', headings: '', body: `marker${i}` });
   return builder.finish();
 }
 
@@ -44,7 +44,7 @@ describe('packed-search chunk ids (front-coded)', () => {
     const half = Math.floor(all.length / 2) + 3;
     const merged = mergePacked([build(all.slice(0, half)), build(all.slice(half))]);
     for (const index of [data, snapshot.data, merged].map((d) => new PackedIndex(d, tokenizer))) {
-      all.forEach((id, doc) => expect(index.idOf(doc)).toBe(id));
+      for (const [doc, id] of all.entries()) expect(index.idOf(doc)).toBe(id);
     }
   });
 });
