@@ -226,8 +226,8 @@ class IdList {
     this.used += length - shared;
     this.count++;
     this.starts[this.count] = this.used;
-    // the next id is compared with this one
-    this.scratch = this.last.length >= length ? this.last : new Uint8Array(Math.max(256, length));
+    // the next id is compared with this one (and encoded into the last one's bytes, grown above if need be)
+    this.scratch = this.last;
     this.last = utf8;
     this.lastLength = length;
   }

@@ -320,12 +320,12 @@ export class StoredDocsTable implements LoadedDocs {
     const ids = this.manifest.ids;
     let found: number | undefined;
     let page = false;
-    const whole = `\u0000${id}`;
     for (let cut = id.length; cut > 0; ) {
-      const runs = this.runsOf.get(id.slice(0, cut));
+      const url = id.slice(0, cut);
+      const runs = this.runsOf.get(url);
       if (runs !== undefined) page = true;
-      // as the manifest writes the id in a run of the page at id.slice(0, cut)
-      const written = id.charCodeAt(cut) === 0 ? whole : id.slice(cut);
+      // as the manifest writes the id in a run of the page at `url`
+      const written = runs === undefined ? '' : idInRun(id, url);
       for (const run of runs ?? []) {
         const end = Math.min(this.runEnd(run), found ?? Number.POSITIVE_INFINITY);
         for (let ordinal = this.runStarts[run] as number; ordinal < end; ordinal++) {
