@@ -10,6 +10,8 @@ const MAGIC_V1 = 0x31544350; // 'PCT1'
 /** The layout written: each word's chunks as varint gaps (about a third of the bytes). */
 const MAGIC = 0x32544350; // 'PCT2'
 const HEADER_WORDS = 5;
+/** Document frequencies a {@link TermIndex} keeps (a query's terms recur; each lookup scans the vocabulary). */
+const FREQUENCIES_KEPT = 1024;
 
 /** Bytes of `value` as a varint (7 bits a byte). */
 const varintBytes = (value: number) =>
@@ -275,6 +277,9 @@ export class TermIndex {
     private readonly lists: Uint8Array | Uint32Array,
   ) {}
 
+  /** {@link documentFrequency}'s answers so far (at most {@link FREQUENCIES_KEPT}). */
+  private readonly frequencies = new Map<string, number>();
+
   /** Bytes the index takes in memory, roughly. */
   get bytes(): number {
     return this.vocab.length + 4 * (this.wordAt.length + this.listStarts.length) + this.lists.byteLength;
@@ -325,19 +330,13 @@ export class TermIndex {
 
   /** How many chunks contain `needle` (lower-case, made of `[a-z0-9_.$@-]`) in their text. */
   documentFrequency(needle: string): number {
-    const matched = this.wordsContaining(needle);
-    if (matched.length === 0) return 0;
-    if (matched.length === 1) {
-      const w = matched[0] as number;
-      const from = this.listStarts[w] as number;
-      const to = this.listStarts[w + 1] as number;
-      if (this.lists instanceof Uint32Array) return to - from;
-      // one chunk a varint: its last byte is the one under 0x80
-      let count = 0;
-      for (let i = from; i < to; i++) if ((this.lists[i] as number) < 0x80) count++;
-      return count;
-    }
-    return this.chunksOf(matched).length;
+    // the same query terms come back query after query, and each lookup scans the whole vocabulary
+    const known = this.frequencies.get(needle);
+    if (known !== undefined) return known;
+    const count = this.countChunks(this.wordsContaining(needle));
+    if (this.frequencies.size >= FREQUENCIES_KEPT) this.frequencies.clear();
+    this.frequencies.set(needle, count);
+    return count;
   }
 
   /** The chunks (ordinals, ascending) that contain `needle` (lower-case, made of `[a-z0-9_.$@-]`) in their text. */
@@ -363,34 +362,73 @@ export class TermIndex {
 
   /** The chunks holding any of `words`, ascending, each once. */
   private chunksOf(words: readonly number[]): number[] {
-    const seen = new Uint8Array(this.documents);
-    const out: number[] = [];
-    const lists = this.lists;
-    const varint = lists instanceof Uint8Array;
-    for (const w of words) {
-      const end = this.listStarts[w + 1] as number;
-      let doc = 0;
-      for (let i = this.listStarts[w] as number; i < end; ) {
-        if (varint) {
-          let gap = 0;
-          let shift = 0;
-          let byte: number;
-          do {
-            byte = lists[i++] as number;
-            gap |= (byte & 0x7f) << shift;
-            shift += 7;
-          } while (byte >= 0x80);
-          doc += gap;
-        } else {
-          doc = lists[i++] as number;
-        }
-        if (seen[doc] === 0) {
-          seen[doc] = 1;
-          out.push(doc);
-        }
-      }
+    if (words.length === 0) return [];
+    if (words.length === 1) {
+      // one word's list is ascending, each chunk once
+      const out: number[] = [];
+      this.eachChunk(words[0] as number, (doc) => {
+        out.push(doc);
+      });
+      return out;
     }
-    return words.length > 1 ? out.sort((a, b) => a - b) : out;
+    const seen = this.markChunks(words);
+    const out: number[] = [];
+    // ascending by reading the marks in order: a pass over one byte per chunk, not a sort of what was found
+    for (let doc = 0; doc < seen.length; doc++) if (seen[doc] === 1) out.push(doc);
+    return out;
+  }
+
+  /** How many chunks hold any of `words`. */
+  private countChunks(words: readonly number[]): number {
+    if (words.length === 0) return 0;
+    if (words.length === 1) {
+      const w = words[0] as number;
+      const from = this.listStarts[w] as number;
+      const to = this.listStarts[w + 1] as number;
+      if (this.lists instanceof Uint32Array) return to - from;
+      // one chunk a varint: its last byte is the one under 0x80
+      let count = 0;
+      for (let i = from; i < to; i++) if ((this.lists[i] as number) < 0x80) count++;
+      return count;
+    }
+    let count = 0;
+    const seen = this.markChunks(words);
+    for (let doc = 0; doc < seen.length; doc++) count += seen[doc] as number;
+    return count;
+  }
+
+  /** A mark (1) per chunk holding any of `words`. */
+  private markChunks(words: readonly number[]): Uint8Array {
+    const seen = new Uint8Array(this.documents);
+    for (const w of words) {
+      this.eachChunk(w, (doc) => {
+        seen[doc] = 1;
+      });
+    }
+    return seen;
+  }
+
+  /** Visits the chunks of word `w`'s list, in order. */
+  private eachChunk(w: number, visit: (doc: number) => void): void {
+    const lists = this.lists;
+    const end = this.listStarts[w + 1] as number;
+    if (!(lists instanceof Uint8Array)) {
+      for (let i = this.listStarts[w] as number; i < end; i++) visit(lists[i] as number);
+      return;
+    }
+    let doc = 0;
+    for (let i = this.listStarts[w] as number; i < end; ) {
+      let gap = 0;
+      let shift = 0;
+      let byte: number;
+      do {
+        byte = lists[i++] as number;
+        gap |= (byte & 0x7f) << shift;
+        shift += 7;
+      } while (byte >= 0x80);
+      doc += gap;
+      visit(doc);
+    }
   }
 
   private wordIndexAt(offset: number): number {
