@@ -199,7 +199,9 @@ export function createToolRunner(kernel: Pick<StartedKernel, 'resolveAll' | 'log
       };
     } catch (error) {
       const coded = toProContextError(error);
-      if (coded.code === 'INTERNAL_ERROR')
+      // a call its client cancelled is not a failure of the server's: no error record (its answer is never read)
+      if (context.signal.aborted) logger.info('tool call cancelled', { error: coded.message });
+      else if (coded.code === 'INTERNAL_ERROR')
         logger.error('tool failed', { error, cause: (coded.cause as Error)?.message });
       return failure(coded, logger, tool);
     }

@@ -160,6 +160,20 @@ describe('createToolRunner', () => {
     );
   });
 
+  it('logs a call its client cancelled as cancelled, not as a failure of the server', async () => {
+    const { kernel, records } = await start(toolPlugin('a', [echo as never]));
+    const runner = createToolRunner(kernel);
+    const controller = new AbortController();
+    controller.abort();
+    // the tool fails because its call was cancelled (here: it throws what an aborted fetch would)
+    const outcome = await runner.call('echo', { word: 'boom' }, { signal: controller.signal });
+    expect(outcome.ok).toBe(false);
+    expect(records.filter((r) => r.level === 'error')).toEqual([]);
+    expect(records).toContainEqual(
+      expect.objectContaining({ level: 'info', msg: 'tool call cancelled', tool: 'echo' }),
+    );
+  });
+
   it('passes catalog errors through, hides unexpected ones behind INTERNAL_ERROR and logs them', async () => {
     const { kernel, records } = await start(toolPlugin('a', [echo as never]));
     const runner = createToolRunner(kernel);

@@ -125,6 +125,32 @@ const ACCEPT_LLMS_TXT = 'text/plain, text/markdown;q=0.9, */*;q=0.5';
 const ACCEPT_PAGE = 'text/markdown, text/plain;q=0.9, text/html;q=0.5, */*;q=0.1';
 /** Bytes per estimated token allowed when downloading an llms-full.txt within `maxFullTxtTokens` (UTF-8 slack). */
 const FULL_TXT_BYTES_PER_TOKEN = 12;
+const MiB = 1024 * 1024;
+
+/**
+ * The HTTP client's "larger than the limit" error, for an llms-full.txt: which file, and the setting that bounds it
+ * (`maxFullTxtMB`, or the token budget when `preferFullTxt` is false). Any other error comes back as it is.
+ */
+function tooLargeExplained(error: unknown, url: string, setting: 'maxFullTxtMB' | 'maxFullTxtTokens'): unknown {
+  if (!(error instanceof ProContextError) || error.code !== 'INVALID_CONTENT') return error;
+  const limit = error.details?.maxBodyBytes;
+  if (typeof limit !== 'number') return error;
+  const explained = new ProContextError(
+    'INVALID_CONTENT',
+    `${url} is larger than ${Math.round((limit / MiB) * 10) / 10} MB, the limit of an llms-full.txt (sources.llmsTxt.${setting}).`,
+    {
+      details: { ...error.details, url, setting: `sources.llmsTxt.${setting}` },
+      suggestion:
+        setting === 'maxFullTxtMB'
+          ? 'Raise sources.llmsTxt.maxFullTxtMB in the configuration (MB), or point the library at an llms.txt that lists its pages (sources.llmsTxt.llmsTxtUrl).'
+          : 'Set sources.llmsTxt.preferFullTxt to true to index it whole (within sources.llmsTxt.maxFullTxtMB), or raise sources.llmsTxt.maxFullTxtTokens.',
+      cause: error,
+    },
+  );
+  // pages already handed over make the failure final (see readFullTxt)
+  if ((error as { handedOver?: boolean }).handedOver) Object.assign(explained, { handedOver: true });
+  return explained;
+}
 
 function sha256(body: Uint8Array | string): string {
   return createHash('sha256').update(body).digest('hex');
@@ -656,9 +682,25 @@ export class LlmsTxtSourceAdapter implements SourceAdapter {
       keepNone?: boolean;
     },
   ): Promise<FullTxtRead> {
+    // Read as it downloads, never held whole: `http.maxBodyBytes` (the cap of bodies held whole) is not its limit.
+    const limit = options.maxBodyBytes ?? this.options.maxFullTxtMB * MiB;
+    try {
+      return await this.streamFullTxt(url, context, options, limit);
+    } catch (error) {
+      throw tooLargeExplained(error, url, options.maxBodyBytes === undefined ? 'maxFullTxtMB' : 'maxFullTxtTokens');
+    }
+  }
+
+  /** {@link readFullTxt}'s read, within `limit` bytes. */
+  private async streamFullTxt(
+    url: string,
+    context: FetchContext,
+    options: Parameters<LlmsTxtSourceAdapter['readFullTxt']>[2],
+    limit: number,
+  ): Promise<FullTxtRead> {
     const response = await this.http.stream(url, {
       headers: { accept: ACCEPT_LLMS_TXT },
-      ...(options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes }),
+      maxBodyBytes: limit,
       ...(context.signal ? { signal: context.signal } : {}),
       // The caller's redirect check (read-page's allowlist), applied before a hop is followed.
       ...(context.allowUrl ? { allowUrl: context.allowUrl } : {}),

@@ -10,7 +10,16 @@ export const llmsTxtPluginOptionsSchema = z.strictObject({
     .boolean()
     .default(false)
     .describe(
-      'Use llms-full.txt whenever the site has one and it fits the HTTP size cap. When false, it is used only within maxFullTxtTokens; otherwise the pages listed in llms.txt are fetched one by one.',
+      'Use llms-full.txt whenever the site has one (within maxFullTxtMB). When false, it is used only within maxFullTxtTokens; otherwise the pages listed in llms.txt are fetched one by one.',
+    ),
+  maxFullTxtMB: z
+    .number()
+    .int()
+    .positive()
+    .max(4096)
+    .default(256)
+    .describe(
+      'Largest llms-full.txt read, in MB. It is read as it downloads and its pages go to the index in batches (never held whole), so http.maxBodyBytes, the cap of bodies held whole, does not apply to it.',
     ),
   maxFullTxtTokens: z
     .number()

@@ -63,10 +63,11 @@ beforeEach(() => {
 
 async function kernelWith(
   options: LlmsTxtPluginOptionsInput = {},
+  maxBodyBytes = 64 * 2 ** 20,
 ): Promise<{ kernel: StartedKernel; adapter: SourceAdapter }> {
   const kernel = await createTestKernel({
     plugins: [[llmsTxtPlugin, options]],
-    config: { http: { maxBodyBytes: 64 * 2 ** 20 } },
+    config: { http: { maxBodyBytes } },
   });
   return { kernel, adapter: kernel.resolveAll(sourceAdapterToken).find((a) => a.id === 'llms-txt')! };
 }
@@ -115,6 +116,32 @@ describe('a large llms-full.txt, streamed', () => {
     expect(docs.toc?.title).toBe('Big');
     expect(requests.get('/big/llms-full.txt')).toBe(1);
     await kernel.stop();
+  });
+
+  it('is read past http.maxBodyBytes (the cap of bodies held whole), up to sources.llmsTxt.maxFullTxtMB', async () => {
+    // about 3 MB, against an HTTP cap of 1 MB
+    const body = bigFile('capped', 2000);
+    files.set('/capped/llms-full.txt', { body });
+    const { kernel, adapter } = await kernelWith({}, 2 ** 20);
+    let handed = 0;
+    const docs = await adapter.fetchDocs(lib('capped'), 'latest', {
+      pages: async (batch) => void (handed += batch.length),
+    });
+    expect(handed).toBe(docs.toc?.entries.length);
+    expect(handed).toBe(2000);
+    await kernel.stop();
+
+    // over maxFullTxtMB: a coded error naming the file, its limit and the setting to raise
+    const small = await kernelWith({ maxFullTxtMB: 1 });
+    const error = await catalogErrorOf(
+      small.adapter.fetchDocs(lib('capped'), 'latest', { pages: async () => undefined }),
+    );
+    expect(error.code).toBe('INVALID_CONTENT');
+    expect(error.message).toBe(
+      `${base}/capped/llms-full.txt is larger than 1 MB, the limit of an llms-full.txt (sources.llmsTxt.maxFullTxtMB).`,
+    );
+    expect(error.suggestion).toContain('Raise sources.llmsTxt.maxFullTxtMB');
+    await small.kernel.stop();
   });
 
   it('keeps only the TOC after a TOC read, and reads the file again for the documentation', async () => {

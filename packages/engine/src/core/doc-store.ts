@@ -51,9 +51,15 @@ export interface LoadResult {
 export interface TocRecord {
   toc: TocResult;
   adapterId: string;
+  /** Why the sources tried before {@link adapterId} did not serve (`llms-txt: …`), when one did not. */
+  passedOver?: string[];
 }
 
 const SNAPSHOT_TTL_NEVER = 0;
+/** Least time between two progress reports of one library's indexing, ms (a phase's first report always goes). */
+const PROGRESS_EVERY_MS = 100;
+/** Pages chunked at which a streamed download's progress is half of its share ({@link DocStore}'s fetchAndIndex). */
+const STREAMED_HALF_PAGES = 2000;
 const MB = 1024 * 1024;
 
 /** `value` as an ISO 8601 UTC date-time; the current time when it is not a date at all. */
@@ -359,9 +365,18 @@ export class DocStore {
     return this.logger.span('engine.index', { libraryId: library.id, version }, async (span) => {
       const fetchStarted = performance.now();
       const key = { libraryId: library.id, version };
-      // progress in percent: the adapter's fetch is the first 80 %, chunking and indexing the rest
-      const report = (percent: number, message: string) => context.progress?.(Math.round(percent), 100, message);
-      report(0, `Fetching the ${library.name} ${version} documentation`);
+      // progress in percent: the adapter's fetch is the first 80 %, chunking and indexing the rest. A streamed
+      // library reports every batch: at most one report every PROGRESS_EVERY_MS goes out (each phase's first always),
+      // and none once the call is cancelled.
+      let lastReport = Number.NEGATIVE_INFINITY;
+      const report = (percent: number, message: string, phaseStart = false) => {
+        if (context.signal?.aborted) return;
+        const now = performance.now();
+        if (!phaseStart && now - lastReport < PROGRESS_EVERY_MS) return;
+        lastReport = now;
+        context.progress?.(Math.round(percent), 100, message);
+      };
+      report(0, `Fetching the ${library.name} ${version} documentation`, true);
       // each adapter tried builds afresh: pages it hands over while it reads (`FetchContext.pages`) are chunked,
       // indexed and written at once; a failed attempt's partial build is dropped before the next source is tried
       let build: IndexingBuild | undefined;
@@ -379,8 +394,10 @@ export class DocStore {
               ...ctx,
               pages: async (batch) => {
                 // chunked while it downloads: how many pages are chunked of those received so far
+                // how far a download of unknown length has got is unknown: a share of the fetch's 80 % that keeps
+                // growing with the pages chunked (half of it at STREAMED_HALF_PAGES), never reaching the next phase
                 await open().add(batch, (done, received) =>
-                  report(Math.min(79, 5 + done / 100), `Chunking ${received} pages (${done} done)`),
+                  report(5 + (74 * done) / (done + STREAMED_HALF_PAGES), `Chunking ${received} pages (${done} done)`),
                 );
               },
             });
@@ -397,7 +414,7 @@ export class DocStore {
         },
         {
           ...context,
-          progress: (done, total, message) => report(total > 0 ? (80 * done) / total : 0, message),
+          progress: (done, total, message) => report(total > 0 ? (80 * done) / total : 0, message, done === 0),
         },
         version,
       );
@@ -411,7 +428,7 @@ export class DocStore {
         const pages = fetched.pages;
         fetched.pages = [];
         const total = pages.length;
-        report(80, `Chunking ${total} pages`);
+        report(80, total > 0 ? `Chunking ${total} pages` : 'Chunking the last pages read', true);
         await current.addAll(pages, total, (done) =>
           report(80 + (10 * done) / Math.max(1, total), `Chunking ${total} pages (${done} done)`),
         );
@@ -432,7 +449,7 @@ export class DocStore {
             },
           );
         }
-        report(90, `Indexing ${chunkCount} chunks`);
+        report(90, `Indexing ${chunkCount} chunks`, true);
         const finished = await current.finish({
           libraryId: library.id,
           version,
@@ -449,7 +466,7 @@ export class DocStore {
         await current.abandon();
         throw error;
       }
-      report(100, `Indexed ${library.name} ${version}`);
+      report(100, `Indexed ${library.name} ${version}`, true);
       // where a first answer's time goes (the benchmark reads these): fetch, chunk, index (a library handed over
       // in batches is chunked and indexed while it downloads: its fetch span includes theirs)
       const ms = (from: number, to: number) => Math.round(to - from);
@@ -677,7 +694,11 @@ export class DocStore {
   }
 
   private async fetchToc(library: LibraryDescriptor, version: string, context: FetchContext): Promise<TocRecord> {
-    const { value: toc, adapter } = await this.sources.first(
+    const {
+      value: toc,
+      adapter,
+      passedOver,
+    } = await this.sources.first(
       library,
       'fetch the table of contents',
       (a, ctx) => a.fetchToc(library, version, ctx),
@@ -685,7 +706,7 @@ export class DocStore {
       version,
     );
     const ttlMs = library.ttlHours ? library.ttlHours * 3_600_000 : undefined;
-    const record: TocRecord = { toc, adapterId: adapter.id };
+    const record: TocRecord = { toc, adapterId: adapter.id, ...(passedOver ? { passedOver } : {}) };
     await this.cache.set(ns.toc, versionKey(library.id, version), record, ttlMs ? { ttlMs } : {});
     return record;
   }

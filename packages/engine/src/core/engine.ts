@@ -167,7 +167,7 @@ export class DocsEngine {
 
   constructor(private readonly deps: DocsEngineDeps) {
     this.catalog = new LibraryCatalog(deps.providers, settingsDeclarations(deps.adapters), deps.logger);
-    this.sources = new SourceChain(deps.adapters);
+    this.sources = new SourceChain(deps.adapters, deps.logger);
     this.chunking = new ChunkingPool(
       deps.options.chunkWorkers === undefined ? {} : { size: deps.options.chunkWorkers },
     );
@@ -489,6 +489,11 @@ export class DocsEngine {
       tocSize = toc.length;
       summary = describeToc(record.toc);
       adapterId = record.adapterId;
+      // a source before the one that served could not: the agent (and its user) should hear why
+      if (record.passedOver?.length)
+        notes.push(
+          `${library.name}'s documentation comes from ${record.adapterId}, because ${record.passedOver.join('; ')}.`,
+        );
       if (record.stale)
         notes.push(
           `The table of contents is from the cache and has expired: it is being refreshed from ${library.name}'s source${this.sources.status.get(record.adapterId)?.status === 'failing' ? ', which could not be reached on its last try' : ''}.`,

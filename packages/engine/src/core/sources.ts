@@ -2,6 +2,7 @@ import {
   type FetchContext,
   isProContextError,
   type LibraryDescriptor,
+  type Logger,
   ProContextError,
   type SourceAdapter,
 } from '@pro-context/kernel';
@@ -30,7 +31,10 @@ export class SourceChain {
   /** `libraryId@version` → the adapters that said they document it (set when the version is resolved). */
   private readonly documented = new Map<string, ReadonlySet<string>>();
 
-  constructor(private readonly adapters: readonly SourceAdapter[]) {
+  constructor(
+    private readonly adapters: readonly SourceAdapter[],
+    private readonly logger?: Logger,
+  ) {
     for (const adapter of adapters) this.status.set(adapter.id, { status: 'unused' });
   }
 
@@ -102,7 +106,7 @@ export class SourceChain {
     fn: (adapter: SourceAdapter, context?: FetchContext) => Promise<T>,
     context?: FetchContext,
     version?: string,
-  ): Promise<{ value: T; adapter: SourceAdapter }> {
+  ): Promise<{ value: T; adapter: SourceAdapter; passedOver?: string[] }> {
     const adapters = this.for(library, version);
     if (adapters.length === 0) {
       // a provider that found the library may know where its documentation is not (docs discovery)
@@ -118,22 +122,35 @@ export class SourceChain {
       });
     }
     const failures: string[] = [];
+    const errors: unknown[] = [];
     let lastError: unknown;
-    let condensed: { value: T; adapter: SourceAdapter } | undefined;
+    let condensed: { value: T; adapter: SourceAdapter; passedOver?: string[] } | undefined;
+    /** The result, with why the sources before its own did not serve (a fallback the user should hear of). */
+    const served = (value: T, adapter: SourceAdapter) => {
+      if (failures.length === 0) return { value, adapter };
+      this.logger?.warn('documentation source failed; the next one served', {
+        libraryId: library.id,
+        what,
+        servedBy: adapter.id,
+        failures,
+      });
+      return { value, adapter, passedOver: [...failures] };
+    };
     for (const adapter of adapters) {
       context?.signal?.throwIfAborted();
       try {
         const value = await fn(adapter, context);
         this.record(adapter.id);
         if (isCondensed(value)) {
-          condensed ??= { value, adapter };
+          condensed ??= served(value, adapter);
           continue;
         }
-        return { value, adapter };
+        return served(value, adapter);
       } catch (error) {
         // only an origin that cannot be reached makes an adapter 'failing'; bad content is the library's problem
         if (SourceChain.unreachable(error)) this.record(adapter.id, error);
         lastError = error;
+        errors.push(error);
         failures.push(`${adapter.id}: ${error instanceof Error ? error.message : String(error)}`);
       }
     }
@@ -150,8 +167,14 @@ export class SourceChain {
       });
     }
     const why = `${failures.join(' | ')}${library.docsNote ? ` ${library.docsNote}` : ''}`;
+    // every source said no for good (not found, not documentation): trying again later would not help, and the
+    // first source's advice (the library's own settings, usually) is what to do
+    const final = errors.every((e) => isProContextError(e) && !e.recoverable);
+    const first = errors[0];
     throw new ProContextError('SOURCE_UNAVAILABLE', `Could not ${what} for ${library.name}. ${why}`, {
       details: { failures },
+      ...(final ? { recoverable: false } : {}),
+      ...(final && isProContextError(first) && first.suggestion ? { suggestion: first.suggestion } : {}),
       ...(isProContextError(lastError) && lastError.retryAfter ? { retryAfter: lastError.retryAfter } : {}),
     });
   }
