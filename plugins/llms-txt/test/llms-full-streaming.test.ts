@@ -125,7 +125,9 @@ describe('a large llms-full.txt, streamed', () => {
     const { kernel, adapter } = await kernelWith({}, 2 ** 20);
     let handed = 0;
     const docs = await adapter.fetchDocs(lib('capped'), 'latest', {
-      pages: async (batch) => void (handed += batch.length),
+      pages: async (batch) => {
+        handed += batch.length;
+      },
     });
     expect(handed).toBe(docs.toc?.entries.length);
     expect(handed).toBe(2000);
