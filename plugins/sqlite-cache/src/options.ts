@@ -44,6 +44,15 @@ export const sqliteCachePluginOptionsSchema = z.strictObject({
     .positive()
     .default(1024)
     .describe('Durable store budget, MB. When over: expired entries go first, then least recently used.'),
+  keepInUseSeconds: z
+    .number()
+    .int()
+    .min(0)
+    .max(86_400)
+    .default(60)
+    .describe(
+      'Entries read or written in the last this many seconds are not evicted, even over maxSizeMB (with a warning to raise it): a budget smaller than the documentation in use would otherwise evict a library while it is written and fetch it again on every call. 0 = evict by maxSizeMB alone.',
+    ),
   defaultTTLHours: hours.default(24).describe('TTL of namespaces without an override, hours (0 = never expires).'),
   ttlHours: ttlHoursSchema.describe('Per-namespace TTL overrides, hours (0 = never expires).'),
   cleanupIntervalMinutes: z

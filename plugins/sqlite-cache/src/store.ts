@@ -29,6 +29,8 @@ const HOUR_MS = 3_600_000;
 const EVICT_TARGET = 0.9;
 /** Access times are written in batches: after this long, or once this many are pending. */
 const TOUCH_FLUSH_MS = 10_000;
+/** The warning that entries in use keep the file over `maxSizeMB` is logged at most this often. */
+const IN_USE_WARNING_MS = 10 * 60_000;
 const TOUCH_FLUSH_COUNT = 512;
 const EVICT_BATCH = 256;
 /** Separates namespace and key in memory keys; namespaces may not contain it. */
@@ -120,13 +122,15 @@ interface Statements {
   clearNamespace: Database.Statement<[string]>;
   clearAll: Database.Statement<[]>;
   expiredVictims: Database.Statement<[number, number], VictimRow>;
-  idleVictims: Database.Statement<[number], VictimRow>;
+  idleVictims: Database.Statement<[number, number], VictimRow>;
 }
 
 /** What {@link SqliteCacheStore.cleanup} did. */
 export interface CleanupResult {
   /** Entries evicted to get under `maxSizeMB`. */
   evicted: number;
+  /** Bytes still stored when entries in use (`keepInUseSeconds`) kept the file over `maxSizeMB`. */
+  overInUse?: number;
   /** Bytes those entries held. */
   bytesFreed: number;
 }
@@ -172,6 +176,8 @@ export class SqliteCacheStore implements CacheStore {
   private readonly pendingTouches = new Map<string, number>();
   private touchTimer: NodeJS.Timeout | undefined;
   private cleanupTimer: NodeJS.Timeout | undefined;
+  /** When the last "entries in use over maxSizeMB" warning was logged. */
+  private warnedOverInUse = Number.NEGATIVE_INFINITY;
 
   constructor(options: SqliteCachePluginInput = {}, dependencies: SqliteCacheStoreDependencies = {}) {
     this.options = parseSqliteCacheOptions(options);
@@ -529,9 +535,10 @@ export class SqliteCacheStore implements CacheStore {
       const outcome: CleanupResult = { evicted: 0, bytesFreed: 0 };
       if (bytes <= this.maxBytes) return outcome;
       const target = this.maxBytes * EVICT_TARGET;
+      const inUseSince = this.now() - this.options.keepInUseSeconds * 1000;
       const phases = [
         () => stmts.expiredVictims.all(this.now(), EVICT_BATCH),
-        () => stmts.idleVictims.all(EVICT_BATCH),
+        () => stmts.idleVictims.all(inUseSince, EVICT_BATCH),
       ];
       for (const next of phases) {
         while (bytes > target) {
@@ -547,10 +554,19 @@ export class SqliteCacheStore implements CacheStore {
           }
         }
       }
+      if (bytes > this.maxBytes) outcome.overInUse = bytes;
       return outcome;
     }).immediate();
     if (result.evicted > 0 || logAlways) {
       this.logger.info('cache: evicted entries over maxSizeMB', { file: this.file, ...result });
+    }
+    const overInUse = result.overInUse;
+    if (overInUse !== undefined && this.now() - this.warnedOverInUse >= IN_USE_WARNING_MS) {
+      this.warnedOverInUse = this.now();
+      this.logger.warn(
+        `cache: the entries in use (read or written in the last ${this.options.keepInUseSeconds} s) take more than cache.maxSizeMB (${this.options.maxSizeMB} MB); they are kept, over the budget. Raise cache.maxSizeMB.`,
+        { file: this.file, mb: Math.round((overInUse / MB) * 10) / 10, maxSizeMB: this.options.maxSizeMB },
+      );
     }
     return result;
   }
@@ -603,7 +619,10 @@ function prepareStatements(db: Database.Database): Statements {
       `SELECT namespace, key, size FROM entries
        WHERE expires_at IS NOT NULL AND expires_at <= ? ORDER BY expires_at LIMIT ?`,
     ),
-    idleVictims: db.prepare('SELECT namespace, key, size FROM entries ORDER BY accessed_at LIMIT ?'),
+    // least recently accessed first, none accessed since the given time (in use)
+    idleVictims: db.prepare(
+      'SELECT namespace, key, size FROM entries WHERE accessed_at < ? ORDER BY accessed_at LIMIT ?',
+    ),
   };
 }
 

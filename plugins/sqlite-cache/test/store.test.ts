@@ -327,7 +327,8 @@ describe('SqliteCacheStore: size-bounded eviction', () => {
   it('stays under maxSizeMB, evicting expired entries first, then the least recently accessed', async () => {
     const clock = fakeClock();
     const { logger, records } = recordingLogger();
-    const store = openStore({ maxSizeMB: 88 / 1024 }, { now: clock.now, logger }); // room for 4 entries, not 5
+    // room for 4 entries, not 5; every entry here was used moments ago, so none is kept as in use
+    const store = openStore({ maxSizeMB: 88 / 1024, keepInUseSeconds: 0 }, { now: clock.now, logger });
     const value = 'v'.repeat(20 * KB);
     await store.set('pages', 'expired', value, { ttlMs: 1000 });
     for (const key of ['a', 'b', 'c']) {
@@ -346,11 +347,35 @@ describe('SqliteCacheStore: size-bounded eviction', () => {
     expect(records.some((r) => r.msg.includes('evicted'))).toBe(true);
   });
 
+  it('keeps the entries in use (keepInUseSeconds) over maxSizeMB, says to raise it, and evicts them once idle', async () => {
+    const clock = fakeClock();
+    const { logger, records } = recordingLogger();
+    const store = openStore({ maxSizeMB: 88 / 1024, keepInUseSeconds: 60 }, { now: clock.now, logger });
+    const value = 'v'.repeat(20 * KB);
+    await store.set('chunks', 'old', value);
+    clock.advance(120_000);
+    // a library being written: five blocks in a few seconds, more than the budget holds
+    for (const key of ['b0', 'b1', 'b2', 'b3', 'b4']) {
+      clock.advance(1000);
+      await store.set('chunks', key, value);
+    }
+    expect(await store.keys('chunks')).toEqual(['b0', 'b1', 'b2', 'b3', 'b4']); // only the idle one went
+    expect((await store.stats()).durableBytes).toBeGreaterThan(88 * KB);
+    const warnings = records.filter((r) => r.level === 'warn' && r.msg.includes('Raise cache.maxSizeMB'));
+    expect(warnings).toHaveLength(1); // once, not at every write
+    // a minute on, b0..b3 are no longer in use: evicted, least recently used first, down to 90 %
+    clock.advance(61_000);
+    await store.get('chunks', 'b1');
+    await store.set('chunks', 'next', value);
+    expect((await store.stats()).durableBytes).toBeLessThanOrEqual(0.9 * 88 * KB);
+    expect(await store.keys('chunks')).toEqual(['b1', 'b4', 'next']); // b0, b2, b3: the least recently used
+  });
+
   it('evicts on cleanup() what other processes wrote past the limit', async () => {
     const dir = tempDir();
     const big = openStore({ directory: dir, maxSizeMB: 10 });
     for (let i = 0; i < 6; i++) await big.set('pages', `p${i}`, 'x'.repeat(29 * KB));
-    const small = openStore({ directory: dir, maxSizeMB: 100 / 1024 });
+    const small = openStore({ directory: dir, maxSizeMB: 100 / 1024, keepInUseSeconds: 0 });
     const result = await small.cleanup();
     expect(result.evicted).toBe(3);
     expect(result.bytesFreed).toBeGreaterThanOrEqual(3 * 29 * KB);
