@@ -1,10 +1,12 @@
 import { ConfigLibraryProvider, docsEngineToken } from '@pro-context/engine';
 import { serveStdio } from '@pro-context/host-stdio';
 import {
+  cacheStoreToken,
   type ErrorPayload,
   isProContextError,
   libraryProviderToken,
   logLevels,
+  ProContextError,
   type StartedKernel,
   toProContextError,
 } from '@pro-context/kernel';
@@ -91,6 +93,28 @@ async function runTool(
     }
     if (showProgress) process.stderr.write('\r\x1b[K');
     process.stdout.write(`${options.json ? JSON.stringify(result.structured, null, 2) : result.text}\n`);
+    await kernel.stop();
+  } catch (error) {
+    printError(error);
+    await kernel?.stop().catch(() => undefined);
+    process.exitCode = 1;
+  }
+}
+
+/** Runs `work` on a started kernel and prints what it returns (`--json`: the structured part); errors as `runTool`'s. */
+async function withKernel(
+  program: Command,
+  work: (kernel: StartedKernel) => Promise<{ text: string; structured: unknown }>,
+): Promise<void> {
+  const options = program.opts<GlobalOptions>();
+  let kernel: StartedKernel | undefined;
+  try {
+    kernel = await startProContext({
+      ...(options.config ? { configFile: options.config } : {}),
+      overrides: overridesFrom(options, true),
+    });
+    const { text, structured } = await work(kernel);
+    process.stdout.write(`${options.json ? JSON.stringify(structured, null, 2) : text}\n`);
     await kernel.stop();
   } catch (error) {
     printError(error);
@@ -240,6 +264,56 @@ export function buildProgram(): Command {
     .option('-l, --language <language>', 'language filter')
     .option('--category <category>', 'category filter')
     .action((opts: { language?: string; category?: string }) => runTool(program, 'list-libraries', { ...opts }));
+
+  const cache = program.command('cache').description('the documentation cache');
+  cache
+    .command('clear')
+    .description(
+      "remove libraries' cached documentation, every version (the next call fetches and indexes them again), or with --all everything cached",
+    )
+    .argument('[libraries...]', 'library ids or names')
+    .option('--all', 'remove everything cached: documentation, version lists, pages, answers')
+    .action((libraries: string[], opts: { all?: boolean }) =>
+      withKernel(program, async (kernel) => {
+        if (Boolean(opts.all) === libraries.length > 0) {
+          throw new ProContextError(
+            'INVALID_INPUT',
+            opts.all ? 'Give either libraries or --all, not both.' : 'Name the libraries to clear, or give --all.',
+            { suggestion: 'pro-context cache clear pydantic fastapi, or pro-context cache clear --all.' },
+          );
+        }
+        if (opts.all) {
+          const removed = await kernel.resolve(cacheStoreToken).clear();
+          return { text: `removed ${removed} cache entries`, structured: { removed } };
+        }
+        const engine = kernel.resolve(docsEngineToken);
+        const cleared = [];
+        for (const name of libraries) cleared.push(await engine.clearCache(name));
+        return {
+          text: cleared
+            .map(({ libraryId, removed }) =>
+              removed > 0 ? `${libraryId}: removed ${removed} cache entries` : `${libraryId}: nothing cached`,
+            )
+            .join('\n'),
+          structured: { libraries: cleared },
+        };
+      }),
+    );
+  cache
+    .command('stats')
+    .description('what the cache holds: entries, bytes, hit rate')
+    .action(() =>
+      withKernel(program, async (kernel) => {
+        const stats = await kernel.resolve(cacheStoreToken).stats();
+        const libraries = new Set(
+          (await kernel.resolve(docsEngineToken).cachedLibraryVersions()).map((v) => `${v.libraryId}@${v.version}`),
+        );
+        return {
+          text: `${stats.durableEntries} entries, ${(stats.durableBytes / 2 ** 20).toFixed(1)} MB on disk; ${libraries.size === 1 ? '1 library version' : `${libraries.size} library versions`}: ${[...libraries].sort().join(', ') || 'none'}`,
+          structured: { ...stats, libraryVersions: [...libraries].sort() },
+        };
+      }),
+    );
 
   const config = program.command('config').description('configuration helpers');
   config

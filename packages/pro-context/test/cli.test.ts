@@ -125,4 +125,39 @@ describe.skipIf(skipReason)(`the pro-context CLI in a terminal${skipReason ? ` (
       await rm(dir, { recursive: true, force: true });
     }
   });
+
+  it('cache stats lists what is cached; cache clear removes one library, which the next call fetches again', async () => {
+    const first = await cli(['-c', project.configFile, 'docs', 'httpx', 'timeouts', '-t', '1000'], env);
+    expect(first.code).toBe(0);
+    const before = await cli(['-c', project.configFile, '--json', 'cache', 'stats'], env);
+    expect(before.code).toBe(0);
+    const stats = JSON.parse(before.stdout) as { durableEntries: number; libraryVersions: string[] };
+    expect(stats.libraryVersions.some((v) => v.startsWith('httpx@'))).toBe(true);
+
+    // a name as a person types it; the library's every entry goes (TOC, manifest, blocks, snapshot, answers)
+    const cleared = await cli(['-c', project.configFile, 'cache', 'clear', 'HTTPX'], env);
+    expect(cleared.code).toBe(0);
+    expect(cleared.stdout).toMatch(/^httpx: removed \d+ cache entries$/m);
+    const after = JSON.parse((await cli(['-c', project.configFile, '--json', 'cache', 'stats'], env)).stdout) as {
+      durableEntries: number;
+      libraryVersions: string[];
+    };
+    expect(after.libraryVersions.some((v) => v.startsWith('httpx@'))).toBe(false);
+    expect(after.libraryVersions.length).toBe(stats.libraryVersions.length - 1);
+    expect(after.durableEntries).toBeLessThan(stats.durableEntries);
+    expect((await cli(['-c', project.configFile, 'cache', 'clear', 'httpx'], env)).stdout).toBe(
+      'httpx: nothing cached\n',
+    );
+
+    // fetched and indexed again on the next call
+    const again = await cli(['-c', project.configFile, 'docs', 'httpx', 'timeouts', '-t', '1000'], env);
+    expect(again.code).toBe(0);
+    const fetched = (out: string) => /fetched (\S+Z)/.exec(out)?.[1];
+    expect(fetched(again.stdout)).not.toBe(fetched(first.stdout)); // fetched anew: a later date
+    expect(again.stdout.replace(/fetched \S+Z/, '')).toBe(first.stdout.replace(/fetched \S+Z/, ''));
+
+    const neither = await cli(['-c', project.configFile, 'cache', 'clear'], env);
+    expect(neither.code).toBe(1);
+    expect(neither.stderr).toMatch(/^error INVALID_INPUT: Name the libraries to clear, or give --all\./m);
+  });
 });

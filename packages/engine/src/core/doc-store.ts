@@ -711,6 +711,49 @@ export class DocStore {
     return record;
   }
 
+  /**
+   * Removes everything cached of a library, every version: its TOC, docs manifest, chunk blocks and term index,
+   * search index snapshots, stored answers and `read-page`'s copies of the pages its TOC lists; lets it go from
+   * memory and from the search backend. The next call fetches and indexes it again. Returns how many cache entries
+   * went. A library being indexed right now is refused (`INDEXING_IN_PROGRESS`): its build would write it back.
+   */
+  async clear(libraryId: string): Promise<number> {
+    const prefix = `${libraryId}@`;
+    for (const key of this.builds.keys()) {
+      if (key.startsWith(prefix)) {
+        throw new ProContextError('INDEXING_IN_PROGRESS', `${libraryId} is being indexed right now.`, {
+          suggestion: 'Clear it once its indexing has finished.',
+          retryAfter: 5,
+        });
+      }
+    }
+    let removed = 0;
+    // (each delete is a synchronous write: a large library's thousands of blocks take turns with other work)
+    const slicer = new Slicer();
+    const remove = async (namespace: string, key: string) => {
+      await slicer.turn();
+      if (await this.cache.delete(namespace, key)) removed++;
+    };
+    const versions = (await this.cachedVersions()).filter((v) => v.libraryId === libraryId).map((v) => v.version);
+    for (const version of versions) {
+      const key = versionKey(libraryId, version);
+      const toc = await this.cachedToc(libraryId, version);
+      for (const url of new Set(toc?.toc.entries.map((e) => e.url.split('#')[0] as string) ?? [])) {
+        await remove(ns.pages, url);
+      }
+      for (const answer of await this.cache.keys(ns.answers, answerKeyPrefix(libraryId, version))) {
+        await remove(ns.answers, answer);
+      }
+      this.forget(key);
+      await this.backend.drop({ libraryId, version });
+    }
+    for (const namespace of [ns.toc, ns.docs, ns.index, CHUNKS_NS]) {
+      for (const key of await this.cache.keys(namespace, prefix)) await remove(namespace, key);
+    }
+    for (const key of [...this.hot.keys()]) if (key.startsWith(prefix)) this.hot.delete(key);
+    return removed;
+  }
+
   /** A TOC already known (cached or loaded), without any fetch. */
   async cachedToc(libraryId: string, version: string): Promise<TocRecord | undefined> {
     return (await this.cache.get<TocRecord>(ns.toc, versionKey(libraryId, version), { allowStale: true }))?.value;

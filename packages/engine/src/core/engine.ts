@@ -303,6 +303,24 @@ export class DocsEngine {
     return this.catalog.all().filter((lib) => this.docsUrlsOf(lib).some((u) => new URL(u).host === url.host));
   }
 
+  /**
+   * Removes a library's cached documentation, every version ({@link DocStore.clear}): the next call fetches and
+   * indexes it again. `name` is an id as cached, else what {@link findLibrary} makes of it. Returns the id and how
+   * many cache entries went (0: nothing of it was cached).
+   */
+  async clearCache(name: string): Promise<{ libraryId: string; removed: number }> {
+    const cached = new Set((await this.store.cachedVersions()).map((v) => v.libraryId));
+    const libraryId = cached.has(name) ? name : ((await this.findLibrary(name))?.id ?? name);
+    const removed = await this.store.clear(libraryId);
+    this.resolved.delete(libraryId);
+    return { libraryId, removed };
+  }
+
+  /** The library versions the cache holds documentation of (a TOC or indexed docs). */
+  cachedLibraryVersions(): Promise<{ libraryId: string; version: string }[]> {
+    return this.store.cachedVersions();
+  }
+
   /** Libraries resolved in this process (their TOCs are listed as resources): id → version. */
   resolvedLibraries(): ReadonlyMap<string, string> {
     return this.resolved;

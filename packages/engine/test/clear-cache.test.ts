@@ -1,0 +1,101 @@
+import { definePlugin, KERNEL_VERSION, type StartedKernel, sourceAdapterToken } from '@pro-context/kernel';
+import { catalogErrorOf, createTestKernel, MemoryCacheStore, StaticSourceAdapter } from '@pro-context/testing';
+import { afterEach, describe, expect, it } from 'vitest';
+import { docsEngineToken, enginePlugin } from '../src/plugin.js';
+
+const kernels: StartedKernel[] = [];
+afterEach(async () => {
+  await Promise.all(kernels.splice(0).map((k) => k.stop()));
+});
+
+const pages = (site: string) =>
+  Array.from({ length: 12 }, (_, i) => ({
+    url: `https://docs.${site}.test/page-${i}`,
+    title: `Page ${i}`,
+    markdown: `# Page ${i}\n\n${`Words about ${site} topic ${i}. `.repeat(200)}`,
+  }));
+
+/** A source whose fetches wait for `gate` while it is set. */
+class GatedAdapter extends StaticSourceAdapter {
+  gate: Promise<void> | undefined;
+  override async fetchDocs(...args: Parameters<StaticSourceAdapter['fetchDocs']>) {
+    if (this.gate) await this.gate;
+    return super.fetchDocs(...args);
+  }
+}
+
+async function start() {
+  const adapter = new GatedAdapter('internal', { alpha: { pages: pages('alpha') }, beta: { pages: pages('beta') } });
+  const cache = new MemoryCacheStore();
+  const kernel = await createTestKernel({
+    plugins: [
+      enginePlugin,
+      definePlugin({
+        id: 'internal-docs',
+        kernel: `>=${KERNEL_VERSION}`,
+        register: (ctx) => ctx.bindValue(sourceAdapterToken, adapter),
+      }),
+    ],
+    fakeCache: cache,
+    config: {
+      libraries: [
+        { id: 'alpha', name: 'Alpha', language: 'python', source: 'internal' },
+        { id: 'beta', name: 'Beta', language: 'python', source: 'internal' },
+      ],
+    },
+  });
+  kernels.push(kernel);
+  return { engine: kernel.resolve(docsEngineToken), adapter, cache };
+}
+
+/** Every cache key that names `libraryId`, by namespace. */
+async function keysOf(cache: MemoryCacheStore, libraryId: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const namespace of ['toc', 'docs', 'index', 'chunks', 'answers']) {
+    for (const key of await cache.keys(namespace)) if (key.includes(`${libraryId}@`)) out.push(`${namespace}:${key}`);
+  }
+  return out;
+}
+
+describe('clearing a library from the cache', () => {
+  it('removes every entry of that library only, and the next call fetches and indexes it again', async () => {
+    const { engine, adapter, cache } = await start();
+    await engine.resolve('alpha'); // its TOC cached too
+    await engine.getDocs('alpha', 'topic 3', undefined, 1000);
+    await engine.getDocs('beta', 'topic 3', undefined, 1000);
+    await engine.idle();
+    const alphaKeys = await keysOf(cache, 'alpha');
+    expect(alphaKeys.some((k) => k.startsWith('chunks:'))).toBe(true);
+    expect(alphaKeys.some((k) => k.startsWith('docs:'))).toBe(true);
+    expect(alphaKeys.some((k) => k.startsWith('toc:'))).toBe(true);
+    const betaKeys = await keysOf(cache, 'beta');
+
+    const { libraryId, removed } = await engine.clearCache('Alpha');
+    expect(libraryId).toBe('alpha');
+    expect(removed).toBe(alphaKeys.length);
+    expect(await keysOf(cache, 'alpha')).toEqual([]);
+    expect(await keysOf(cache, 'beta')).toEqual(betaKeys);
+
+    const fetches = adapter.calls.fetchDocs;
+    const answer = await engine.getDocs('alpha', 'topic 3', undefined, 1000);
+    expect(answer.content).toMatch(/alpha topic 3/);
+    expect(answer.cached).toBe(false);
+    expect(adapter.calls.fetchDocs).toBe(fetches + 1);
+    expect((await engine.clearCache('gamma')).removed).toBe(0);
+  });
+
+  it('is refused while the library is being indexed (its build would write it back)', async () => {
+    const { engine, adapter } = await start();
+    let open: () => void = () => undefined;
+    adapter.gate = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    const indexing = engine.getDocs('alpha', 'topic 3', undefined, 1000);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const error = await catalogErrorOf(engine.clearCache('alpha'));
+    expect(error.code).toBe('INDEXING_IN_PROGRESS');
+    open();
+    await indexing;
+    expect((await engine.clearCache('alpha')).removed).toBeGreaterThan(0);
+  });
+});
