@@ -371,6 +371,28 @@ describe('SqliteCacheStore: size-bounded eviction', () => {
     expect(await store.keys('chunks')).toEqual(['b1', 'b4', 'next']); // b0, b2, b3: the least recently used
   });
 
+  it('records the access times of many reads in slices, handing the thread back between them', async () => {
+    const clock = fakeClock();
+    const store = openStore({}, { now: clock.now });
+    const dir = store.options.directory;
+    const count = 600; // over the 512 pending access times that start a write
+    for (let i = 0; i < count; i++) await store.set('chunks', `k${i}`, `value ${i}`);
+    const db = raw(dir);
+    const atBefore = (db.prepare('SELECT max(accessed_at) AS t FROM entries').get() as { t: number }).t;
+    clock.advance(HOUR);
+    for (let i = 0; i < count; i++) await store.get('chunks', `k${i}`);
+    const since = () =>
+      (db.prepare('SELECT count(*) AS n FROM entries WHERE accessed_at > ?').get(atBefore) as { n: number }).n;
+    expect(since()).toBe(0); // nothing written inside the reads themselves
+    await new Promise((resolve) => setImmediate(resolve));
+    const afterOneTurn = since();
+    expect(afterOneTurn).toBeGreaterThan(0);
+    expect(afterOneTurn).toBeLessThan(count); // a slice, then other work gets its turn
+    for (let turn = 0; turn < 50 && since() < count; turn++) await new Promise((resolve) => setImmediate(resolve));
+    expect(since()).toBe(count); // every access time recorded, without waiting for the 10 s timer or close()
+    db.close();
+  });
+
   it('evicts on cleanup() what other processes wrote past the limit', async () => {
     const dir = tempDir();
     const big = openStore({ directory: dir, maxSizeMB: 10 });
