@@ -62,21 +62,15 @@ function printError(error: unknown): void {
 }
 
 /** Runs one tool the way an agent would, printing its markdown (or, with --json, its structured result). */
-async function runTool(
+function runTool(
   program: Command,
   name: string,
   args: Record<string, unknown>,
   prepare?: (kernel: StartedKernel, args: Record<string, unknown>) => Promise<void>,
 ): Promise<void> {
-  const options = program.opts<GlobalOptions>();
-  let kernel: StartedKernel | undefined;
-  try {
-    kernel = await startProContext({
-      ...(options.config ? { configFile: options.config } : {}),
-      overrides: overridesFrom(options, true),
-    });
+  const showProgress = process.stderr.isTTY && !program.opts<GlobalOptions>().json;
+  return withKernel(program, async (kernel) => {
     if (prepare) await prepare(kernel, args);
-    const showProgress = process.stderr.isTTY && !options.json;
     // the runner the MCP binding uses: the same validation (in and out) and errors an agent gets
     const result = await createToolRunner(kernel).call(name, args, {
       progress(update) {
@@ -92,16 +86,14 @@ async function runTool(
       throw error.code === 'INTERNAL_ERROR' && error.cause !== undefined ? error.cause : error;
     }
     if (showProgress) process.stderr.write('\r\x1b[K');
-    process.stdout.write(`${options.json ? JSON.stringify(result.structured, null, 2) : result.text}\n`);
-    await kernel.stop();
-  } catch (error) {
-    printError(error);
-    await kernel?.stop().catch(() => undefined);
-    process.exitCode = 1;
-  }
+    return { text: result.text, structured: result.structured };
+  });
 }
 
-/** Runs `work` on a started kernel and prints what it returns (`--json`: the structured part); errors as `runTool`'s. */
+/**
+ * Runs `work` on a started kernel and prints what it returns (`--json`: the structured part); an error is printed
+ * with its code and advice, and the exit code is 1.
+ */
 async function withKernel(
   program: Command,
   work: (kernel: StartedKernel) => Promise<{ text: string; structured: unknown }>,
