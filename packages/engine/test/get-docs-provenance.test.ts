@@ -147,20 +147,33 @@ describe('a refresh of the docs', () => {
 /** Serves its docs only once released (or fails with the caller's abort, as an HTTP fetch would). */
 class GatedAdapter extends StaticSourceAdapter {
   release: () => void = () => undefined;
+  /** fetchDocs calls so far, and those that ended with their signal aborted. */
+  fetches = 0;
+  abortedFetches = 0;
   private readonly gate = new Promise<void>((resolve) => {
     this.release = resolve;
   });
   override async fetchDocs(library: LibraryDescriptor, _version?: string, context?: FetchContext) {
+    this.fetches++;
     await new Promise<void>((resolve, reject) => {
-      context?.signal?.addEventListener('abort', () => reject(context.signal?.reason), { once: true });
+      context?.signal?.addEventListener(
+        'abort',
+        () => {
+          this.abortedFetches++;
+          reject(context.signal?.reason);
+        },
+        { once: true },
+      );
       this.gate.then(resolve);
     });
     return super.fetchDocs(library);
   }
 }
 
+const tick = (ms = 20) => new Promise((r) => setTimeout(r, ms));
+
 describe('a first get-docs cancelled mid-fetch', () => {
-  it('does not fail a second call that joined its build: that call builds again', async () => {
+  it('does not fail a second call that joined its build: the build goes on for it', async () => {
     const adapter = new GatedAdapter('internal', {
       acme: {
         pages: [{ url: 'https://docs.acme.test/billing', title: 'Billing', markdown: '# Billing\n\nInvoices.' }],
@@ -176,5 +189,59 @@ describe('a first get-docs cancelled mid-fetch', () => {
     await expect(cancelled).rejects.toThrow(/moved on/);
     adapter.release();
     expect((await second).content).toContain('Invoices');
+    // the build went on for the call still waiting: the docs were fetched once
+    expect(adapter.fetches).toBe(1);
+    expect(adapter.abortedFetches).toBe(0);
+  });
+
+  it('a call that joins a build under way hears its progress, from the last report on', async () => {
+    const adapter = new GatedAdapter('internal', {
+      acme: {
+        pages: [{ url: 'https://docs.acme.test/billing', title: 'Billing', markdown: '# Billing\n\nInvoices.' }],
+      },
+    });
+    const engine = (await acmeKernel(adapter)).resolve(docsEngineToken);
+    const heard = { first: [] as string[], second: [] as string[] };
+    const first = engine.getDocs('acme', 'invoices', undefined, 1000, {
+      progress: (_done, _total, message) => heard.first.push(message),
+    });
+    await tick();
+    const second = engine.getDocs('acme', 'invoices', undefined, 1000, {
+      progress: (_done, _total, message) => heard.second.push(message),
+    });
+    await tick();
+    // at once, the report the build last made (it is fetching)
+    expect(heard.second).toEqual([heard.first.at(-1)]);
+    expect(heard.second[0]).toMatch(/^Fetching the Acme/);
+    adapter.release();
+    await Promise.all([first, second]);
+    // then every report the first call heard after it joined
+    expect(heard.second).toEqual(heard.first.slice(heard.first.indexOf(heard.second[0] as string)));
+    expect(heard.second.length).toBeGreaterThan(1);
+    expect(adapter.fetches).toBe(1);
+  });
+
+  it('stops the build when the last call waiting for it cancels, and the next call builds anew', async () => {
+    const adapter = new GatedAdapter('internal', {
+      acme: {
+        pages: [{ url: 'https://docs.acme.test/billing', title: 'Billing', markdown: '# Billing\n\nInvoices.' }],
+      },
+    });
+    const engine = (await acmeKernel(adapter)).resolve(docsEngineToken);
+    const one = new AbortController();
+    const two = new AbortController();
+    const calls = [one, two].map((c) => engine.getDocs('acme', 'invoices', undefined, 1000, { signal: c.signal }));
+    await tick();
+    one.abort(new Error('first moved on'));
+    await expect(calls[0]).rejects.toThrow(/first moved on/);
+    await tick();
+    expect(adapter.abortedFetches).toBe(0); // one call still waits
+    two.abort(new Error('second moved on'));
+    await expect(calls[1]).rejects.toThrow(/second moved on/);
+    await tick();
+    expect(adapter.abortedFetches).toBe(1); // nobody waits: the fetch was told to stop
+    adapter.release();
+    expect((await engine.getDocs('acme', 'invoices', undefined, 1000)).content).toContain('Invoices');
+    expect(adapter.fetches).toBe(2);
   });
 });

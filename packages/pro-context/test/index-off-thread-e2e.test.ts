@@ -94,6 +94,51 @@ describe.skipIf(skipReason)(`indexing off the request path${skipReason ? ` (skip
     }
   });
 
+  it('a second agent asking for the same library meanwhile hears its progress, and keeps it going when the first cancels', async () => {
+    const project = projectWithBigLibrary(corpus.web, body);
+    const server = await connectStdio(project.configFile);
+    corpus.web.clearRequests();
+    try {
+      const controller = new AbortController();
+      const second: string[] = [];
+      let joined: Promise<Awaited<ReturnType<typeof server.call>>> | undefined;
+      const first = server.client.callTool(
+        { name: 'get-docs', arguments: { libraryId: 'orchestra', topic: 'retries back off' } },
+        CallToolResultSchema,
+        {
+          signal: controller.signal,
+          timeout: 60_000,
+          onprogress: (p) => {
+            if (joined || !(p as Progress).message?.startsWith('Chunking')) return;
+            // the same library, asked again with a progress token of its own while its pages are chunked
+            joined = server.call(
+              'get-docs',
+              { libraryId: 'orchestra', topic: 'parked with its last error' },
+              {
+                onprogress: (q) => {
+                  second.push((q as Progress).message ?? '');
+                  // the first agent moves on once the second has heard of the build
+                  if (second.length === 1) controller.abort('the agent moved on');
+                },
+              },
+            );
+          },
+        },
+      );
+      await expect(first).rejects.toThrow();
+      const answer = await (joined as NonNullable<typeof joined>);
+      expect(answer.isError ? errorOf(answer) : undefined).toBeUndefined();
+      expect((answer.structuredContent as { content: string }).content).toMatch(/parked with its last error/);
+      // it heard the chunking as it went, then the indexing, of the one build both asked for
+      expect(second.filter((m) => /^Chunking \d+ pages \(\d+ done\)$/.test(m)).length).toBeGreaterThan(1);
+      expect(second.some((m) => m.startsWith('Indexing'))).toBe(true);
+      expect(corpus.web.requestsTo('/orchestra/llms-full.txt')).toHaveLength(1);
+    } finally {
+      await server.close();
+      project.cleanup();
+    }
+  });
+
   it('cancelling a get-docs while its pages are being chunked leaves the server healthy', async () => {
     const project = projectWithBigLibrary(corpus.web, body);
     const server = await connectStdio(project.configFile);

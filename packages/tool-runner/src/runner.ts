@@ -200,7 +200,8 @@ export function createToolRunner(kernel: Pick<StartedKernel, 'resolveAll' | 'log
     } catch (error) {
       const coded = toProContextError(error);
       // a call its client cancelled is not a failure of the server's: no error record (its answer is never read)
-      if (context.signal.aborted) logger.info('tool call cancelled', { error: coded.message });
+      // (logged with why it was cancelled: what the tool threw then is only the abort, seen from inside)
+      if (context.signal.aborted) logger.info('tool call cancelled', { reason: abortReason(context.signal) });
       else if (coded.code === 'INTERNAL_ERROR')
         logger.error('tool failed', { error, cause: (coded.cause as Error)?.message });
       return failure(coded, logger, tool);
@@ -218,4 +219,11 @@ export function createToolRunner(kernel: Pick<StartedKernel, 'resolveAll' | 'log
       return kernel.logger.withBindings({ sessionId: options.sessionId }, () => run(name, args, options));
     },
   };
+}
+
+/** Why `signal` was aborted, in words. */
+function abortReason(signal: AbortSignal): string {
+  const reason: unknown = signal.reason;
+  if (reason instanceof Error) return reason.message || reason.name;
+  return reason === undefined ? 'cancelled' : String(reason);
 }

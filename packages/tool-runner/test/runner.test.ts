@@ -164,13 +164,19 @@ describe('createToolRunner', () => {
     const { kernel, records } = await start(toolPlugin('a', [echo as never]));
     const runner = createToolRunner(kernel);
     const controller = new AbortController();
-    controller.abort();
+    controller.abort(new Error('the client moved on'));
     // the tool fails because its call was cancelled (here: it throws what an aborted fetch would)
     const outcome = await runner.call('echo', { word: 'boom' }, { signal: controller.signal });
     expect(outcome.ok).toBe(false);
     expect(records.filter((r) => r.level === 'error')).toEqual([]);
+    // with why, not the tool's error as seen from inside ("An unexpected error occurred.")
     expect(records).toContainEqual(
-      expect.objectContaining({ level: 'info', msg: 'tool call cancelled', tool: 'echo' }),
+      expect.objectContaining({
+        level: 'info',
+        msg: 'tool call cancelled',
+        tool: 'echo',
+        reason: 'the client moved on',
+      }),
     );
   });
 

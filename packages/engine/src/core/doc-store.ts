@@ -68,6 +68,53 @@ function isoDateTime(value: string): string {
   return Number.isNaN(time) ? new Date().toISOString() : new Date(time).toISOString();
 }
 
+/** A build of one library version and the callers waiting for it ({@link DocStore.load}). */
+interface SharedBuild {
+  promise: Promise<LoadResult>;
+  /** The progress callbacks of the callers waiting. */
+  listeners: Set<NonNullable<FetchContext['progress']>>;
+  /** The last progress report, for a caller who joins later. */
+  last?: [number, number, string];
+  /** Callers waiting who have not cancelled (a caller without a signal never does). */
+  waiting: number;
+  controller: AbortController;
+}
+
+/**
+ * Waits for `build` as one more caller: hears its progress (its last report at once), and leaves it when its own
+ * signal aborts, rejecting with that abort's reason; the build is aborted when its last caller leaves, whose call
+ * ends once the build has stopped.
+ */
+function joinBuild(build: SharedBuild, context: FetchContext): Promise<LoadResult> {
+  const { signal, progress } = context;
+  if (signal?.aborted) return Promise.reject(signal.reason);
+  build.waiting++;
+  if (progress) {
+    build.listeners.add(progress);
+    if (build.last) progress(...build.last);
+  }
+  if (!signal) return build.promise;
+  return new Promise<LoadResult>((resolve, reject) => {
+    let left = false;
+    const leave = () => {
+      left = true;
+      if (progress) build.listeners.delete(progress);
+      if (--build.waiting > 0) return reject(signal.reason);
+      // the last caller: the build stops, and the call ends once it has (nothing of it is left in the cache)
+      build.controller.abort(signal.reason);
+      const rejected = () => reject(signal.reason);
+      build.promise.then(rejected, rejected);
+    };
+    signal.addEventListener('abort', leave, { once: true });
+    build.promise
+      .then(
+        (result) => left || resolve(result),
+        (error: unknown) => left || reject(error),
+      )
+      .finally(() => signal.removeEventListener('abort', leave));
+  });
+}
+
 /**
  * Fetches, chunks, indexes and persists library documentation, one library version at a time, and
  * restores it after a restart from the cache (chunks + index snapshot) without fetching or chunking
@@ -110,9 +157,8 @@ export class DocStore {
     },
     resized: (docs) => this.account(versionKey(docs.key.libraryId, docs.key.version), docs),
   };
-  private readonly builds = new Map<string, Promise<LoadResult>>();
-  /** Builds whose starting caller cancelled (they fail with its abort; a caller who joined them starts anew). */
-  private readonly aborted = new WeakSet<Promise<LoadResult>>();
+  /** Builds under way, shared by every caller who asks for the library version meanwhile. */
+  private readonly builds = new Map<string, SharedBuild>();
   private readonly refreshing = new Set<string>();
   private readonly background = new Set<Promise<unknown>>();
   /** Persisting indexed docs, one library at a time: each encodes megabytes, and together they set peak memory. */
@@ -183,20 +229,41 @@ export class DocStore {
       if (stale) this.refreshInBackground(library, version, inMemory);
       return { docs: inMemory, cached: true, stale };
     }
-    const running = this.builds.get(key);
-    if (running) {
-      // a build started by a caller who has since cancelled fails with that caller's abort: build again
-      return running.catch((error: unknown) => {
-        if (!this.aborted.has(running) || context.signal?.aborted) throw error;
-        return this.load(library, version, context);
+    let shared = this.builds.get(key);
+    if (!shared) {
+      // the build is the callers', not the first one's: it goes on while one of them still waits for it, every
+      // one of them hears its progress, and it stops when the last one cancels
+      const controller = new AbortController();
+      const build = { listeners: new Set(), waiting: 0, controller } as SharedBuild;
+      const { signal: _signal, progress: _progress, ...rest } = context;
+      build.promise = this.loadOrBuild(
+        library,
+        version,
+        {
+          ...rest,
+          signal: controller.signal,
+          progress: (done, total, message) => {
+            build.last = [done, total, message];
+            for (const listener of build.listeners) listener(done, total, message);
+          },
+        },
+        loaded !== undefined,
+      ).finally(() => {
+        if (this.builds.get(key) === build) this.builds.delete(key);
       });
+      // a build nobody waits for any more fails with the last caller's abort; it is nobody's to join
+      build.promise.catch(() => undefined);
+      controller.signal.addEventListener(
+        'abort',
+        () => {
+          if (this.builds.get(key) === build) this.builds.delete(key);
+        },
+        { once: true },
+      );
+      this.builds.set(key, build);
+      shared = build;
     }
-    const build = this.loadOrBuild(library, version, context, loaded !== undefined).finally(() =>
-      this.builds.delete(key),
-    );
-    this.builds.set(key, build);
-    context.signal?.addEventListener('abort', () => this.aborted.add(build), { once: true });
-    return build;
+    return joinBuild(shared, context);
   }
 
   /** Starts loading in the background (search-docs answers INDEXING_IN_PROGRESS meanwhile). */
