@@ -19,6 +19,7 @@ import {
   type DocSetSpec,
   type Listing,
   listDocSet,
+  overMaxFiles,
   type ReadLimits,
   readDocFile,
   sectionsOf,
@@ -87,6 +88,12 @@ export class LocalDocsSourceAdapter implements SourceAdapter {
     const entries: TocEntry[] = [];
     for (const file of listing.files) entries.push(...(await this.tocEntries(spec, file, listing)));
     entries.push(...listing.external);
+    const notes: string[] = [];
+    const over = listing.skipped.filter((s) => s.reason === overMaxFiles(this.deps.limits.maxFiles)).length;
+    if (over > 0)
+      notes.push(
+        `Only ${listing.files.length} of the ${listing.files.length + over} markdown files in ${spec.root} are served: sources.localDocs.maxFiles is ${this.deps.limits.maxFiles}. Raise it to serve them all.`,
+      );
     return {
       title: listing.title ?? library.name,
       ...(listing.summary ? { summary: listing.summary } : library.description ? { summary: library.description } : {}),
@@ -94,6 +101,7 @@ export class LocalDocsSourceAdapter implements SourceAdapter {
       sourceUrl: pathToFileURL(spec.root).href,
       fetchedAt: new Date().toISOString(),
       freshness: { contentHash: await stampOf(spec, listing) },
+      ...(notes.length > 0 ? { notes } : {}),
     };
   }
 

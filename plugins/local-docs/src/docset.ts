@@ -12,6 +12,11 @@ const MARKDOWN = new Set(['.md', '.mdx', '.markdown']);
 const SKIPPED_DIRS = new Set(['node_modules', '__pycache__']);
 
 /** Bounds of one read. */
+/** Why a file past `maxFiles` was left out (the reason of its {@link Listing.skipped} entry). */
+export function overMaxFiles(maxFiles: number): string {
+  return `more than ${maxFiles} files (maxFiles)`;
+}
+
 export interface ReadLimits {
   maxFiles: number;
   maxFileBytes: number;
@@ -146,7 +151,7 @@ async function walkMarkdown(
       if (isDir && !SKIPPED_DIRS.has(entry.name)) dirs.push(childRel);
       else if (isFile && MARKDOWN.has(extname(entry.name).toLowerCase())) {
         if (found.length >= limits.maxFiles) {
-          skipped.push({ url: urlOf(childRel), reason: `more than ${limits.maxFiles} files (maxFiles)` });
+          skipped.push({ url: urlOf(childRel), reason: overMaxFiles(limits.maxFiles) });
           continue;
         }
         found.push(childRel);

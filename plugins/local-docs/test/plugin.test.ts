@@ -50,6 +50,22 @@ describe('the local-docs plugin in a kernel', () => {
     expect(page.content).toContain('Create invoices');
   });
 
+  it('a folder with more files than maxFiles: resolve-library says how many are served and which setting to raise', async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 5; i++) files[`page-${i}.md`] = `# Page ${i}\n\nText of page ${i}.\n`;
+    const dir = folder(files);
+    const kernel = await start({
+      project: { autoDetect: false },
+      sources: { localDocs: { maxFiles: 3 } },
+      libraries: [{ id: 'handbook', name: 'Handbook', localPath: dir }],
+    });
+    const resolved = await kernel.resolve(docsEngineToken).resolve('handbook');
+    expect(resolved.toc).toHaveLength(3);
+    expect(resolved.notes).toContain(
+      `Only 3 of the 5 markdown files in ${dir} are served: sources.localDocs.maxFiles is 3. Raise it to serve them all.`,
+    );
+  });
+
   it('a custom source without the field its type needs is a configuration error naming it', async () => {
     const error = await start({ sources: { custom: [{ name: 'x', type: 'file' }] } }).catch((e: unknown) => e);
     expect(isProContextError(error) && error.code).toBe('CONFIG_INVALID');

@@ -507,6 +507,8 @@ export class DocsEngine {
       tocSize = toc.length;
       summary = describeToc(record.toc);
       adapterId = record.adapterId;
+      // what the source says the entries do not (files left out over a cap, and the setting that raises it)
+      if (record.toc.notes) notes.push(...record.toc.notes);
       // a source before the one that served could not: the agent (and its user) should hear why
       if (record.passedOver?.length)
         notes.push(

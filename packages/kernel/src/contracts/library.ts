@@ -102,6 +102,11 @@ export interface TocResult {
    * library (its repository, its site) and uses this one only when none of them can serve it.
    */
   condensed?: boolean;
+  /**
+   * What a reader of this documentation should know that the entries do not say, in a sentence each: files or
+   * pages left out over a cap, and the setting that raises it. `resolve-library` passes them on in its notes.
+   */
+  notes?: string[];
 }
 
 /** One page of documentation as markdown. */
