@@ -18,7 +18,9 @@ export const localDocsPluginOptionsSchema = z.strictObject({
     .positive()
     .max(20_000)
     .default(2000)
-    .describe("Most markdown files read from one folder (the rest are left out; resolve-library's notes say how many)."),
+    .describe(
+      "Most markdown files read from one folder (the rest are left out; resolve-library's notes say how many).",
+    ),
   maxFileBytes: z
     .number()
     .int()
