@@ -42,6 +42,7 @@ export type {
   CacheStore,
   CacheTierReads,
   CacheValue,
+  CompactResult,
 } from './contracts/cache-store.js';
 export { cacheStoreToken } from './contracts/cache-store.js';
 export type {

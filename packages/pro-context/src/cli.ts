@@ -1,6 +1,7 @@
 import { ConfigLibraryProvider, docsEngineToken } from '@pro-context/engine';
 import { serveStdio } from '@pro-context/host-stdio';
 import {
+  type CompactResult,
   cacheStoreToken,
   type ErrorPayload,
   isProContextError,
@@ -112,6 +113,34 @@ async function withKernel(
     printError(error);
     await kernel?.stop().catch(() => undefined);
     process.exitCode = 1;
+  }
+}
+
+/** Megabytes, to a tenth. */
+function mb(bytes: number): string {
+  return (bytes / 2 ** 20).toFixed(1);
+}
+
+function compactedLine({ fileBytesBefore, fileBytesAfter }: CompactResult): string {
+  return `cache files on disk: ${mb(fileBytesBefore)} MB -> ${mb(fileBytesAfter)} MB`;
+}
+
+/**
+ * After `cache clear`: gives the space the removed entries took back to the file system when it is 1 MB or more.
+ * The clear stands if that fails (another process writing): a line says why.
+ */
+async function compactAfterClear(
+  kernel: StartedKernel,
+): Promise<{ lines: string[]; structured: { compacted?: CompactResult; notCompacted?: string } }> {
+  const store = kernel.resolve(cacheStoreToken);
+  if (!store.compact || ((await store.stats()).freeBytes ?? 0) < 2 ** 20) return { lines: [], structured: {} };
+  try {
+    const compacted = await store.compact();
+    return { lines: [compactedLine(compacted)], structured: { compacted } };
+  } catch (error) {
+    if (!isProContextError(error)) throw error;
+    const why = `${error.message}${error.suggestion ? ` ${error.suggestion}` : ''}`;
+    return { lines: [`the cache files were not compacted: ${why}`], structured: { notCompacted: why } };
   }
 }
 
@@ -276,19 +305,36 @@ export function buildProgram(): Command {
         }
         if (opts.all) {
           const removed = await kernel.resolve(cacheStoreToken).clear();
-          return { text: `removed ${removed} cache entries`, structured: { removed } };
+          const compacted = await compactAfterClear(kernel);
+          return {
+            text: [`removed ${removed} cache entries`, ...compacted.lines].join('\n'),
+            structured: { removed, ...compacted.structured },
+          };
         }
         const engine = kernel.resolve(docsEngineToken);
         const cleared = [];
         for (const name of libraries) cleared.push(await engine.clearCache(name));
+        const compacted = await compactAfterClear(kernel);
         return {
-          text: cleared
-            .map(({ libraryId, removed }) =>
+          text: [
+            ...cleared.map(({ libraryId, removed }) =>
               removed > 0 ? `${libraryId}: removed ${removed} cache entries` : `${libraryId}: nothing cached`,
-            )
-            .join('\n'),
-          structured: { libraries: cleared },
+            ),
+            ...compacted.lines,
+          ].join('\n'),
+          structured: { libraries: cleared, ...compacted.structured },
         };
+      }),
+    );
+  cache
+    .command('compact')
+    .description('give the space no cache entry uses back to the file system (cache clear does it too)')
+    .action(() =>
+      withKernel(program, async (kernel) => {
+        const store = kernel.resolve(cacheStoreToken);
+        if (!store.compact) return { text: 'this cache store keeps no files to compact', structured: {} };
+        const result = await store.compact();
+        return { text: compactedLine(result), structured: { compacted: result } };
       }),
     );
   cache
@@ -300,8 +346,12 @@ export function buildProgram(): Command {
         const libraries = new Set(
           (await kernel.resolve(docsEngineToken).cachedLibraryVersions()).map((v) => `${v.libraryId}@${v.version}`),
         );
+        const onDisk =
+          stats.fileBytes === undefined
+            ? ''
+            : `; its files take ${mb(stats.fileBytes)} MB on disk${(stats.freeBytes ?? 0) >= 2 ** 20 ? `, ${mb(stats.freeBytes ?? 0)} MB of it free (reused by new entries; pro-context cache compact gives it back)` : ''}`;
         return {
-          text: `${stats.durableEntries} entries, ${(stats.durableBytes / 2 ** 20).toFixed(1)} MB on disk; ${libraries.size === 1 ? '1 library version' : `${libraries.size} library versions`}: ${[...libraries].sort().join(', ') || 'none'}`,
+          text: `${stats.durableEntries} entries holding ${mb(stats.durableBytes)} MB${onDisk}; ${libraries.size === 1 ? '1 library version' : `${libraries.size} library versions`}: ${[...libraries].sort().join(', ') || 'none'}`,
           structured: { ...stats, libraryVersions: [...libraries].sort() },
         };
       }),

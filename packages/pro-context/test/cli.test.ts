@@ -160,4 +160,25 @@ describe.skipIf(skipReason)(`the pro-context CLI in a terminal${skipReason ? ` (
     expect(neither.code).toBe(1);
     expect(neither.stderr).toMatch(/^error INVALID_INPUT: Name the libraries to clear, or give --all\./m);
   });
+
+  it('cache clear --all gives the space back to the disk, and cache stats says what the files take', async () => {
+    expect((await cli(['-c', project.configFile, 'docs', 'fastapi', 'dependencies', '-t', '1000'], env)).code).toBe(0);
+    type Stats = { durableEntries: number; durableBytes: number; fileBytes: number; freeBytes: number };
+    const statsOf = async () =>
+      JSON.parse((await cli(['-c', project.configFile, '--json', 'cache', 'stats'], env)).stdout) as Stats;
+    const before = await statsOf();
+    expect(before.fileBytes).toBeGreaterThan(2 ** 20);
+    const text = (await cli(['-c', project.configFile, 'cache', 'stats'], env)).stdout;
+    expect(text).toMatch(/^\d+ entries holding [\d.]+ MB; its files take [\d.]+ MB on disk/);
+
+    const cleared = await cli(['-c', project.configFile, 'cache', 'clear', '--all'], env);
+    expect(cleared.code).toBe(0);
+    const line = /^cache files on disk: ([\d.]+) MB -> ([\d.]+) MB$/m.exec(cleared.stdout);
+    expect(line).not.toBeNull();
+    expect(Number(line?.[2])).toBeLessThan(Number(line?.[1]) / 2);
+    const after = await statsOf();
+    expect(after.durableEntries).toBe(0);
+    expect(after.fileBytes).toBeLessThan(before.fileBytes / 2);
+    expect(after.freeBytes).toBeLessThan(2 ** 20);
+  });
 });

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { expandHome, ProContextError, z } from '@pro-context/kernel';
+import { defineErrors, expandHome, ProContextError, z } from '@pro-context/kernel';
 
 const hours = z.number().min(0);
 
@@ -91,3 +91,13 @@ export function resolveDatabaseFile(directory: string): { directory: string | nu
   const absolute = resolve(expandHome(directory));
   return { directory: absolute, file: resolve(absolute, 'cache.db') };
 }
+
+/** The sqlite-cache plugin's own error codes. */
+export const sqliteCacheErrors = defineErrors({
+  CACHE_BUSY: {
+    recoverable: true,
+    message: 'The cache database {file} is being written by another process, so it could not be {what} now.',
+    suggestion:
+      'Try again once the other process (a server indexing a library) has finished writing; meanwhile new entries reuse the free space.',
+  },
+});

@@ -11,6 +11,7 @@ import { SqliteAccessStore } from './access-store.js';
 import {
   type SqliteCachePluginInput,
   type SqliteCachePluginOptions,
+  sqliteCacheErrors,
   sqliteCachePluginOptionsSchema,
 } from './options.js';
 import { SqliteCacheStore } from './store.js';
@@ -46,6 +47,7 @@ export const sqliteCachePlugin: PluginDefinition<SqliteCachePluginOptions, Sqlit
   kernel: '^0.1.0',
   configKey: 'cache',
   optionsSchema: sqliteCachePluginOptionsSchema,
+  errors: sqliteCacheErrors.errors,
   environment: [{ variable: 'PRO_CONTEXT_CACHE_DIR', key: 'cache.directory' }],
   register(context, options) {
     const logger = context.logger;

@@ -123,7 +123,7 @@ export function migrate(db: Database.Database, file: string): void {
 }
 
 /** Whether better-sqlite3 failed because another connection holds a lock (`SQLITE_BUSY` and its variants). */
-const isBusyError = (error: unknown): boolean =>
+export const isBusyError = (error: unknown): boolean =>
   String((error as { code?: unknown } | null)?.code).startsWith('SQLITE_BUSY');
 
 /**

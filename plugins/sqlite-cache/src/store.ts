@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, statSync } from 'node:fs';
 import {
   type CacheEntry,
   type CacheGetOptions,
@@ -7,6 +7,7 @@ import {
   type CacheStore,
   type CacheTierReads,
   type CacheValue,
+  type CompactResult,
   createSilentLogger,
   isProContextError,
   type Logger,
@@ -20,8 +21,9 @@ import {
   resolveDatabaseFile,
   type SqliteCachePluginInput,
   type SqliteCachePluginOptions,
+  sqliteCacheErrors,
 } from './options.js';
-import { migrate, openWalDatabase } from './schema.js';
+import { isBusyError, migrate, openWalDatabase } from './schema.js';
 
 const MB = 1024 * 1024;
 const HOUR_MS = 3_600_000;
@@ -389,7 +391,54 @@ export class SqliteCacheStore implements CacheStore {
       misses: this.misses,
       hitRate: reads === 0 ? 0 : this.hits / reads,
       reads: [...this.reads.values()].map((r) => ({ ...r })),
+      fileBytes: this.fileBytes(),
+      freeBytes: this.freeBytes(),
     };
+  }
+
+  /**
+   * Gives the pages no entry uses back to the file system: `VACUUM` rewrites the database without them, and a
+   * checkpoint truncates the write-ahead log. Other processes may keep reading meanwhile; one writing waits
+   * (`busyTimeoutMs`) or makes this fail with the cache's busy error. Takes about a second per 100 MB kept.
+   */
+  async compact(): Promise<CompactResult> {
+    const db = this.ensureOpen();
+    this.flushTouches();
+    const fileBytesBefore = this.fileBytes();
+    try {
+      db.exec('VACUUM');
+      // (a reader in another process may hold the log: then it is truncated at a later checkpoint)
+      db.pragma('wal_checkpoint(TRUNCATE)');
+    } catch (error) {
+      if (!isBusyError(error)) throw error;
+      throw sqliteCacheErrors.create(
+        'CACHE_BUSY',
+        { file: this.file, what: 'compacted' },
+        { cause: error, retryAfter: 5 },
+      );
+    }
+    return { fileBytesBefore, fileBytesAfter: this.fileBytes() };
+  }
+
+  /** Bytes of the database file and its write-ahead log on disk. */
+  private fileBytes(): number {
+    let bytes = 0;
+    for (const file of [this.file, `${this.file}-wal`]) {
+      try {
+        bytes += statSync(file).size;
+      } catch {
+        // no log (yet)
+      }
+    }
+    return bytes;
+  }
+
+  /** Bytes of the database's free pages. */
+  private freeBytes(): number {
+    const db = this.ensureOpen();
+    return (
+      (db.pragma('freelist_count', { simple: true }) as number) * (db.pragma('page_size', { simple: true }) as number)
+    );
   }
 
   /**

@@ -405,6 +405,45 @@ describe('SqliteCacheStore: size-bounded eviction', () => {
   });
 });
 
+describe('SqliteCacheStore: space on disk', () => {
+  it('reports the bytes its files take and those no entry uses, and compact() gives those back', async () => {
+    const store = openStore();
+    for (let i = 0; i < 8; i++) await store.set('chunks', `block-${i}`, Buffer.alloc(512 * 1024, i));
+    const full = await store.stats();
+    expect(full.fileBytes).toBeGreaterThanOrEqual(4 * 2 ** 20);
+    expect(full.freeBytes).toBeLessThan(2 ** 20);
+    expect(await store.clear()).toBe(8);
+    const cleared = await store.stats();
+    expect(cleared.durableBytes).toBe(0);
+    expect(cleared.freeBytes).toBeGreaterThanOrEqual(3 * 2 ** 20); // the file keeps its size, the pages are free
+    const result = await store.compact();
+    expect(result.fileBytesBefore).toBeGreaterThanOrEqual(4 * 2 ** 20);
+    expect(result.fileBytesAfter).toBeLessThan(2 ** 20);
+    const compacted = await store.stats();
+    expect(compacted.fileBytes).toBe(result.fileBytesAfter);
+    expect(compacted.freeBytes).toBe(0);
+    // and the store goes on working
+    await store.set('chunks', 'again', 'value');
+    expect((await store.get('chunks', 'again'))?.value).toBe('value');
+  });
+
+  it('answers CACHE_BUSY, losing nothing, when another process is writing', async () => {
+    const store = openStore({ busyTimeoutMs: 100 });
+    await store.set('pages', 'kept', 'value');
+    const other = raw(store.options.directory);
+    other.exec('BEGIN IMMEDIATE');
+    try {
+      const error = await rejection(store.compact());
+      expect(isProContextError(error) && error.code).toBe('CACHE_BUSY');
+      expect(isProContextError(error) && error.suggestion).toMatch(/Try again/);
+    } finally {
+      other.exec('ROLLBACK');
+      other.close();
+    }
+    expect((await store.get('pages', 'kept'))?.value).toBe('value');
+  });
+});
+
 describe('SqliteCacheStore: the database file', () => {
   it('does no I/O until opened, then creates the directory and one WAL-mode cache.db', async () => {
     const dir = join(tempDir(), 'nested', 'cache');

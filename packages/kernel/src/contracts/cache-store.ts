@@ -61,6 +61,18 @@ export interface CacheStats {
    * that does not count them leaves it out.
    */
   reads?: CacheTierReads[];
+  /**
+   * Bytes the store's files take on disk (a store kept in files; `durableBytes` counts its entries only), and how
+   * many of them no entry uses: space later writes reuse, which {@link CacheStore.compact} gives back.
+   */
+  fileBytes?: number;
+  freeBytes?: number;
+}
+
+/** What {@link CacheStore.compact} did: the store's files on disk before and after. */
+export interface CompactResult {
+  fileBytesBefore: number;
+  fileBytesAfter: number;
 }
 
 /** Reads of one namespace by the tier that answered them (see {@link CacheStats.reads}). */
@@ -93,6 +105,11 @@ export interface CacheStore {
   /** Removes every entry of a namespace (or of all namespaces); returns how many. */
   clear(namespace?: string): Promise<number>;
   stats(): Promise<CacheStats>;
+  /**
+   * Gives the space no entry uses back to the file system (after a clear or evictions, a database file keeps its
+   * size and reuses the space). Optional: a store without files leaves it out.
+   */
+  compact?(): Promise<CompactResult>;
   /** Flushes and releases resources. */
   close(): Promise<void>;
 }
