@@ -7,7 +7,7 @@ export type { Chunk, ChunkablePage, ChunkOptions } from '@pro-context/markdown';
 export { chunkMarkdown } from '@pro-context/markdown';
 export type { CatalogMatch } from './core/catalog.js';
 export { LibraryCatalog, mergeLibrary, normalizeQuery } from './core/catalog.js';
-export type { DocsRecord, LoadedDocs, LoadResult, StoredChunk, StoredPage } from './core/doc-store.js';
+export type { DocsRecord, IndexingNow, LoadedDocs, LoadResult, StoredChunk, StoredPage } from './core/doc-store.js';
 export type { DocsAnswer, DocsEngineDeps, LibrarySummary, ResolveResult, SearchAnswer } from './core/engine.js';
 export { DocsEngine } from './core/engine.js';
 export type { PageSlice } from './core/pages.js';

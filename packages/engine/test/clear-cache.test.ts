@@ -24,9 +24,8 @@ class GatedAdapter extends StaticSourceAdapter {
   }
 }
 
-async function start() {
+async function start(cache = new MemoryCacheStore()) {
   const adapter = new GatedAdapter('internal', { alpha: { pages: pages('alpha') }, beta: { pages: pages('beta') } });
-  const cache = new MemoryCacheStore();
   const kernel = await createTestKernel({
     plugins: [
       enginePlugin,
@@ -97,5 +96,29 @@ describe('clearing a library from the cache', () => {
     open();
     await indexing;
     expect((await engine.clearCache('alpha')).removed).toBeGreaterThan(0);
+  });
+
+  it('is refused while another server sharing the cache indexes the library, and allowed once it is done', async () => {
+    const cache = new MemoryCacheStore();
+    const server = await start(cache);
+    const admin = await start(cache); // pro-context cache clear, run beside the server
+    let open: () => void = () => undefined;
+    server.adapter.gate = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    const indexing = server.engine.getDocs('alpha', 'topic 3', undefined, 1000);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(await admin.engine.indexingNow()).toEqual([{ key: 'alpha@latest', pid: process.pid, here: false }]);
+    const error = await catalogErrorOf(admin.engine.clearCache('alpha'));
+    expect(error.code).toBe('INDEXING_IN_PROGRESS');
+    expect(error.message).toBe(
+      `alpha is being indexed right now by another server sharing the cache (process ${process.pid}).`,
+    );
+    expect((await admin.engine.clearCache('beta')).removed).toBe(0); // another library: not refused
+    open();
+    expect((await indexing).content).toMatch(/alpha topic 3/);
+    await server.engine.idle();
+    expect(await admin.engine.indexingNow()).toEqual([]);
+    expect((await admin.engine.clearCache('alpha')).removed).toBeGreaterThan(0);
   });
 });

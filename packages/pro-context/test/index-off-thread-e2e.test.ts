@@ -1,7 +1,9 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { FakeWeb } from '@pro-context/testing/fake-web';
 import { describe, expect, it } from 'vitest';
-import { connectStdio, errorOf, skipReason, useCorpusProject, writeProject } from './helpers.js';
+import { cliPath, connectStdio, errorOf, skipReason, useCorpusProject, writeProject } from './helpers.js';
 
 /**
  * A big documentation file (about 5 MB of markdown: 300 pages of sections with prose and code), served as the
@@ -24,11 +26,14 @@ function bigLlmsFull(): string {
   return pages.join('\n');
 }
 
-/** A project with the corpus libraries and `orchestra`, whose docs are {@link bigLlmsFull} (no llms.txt). */
-function projectWithBigLibrary(web: FakeWeb, body: string) {
+/**
+ * A project with the corpus libraries and `orchestra`, whose docs are {@link bigLlmsFull} (no llms.txt), sent after
+ * `delayMs`.
+ */
+function projectWithBigLibrary(web: FakeWeb, body: string, delayMs = 0) {
   const base = `${web.url}/orchestra/`;
   web.setFault({ path: '/orchestra/llms.txt' }, { status: 404 });
-  web.setFault({ path: '/orchestra/llms-full.txt' }, { body, contentType: 'text/markdown' });
+  web.setFault({ path: '/orchestra/llms-full.txt' }, { body, contentType: 'text/markdown', delayMs });
   return writeProject(web, {
     libraries: [
       { id: 'httpx', name: 'HTTPX', language: 'python', llmsTxtUrl: web.llmsTxtUrl('httpx') },
@@ -133,6 +138,50 @@ describe.skipIf(skipReason)(`indexing off the request path${skipReason ? ` (skip
       expect(second.filter((m) => /^Chunking \d+ pages \(\d+ done\)$/.test(m)).length).toBeGreaterThan(1);
       expect(second.some((m) => m.startsWith('Indexing'))).toBe(true);
       expect(corpus.web.requestsTo('/orchestra/llms-full.txt')).toHaveLength(1);
+    } finally {
+      await server.close();
+      project.cleanup();
+    }
+  });
+
+  it('pro-context cache clear beside a server indexing a library refuses to clear it, then clears it once done', async () => {
+    const project = projectWithBigLibrary(corpus.web, body, 6000);
+    const server = await connectStdio(project.configFile);
+    const cli = (...args: string[]) =>
+      promisify(execFile)(process.execPath, [cliPath, '-c', project.configFile, ...args], {
+        env: { PATH: process.env.PATH ?? '', HOME: project.dir },
+      }).then(
+        ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
+        (e: { code?: number; stdout?: string; stderr?: string }) => ({
+          code: e.code,
+          stdout: e.stdout,
+          stderr: e.stderr,
+        }),
+      );
+    try {
+      const indexing = server.call('get-docs', { libraryId: 'orchestra', topic: 'retries back off' });
+      // the server is fetching orchestra (its llms-full.txt is answered 6 s later)
+      while (corpus.web.requestsTo('/orchestra/llms-full.txt').length === 0)
+        await new Promise((r) => setTimeout(r, 20));
+      const one = await cli('cache', 'clear', 'orchestra');
+      expect(one.code).toBe(1);
+      expect(one.stderr).toMatch(
+        /^error INDEXING_IN_PROGRESS: orchestra is being indexed right now by another server sharing the cache \(process \d+\)\./m,
+      );
+      const all = await cli('cache', 'clear', '--all');
+      expect(all.code).toBe(1);
+      expect(all.stderr).toMatch(
+        /^error INDEXING_IN_PROGRESS: orchestra@\S+ \(pid \d+\) is being indexed right now\./m,
+      );
+      // the server's build was left whole: it answers, and from then on the cache clears
+      const answer = await indexing;
+      expect(answer.isError ? errorOf(answer) : undefined).toBeUndefined();
+      let cleared = await cli('cache', 'clear', 'orchestra');
+      for (let i = 0; i < 20 && cleared.code !== 0; i++) {
+        await new Promise((r) => setTimeout(r, 100)); // the lease goes just after the answer
+        cleared = await cli('cache', 'clear', 'orchestra');
+      }
+      expect(cleared.stdout).toMatch(/^orchestra: removed \d+ cache entries$/m);
     } finally {
       await server.close();
       project.cleanup();

@@ -61,11 +61,27 @@ const PROGRESS_EVERY_MS = 100;
 /** Pages chunked at which a streamed download's progress is half of its share ({@link DocStore}'s fetchAndIndex). */
 const STREAMED_HALF_PAGES = 2000;
 const MB = 1024 * 1024;
+/** How long an indexing lease ({@link ns.indexing}) lasts unless renewed, and how often a running build renews it. */
+const LEASE_MS = 60_000;
+const LEASE_RENEW_MS = 20_000;
+/** What to do when a clear is refused because the library is being indexed. */
+const CLEAR_LATER =
+  'Clear it once its indexing has finished (a process that stopped while indexing holds it for a minute at most).';
 
 /** `value` as an ISO 8601 UTC date-time; the current time when it is not a date at all. */
 function isoDateTime(value: string): string {
   const time = Date.parse(value);
   return Number.isNaN(time) ? new Date().toISOString() : new Date(time).toISOString();
+}
+
+/** A library version being indexed ({@link DocStore.indexingNow}). */
+export interface IndexingNow {
+  /** `libraryId@version`. */
+  key: string;
+  /** The process indexing it. */
+  pid: number;
+  /** Indexed by this engine (else by another sharing the cache). */
+  here: boolean;
 }
 
 /** A build of one library version and the callers waiting for it ({@link DocStore.load}). */
@@ -261,9 +277,47 @@ export class DocStore {
         { once: true },
       );
       this.builds.set(key, build);
+      this.leaseWhile(key, build.promise);
       shared = build;
     }
     return joinBuild(shared, context);
+  }
+
+  /**
+   * Holds the indexing lease of `key` in the cache until `work` settles, renewing it, so that another process
+   * sharing the cache (`pro-context cache clear`) sees the library is being indexed. A lease that cannot be
+   * written is logged: the build goes on.
+   */
+  private leaseWhile(key: string, work: Promise<unknown>): void {
+    const lease = { pid: process.pid, startedAt: new Date().toISOString() };
+    const write = () =>
+      this.cache
+        .set(ns.indexing, key, lease, { ttlMs: LEASE_MS, memory: false })
+        .catch((error: unknown) => this.logger.warn('could not record an indexing lease', { key, error }));
+    void write();
+    const renew = setInterval(write, LEASE_RENEW_MS);
+    renew.unref();
+    void work
+      .catch(() => undefined)
+      .finally(() => {
+        clearInterval(renew);
+        this.track(this.cache.delete(ns.indexing, key).catch(() => false));
+      });
+  }
+
+  /**
+   * Library versions (`libraryId@version`) being indexed right now, by this engine or another sharing the cache
+   * (its lease).
+   */
+  async indexingNow(): Promise<IndexingNow[]> {
+    const found: IndexingNow[] = [...this.builds.keys()].map((key) => ({ key, pid: process.pid, here: true }));
+    for (const key of await this.cache.keys(ns.indexing)) {
+      if (this.builds.has(key)) continue;
+      // (past the memory tier: another process writes and deletes leases)
+      const lease = await this.cache.get<{ pid: number }>(ns.indexing, key, { memory: false });
+      if (lease) found.push({ key, pid: lease.value.pid, here: false });
+    }
+    return found;
   }
 
   /** Starts loading in the background (search-docs answers INDEXING_IN_PROGRESS meanwhile). */
@@ -786,13 +840,13 @@ export class DocStore {
    */
   async clear(libraryId: string): Promise<number> {
     const prefix = `${libraryId}@`;
-    for (const key of this.builds.keys()) {
-      if (key.startsWith(prefix)) {
-        throw new ProContextError('INDEXING_IN_PROGRESS', `${libraryId} is being indexed right now.`, {
-          suggestion: 'Clear it once its indexing has finished.',
-          retryAfter: 5,
-        });
-      }
+    const building = (await this.indexingNow()).find((b) => b.key.startsWith(prefix));
+    if (building) {
+      const where = building.here ? '' : ` by another server sharing the cache (process ${building.pid})`;
+      throw new ProContextError('INDEXING_IN_PROGRESS', `${libraryId} is being indexed right now${where}.`, {
+        suggestion: CLEAR_LATER,
+        retryAfter: 5,
+      });
     }
     let removed = 0;
     // (each delete is a synchronous write: a large library's thousands of blocks take turns with other work)

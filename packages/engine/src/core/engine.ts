@@ -21,7 +21,7 @@ import pLimit from 'p-limit';
 import { settingsDeclarations } from '../libraries/settings.js';
 import type { EngineOptions } from '../options.js';
 import { type CatalogMatch, didYouMean, LibraryCatalog, normalizeQuery, versionHint } from './catalog.js';
-import { DocStore, type LoadResult, type StoredChunk } from './doc-store.js';
+import { DocStore, type IndexingNow, type LoadResult, type StoredChunk } from './doc-store.js';
 import { answerKey as keyOfAnswer, ns } from './keys.js';
 import { PageReader, type PageSlice } from './pages.js';
 import {
@@ -314,6 +314,14 @@ export class DocsEngine {
     const removed = await this.store.clear(libraryId);
     this.resolved.delete(libraryId);
     return { libraryId, removed };
+  }
+
+  /**
+   * Library versions being indexed right now (`libraryId@version`), by this process or another sharing the
+   * cache, and the id of the process indexing each: clearing them would undo a build under way.
+   */
+  indexingNow(): Promise<IndexingNow[]> {
+    return this.store.indexingNow();
   }
 
   /** The library versions the cache holds documentation of (a TOC or indexed docs). */

@@ -7,6 +7,11 @@ export const ns = {
   index: 'index',
   pages: 'pages',
   answers: 'answers',
+  /**
+   * Library versions being indexed, `libraryId@version`, by any process sharing the cache: a lease renewed while
+   * the build runs and gone when it ends (or, for a process that died, when it expires).
+   */
+  indexing: 'indexing',
 } as const;
 
 /** `libraryId@version`: the key of one library version everywhere in the engine. */
