@@ -1,4 +1,11 @@
-import { definePlugin, KERNEL_VERSION, type StartedKernel, sourceAdapterToken } from '@pro-context/kernel';
+import {
+  definePlugin,
+  type Freshness,
+  KERNEL_VERSION,
+  type LibraryDescriptor,
+  type StartedKernel,
+  sourceAdapterToken,
+} from '@pro-context/kernel';
 import { createTestKernel, MemoryCacheStore, StaticSourceAdapter } from '@pro-context/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { docsEngineToken, enginePlugin } from '../src/plugin.js';
@@ -6,6 +13,32 @@ import { docsEngineToken, enginePlugin } from '../src/plugin.js';
 /** An adapter reading "files on disk" (`local: true`): its freshness check is cheap, asked on every load. */
 class LocalAdapter extends StaticSourceAdapter {
   readonly local = true;
+}
+
+/** A local adapter whose freshness check takes `checkMs` (a folder of thousands of files to stat). */
+class SlowCheckLocalAdapter extends LocalAdapter {
+  checkMs = 60;
+  override async checkFreshness(library: LibraryDescriptor, version: string, cached: Freshness) {
+    if (this.checkMs > 0) await new Promise((r) => setTimeout(r, this.checkMs));
+    return super.checkFreshness(library, version, cached);
+  }
+}
+
+async function engineWith(adapter: StaticSourceAdapter) {
+  const kernel = await createTestKernel({
+    fakeCache: new MemoryCacheStore(),
+    plugins: [
+      enginePlugin,
+      definePlugin({
+        id: 'internal-docs',
+        kernel: `>=${KERNEL_VERSION}`,
+        register: (ctx) => ctx.bindValue(sourceAdapterToken, adapter),
+      }),
+    ],
+    config: { libraries: [{ id: 'acme', name: 'Acme', source: 'internal' }] },
+  });
+  kernels.push(kernel);
+  return kernel.resolve(docsEngineToken);
 }
 
 const kernels: StartedKernel[] = [];
@@ -56,5 +89,35 @@ describe('a local source (SourceAdapter.local)', () => {
     expect((await engine.readPage('https://local.test/acme/widgets.md', 2000, 0)).content).toContain('BETA-TWO');
     const resolved = await engine.resolve('acme');
     expect(resolved.toc.map((e) => e.title)).toEqual(['Widgets', 'Gadgets']);
+  });
+
+  it('a slow freshness check is shared by calls at the same time and not repeated for ten times as long', async () => {
+    const docs = {
+      pages: [{ url: 'https://local.test/acme/widgets.md', title: 'Widgets', markdown: '# Widgets\n\nALPHA-ONE.' }],
+      revision: 'r1',
+    };
+    const adapter = new SlowCheckLocalAdapter('internal', { acme: docs });
+    const engine = await engineWith(adapter);
+    await engine.getDocs('acme', 'widgets', undefined, 2000);
+    const before = adapter.calls.checkFreshness;
+    // three calls at once: one check
+    await Promise.all(['widgets', 'alpha', 'one'].map((t) => engine.search('acme', t, undefined, 5)));
+    expect(adapter.calls.checkFreshness).toBe(before + 1);
+    // right after a 60 ms check: the library is not checked again (for ~600 ms)
+    await engine.search('acme', 'widgets', undefined, 5);
+    expect(adapter.calls.checkFreshness).toBe(before + 1);
+    // an edit shows once that time has passed
+    docs.pages[0] = { ...docs.pages[0], markdown: '# Widgets\n\nBETA-TWO.' } as (typeof docs.pages)[0];
+    docs.revision = 'r2';
+    await new Promise((r) => setTimeout(r, 700));
+    expect((await engine.getDocs('acme', 'widgets', undefined, 2000)).content).toContain('BETA-TWO');
+    expect(adapter.calls.checkFreshness).toBe(before + 2);
+    // a quick check is made on every call
+    adapter.checkMs = 0;
+    const quick = adapter.calls.checkFreshness;
+    await new Promise((r) => setTimeout(r, 700));
+    await engine.search('acme', 'widgets', undefined, 5);
+    await engine.search('acme', 'widgets', undefined, 5);
+    expect(adapter.calls.checkFreshness).toBe(quick + 2);
   });
 });

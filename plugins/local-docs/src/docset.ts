@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readdir, readFile, realpath, stat } from 'node:fs/promises';
-import { basename, extname, join, posix } from 'node:path';
+import { basename, extname, isAbsolute, join, posix, resolve } from 'node:path';
 import type { DocPage, TocEntry } from '@pro-context/kernel';
 import { createSlugger, headingPlainText, splitFrontMatter, walkLines } from '@pro-context/markdown';
 import { confinedPath, isInside, realRootOf } from './paths.js';
@@ -245,16 +245,34 @@ export async function stampOf(spec: DocSetSpec, listing: Listing): Promise<strin
   const hash = createHash('sha256');
   hash.update(`${spec.layout}\0${spec.root}\n`);
   const extra = spec.layout === 'llms-txt' ? [spec.file] : spec.layout === 'npm' ? ['package.json'] : [];
-  for (const rel of [...extra, ...listing.files.map((f) => f.rel)]) {
-    try {
-      const s = await stat(await confinedPath(spec.root, rel));
-      hash.update(`${rel}\0${s.size}\0${s.mtimeMs}\n`);
-    } catch {
-      hash.update(`${rel}\0missing\n`);
-    }
+  const rels = [...extra, ...listing.files.map((f) => f.rel)];
+  // the files were confined to the root when listed (a link leading out is not listed), and a stat reads no
+  // content: each is stat'ed at its path in the root, STAT_BATCH at a time (one by one, through realpath first,
+  // 1,928 files took 300-400 ms, on every call for the library)
+  const stamps: string[] = new Array(rels.length);
+  for (let from = 0; from < rels.length; from += STAT_BATCH) {
+    await Promise.all(
+      rels.slice(from, from + STAT_BATCH).map(async (rel, i) => {
+        const lexical = resolve(spec.root, rel);
+        let stamp = 'missing';
+        if (!rel.includes('\0') && !isAbsolute(rel) && isInside(resolve(spec.root), lexical)) {
+          try {
+            const s = await stat(lexical);
+            stamp = `${s.size}\0${s.mtimeMs}`;
+          } catch {
+            // missing: stamped as such
+          }
+        }
+        stamps[from + i] = `${rel}\0${stamp}\n`;
+      }),
+    );
   }
+  for (const line of stamps) hash.update(line);
   return hash.digest('hex').slice(0, 32);
 }
+
+/** Files stat'ed at once by {@link stampOf}. */
+const STAT_BATCH = 64;
 
 /** One file of a doc set read as a page. */
 export async function readDocFile(

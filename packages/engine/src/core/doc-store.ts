@@ -64,6 +64,12 @@ const MB = 1024 * 1024;
 /** How long an indexing lease ({@link ns.indexing}) lasts unless renewed, and how often a running build renews it. */
 const LEASE_MS = 60_000;
 const LEASE_RENEW_MS = 20_000;
+/**
+ * A local source's freshness check that took this long (ms) or longer is not made again for
+ * {@link LOCAL_CHECK_SPACING} times as long; a quicker one is made on every call.
+ */
+const LOCAL_CHECK_QUICK_MS = 20;
+const LOCAL_CHECK_SPACING = 10;
 /** What to do when a clear is refused because the library is being indexed. */
 const CLEAR_LATER =
   'Clear it once its indexing has finished (a process that stopped while indexing holds it for a minute at most).';
@@ -175,6 +181,8 @@ export class DocStore {
   };
   /** Builds under way, shared by every caller who asks for the library version meanwhile. */
   private readonly builds = new Map<string, SharedBuild>();
+  /** Local freshness checks under way, and those whose "fresh" is still good ({@link changedLocally}). */
+  private readonly localChecks = new Map<string, { pending: Promise<boolean> | undefined; freshUntil: number }>();
   private readonly refreshing = new Set<string>();
   private readonly background = new Set<Promise<unknown>>();
   /** Persisting indexed docs, one library at a time: each encodes megabytes, and together they set peak memory. */
@@ -394,12 +402,28 @@ export class DocStore {
   ): Promise<boolean> {
     const adapter = this.sources.for(library).find((a) => a.id === record.adapterId);
     if (!adapter?.local) return false;
-    try {
-      return (await adapter.checkFreshness(library, version, record.freshness)) === 'changed';
-    } catch (error) {
-      this.logger.debug('local freshness check failed', { libraryId: library.id, error: String(error) });
-      return false;
-    }
+    const key = `${versionKey(library.id, version)}\0${adapter.id}\0${JSON.stringify(record.freshness)}`;
+    const known = this.localChecks.get(key);
+    if (known && (known.pending || known.freshUntil > performance.now())) return known.pending ?? false;
+    const started = performance.now();
+    const pending = adapter
+      .checkFreshness(library, version, record.freshness)
+      .then((verdict) => verdict === 'changed')
+      .catch((error: unknown) => {
+        this.logger.debug('local freshness check failed', { libraryId: library.id, error: String(error) });
+        return false;
+      });
+    const entry = { pending: pending as Promise<boolean> | undefined, freshUntil: 0 };
+    this.localChecks.set(key, entry);
+    const changed = await pending;
+    entry.pending = undefined;
+    const took = performance.now() - started;
+    // calls at the same time share one check; a check that takes a while (thousands of files to stat) is not
+    // repeated for ten times as long, so that it costs at most a tenth of the time (a quick one is made every call)
+    if (changed || took < LOCAL_CHECK_QUICK_MS) this.localChecks.delete(key);
+    else entry.freshUntil = performance.now() + LOCAL_CHECK_SPACING * took;
+    if (this.localChecks.size > 256) this.localChecks.delete(this.localChecks.keys().next().value as string);
+    return changed;
   }
 
   private touch(key: string, docs: StoredDocsTable): void {
