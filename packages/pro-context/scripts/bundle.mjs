@@ -89,6 +89,10 @@ const entries = {
   // which in the bundle is a chunk in dist/bin/: the worker script is an entry point of its own there
   'packed-search-worker': createRequire(join(root, 'package.json')).resolve('@pro-context/plugin-packed-search/worker'),
   'prepare-worker': join(markdownDir, 'dist', 'prepare-worker.js'),
+  // sqlite-cache checkpoints the write-ahead log from `./checkpoint-worker.js` beside its own module, likewise
+  'checkpoint-worker': createRequire(join(root, 'package.json')).resolve(
+    '@pro-context/plugin-sqlite-cache/checkpoint-worker',
+  ),
 };
 for (const file of Object.values(entries)) {
   if (!existsSync(file)) throw new Error(`${file} is missing: run tsc first`);

@@ -66,6 +66,12 @@ export const sqliteCachePluginOptionsSchema = z.strictObject({
     .min(0)
     .default(5000)
     .describe('How long to wait for another process holding the database lock, ms.'),
+  checkpointInWorker: z
+    .boolean()
+    .default(true)
+    .describe(
+      "Copy the write-ahead log into cache.db from a worker thread (every ~4 MB written), so that no answer waits for SQLite's checkpoint and its fsync; false: SQLite checkpoints inside the writes.",
+    ),
 });
 
 /** Validated options of the `sqlite-cache` plugin (defaults applied). */

@@ -15,6 +15,7 @@ import {
 } from '@pro-context/kernel';
 import type Database from 'better-sqlite3';
 import { LRUCache } from 'lru-cache';
+import { Checkpointer } from './checkpointer.js';
 import { checksum, decodeValue, encodeValue, isValueKind, presentValue, type ValueKind } from './codec.js';
 import {
   parseSqliteCacheOptions,
@@ -145,6 +146,8 @@ export interface SqliteCacheStoreDependencies {
   logger?: Logger;
   /** Current time in epoch ms. Tests pass a fake clock. */
   now?: () => number;
+  /** The checkpoint worker's script (tests); `checkpoint-worker.js` beside this module by default. */
+  checkpointScript?: URL;
 }
 
 /**
@@ -165,6 +168,9 @@ export class SqliteCacheStore implements CacheStore {
 
   private readonly logger: Logger;
   private readonly now: () => number;
+  private readonly checkpointScript: URL | undefined;
+  /** Checkpoints the write-ahead log in a worker thread (`checkpointInWorker`). */
+  private checkpointer: Checkpointer | undefined;
   private readonly memory: LRUCache<string, StoredEntry>;
   private readonly maxBytes: number;
   private db: Database.Database | undefined;
@@ -189,6 +195,7 @@ export class SqliteCacheStore implements CacheStore {
     this.options = parseSqliteCacheOptions(options);
     this.logger = dependencies.logger ?? createSilentLogger();
     this.now = dependencies.now ?? Date.now;
+    this.checkpointScript = dependencies.checkpointScript;
     this.file = resolveDatabaseFile(this.options.directory).file;
     this.maxBytes = this.options.maxSizeMB * MB;
     this.memory = new LRUCache<string, StoredEntry>({
@@ -241,6 +248,9 @@ export class SqliteCacheStore implements CacheStore {
       });
     }
     this.db = db;
+    if (this.options.checkpointInWorker && directory) {
+      this.checkpointer = new Checkpointer(db, file, this.options.busyTimeoutMs, this.logger, this.checkpointScript);
+    }
     const minutes = this.options.cleanupIntervalMinutes;
     if (minutes > 0) {
       this.cleanupTimer = setInterval(() => this.runCleanup(), minutes * 60_000);
@@ -341,6 +351,7 @@ export class SqliteCacheStore implements CacheStore {
         sizeBytes,
         heapBytes: heapBytesOf(encoded.stored, encoded.bytes.byteLength) + (metaText?.length ?? 0),
       });
+    this.checkpointer?.wrote(encoded.bytes.byteLength);
     this.enforceSizeLimit();
   }
 
@@ -459,6 +470,8 @@ export class SqliteCacheStore implements CacheStore {
     this.closed = true;
     clearInterval(this.cleanupTimer);
     clearTimeout(this.touchTimer);
+    await this.checkpointer?.stop();
+    this.checkpointer = undefined;
     const db = this.db;
     if (db) {
       try {

@@ -1,4 +1,4 @@
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { isProContextError } from '@pro-context/kernel';
@@ -441,6 +441,46 @@ describe('SqliteCacheStore: space on disk', () => {
       other.close();
     }
     expect((await store.get('pages', 'kept'))?.value).toBe('value');
+  });
+});
+
+describe('SqliteCacheStore: checkpoints in a worker thread (checkpointInWorker)', () => {
+  const MB = 2 ** 20;
+  const until = async (done: () => boolean) => {
+    for (let i = 0; i < 200 && !done(); i++) await new Promise((r) => setTimeout(r, 25));
+  };
+
+  it('the writing connection never checkpoints: a worker copies the log into cache.db every ~4 MB written', async () => {
+    const store = openStore();
+    store.open();
+    const db = (store as unknown as { db: Database.Database }).db;
+    expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(0);
+    const checkpoints = () => (store as unknown as { checkpointer: { checkpoints: number } }).checkpointer.checkpoints;
+    for (let i = 0; i < 10; i++) await store.set('chunks', `block-${i}`, Buffer.alloc(MB, i), { memory: false });
+    await until(() => checkpoints() >= 2);
+    expect(checkpoints()).toBeGreaterThanOrEqual(2);
+    // what the worker copied is in the database file itself, while the store still writes and reads
+    expect(statSync(store.file).size).toBeGreaterThanOrEqual(7 * MB);
+    expect((await store.get<Buffer>('chunks', 'block-3'))?.value.equals(Buffer.alloc(MB, 3))).toBe(true);
+  });
+
+  it('a worker that cannot start hands the checkpoints back to SQLite, with a warning, and loses nothing', async () => {
+    const { logger, records } = recordingLogger();
+    const missing = new URL('file:///nonexistent/checkpoint-worker.js');
+    const store = openStore({}, { logger, checkpointScript: missing });
+    for (let i = 0; i < 6; i++) await store.set('chunks', `block-${i}`, Buffer.alloc(MB, i), { memory: false });
+    await until(() => records.some((r) => r.msg.includes('checkpoint worker failed')));
+    expect(records.filter((r) => r.level === 'warn' && r.msg.includes('checkpoint worker failed'))).toHaveLength(1);
+    const db = (store as unknown as { db: Database.Database }).db;
+    expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
+    for (let i = 0; i < 6; i++) expect((await store.get<Buffer>('chunks', `block-${i}`))?.value[0]).toBe(i);
+  });
+
+  it('with checkpointInWorker false, SQLite checkpoints as it always did', async () => {
+    const store = openStore({ checkpointInWorker: false });
+    store.open();
+    const db = (store as unknown as { db: Database.Database }).db;
+    expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
   });
 });
 
