@@ -451,7 +451,7 @@ describe('SqliteCacheStore: checkpoints in a worker thread (checkpointInWorker)'
   };
 
   it('the writing connection never checkpoints: a worker copies the log into cache.db every ~4 MB written', async () => {
-    const store = openStore();
+    const store = openStore({ checkpointInWorker: true });
     store.open();
     const db = (store as unknown as { db: Database.Database }).db;
     expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(0);
@@ -467,7 +467,7 @@ describe('SqliteCacheStore: checkpoints in a worker thread (checkpointInWorker)'
   it('a worker that cannot start hands the checkpoints back to SQLite, with a warning, and loses nothing', async () => {
     const { logger, records } = recordingLogger();
     const missing = new URL('file:///nonexistent/checkpoint-worker.js');
-    const store = openStore({}, { logger, checkpointScript: missing });
+    const store = openStore({ checkpointInWorker: true }, { logger, checkpointScript: missing });
     for (let i = 0; i < 6; i++) await store.set('chunks', `block-${i}`, Buffer.alloc(MB, i), { memory: false });
     await until(() => records.some((r) => r.msg.includes('checkpoint worker failed')));
     expect(records.filter((r) => r.level === 'warn' && r.msg.includes('checkpoint worker failed'))).toHaveLength(1);
@@ -476,8 +476,8 @@ describe('SqliteCacheStore: checkpoints in a worker thread (checkpointInWorker)'
     for (let i = 0; i < 6; i++) expect((await store.get<Buffer>('chunks', `block-${i}`))?.value[0]).toBe(i);
   });
 
-  it('with checkpointInWorker false, SQLite checkpoints as it always did', async () => {
-    const store = openStore({ checkpointInWorker: false });
+  it('by default (checkpointInWorker false), SQLite checkpoints as it always did', async () => {
+    const store = openStore();
     store.open();
     const db = (store as unknown as { db: Database.Database }).db;
     expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
