@@ -15,7 +15,7 @@ import {
 } from '@pro-context/kernel';
 import type Database from 'better-sqlite3';
 import { LRUCache } from 'lru-cache';
-import { Checkpointer } from './checkpointer.js';
+import { AUTOCHECKPOINT_PAGES, Checkpointer } from './checkpointer.js';
 import { checksum, decodeValue, encodeValue, isValueKind, presentValue, type ValueKind } from './codec.js';
 import {
   parseSqliteCacheOptions,
@@ -250,6 +250,8 @@ export class SqliteCacheStore implements CacheStore {
     this.db = db;
     if (this.options.checkpointInWorker && directory) {
       this.checkpointer = new Checkpointer(db, file, this.options.busyTimeoutMs, this.logger, this.checkpointScript);
+    } else {
+      db.pragma(`wal_autocheckpoint = ${AUTOCHECKPOINT_PAGES}`);
     }
     const minutes = this.options.cleanupIntervalMinutes;
     if (minutes > 0) {

@@ -472,15 +472,18 @@ describe('SqliteCacheStore: checkpoints in a worker thread (checkpointInWorker)'
     await until(() => records.some((r) => r.msg.includes('checkpoint worker failed')));
     expect(records.filter((r) => r.level === 'warn' && r.msg.includes('checkpoint worker failed'))).toHaveLength(1);
     const db = (store as unknown as { db: Database.Database }).db;
-    expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
+    expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(250);
     for (let i = 0; i < 6; i++) expect((await store.get<Buffer>('chunks', `block-${i}`))?.value[0]).toBe(i);
   });
 
-  it('by default (checkpointInWorker false), SQLite checkpoints as it always did', async () => {
+  it('by default (checkpointInWorker false), SQLite checkpoints inside the writes, every 1 MB of log', async () => {
     const store = openStore();
     store.open();
     const db = (store as unknown as { db: Database.Database }).db;
-    expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
+    expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(250);
+    for (let i = 0; i < 6; i++) await store.set('chunks', `block-${i}`, Buffer.alloc(MB, i), { memory: false });
+    // checkpointed as it went: the data is in the database file, and the log never held much more than 1 MB
+    expect(statSync(store.file).size).toBeGreaterThanOrEqual(4 * MB);
   });
 });
 
