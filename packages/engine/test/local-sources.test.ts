@@ -59,20 +59,7 @@ describe('a local source (SourceAdapter.local)', () => {
       revision: 'r1',
     };
     const adapter = new LocalAdapter('internal', { acme: docs });
-    const kernel = await createTestKernel({
-      fakeCache: new MemoryCacheStore(),
-      plugins: [
-        enginePlugin,
-        definePlugin({
-          id: 'internal-docs',
-          kernel: `>=${KERNEL_VERSION}`,
-          register: (ctx) => ctx.bindValue(sourceAdapterToken, adapter),
-        }),
-      ],
-      config: { libraries: [{ id: 'acme', name: 'Acme', source: 'internal' }] },
-    });
-    kernels.push(kernel);
-    const engine = kernel.resolve(docsEngineToken);
+    const engine = await engineWith(adapter);
     expect((await engine.getDocs('acme', 'widgets', undefined, 2000)).content).toContain('ALPHA-ONE');
     expect((await engine.readPage('https://local.test/acme/widgets.md', 2000, 0)).content).toContain('ALPHA-ONE');
     // unchanged: answered from memory, only the freshness check runs
