@@ -15,11 +15,18 @@ const pages = (site: string) =>
     markdown: `# Page ${i}\n\n${`Words about ${site} topic ${i}. `.repeat(200)}`,
   }));
 
-/** A source whose fetches wait for `gate` while it is set. */
+/** A source whose fetches wait for `gate` while it is set (or fail with the caller's abort, as an HTTP fetch would). */
 class GatedAdapter extends StaticSourceAdapter {
   gate: Promise<void> | undefined;
   override async fetchDocs(...args: Parameters<StaticSourceAdapter['fetchDocs']>) {
-    if (this.gate) await this.gate;
+    const signal = args[2]?.signal;
+    if (this.gate) {
+      const gate = this.gate;
+      await new Promise<void>((resolve, reject) => {
+        signal?.addEventListener('abort', () => reject(signal.reason), { once: true });
+        void gate.then(resolve);
+      });
+    }
     return super.fetchDocs(...args);
   }
 }
@@ -120,5 +127,27 @@ describe('clearing a library from the cache', () => {
     await server.engine.idle();
     expect(await admin.engine.indexingNow()).toEqual([]);
     expect((await admin.engine.clearCache('alpha')).removed).toBeGreaterThan(0);
+  });
+
+  it('a build cancelled and at once started again keeps the lease of the new build', async () => {
+    const cache = new MemoryCacheStore();
+    const server = await start(cache);
+    const admin = await start(cache);
+    let open: () => void = () => undefined;
+    server.adapter.gate = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    const first = new AbortController();
+    const cancelled = server.engine.getDocs('alpha', 'topic 3', undefined, 1000, { signal: first.signal });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    first.abort(new Error('the agent moved on'));
+    const again = server.engine.getDocs('alpha', 'topic 3', undefined, 1000);
+    await expect(cancelled).rejects.toThrow(/moved on/);
+    await server.engine.idle(); // the cancelled build's lease is released by now
+    expect((await admin.engine.indexingNow()).map((b) => b.key)).toEqual(['alpha@latest']);
+    open();
+    expect((await again).content).toMatch(/alpha topic 3/);
+    await server.engine.idle();
+    expect(await admin.engine.indexingNow()).toEqual([]);
   });
 });

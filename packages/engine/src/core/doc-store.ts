@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import {
   type CacheStore,
   type FetchContext,
@@ -297,7 +298,7 @@ export class DocStore {
    * written is logged: the build goes on.
    */
   private leaseWhile(key: string, work: Promise<unknown>): void {
-    const lease = { pid: process.pid, startedAt: new Date().toISOString() };
+    const lease = { pid: process.pid, startedAt: new Date().toISOString(), build: randomUUID() };
     const write = () =>
       this.cache
         .set(ns.indexing, key, lease, { ttlMs: LEASE_MS, memory: false })
@@ -305,11 +306,16 @@ export class DocStore {
     void write();
     const renew = setInterval(write, LEASE_RENEW_MS);
     renew.unref();
+    // the lease goes with its build: a build of the same library started meanwhile (this one was cancelled) keeps its own
+    const release = async () => {
+      const held = await this.cache.get<typeof lease>(ns.indexing, key, { memory: false });
+      if (held?.value.build === lease.build) await this.cache.delete(ns.indexing, key);
+    };
     void work
       .catch(() => undefined)
       .finally(() => {
         clearInterval(renew);
-        this.track(this.cache.delete(ns.indexing, key).catch(() => false));
+        this.track(release().catch(() => undefined));
       });
   }
 
