@@ -1,4 +1,11 @@
-import { definePlugin, KERNEL_VERSION, type StartedKernel, sourceAdapterToken } from '@pro-context/kernel';
+import {
+  definePlugin,
+  type FetchContext,
+  KERNEL_VERSION,
+  type LibraryDescriptor,
+  type StartedKernel,
+  sourceAdapterToken,
+} from '@pro-context/kernel';
 import { catalogErrorOf, createTestKernel, MemoryCacheStore, StaticSourceAdapter } from '@pro-context/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { docsEngineToken, enginePlugin } from '../src/plugin.js';
@@ -18,8 +25,8 @@ const pages = (site: string) =>
 /** A source whose fetches wait for `gate` while it is set (or fail with the caller's abort, as an HTTP fetch would). */
 class GatedAdapter extends StaticSourceAdapter {
   gate: Promise<void> | undefined;
-  override async fetchDocs(...args: Parameters<StaticSourceAdapter['fetchDocs']>) {
-    const signal = args[2]?.signal;
+  override async fetchDocs(library: LibraryDescriptor, _version?: string, context?: FetchContext) {
+    const signal = context?.signal;
     if (this.gate) {
       const gate = this.gate;
       await new Promise<void>((resolve, reject) => {
@@ -27,7 +34,7 @@ class GatedAdapter extends StaticSourceAdapter {
         void gate.then(resolve);
       });
     }
-    return super.fetchDocs(...args);
+    return super.fetchDocs(library);
   }
 }
 
