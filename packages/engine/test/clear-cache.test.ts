@@ -129,11 +129,19 @@ describe('clearing a library from the cache', () => {
       `alpha is being indexed right now by another server sharing the cache (process ${process.pid}).`,
     );
     expect((await admin.engine.clearCache('beta')).removed).toBe(0); // another library: not refused
+    // everything: refused while any library is being indexed
+    const all = await catalogErrorOf(admin.engine.clearAllCaches());
+    expect(all.code).toBe('INDEXING_IN_PROGRESS');
+    expect(all.message).toBe(`alpha@latest (pid ${process.pid}) is being indexed right now.`);
     open();
     expect((await indexing).content).toMatch(/alpha topic 3/);
     await server.engine.idle();
     expect(await admin.engine.indexingNow()).toEqual([]);
     expect((await admin.engine.clearCache('alpha')).removed).toBeGreaterThan(0);
+    await server.engine.getDocs('beta', 'topic 3', undefined, 1000);
+    await server.engine.idle();
+    expect(await admin.engine.clearAllCaches()).toBeGreaterThan(0);
+    expect(await cache.keys('docs')).toEqual([]);
   });
 
   it('a build cancelled and at once started again keeps the lease of the new build', async () => {

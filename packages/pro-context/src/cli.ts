@@ -304,20 +304,7 @@ export function buildProgram(): Command {
           );
         }
         if (opts.all) {
-          // a build under way (here or in a server sharing the cache) would be left without its blocks
-          const indexing = await kernel.resolve(docsEngineToken).indexingNow();
-          if (indexing.length > 0) {
-            throw new ProContextError(
-              'INDEXING_IN_PROGRESS',
-              `${indexing.map((b) => `${b.key} (pid ${b.pid})`).join(', ')} ${indexing.length === 1 ? 'is' : 'are'} being indexed right now.`,
-              {
-                suggestion:
-                  'Clear the cache once the indexing has finished (a process that stopped while indexing holds it for a minute at most).',
-                retryAfter: 5,
-              },
-            );
-          }
-          const removed = await kernel.resolve(cacheStoreToken).clear();
+          const removed = await kernel.resolve(docsEngineToken).clearAllCaches();
           const compacted = await compactAfterClear(kernel);
           return {
             text: [`removed ${removed} cache entries`, ...compacted.lines].join('\n'),

@@ -73,7 +73,7 @@ const LOCAL_CHECK_QUICK_MS = 20;
 const LOCAL_CHECK_SPACING = 10;
 /** What to do when a clear is refused because the library is being indexed. */
 const CLEAR_LATER =
-  'Clear it once its indexing has finished (a process that stopped while indexing holds it for a minute at most).';
+  'Clear once the indexing has finished (a process that stopped while indexing holds it for a minute at most).';
 
 /** `value` as an ISO 8601 UTC date-time; the current time when it is not a date at all. */
 function isoDateTime(value: string): string {
@@ -903,6 +903,29 @@ export class DocStore {
     }
     for (const key of [...this.hot.keys()]) if (key.startsWith(prefix)) this.hot.delete(key);
     return removed;
+  }
+
+  /**
+   * Removes everything cached, every namespace, and lets every library go from memory and the search backend.
+   * Refused (`INDEXING_IN_PROGRESS`) while any library is being indexed, here or by another server sharing the
+   * cache: its build would be left without its blocks. Returns how many cache entries went.
+   */
+  async clearAll(): Promise<number> {
+    const building = await this.indexingNow();
+    if (building.length > 0) {
+      throw new ProContextError(
+        'INDEXING_IN_PROGRESS',
+        `${building.map((b) => `${b.key} (pid ${b.pid})`).join(', ')} ${building.length === 1 ? 'is' : 'are'} being indexed right now.`,
+        { suggestion: CLEAR_LATER, retryAfter: 5 },
+      );
+    }
+    for (const key of [...this.loaded.keys()]) {
+      const docs = this.loaded.get(key);
+      this.forget(key);
+      if (docs) await this.backend.drop(docs.key);
+    }
+    this.hot.clear();
+    return this.cache.clear();
   }
 
   /** A TOC already known (cached or loaded), without any fetch. */

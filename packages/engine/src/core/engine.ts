@@ -317,6 +317,16 @@ export class DocsEngine {
   }
 
   /**
+   * Removes everything cached ({@link DocStore.clearAll}); refused with `INDEXING_IN_PROGRESS` while any library is
+   * being indexed, by this process or another sharing the cache. Returns how many cache entries went.
+   */
+  async clearAllCaches(): Promise<number> {
+    const removed = await this.store.clearAll();
+    this.resolved.clear();
+    return removed;
+  }
+
+  /**
    * Library versions being indexed right now (`libraryId@version`), by this process or another sharing the
    * cache, and the id of the process indexing each: clearing them would undo a build under way.
    */
