@@ -77,6 +77,8 @@ export type {
   SearchResults,
 } from './contracts/search-backend.js';
 export { searchBackendToken } from './contracts/search-backend.js';
+export type { DocsFallback, FallbackDocs, FallbackLibrary } from './contracts/docs-fallback.js';
+export { docsFallbackToken } from './contracts/docs-fallback.js';
 export { kernelTokens } from './contracts/services.js';
 export type { DocVersions, LibrarySettingsDeclaration, SourceAdapter } from './contracts/source-adapter.js';
 export { sourceAdapterToken } from './contracts/source-adapter.js';

@@ -30,11 +30,26 @@ export {
   createContext7Plugin,
   default,
 } from './plugin.js';
+export type {
+  DocsAnswerOrigin,
+  EngineToolCaller,
+  LibraryMatch,
+  ResolveLibraryResult,
+  SearchDocumentationResult,
+} from './documentation-tools.js';
 export {
-  type Context7RemoteDocs,
-  context7RemoteDocs,
-  type RemoteDocumentation,
-  type RemoteLibraryMatch,
-  remoteDocsToken,
-} from './remote-docs.js';
+  countCodeExamples,
+  DocumentationTools,
+  definitionCaller,
+  documentationToolDescriptions,
+  libraryMatchSchema,
+  provenanceLine,
+  renderDocumentation,
+  renderMatches,
+  resolveLibraryInput,
+  resolveLibraryOutput,
+  searchDocumentationInput,
+  searchDocumentationOutput,
+} from './documentation-tools.js';
+export { CONTEXT7_ENABLE_HINT, context7Fallback, withinTokens } from './fallback.js';
 export { context7Tools, DEFAULT_LIMIT, renderCodeSnippet, renderInfoSnippet } from './tools.js';
