@@ -133,7 +133,11 @@ function parameterSummary(name: string, property: JsonProperty, required: boolea
       : Array.isArray(property.type)
         ? property.type.join(' | ')
         : (property.type ?? 'any');
-  const facts = [type, required ? 'required' : '', property.default === undefined ? '' : `default ${JSON.stringify(property.default)}`]
+  const facts = [
+    type,
+    required ? 'required' : '',
+    property.default === undefined ? '' : `default ${JSON.stringify(property.default)}`,
+  ]
     .filter(Boolean)
     .join(', ');
   // a description that only repeats the default says nothing more
@@ -145,7 +149,9 @@ function parameterSummary(name: string, property: JsonProperty, required: boolea
 export function parametersLine(schema: Record<string, unknown>): string {
   const properties = (schema.properties ?? {}) as Record<string, JsonProperty>;
   const required = new Set((schema.required ?? []) as string[]);
-  const parts = Object.entries(properties).map(([name, property]) => parameterSummary(name, property, required.has(name)));
+  const parts = Object.entries(properties).map(([name, property]) =>
+    parameterSummary(name, property, required.has(name)),
+  );
   return parts.length > 0 ? parts.join('; ') : 'none';
 }
 
@@ -213,7 +219,8 @@ export async function createToolClient(options: ToolClientOptions = {}): Promise
   const fallback =
     options.fallback ?? (started.isBound(docsFallbackToken) ? started.resolve(docsFallbackToken) : undefined);
   const documentation = new DocumentationTools(runnerCaller(runner), fallback);
-  const engineInstalled = runner.definition('resolve-library') !== undefined && runner.definition('get-docs') !== undefined;
+  const engineInstalled =
+    runner.definition('resolve-library') !== undefined && runner.definition('get-docs') !== undefined;
   // the documentation tools need the docs engine or a fallback that can answer
   const own: ToolDefinition[] = engineInstalled || fallback?.available ? documentation.definitions() : [];
   const run = {
@@ -236,9 +243,13 @@ export async function createToolClient(options: ToolClientOptions = {}): Promise
       const missing = wanted.filter((name) => !installed.some((d) => d.name === name));
       if (missing.length > 0) {
         if (owned) await started.stop();
-        throw new ProContextError('INVALID_INPUT', `No tool named ${missing.map((n) => `"${n}"`).join(', ')} is installed.`, {
-          suggestion: `Installed tools: ${installed.map((d) => d.name).join(', ')}.`,
-        });
+        throw new ProContextError(
+          'INVALID_INPUT',
+          `No tool named ${missing.map((n) => `"${n}"`).join(', ')} is installed.`,
+          {
+            suggestion: `Installed tools: ${installed.map((d) => d.name).join(', ')}.`,
+          },
+        );
       }
     }
     descriptions = wanted.flatMap((name) => installed.filter((d) => d.name === name));
@@ -305,7 +316,9 @@ export async function createToolClient(options: ToolClientOptions = {}): Promise
 
   const toolsPrompt = (only?: readonly string[]) => {
     const chosen = only ? descriptions.filter((d) => only.includes(d.name)) : descriptions;
-    const tools = chosen.map((d) => `- ${d.name}: ${d.description}\n  Parameters: ${parametersLine(d.parameters)}`).join('\n');
+    const tools = chosen
+      .map((d) => `- ${d.name}: ${d.description}\n  Parameters: ${parametersLine(d.parameters)}`)
+      .join('\n');
     return `Available external tools:\n\n${tools}\n\n${TOOL_USE_INSTRUCTIONS}`;
   };
 

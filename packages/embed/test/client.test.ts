@@ -83,7 +83,12 @@ async function client(options: Omit<ToolClientOptions, 'kernel'> = {}) {
 describe("createToolClient: the servers' tools in-process", () => {
   it('offers by default exactly the tools seed 004 names (search_documentation, resolve_library, web_search, find_similar_content)', async () => {
     const c = await client();
-    expect(c.getAvailableTools()).toEqual(['search_documentation', 'resolve_library', 'web_search', 'find_similar_content']);
+    expect(c.getAvailableTools()).toEqual([
+      'search_documentation',
+      'resolve_library',
+      'web_search',
+      'find_similar_content',
+    ]);
     // an engine tool is not offered unless asked for
     const engine = await c.executeTool('get-docs', { libraryId: 'acme', topic: 'invoice' });
     expect(engine).toMatchObject({ success: false, error: 'Tool "get-docs" not found' });
@@ -114,7 +119,11 @@ describe("createToolClient: the servers' tools in-process", () => {
   it('getToolsPrompt names each tool with its description and a one-line summary of its parameters, within 400 tokens', async () => {
     const c = await client();
     const prompt = c.getToolsPrompt();
-    expect(prompt.startsWith('Available external tools:\n\n- search_documentation: Search technical documentation, SDKs, and library references\n  Parameters: libraryName (string, required): e.g., "react", "next.js"; topic (string): e.g., "hooks", "routing"; tokens (integer, default 3000): max tokens\n- resolve_library: Find the correct library ID for a package name\n')).toBe(true);
+    expect(
+      prompt.startsWith(
+        'Available external tools:\n\n- search_documentation: Search technical documentation, SDKs, and library references\n  Parameters: libraryName (string, required): e.g., "react", "next.js"; topic (string): e.g., "hooks", "routing"; tokens (integer, default 3000): max tokens\n- resolve_library: Find the correct library ID for a package name\n',
+      ),
+    ).toBe(true);
     expect(prompt).toContain('- web_search: Perform intelligent web search with AI-optimized ranking');
     expect(prompt).toContain('searchType ("neural" | "keyword", default "neural")');
     expect(prompt).toContain('TOOL_USE: <tool_name>\nPARAMS: <JSON parameters>');
@@ -194,7 +203,9 @@ describe('libraries the local engine does not have', () => {
     const c = await client();
     const resolved = await c.executeTool('resolve_library', { libraryName: 'zzz-unknown-lib' });
     expect(resolved).toMatchObject({ success: false, metadata: { code: 'LIBRARY_NOT_FOUND' } });
-    expect(resolved.error).toContain('Enable the context7 plugin (PRO_CONTEXT_PLUGINS=context7) and set CONTEXT7_API_KEY');
+    expect(resolved.error).toContain(
+      'Enable the context7 plugin (PRO_CONTEXT_PLUGINS=context7) and set CONTEXT7_API_KEY',
+    );
     const docs = await c.executeTool('search_documentation', { libraryName: 'zzz-unknown-lib', topic: 'x' });
     expect(docs).toMatchObject({ success: false, metadata: { code: 'LIBRARY_NOT_FOUND' } });
     expect(docs.error).toContain('CONTEXT7_API_KEY');
@@ -230,11 +241,13 @@ describe('libraries the local engine does not have', () => {
 });
 
 describe('executeToolFromResponse (seed 004 §1.7)', () => {
-  it("feeds back TOOL_RESULT as the seed does, JSON.stringify(data, null, 2); markdown on request", async () => {
+  it('feeds back TOOL_RESULT as the seed does, JSON.stringify(data, null, 2); markdown on request', async () => {
     const c = await client();
     const reply = 'TOOL_USE: resolve_library\nPARAMS: {"libraryName": "acme"}';
     const data = (await c.executeTool('resolve_library', { libraryName: 'acme' })).data;
-    expect(await c.executeToolFromResponse(reply)).toBe(`TOOL_RESULT for resolve_library:\n${JSON.stringify(data, null, 2)}`);
+    expect(await c.executeToolFromResponse(reply)).toBe(
+      `TOOL_RESULT for resolve_library:\n${JSON.stringify(data, null, 2)}`,
+    );
     const markdown = await client({ resultFormat: 'markdown' });
     expect(await markdown.executeToolFromResponse(reply)).toBe(
       "TOOL_RESULT for resolve_library:\n1. Acme (libraryId: acme, trust 10) — Acme billing SDK\n\n---\n\nSource: pro-context's docs engine",
@@ -254,7 +267,9 @@ function fakeFallback(asked: string[], available: boolean): DocsFallback {
     enableHint: 'Set CONTEXT7_API_KEY to answer from Context7.',
     async search(name) {
       asked.push(`search ${name}`);
-      return [{ id: '/vercel/next.js', title: 'Next.js', description: 'The React framework', trustScore: 9.5, snippets: 45 }];
+      return [
+        { id: '/vercel/next.js', title: 'Next.js', description: 'The React framework', trustScore: 9.5, snippets: 45 },
+      ];
     },
     async docs({ library, topic, tokens }) {
       asked.push(`docs ${library} ${topic} ${tokens}`);

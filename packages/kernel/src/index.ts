@@ -45,6 +45,8 @@ export type {
   CompactResult,
 } from './contracts/cache-store.js';
 export { cacheStoreToken } from './contracts/cache-store.js';
+export type { DocsFallback, FallbackDocs, FallbackLibrary } from './contracts/docs-fallback.js';
+export { docsFallbackToken } from './contracts/docs-fallback.js';
 export type {
   DocPage,
   DocsResult,
@@ -77,8 +79,6 @@ export type {
   SearchResults,
 } from './contracts/search-backend.js';
 export { searchBackendToken } from './contracts/search-backend.js';
-export type { DocsFallback, FallbackDocs, FallbackLibrary } from './contracts/docs-fallback.js';
-export { docsFallbackToken } from './contracts/docs-fallback.js';
 export { kernelTokens } from './contracts/services.js';
 export type { DocVersions, LibrarySettingsDeclaration, SourceAdapter } from './contracts/source-adapter.js';
 export { sourceAdapterToken } from './contracts/source-adapter.js';

@@ -119,7 +119,9 @@ interface ResolvedLocal {
 
 /** The enabling sentence when no fallback can answer: the fallback's own, or how to enable Context7. */
 function enableHintOf(fallback: DocsFallback | undefined): string {
-  return fallback ? fallback.enableHint : `Enable the context7 plugin (PRO_CONTEXT_PLUGINS=context7) and ${CONTEXT7_ENABLE_HINT.replace(/^Set/, 'set')}`;
+  return fallback
+    ? fallback.enableHint
+    : `Enable the context7 plugin (PRO_CONTEXT_PLUGINS=context7) and ${CONTEXT7_ENABLE_HINT.replace(/^Set/, 'set')}`;
 }
 
 /** `error` with the sentence that would let the fallback answer added to its message and suggestion. */
@@ -228,7 +230,10 @@ export class DocumentationTools {
     let reason: string;
     if (library && library.toc.length === 0) {
       reason = library.notes?.[0] ?? `the documentation of ${library.name} could not be fetched`;
-      failure = new ProContextError('SOURCE_UNAVAILABLE', `No documentation of ${library.name} could be fetched: ${reason}`);
+      failure = new ProContextError(
+        'SOURCE_UNAVAILABLE',
+        `No documentation of ${library.name} could be fetched: ${reason}`,
+      );
     } else if (library) {
       const maxTokens = Math.min(GET_DOCS_MAX_TOKENS, Math.max(GET_DOCS_MIN_TOKENS, args.tokens));
       try {
@@ -254,7 +259,8 @@ export class DocumentationTools {
       }
     } else {
       reason = unknown ?? `the local docs engine does not know '${args.libraryName}'`;
-      failure = error ?? new ProContextError('LIBRARY_NOT_FOUND', `No library matches '${args.libraryName}' (${reason}).`);
+      failure =
+        error ?? new ProContextError('LIBRARY_NOT_FOUND', `No library matches '${args.libraryName}' (${reason}).`);
     }
     const fallback = this.remote(failure);
     const answer = await fallback.docs(

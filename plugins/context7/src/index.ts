@@ -12,24 +12,6 @@ export type {
   ResolvedLibraryKey,
 } from './client.js';
 export { Context7Client } from './client.js';
-export { context7Errors, KEY_MISSING_MESSAGE, renderContext7Error } from './errors.js';
-export type { NormalizedLibraryKey } from './normalize.js';
-export { clamp, normalizeLibraryKey, normalizeTopic, stripQuotes } from './normalize.js';
-export type { Context7PluginOptions, Context7PluginOptionsInput } from './options.js';
-export {
-  CONTEXT7_API_KEY_ENV,
-  CONTEXT7_URL_ENV,
-  context7OptionsToken,
-  context7PluginOptionsSchema,
-  DEFAULT_CONTEXT7_URL,
-} from './options.js';
-export {
-  context7ClientPlugin,
-  context7ClientToken,
-  context7Plugin,
-  createContext7Plugin,
-  default,
-} from './plugin.js';
 export type {
   DocsAnswerOrigin,
   EngineToolCaller,
@@ -51,5 +33,23 @@ export {
   searchDocumentationInput,
   searchDocumentationOutput,
 } from './documentation-tools.js';
+export { context7Errors, KEY_MISSING_MESSAGE, renderContext7Error } from './errors.js';
 export { CONTEXT7_ENABLE_HINT, context7Fallback, withinTokens } from './fallback.js';
+export type { NormalizedLibraryKey } from './normalize.js';
+export { clamp, normalizeLibraryKey, normalizeTopic, stripQuotes } from './normalize.js';
+export type { Context7PluginOptions, Context7PluginOptionsInput } from './options.js';
+export {
+  CONTEXT7_API_KEY_ENV,
+  CONTEXT7_URL_ENV,
+  context7OptionsToken,
+  context7PluginOptionsSchema,
+  DEFAULT_CONTEXT7_URL,
+} from './options.js';
+export {
+  context7ClientPlugin,
+  context7ClientToken,
+  context7Plugin,
+  createContext7Plugin,
+  default,
+} from './plugin.js';
 export { context7Tools, DEFAULT_LIMIT, renderCodeSnippet, renderInfoSnippet } from './tools.js';

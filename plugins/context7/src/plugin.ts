@@ -13,7 +13,9 @@ import {
   type z,
 } from '@pro-context/kernel';
 import { Context7Client } from './client.js';
+import { DocumentationTools, definitionCaller } from './documentation-tools.js';
 import { context7Errors } from './errors.js';
+import { context7Fallback } from './fallback.js';
 import {
   CONTEXT7_API_KEY_ENV,
   CONTEXT7_URL_ENV,
@@ -23,8 +25,6 @@ import {
   context7PluginOptionsSchema,
   DEFAULT_CONTEXT7_URL,
 } from './options.js';
-import { definitionCaller, DocumentationTools } from './documentation-tools.js';
-import { context7Fallback } from './fallback.js';
 import { context7Tools } from './tools.js';
 
 const { version } = createRequire(import.meta.url)('../package.json') as { version: string };
