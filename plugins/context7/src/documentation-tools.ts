@@ -5,6 +5,7 @@ import {
   type ToolContext,
   type ToolDefinition,
   toProContextError,
+  withoutDocsFallback,
   z,
 } from '@pro-context/kernel';
 import { CONTEXT7_ENABLE_HINT } from './fallback.js';
@@ -155,7 +156,9 @@ export class DocumentationTools {
     const local = this.local;
     if (!local) return { reason: 'no local docs engine is installed' };
     try {
-      const { structured } = await local.call('resolve-library', { query: libraryName }, context);
+      const { structured } = await withoutDocsFallback(() =>
+        local.call('resolve-library', { query: libraryName }, context),
+      );
       return { library: structured as ResolvedLocal };
     } catch (thrown) {
       const error = toProContextError(thrown);
@@ -237,10 +240,12 @@ export class DocumentationTools {
     } else if (library) {
       const maxTokens = Math.min(GET_DOCS_MAX_TOKENS, Math.max(GET_DOCS_MIN_TOKENS, args.tokens));
       try {
-        const { structured } = await (this.local as EngineToolCaller).call(
-          'get-docs',
-          { libraryId: library.libraryId, topic: args.topic ?? DEFAULT_TOPIC, maxTokens },
-          context,
+        const { structured } = await withoutDocsFallback(() =>
+          (this.local as EngineToolCaller).call(
+            'get-docs',
+            { libraryId: library.libraryId, topic: args.topic ?? DEFAULT_TOPIC, maxTokens },
+            context,
+          ),
         );
         const docs = structured as { content: string; confidence: number; version: string; source: string };
         return {

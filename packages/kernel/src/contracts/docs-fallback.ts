@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { createToken } from './token.js';
 
 /** A library a {@link DocsFallback} knows. */
@@ -53,3 +54,18 @@ export interface DocsFallback {
 
 /** The {@link DocsFallback} of a kernel, when a plugin provides one (optional: check `isBound`). */
 export const docsFallbackToken = createToken<DocsFallback>('kernel.docsFallback');
+
+const suppressed = new AsyncLocalStorage<boolean>();
+
+/**
+ * Runs `work` with the engine's fallback off: a tool that consults the {@link DocsFallback} itself (seed 004's
+ * `search_documentation`) calls the engine's tools inside it, so that they answer only from the engine.
+ */
+export function withoutDocsFallback<T>(work: () => Promise<T>): Promise<T> {
+  return suppressed.run(true, work);
+}
+
+/** Whether the current call runs inside {@link withoutDocsFallback}. */
+export function docsFallbackSuppressed(): boolean {
+  return suppressed.getStore() === true;
+}
