@@ -121,7 +121,7 @@ describe.skipIf(skipReason)(
       const remote = await server.call('search_documentation', { libraryName: 'react', topic: 'hooks' });
       expect(remote.isError, textOf(remote)).toBeFalsy();
       expect(remote.structuredContent).toMatchObject({ libraryId: '/facebook/react' });
-      expect(textOf(remote)).toContain('Source: Context7 · https://');
+      expect(textOf(remote)).toContain(`Source: Context7 · ${context7.url}/v2/context?libraryId=/facebook/react`);
       expect(textOf(remote)).toContain("(fallback: the local docs engine does not know 'react')");
       expect(context7.count()).toBeGreaterThan(before);
       const matches = await server.call('resolve_library', { libraryName: 'react' });
@@ -142,6 +142,31 @@ describe.skipIf(skipReason)(
       expect(context7.count('/v2/context')).toBeGreaterThan(before);
     });
 
+    it("the engine's resolve-library and get-docs answer from Context7 what the engine cannot, with provenance", async () => {
+      const resolved = await server.call('resolve-library', { query: 'react' });
+      expect(resolved.isError, textOf(resolved)).toBeFalsy();
+      expect(resolved.structuredContent).toMatchObject({ libraryId: 'facebook/react', sources: ['context7'] });
+      expect(textOf(resolved)).toContain(
+        "**Note:** Found on Context7, not in pro-context's docs engine (pro-context's docs engine does not know 'react'): get-docs with libraryId 'facebook/react' answers from Context7.",
+      );
+      const react = await server.call('get-docs', { libraryId: 'facebook/react', topic: 'hooks' });
+      expect(react.isError, textOf(react)).toBeFalsy();
+      expect(textOf(react)).toMatch(/useState/);
+      expect(textOf(react)).toContain('Source: Context7 /facebook/react · ');
+      const unfetched = await server.call('get-docs', { libraryId: 'nextjs-docs', topic: 'middleware' });
+      expect(unfetched.isError, textOf(unfetched)).toBeFalsy();
+      expect(textOf(unfetched)).toMatch(
+        /Source: Context7 \/vercel\/next\.js · .* · fallback: the documentation of 'nextjs-docs' could not be fetched \(/,
+      );
+      const noted = await server.call('resolve-library', { query: 'nextjs-docs' });
+      expect(textOf(noted)).toContain(
+        "get-docs answers from Context7 while Next.js's documentation cannot be fetched.",
+      );
+      // a library the engine serves is still the engine's
+      const local = await server.call('get-docs', { libraryId: 'httpx', topic: 'proxies' });
+      expect(textOf(local)).not.toContain('Context7');
+    });
+
     it('without a Context7 key, the answers name CONTEXT7_API_KEY instead of "No library matches"', async () => {
       const docs = await keyless.call('search_documentation', { libraryName: 'zzz-no-such-lib' });
       expect(docs.isError).toBe(true);
@@ -156,6 +181,11 @@ describe.skipIf(skipReason)(
         /^The documentation of Next\.js could not be fetched: .+\. Set CONTEXT7_API_KEY to answer from Context7\.$/,
       );
       expect(error.message).not.toContain('is not a document');
+      const engineResolve = await keyless.call('resolve-library', { query: 'zzz-no-such-lib' });
+      expect(errorOf(engineResolve)).toMatchObject({ code: 'LIBRARY_NOT_FOUND' });
+      expect(errorOf(engineResolve).message).toMatch(/Set CONTEXT7_API_KEY to answer from Context7\.$/);
+      const engineDocs = errorOf(await keyless.call('get-docs', { libraryId: 'nextjs-docs', topic: 'middleware' }));
+      expect(engineDocs.message).toMatch(/Set CONTEXT7_API_KEY to answer from Context7\.$/);
       expect(context7.requests.filter((r) => r.authorization === undefined)).toEqual([]);
     });
 

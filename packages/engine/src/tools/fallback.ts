@@ -57,9 +57,11 @@ function resolveWithFallback(handler: Handler, fallback: () => DocsFallback | un
       const [best, ...others] = await service.search(query, context.signal);
       if (!best) throw error;
       const reason = reasonOf(error, query);
-      const note = `Found on ${service.name}, not in pro-context's docs engine (${reason}): get-docs with libraryId '${best.id}' answers from ${service.name}.`;
+      // get-docs' libraryId starts with a letter or digit: Context7's `/org/project` without its slash
+      const libraryId = best.id.replace(/^\/+/, '');
+      const note = `Found on ${service.name}, not in pro-context's docs engine (${reason}): get-docs with libraryId '${libraryId}' answers from ${service.name}.`;
       const structured = {
-        libraryId: best.id,
+        libraryId,
         name: best.title,
         description: best.description,
         language: '',
@@ -68,11 +70,13 @@ function resolveWithFallback(handler: Handler, fallback: () => DocsFallback | un
         sources: [service.id],
         toc: [],
         tocTruncated: false,
-        alternatives: others.slice(0, 5).map((l) => ({ id: l.id, name: l.title, description: l.description })),
+        alternatives: others
+          .slice(0, 5)
+          .map((l) => ({ id: l.id.replace(/^\/+/, ''), name: l.title, description: l.description })),
         notes: [note],
       };
       const text = [
-        `# ${best.title} (${best.id})`,
+        `# ${best.title} (${libraryId})`,
         best.description ? `\n${best.description}` : '',
         `\nSource: ${service.name}.`,
         `\n**Note:** ${note}`,
