@@ -69,8 +69,10 @@ export const enginePlugin = definePlugin<EngineOptions, unknown>({
         id: 'engine',
         // Context7 (any DocsFallback a plugin binds) answers what the engine cannot (issue #26)
         tools: () =>
-          withDocsFallback(docsTools(engine), () =>
-            resolver.isBound(docsFallbackToken) ? resolver.resolve(docsFallbackToken) : undefined,
+          withDocsFallback(
+            docsTools(engine),
+            () => (resolver.isBound(docsFallbackToken) ? resolver.resolve(docsFallbackToken) : undefined),
+            (id) => engine.libraries().find((l) => l.id.toLowerCase() === id.toLowerCase())?.name,
           ),
         resources: () => engineResources(engine, cache, version),
         resourceTemplates: () => engineResourceTemplates(engine),

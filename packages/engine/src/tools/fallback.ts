@@ -103,7 +103,11 @@ function resolveWithFallback(handler: Handler, fallback: () => DocsFallback | un
 }
 
 /** `get-docs`: the fallback's documentation when the engine does not know the library or cannot fetch it. */
-function docsWithFallback(handler: Handler, fallback: () => DocsFallback | undefined): Handler {
+function docsWithFallback(
+  handler: Handler,
+  fallback: () => DocsFallback | undefined,
+  nameOf: (libraryId: string) => string | undefined,
+): Handler {
   return async (args, context) => {
     try {
       return await handler(args, context);
@@ -114,8 +118,9 @@ function docsWithFallback(handler: Handler, fallback: () => DocsFallback | undef
       if (!service.available) throw withHint(error, service);
       const library = String(args.libraryId);
       const topic = typeof args.topic === 'string' ? args.topic : '';
+      // the fallback is asked by the library's name (a configured id such as `nextjs-docs` names nothing there)
       const answer = await service.docs(
-        { library, ...(topic ? { topic } : {}), tokens: Number(args.maxTokens) || 5000 },
+        { library: nameOf(library) ?? library, ...(topic ? { topic } : {}), tokens: Number(args.maxTokens) || 5000 },
         context.signal,
       );
       if (!answer) throw error;
@@ -144,10 +149,14 @@ function docsWithFallback(handler: Handler, fallback: () => DocsFallback | undef
 }
 
 /** The engine's tools with `resolve-library` and `get-docs` backed by `fallback` (when one is bound). */
-export function withDocsFallback(tools: ToolDefinition[], fallback: () => DocsFallback | undefined): ToolDefinition[] {
+export function withDocsFallback(
+  tools: ToolDefinition[],
+  fallback: () => DocsFallback | undefined,
+  nameOf: (libraryId: string) => string | undefined = () => undefined,
+): ToolDefinition[] {
   return tools.map((tool) => {
     if (tool.name === 'resolve-library') return { ...tool, handler: resolveWithFallback(tool.handler, fallback) };
-    if (tool.name === 'get-docs') return { ...tool, handler: docsWithFallback(tool.handler, fallback) };
+    if (tool.name === 'get-docs') return { ...tool, handler: docsWithFallback(tool.handler, fallback, nameOf) };
     return tool;
   });
 }
