@@ -31,6 +31,7 @@ describe.skipIf(!corpusRoot)('createToolClient() starting the preset (real SQLit
     gemini = await startFakeGemini();
     dir = mkdtempSync(join(tmpdir(), 'pc-embed-'));
     client = await createToolClient({
+      tools: 'all',
       start: {
         config: {
           values: {
