@@ -59,7 +59,10 @@ function resolveWithFallback(handler: Handler, fallback: () => DocsFallback | un
       const reason = reasonOf(error, query);
       // get-docs' libraryId starts with a letter or digit: Context7's `/org/project` without its slash
       const libraryId = best.id.replace(/^\/+/, '');
-      const note = `Found on ${service.name}, not in pro-context's docs engine (${reason}): get-docs with libraryId '${libraryId}' answers from ${service.name}.`;
+      // a misspelt name of a library the engine serves: the agent sees the engine's own close matches too
+      const near = (error.details?.suggestions as string[] | undefined) ?? [];
+      const closeMatches = near.length > 0 ? ` The docs engine's close matches: ${near.join(', ')}.` : '';
+      const note = `Found on ${service.name}, not in pro-context's docs engine (${reason}): get-docs with libraryId '${libraryId}' answers from ${service.name}.${closeMatches}`;
       const structured = {
         libraryId,
         name: best.title,
