@@ -81,8 +81,13 @@ describe("seed 004's agent loop on the embedded tools, with a scripted stand-in 
     });
     const fed = second?.at(-1);
     expect(fed?.role).toBe('user');
-    expect(fed?.content.startsWith('TOOL_RESULT for search_documentation:\n# acme\n')).toBe(true);
-    expect(fed?.content).toContain('acme.webhooks.verify(request.body, request.headers["Acme-Signature"], SECRET)');
+    // seed 004 §1.7: the result's data as JSON.stringify(data, null, 2)
+    expect(fed?.content.startsWith('TOOL_RESULT for search_documentation:\n{\n  "libraryId": "acme",\n')).toBe(true);
+    const data = JSON.parse(fed?.content.slice(fed.content.indexOf('\n') + 1) ?? '{}') as Record<string, unknown>;
+    expect(Object.keys(data)).toEqual(['libraryId', 'documentation', 'codeExamples', 'trustScore']);
+    expect(data.documentation).toContain(
+      'acme.webhooks.verify(request.body, request.headers["Acme-Signature"], SECRET)',
+    );
     // step 3: the answer uses what the tool returned
     expect(answer).toBe('Use acme.webhooks.verify(payload, header, secret) in the handler.');
     expect(model.calls).toHaveLength(2);
@@ -92,7 +97,7 @@ describe("seed 004's agent loop on the embedded tools, with a scripted stand-in 
     const model = new ScriptedModel([
       'TOOL_USE: web_search\nPARAMS: {"query": "httpx async", "numResults": 50}',
       'TOOL_USE: web_search\nPARAMS: {"query": "httpx async client", "numResults": 1, "includeContent": false}',
-      (messages) => `Read ${/\((https:[^)]+)\)/.exec(messages.at(-1)?.content ?? '')?.[1] ?? 'nothing'}.`,
+      (messages) => `Read ${/"url": "(https:[^"]+)"/.exec(messages.at(-1)?.content ?? '')?.[1] ?? 'nothing'}.`,
     ]);
     const { answer, steps } = await new ToolUsingAgent(tools, model).think(
       'How do I make concurrent requests with HTTPX?',
@@ -117,7 +122,9 @@ describe("seed 004's agent loop on the embedded tools, with a scripted stand-in 
     const { answer, steps } = await new ToolUsingAgent(tools, stubborn, { maxToolCalls: 2 }).think('Which library?');
     expect(steps.filter((s) => s.kind === 'tool')).toHaveLength(2);
     expect(
-      steps.filter((s) => s.kind === 'tool').every((s) => s.kind === 'tool' && s.feedback.includes('libraryId: acme')),
+      steps
+        .filter((s) => s.kind === 'tool')
+        .every((s) => s.kind === 'tool' && s.feedback.includes('"libraryId": "acme"')),
     ).toBe(true);
     expect(answer).toBe(loop);
   });

@@ -4,17 +4,23 @@
  *
  * Every export here is public API.
  */
-export type { ToolClient, ToolClientOptions, ToolDescription, ToolResult } from './client.js';
-export { createToolClient } from './client.js';
-export type { DocsAnswerOrigin, LibraryMatch, RemoteDocs, SearchDocumentationResult } from './docs-tools.js';
+export type { DocsFallback, FallbackDocs, FallbackLibrary } from '@pro-context/kernel';
+export { docsFallbackToken } from '@pro-context/kernel';
+export type {
+  DocsAnswerOrigin,
+  LibraryMatch,
+  ResolveLibraryResult,
+  SearchDocumentationResult,
+} from '@pro-context/plugin-context7';
 export {
   countCodeExamples,
   libraryMatchSchema,
-  remoteDocsToken,
   resolveLibraryInput,
   resolveLibraryOutput,
   searchDocumentationInput,
   searchDocumentationOutput,
-} from './docs-tools.js';
+} from '@pro-context/plugin-context7';
+export type { ToolClient, ToolClientOptions, ToolDescription, ToolResult } from './client.js';
+export { createToolClient, parametersLine, SEED_TOOLS } from './client.js';
 export type { ParsedToolUse, UnreadableToolUse } from './parse.js';
 export { parseToolUse } from './parse.js';

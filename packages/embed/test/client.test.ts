@@ -10,7 +10,13 @@ import exaPlugin from '@pro-context/plugin-exa';
 import groundingPlugin from '@pro-context/plugin-grounding';
 import { createTestKernel, type FakeExa, StaticSourceAdapter, startFakeExa } from '@pro-context/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createToolClient, type LibraryMatch, type RemoteDocs, type ToolClient } from '../src/index.js';
+import {
+  createToolClient,
+  type DocsFallback,
+  type LibraryMatch,
+  type ToolClient,
+  type ToolClientOptions,
+} from '../src/index.js';
 
 const EXA_KEY = 'exa-embed-key-71c3a9d0e5f4';
 
@@ -48,7 +54,7 @@ afterAll(async () => {
   await exa.close();
 });
 
-async function client(options: { remoteDocs?: RemoteDocs } = {}) {
+async function client(options: Omit<ToolClientOptions, 'kernel'> = {}) {
   const kernel = await createTestKernel({
     plugins: [
       enginePlugin,
@@ -75,9 +81,22 @@ async function client(options: { remoteDocs?: RemoteDocs } = {}) {
 }
 
 describe("createToolClient: the servers' tools in-process", () => {
-  it("lists seed 004's documentation tools, the docs engine's and every installed remote plugin's", async () => {
+  it('offers by default exactly the tools seed 004 names (search_documentation, resolve_library, web_search, find_similar_content)', async () => {
     const c = await client();
     expect(c.getAvailableTools()).toEqual([
+      'search_documentation',
+      'resolve_library',
+      'web_search',
+      'find_similar_content',
+    ]);
+    // an engine tool is not offered unless asked for
+    const engine = await c.executeTool('get-docs', { libraryId: 'acme', topic: 'invoice' });
+    expect(engine).toMatchObject({ success: false, error: 'Tool "get-docs" not found' });
+  });
+
+  it("offers the docs engine's and every installed plugin's tools on request, once each", async () => {
+    const all = await client({ tools: 'all' });
+    expect(all.getAvailableTools()).toEqual([
       'search_documentation',
       'resolve_library',
       'resolve-library',
@@ -92,18 +111,24 @@ describe("createToolClient: the servers' tools in-process", () => {
       'web_search',
       'find_similar_content',
     ]);
+    const some = await client({ tools: ['search_documentation', 'get-docs'] });
+    expect(some.getAvailableTools()).toEqual(['search_documentation', 'get-docs']);
+    await expect(client({ tools: ['nope'] })).rejects.toThrow('No tool named "nope" is installed.');
   });
 
-  it('getToolsPrompt names each tool with its description and parameters, and the TOOL_USE convention', async () => {
+  it('getToolsPrompt names each tool with its description and a one-line summary of its parameters, within 400 tokens', async () => {
     const c = await client();
     const prompt = c.getToolsPrompt();
     expect(
-      prompt.startsWith('Available external tools:\n\n- search_documentation: Search technical documentation'),
+      prompt.startsWith(
+        'Available external tools:\n\n- search_documentation: Search technical documentation, SDKs, and library references\n  Parameters: libraryName (string, required): e.g., "react", "next.js"; topic (string): e.g., "hooks", "routing"; tokens (integer, default 3000): max tokens\n- resolve_library: Find the correct library ID for a package name\n',
+      ),
     ).toBe(true);
     expect(prompt).toContain('- web_search: Perform intelligent web search with AI-optimized ranking');
-    expect(prompt).toContain('"libraryName"');
-    expect(prompt).toContain('"default": 3000');
+    expect(prompt).toContain('searchType ("neural" | "keyword", default "neural")');
     expect(prompt).toContain('TOOL_USE: <tool_name>\nPARAMS: <JSON parameters>');
+    // measured: 1.7k tokens for 13 tools as indented JSON Schemas before; the seed's four tools now
+    expect(c.getToolsPromptTokens()).toBeLessThanOrEqual(400);
     const only = c.getToolsPrompt(['web_search']);
     expect(only).toContain('- web_search:');
     expect(only).not.toContain('search_documentation');
@@ -139,6 +164,7 @@ describe("createToolClient: the servers' tools in-process", () => {
       snippets: 2,
     });
     expect(result.metadata?.text).toContain('1. Acme (libraryId: acme, trust 10)');
+    expect(result.metadata?.source).toBe('local');
   });
 
   it('validates parameters: a bad call is { success: false, error } naming the parameter, and never throws', async () => {
@@ -150,13 +176,13 @@ describe("createToolClient: the servers' tools in-process", () => {
     expect(wrongType).toMatchObject({ success: false, metadata: { code: 'INVALID_INPUT' } });
     expect(wrongType.error).toContain('numResults');
     const unknown = await c.executeTool('nope', {});
-    expect(unknown).toMatchObject({ success: false, error: 'Tool "nope" not found' + '.' });
+    expect(unknown).toMatchObject({ success: false, error: 'Tool "nope" not found' });
     expect(unknown.metadata?.suggestion).toContain('web_search');
     expect(exa.requests).toHaveLength(0);
   });
 
   it("runs the remote plugins' tools: web_search on the Exa fake, ground.* answering the seed's missing-key message", async () => {
-    const c = await client();
+    const c = await client({ tools: 'all' });
     const search = await c.executeTool('web_search', { query: 'httpx async client', numResults: 2 });
     expect(search.success).toBe(true);
     const data = search.data as { results: { url: string }[]; searchMetadata: { totalResults: number } };
@@ -173,56 +199,90 @@ describe("createToolClient: the servers' tools in-process", () => {
 });
 
 describe('libraries the local engine does not have', () => {
-  it('without remote docs: resolve_library has no matches and search_documentation is LIBRARY_NOT_FOUND', async () => {
+  it('without Context7: the answer names what would let Context7 answer, instead of "no match"', async () => {
     const c = await client();
     const resolved = await c.executeTool('resolve_library', { libraryName: 'zzz-unknown-lib' });
-    expect(resolved).toMatchObject({ success: true, data: { matches: [] } });
-    expect(resolved.metadata?.note).toContain('no remote docs are configured');
+    expect(resolved).toMatchObject({ success: false, metadata: { code: 'LIBRARY_NOT_FOUND' } });
+    expect(resolved.error).toContain(
+      'Enable the context7 plugin (PRO_CONTEXT_PLUGINS=context7) and set CONTEXT7_API_KEY',
+    );
     const docs = await c.executeTool('search_documentation', { libraryName: 'zzz-unknown-lib', topic: 'x' });
     expect(docs).toMatchObject({ success: false, metadata: { code: 'LIBRARY_NOT_FOUND' } });
+    expect(docs.error).toContain('CONTEXT7_API_KEY');
+    // a fallback bound without its key says which key
+    const keyless = await client({ fallback: fakeFallback([], false) });
+    const named = await keyless.executeTool('search_documentation', { libraryName: 'zzz-unknown-lib' });
+    expect(named.error).toMatch(/Set CONTEXT7_API_KEY to answer from Context7\.$/);
   });
 
-  it('with remote docs (the Context7 seam): asked only for libraries the engine does not know', async () => {
+  it('with a fallback (the Context7 seam): asked only for libraries the engine does not know, with provenance', async () => {
     const asked: string[] = [];
-    const remoteDocs: RemoteDocs = {
-      id: 'context7',
-      async resolve(libraryName) {
-        asked.push(`resolve ${libraryName}`);
-        return [
-          {
-            libraryId: '/vercel/next.js',
-            name: 'Next.js',
-            description: 'The React framework',
-            trustScore: 9.5,
-            snippets: 45,
-          },
-        ];
-      },
-      async search({ libraryName, topic, tokens }) {
-        asked.push(`search ${libraryName} ${topic} ${tokens}`);
-        return {
-          libraryId: '/vercel/next.js',
-          documentation: '## App Router\n\nThe App Router…',
-          codeExamples: 45,
-          trustScore: 9.5,
-        };
-      },
-    };
-    const c = await client({ remoteDocs });
+    const c = await client({ fallback: fakeFallback(asked, true) });
     const local = await c.executeTool('search_documentation', { libraryName: 'acme', topic: 'invoice' });
     expect(local.metadata?.source).toBe('local');
     expect(asked).toEqual([]);
     const remote = await c.executeTool('search_documentation', { libraryName: 'next.js', topic: 'app router' });
     expect(remote).toMatchObject({
       success: true,
-      data: { libraryId: '/vercel/next.js', codeExamples: 45, trustScore: 9.5 },
+      data: { libraryId: '/vercel/next.js', codeExamples: 1, trustScore: 9.5 },
+      metadata: { source: 'context7', reason: "the local docs engine does not know 'next.js'" },
+    });
+    expect(remote.metadata?.text).toContain(
+      "Source: Context7 · https://context7.com/vercel/next.js (fallback: the local docs engine does not know 'next.js')",
+    );
+    const matches = await c.executeTool('resolve_library', { libraryName: 'next.js' });
+    expect(matches).toMatchObject({
+      success: true,
+      data: { matches: [{ libraryId: '/vercel/next.js', name: 'Next.js', trustScore: 9.5, snippets: 45 }] },
       metadata: { source: 'context7' },
     });
-    const matches = await c.executeTool('resolve_library', { libraryName: 'next.js' });
-    expect(matches).toMatchObject({ success: true, metadata: { source: 'context7' } });
-    expect(asked).toEqual(['search next.js app router 3000', 'resolve next.js']);
+    expect(asked).toEqual(['docs next.js app router 3000', 'search next.js']);
   });
 });
+
+describe('executeToolFromResponse (seed 004 §1.7)', () => {
+  it('feeds back TOOL_RESULT as the seed does, JSON.stringify(data, null, 2); markdown on request', async () => {
+    const c = await client();
+    const reply = 'TOOL_USE: resolve_library\nPARAMS: {"libraryName": "acme"}';
+    const data = (await c.executeTool('resolve_library', { libraryName: 'acme' })).data;
+    expect(await c.executeToolFromResponse(reply)).toBe(
+      `TOOL_RESULT for resolve_library:\n${JSON.stringify(data, null, 2)}`,
+    );
+    const markdown = await client({ resultFormat: 'markdown' });
+    expect(await markdown.executeToolFromResponse(reply)).toBe(
+      "TOOL_RESULT for resolve_library:\n1. Acme (libraryId: acme, trust 10) — Acme billing SDK\n\n---\n\nSource: pro-context's docs engine",
+    );
+    expect(await c.executeToolFromResponse('TOOL_USE: nope\nPARAMS: {}')).toBe(
+      'TOOL_ERROR for nope:\nTool "nope" not found\nAvailable tools: search_documentation, resolve_library, web_search, find_similar_content.',
+    );
+  });
+});
+
+/** A stand-in Context7 fallback that records what it was asked. */
+function fakeFallback(asked: string[], available: boolean): DocsFallback {
+  return {
+    id: 'context7',
+    name: 'Context7',
+    available,
+    enableHint: 'Set CONTEXT7_API_KEY to answer from Context7.',
+    async search(name) {
+      asked.push(`search ${name}`);
+      return [
+        { id: '/vercel/next.js', title: 'Next.js', description: 'The React framework', trustScore: 9.5, snippets: 45 },
+      ];
+    },
+    async docs({ library, topic, tokens }) {
+      asked.push(`docs ${library} ${topic} ${tokens}`);
+      return {
+        libraryId: '/vercel/next.js',
+        title: 'Next.js',
+        content: '## App Router\n\nThe App Router…\n\n```tsx\nexport default function Page() {}\n```',
+        url: 'https://context7.com/vercel/next.js',
+        trustScore: 9.5,
+      };
+    },
+  };
+}
 
 describe('parseToolUse (seed 004 §2.3)', () => {
   it('reads the tool and its JSON parameters, nested objects and braces in strings included', async () => {

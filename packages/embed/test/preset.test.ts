@@ -31,6 +31,7 @@ describe.skipIf(!corpusRoot)('createToolClient() starting the preset (real SQLit
     gemini = await startFakeGemini();
     dir = mkdtempSync(join(tmpdir(), 'pc-embed-'));
     client = await createToolClient({
+      tools: 'all',
       start: {
         config: {
           values: {
@@ -122,5 +123,66 @@ describe('search_documentation falls back to Context7 for a library the docs eng
     expect(result.metadata?.source).toBe('context7');
     const resolved = await client.executeTool('resolve_library', { libraryName: 'next.js' });
     expect((resolved.data as { matches: { libraryId: string }[] }).matches[0]?.libraryId).toBe('/vercel/next.js');
+  }, 60_000);
+});
+
+describe("createToolClient() starting the preset itself: quiet, with the seed's plugins", () => {
+  let dir: string;
+  let exa: FakeExa;
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'pc-embed-quiet-'));
+    exa = await startFakeExa();
+  });
+  afterAll(async () => {
+    await exa?.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("writes nothing to the host program's stderr, offers the seed's tools, and names CONTEXT7_API_KEY for an unknown library", async () => {
+    const written: string[] = [];
+    const write = process.stderr.write.bind(process.stderr);
+    process.stderr.write = ((chunk: string | Uint8Array, ...rest: never[]) => {
+      written.push(String(chunk));
+      return write(chunk, ...rest);
+    }) as typeof process.stderr.write;
+    let client: ToolClient | undefined;
+    try {
+      client = await createToolClient({
+        start: {
+          config: {
+            values: {
+              registry: { enabled: false },
+              registries: { pypi: { enabled: false }, npm: { enabled: false } },
+              security: { allowPrivateNetwork: true },
+              cache: { directory: join(dir, 'cache') },
+              project: { autoDetect: false },
+              // debug: every span would be a JSON line on stderr with the kernel's default logger
+              logging: { level: 'debug' },
+            },
+            lines: new Map(),
+            fromEnv: new Map(),
+            // a blank Context7 key is no key
+            env: { EXA_API_KEY: exa.apiKey, PRO_CONTEXT_EXA_URL: exa.url, CONTEXT7_API_KEY: '   ' },
+          },
+        },
+      });
+      expect(client.getAvailableTools()).toEqual([
+        'search_documentation',
+        'resolve_library',
+        'web_search',
+        'find_similar_content',
+      ]);
+      const search = await client.executeTool('web_search', { query: 'httpx async client', numResults: 1 });
+      expect(search.success).toBe(true);
+      const docs = await client.executeTool('search_documentation', { libraryName: 'zzz-unknown-lib' });
+      expect(docs).toMatchObject({ success: false, metadata: { code: 'LIBRARY_NOT_FOUND' } });
+      expect(docs.error).toMatch(/Set CONTEXT7_API_KEY to answer from Context7\.$/);
+      const resolved = await client.executeTool('resolve_library', { libraryName: 'zzz-unknown-lib' });
+      expect(resolved.error).toMatch(/Set CONTEXT7_API_KEY to answer from Context7\.$/);
+    } finally {
+      await client?.close();
+      process.stderr.write = write;
+    }
+    expect(written.join('')).toBe('');
   }, 60_000);
 });

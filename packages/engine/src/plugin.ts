@@ -3,6 +3,7 @@ import {
   cacheStoreToken,
   createToken,
   definePlugin,
+  docsFallbackToken,
   kernelTokens,
   libraryProviderToken,
   registryResolverToken,
@@ -18,6 +19,7 @@ import { type EngineOptions, engineOptionsSchema } from './options.js';
 import { enginePrompts } from './prompts.js';
 import { engineResources, engineResourceTemplates } from './resources.js';
 import { librariesConfigSection, projectConfigSection } from './settings.js';
+import { withDocsFallback } from './tools/fallback.js';
 import { docsTools } from './tools/tools.js';
 
 const { version } = createRequire(import.meta.url)('../package.json') as { version: string };
@@ -65,7 +67,13 @@ export const enginePlugin = definePlugin<EngineOptions, unknown>({
       const cache = resolver.resolve(cacheStoreToken);
       return {
         id: 'engine',
-        tools: () => docsTools(engine),
+        // Context7 (any DocsFallback a plugin binds) answers what the engine cannot (issue #26)
+        tools: () =>
+          withDocsFallback(
+            docsTools(engine),
+            () => (resolver.isBound(docsFallbackToken) ? resolver.resolve(docsFallbackToken) : undefined),
+            (id) => engine.libraries().find((l) => l.id.toLowerCase() === id.toLowerCase())?.name,
+          ),
         resources: () => engineResources(engine, cache, version),
         resourceTemplates: () => engineResourceTemplates(engine),
         // every prompt that takes a libraryId completes it from the known libraries

@@ -45,6 +45,8 @@ export type {
   CompactResult,
 } from './contracts/cache-store.js';
 export { cacheStoreToken } from './contracts/cache-store.js';
+export type { DocsFallback, FallbackDocs, FallbackLibrary } from './contracts/docs-fallback.js';
+export { docsFallbackSuppressed, docsFallbackToken, withoutDocsFallback } from './contracts/docs-fallback.js';
 export type {
   DocPage,
   DocsResult,

@@ -76,7 +76,7 @@ describe.skipIf(skipReason)(
     });
 
     it("resolve-library-id answers a local library with tool get-library-docs, topics from the TOC's sections and documents", async () => {
-      expect(httpx).toMatchObject({ id: 'httpx', title: 'HTTPX', source: 'local', tool: 'get-library-docs' });
+      expect(httpx).toMatchObject({ id: '/httpx', title: 'HTTPX', source: 'local', tool: 'get-library-docs' });
       const categories = Object.keys(httpx.topics ?? {});
       expect(categories.length).toBeGreaterThan(1);
       for (const titles of Object.values(httpx.topics ?? {})) expect(titles.length).toBeGreaterThan(0);
@@ -229,7 +229,7 @@ describe.skipIf(skipReason)('Codex7 without a Context7 key', () => {
       expect(result.isError).toBe(true);
       expect(textOf(result)).toBe('[Context7 API key not configured]');
       const local = await server.call('resolve-library-id', { libraryName: 'pydantic' });
-      expect(local.structuredContent).toMatchObject({ id: 'pydantic', source: 'local', tool: 'get-library-docs' });
+      expect(local.structuredContent).toMatchObject({ id: '/pydantic', source: 'local', tool: 'get-library-docs' });
     } finally {
       await server.close();
       await web.close();

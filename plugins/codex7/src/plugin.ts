@@ -1,6 +1,12 @@
 import { createRequire } from 'node:module';
 import { docsEngineToken } from '@pro-context/engine';
-import { definePlugin, searchBackendToken, type ToolPlugin, toolPluginToken } from '@pro-context/kernel';
+import {
+  definePlugin,
+  docsFallbackToken,
+  searchBackendToken,
+  type ToolPlugin,
+  toolPluginToken,
+} from '@pro-context/kernel';
 import { context7ClientToken } from '@pro-context/plugin-context7';
 import { codex7Errors } from './errors.js';
 import { codex7Tools } from './tools.js';
@@ -25,6 +31,7 @@ export const codex7Plugin = definePlugin({
         resolver.resolve(docsEngineToken),
         resolver.resolve(searchBackendToken),
         resolver.resolve(context7ClientToken),
+        resolver.resolve(docsFallbackToken),
       );
       return { id: 'codex7', tools: () => tools };
     });

@@ -1,12 +1,15 @@
 import { cutAtBoundary, type DocsEngine, fillBudget, type RankedChunk, type StoredChunk } from '@pro-context/engine';
 import {
+  type DocsFallback,
   defineTool,
   estimateTokens,
   isProContextError,
   kernelErrors,
   ProContextError,
   type SearchBackend,
+  type ToolContext,
   type ToolDefinition,
+  toProContextError,
   z,
 } from '@pro-context/kernel';
 import { type Context7Client, renderContext7Error } from '@pro-context/plugin-context7';
@@ -110,8 +113,70 @@ const context7DocsOutput = z.object({
 /** Context7 library IDs as its API takes them. */
 const CONTEXT7_ID = /^\/[^/\s]+\/[^/\s]+([/@][^/\s]+)?$/;
 
-/** `resolve-library-id`, `get-library-docs` and `get-context7-docs` (seed 002). */
-export function codex7Tools(engine: DocsEngine, search: SearchBackend, context7: Context7Client): ToolDefinition[] {
+/** Engine errors about the question, not about reaching the documentation: Context7 is not asked for them. */
+const NOT_A_FETCH_FAILURE = new Set(['TOPIC_NOT_FOUND', 'VERSION_NOT_FOUND', 'INVALID_INPUT', 'LIBRARY_NOT_FOUND']);
+
+/** Whether an engine failure is about fetching documentation (Context7 may answer instead). */
+function isFetchFailure(error: unknown): boolean {
+  const code = toProContextError(error).code;
+  return !code.startsWith('CODEX7_') && !NOT_A_FETCH_FAILURE.has(code);
+}
+
+/** `error` with the sentence that would let Context7 answer. */
+function withHint(error: ProContextError, fallback: DocsFallback): ProContextError {
+  return new ProContextError(error.code, `${error.message.replace(/\s*$/, '')} ${fallback.enableHint}`, {
+    recoverable: error.recoverable,
+    suggestion: `${fallback.enableHint} ${error.suggestion}`.trim(),
+    ...(error.retryAfter === undefined ? {} : { retryAfter: error.retryAfter }),
+    ...(error.details ? { details: error.details } : {}),
+    cause: error,
+  });
+}
+
+/** The truncation note the engine's read-page writes (it names read-page and maxTokens). */
+const READ_PAGE_NOTE = /\n\n\[Content truncated\. (\d+) tokens not shown\.[^\n]*\](?:\n\[To continue[^\n]*\])?\s*$/;
+
+/**
+ * `resolve-library-id`, `get-library-docs` and `get-context7-docs` (seed 002). Local ids carry the seed's
+ * leading slash (`/httpx`). When the docs engine cannot fetch a local library's documentation (or a name
+ * cannot be resolved because a registry failed), Context7 answers through `fallback`, and says so; without its
+ * key, the answer names the key.
+ */
+export function codex7Tools(
+  engine: DocsEngine,
+  search: SearchBackend,
+  context7: Context7Client,
+  fallback: DocsFallback,
+): ToolDefinition[] {
+  /** Context7's documentation of a local library the engine could not fetch, as get-library-docs answers. */
+  async function fromContext7(
+    name: string,
+    id: string,
+    query: string,
+    tokens: number,
+    reason: string,
+    context: ToolContext,
+  ) {
+    const answer = await fallback.docs({ library: name, ...(query ? { topic: query } : {}), tokens }, context.signal);
+    if (!answer) {
+      throw new ProContextError(
+        'SOURCE_UNAVAILABLE',
+        `No documentation of ${name} could be fetched (${reason}), and Context7 has none either.`,
+      );
+    }
+    return {
+      structured: {
+        libraryId: `/${id}`,
+        version: 'latest',
+        topics: [],
+        content: answer.content,
+        sources: [answer.url],
+        truncated: false,
+      },
+      text: `${answer.content}\n\n---\n\nSource: Context7 ${answer.libraryId} · ${answer.url} (fallback: ${reason})`,
+    };
+  }
+
   const resolve = defineTool({
     name: 'resolve-library-id',
     title: 'Resolve library ID (local or Context7)',
@@ -127,13 +192,19 @@ export function codex7Tools(engine: DocsEngine, search: SearchBackend, context7:
         try {
           local = await engine.resolve(args.libraryName, {}, { signal: context.signal });
         } catch (error) {
-          if (!(isProContextError(error) && error.code === 'LIBRARY_NOT_FOUND')) throw error;
+          const notLocal = isProContextError(error) && error.code === 'LIBRARY_NOT_FOUND';
+          // a registry refused or unreachable while resolving a name: Context7 may know it (issue #26)
+          if (!notLocal && !(isFetchFailure(error) && !context.signal.aborted)) throw error;
           notFound = error;
         }
         // a local library without documentation is worth less than Context7's, when Context7 can answer
         if (local && (local.toc.length > 0 || !context7.configured)) {
+          const notes =
+            local.toc.length === 0
+              ? [...local.notes, `Its documentation could not be fetched. ${fallback.enableHint}`]
+              : local.notes;
           const structured = {
-            id: local.libraryId,
+            id: `/${local.libraryId}`,
             title: local.name,
             source: 'local' as const,
             tool: 'get-library-docs' as const,
@@ -141,9 +212,9 @@ export function codex7Tools(engine: DocsEngine, search: SearchBackend, context7:
             documents: documentsOf(local.toc).map(({ path, title }) => ({ path, title })),
           };
           span.set({ source: 'local', id: structured.id });
-          return { structured, text: renderResolved(structured, local.notes) };
+          return { structured, text: renderResolved(structured, notes) };
         }
-        if (!context7.configured && notFound) throw notFound;
+        if (!context7.configured && notFound) throw withHint(toProContextError(notFound), fallback);
         const [best] = await context7.searchLibraries(args.libraryName);
         if (!best) {
           if (notFound) throw notFound;
@@ -186,107 +257,134 @@ export function codex7Tools(engine: DocsEngine, search: SearchBackend, context7:
           throw codex7Errors.create('CODEX7_PATH_WITH_FILTERS', { others });
         }
         const resolved = await engine.resolve(id, { libraryId: id }, { signal: context.signal });
-        const documents = documentsOf(resolved.toc);
-        const version = resolved.requestedVersion ?? resolved.defaultVersion;
+        const query = [...(args.topics ?? []), args.customQuery ?? ''].join(' ').trim();
+        // the engine knows the library but could not fetch its documentation: Context7, or a message that says so
+        const unfetched = async (reason: string, cause?: unknown) => {
+          span.set({ fallback: fallback.id, available: fallback.available });
+          if (fallback.available) return fromContext7(resolved.name, id, query, args.tokens, reason, context);
+          throw new ProContextError(
+            'SOURCE_UNAVAILABLE',
+            `The documentation of ${resolved.name} could not be fetched: ${reason.replace(/\.$/, '')}. ${fallback.enableHint}`,
+            { suggestion: `${fallback.enableHint} Or try again later.`, ...(cause ? { cause } : {}) },
+          );
+        };
+        if (resolved.toc.length === 0) {
+          return unfetched(resolved.tocError?.message ?? resolved.notes[0] ?? 'its sources answered nothing');
+        }
+        try {
+          return await localDocs(resolved);
+        } catch (error) {
+          if (!isFetchFailure(error) || context.signal.aborted) throw error;
+          return unfetched(toProContextError(error).message, error);
+        }
 
-        // one document, or the first one (the library's README-like start) when nothing narrows the request
-        if (args.path !== undefined || (!args.topics?.length && args.customQuery === undefined)) {
-          const wanted = args.path
-            ?.trim()
-            .replace(/^\.?\//, '')
-            .toLowerCase();
-          const document =
-            wanted === undefined
-              ? documents[0]
-              : documents.find((d) => d.path.toLowerCase() === wanted || d.url.toLowerCase() === wanted);
-          if (!document) {
-            throw codex7Errors.create('CODEX7_UNKNOWN_DOCUMENT', { path: args.path ?? '', library: id });
+        async function localDocs(resolved: Awaited<ReturnType<DocsEngine['resolve']>>) {
+          const documents = documentsOf(resolved.toc);
+          const version = resolved.requestedVersion ?? resolved.defaultVersion;
+
+          // one document, or the first one (the library's README-like start) when nothing narrows the request
+          if (args.path !== undefined || (!args.topics?.length && args.customQuery === undefined)) {
+            const wanted = args.path
+              ?.trim()
+              .replace(/^\.?\//, '')
+              .toLowerCase();
+            const document =
+              wanted === undefined
+                ? documents[0]
+                : documents.find((d) => d.path.toLowerCase() === wanted || d.url.toLowerCase() === wanted);
+            if (!document) {
+              throw codex7Errors.create('CODEX7_UNKNOWN_DOCUMENT', { path: args.path ?? '', library: id });
+            }
+            const page = await engine.readPage(document.url, args.tokens, 0, context.signal);
+            // the engine's note names read-page and maxTokens; this tool's are get-library-docs and tokens
+            const cut = READ_PAGE_NOTE.exec(page.content);
+            const content = cut ? page.content.slice(0, cut.index) : page.content;
+            const more = page.truncated
+              ? `\n\n[Content truncated. ${cut?.[1] ?? Math.max(0, page.contentLength - estimateTokens(content))} tokens not shown. Call get-library-docs again with path "${document.path}" and a higher tokens limit (the whole document is about ${page.contentLength} tokens) to see more.]`
+              : '';
+            span.set({ version, resultLen: content.length });
+            return {
+              structured: {
+                libraryId: `/${id}`,
+                version,
+                topics: [],
+                path: document.path,
+                content,
+                sources: [page.url],
+                truncated: page.truncated,
+              },
+              text: `${content}${more}\n\n---\n\nDocument ${document.path} of ${resolved.name} ${version} · ${page.url}`,
+            };
           }
-          const page = await engine.readPage(document.url, args.tokens, 0, context.signal);
-          const more =
-            page.nextOffset === undefined
-              ? ''
-              : `\n\n[Truncated at ${args.tokens} tokens: read-page ${page.url} with offset ${page.nextOffset} for the rest.]`;
-          span.set({ version, resultLen: page.content.length });
+
+          // topics: categories (every page of a TOC section) or page titles, case-insensitive; no guessing
+          const topics = topicsOf(resolved.toc);
+          const selected = new Set<string>();
+          for (const topic of args.topics ?? []) {
+            const want = topic.trim().toLowerCase();
+            const category = Object.keys(topics).find((c) => c.toLowerCase() === want);
+            const entries = resolved.toc.filter((e) =>
+              category ? (e.section?.trim() || 'general') === category : e.title.trim().toLowerCase() === want,
+            );
+            if (entries.length === 0) {
+              const available = Object.entries(topics)
+                .map(([c, titles]) => `${c} (${titles.slice(0, 8).join(', ')}${titles.length > 8 ? ', …' : ''})`)
+                .join('; ');
+              throw codex7Errors.create('CODEX7_UNKNOWN_TOPIC', {
+                topic,
+                library: id,
+                available: available.slice(0, 1500),
+              });
+            }
+            for (const e of entries) selected.add(e.url);
+          }
+          const inTopics = (chunk: StoredChunk) =>
+            selected.size === 0 || selected.has(chunk.url) || selected.has(chunk.url.replace(/#.*$/, ''));
+
+          const loaded = await engine.loadDocs(id, version, { signal: context.signal });
+          const chunks = await loaded.docs.all();
+          const byId = new Map(chunks.map((c) => [c.id, c]));
+          let ranked: RankedChunk[];
+          if (args.customQuery !== undefined) {
+            const hits = await search.search(loaded.docs.key, args.customQuery, { limit: 1000 });
+            ranked = hits.hits
+              .map((hit) => byId.get(hit.id))
+              .filter((c): c is StoredChunk => c !== undefined && inTopics(c))
+              .map((chunk, i, all) => ({ chunk, score: all.length - i, coverage: 0 }));
+            if (ranked.length === 0) {
+              throw kernelErrors.create('TOPIC_NOT_FOUND', {
+                library: resolved.name,
+                version,
+                topic: args.topics?.length
+                  ? `${args.customQuery}' within '${args.topics.join(', ')}`
+                  : args.customQuery,
+              });
+            }
+          } else {
+            // the selected pages in TOC order, each page's chunks in order
+            const rank = new Map([...selected].map((url, i) => [url, i]));
+            const pageRank = (c: StoredChunk) => rank.get(c.url) ?? rank.get(c.url.replace(/#.*$/, '')) ?? 0;
+            ranked = chunks
+              .filter(inTopics)
+              .sort((a, b) => pageRank(a) - pageRank(b) || a.order - b.order)
+              .map((chunk, i, all) => ({ chunk, score: all.length - i, coverage: 0 }));
+          }
+          const { content, used } = fillBudget(ranked, args.tokens);
+          const sources = [...new Set(used.map((r) => r.chunk.url))];
+          span.set({ version, resultLen: content.length });
           return {
             structured: {
-              libraryId: id,
+              libraryId: `/${id}`,
               version,
-              topics: [],
-              path: document.path,
-              content: page.content,
-              sources: [page.url],
-              truncated: page.truncated,
+              topics: args.topics ?? [],
+              ...(args.customQuery === undefined ? {} : { customQuery: args.customQuery }),
+              content,
+              sources,
+              truncated: used.length < ranked.length,
             },
-            text: `${page.content}${more}\n\n---\n\nDocument ${document.path} of ${resolved.name} ${version} · ${page.url}`,
+            text: `${content}\n\n---\n\n${resolved.name} ${version}${args.topics?.length ? ` · topics: ${args.topics.join(', ')}` : ''}${args.customQuery ? ` · customQuery: ${args.customQuery}` : ''} · ${used.length} of ${ranked.length} sections within ${args.tokens} tokens`,
           };
         }
-
-        // topics: categories (every page of a TOC section) or page titles, case-insensitive; no guessing
-        const topics = topicsOf(resolved.toc);
-        const selected = new Set<string>();
-        for (const topic of args.topics ?? []) {
-          const want = topic.trim().toLowerCase();
-          const category = Object.keys(topics).find((c) => c.toLowerCase() === want);
-          const entries = resolved.toc.filter((e) =>
-            category ? (e.section?.trim() || 'general') === category : e.title.trim().toLowerCase() === want,
-          );
-          if (entries.length === 0) {
-            const available = Object.entries(topics)
-              .map(([c, titles]) => `${c} (${titles.slice(0, 8).join(', ')}${titles.length > 8 ? ', …' : ''})`)
-              .join('; ');
-            throw codex7Errors.create('CODEX7_UNKNOWN_TOPIC', {
-              topic,
-              library: id,
-              available: available.slice(0, 1500),
-            });
-          }
-          for (const e of entries) selected.add(e.url);
-        }
-        const inTopics = (chunk: StoredChunk) =>
-          selected.size === 0 || selected.has(chunk.url) || selected.has(chunk.url.replace(/#.*$/, ''));
-
-        const loaded = await engine.loadDocs(id, version, { signal: context.signal });
-        const chunks = await loaded.docs.all();
-        const byId = new Map(chunks.map((c) => [c.id, c]));
-        let ranked: RankedChunk[];
-        if (args.customQuery !== undefined) {
-          const hits = await search.search(loaded.docs.key, args.customQuery, { limit: 1000 });
-          ranked = hits.hits
-            .map((hit) => byId.get(hit.id))
-            .filter((c): c is StoredChunk => c !== undefined && inTopics(c))
-            .map((chunk, i, all) => ({ chunk, score: all.length - i, coverage: 0 }));
-          if (ranked.length === 0) {
-            throw kernelErrors.create('TOPIC_NOT_FOUND', {
-              library: resolved.name,
-              version,
-              topic: args.topics?.length ? `${args.customQuery}' within '${args.topics.join(', ')}` : args.customQuery,
-            });
-          }
-        } else {
-          // the selected pages in TOC order, each page's chunks in order
-          const rank = new Map([...selected].map((url, i) => [url, i]));
-          const pageRank = (c: StoredChunk) => rank.get(c.url) ?? rank.get(c.url.replace(/#.*$/, '')) ?? 0;
-          ranked = chunks
-            .filter(inTopics)
-            .sort((a, b) => pageRank(a) - pageRank(b) || a.order - b.order)
-            .map((chunk, i, all) => ({ chunk, score: all.length - i, coverage: 0 }));
-        }
-        const { content, used } = fillBudget(ranked, args.tokens);
-        const sources = [...new Set(used.map((r) => r.chunk.url))];
-        span.set({ version, resultLen: content.length });
-        return {
-          structured: {
-            libraryId: id,
-            version,
-            topics: args.topics ?? [],
-            ...(args.customQuery === undefined ? {} : { customQuery: args.customQuery }),
-            content,
-            sources,
-            truncated: used.length < ranked.length,
-          },
-          text: `${content}\n\n---\n\n${resolved.name} ${version}${args.topics?.length ? ` · topics: ${args.topics.join(', ')}` : ''}${args.customQuery ? ` · customQuery: ${args.customQuery}` : ''} · ${used.length} of ${ranked.length} sections within ${args.tokens} tokens`,
-        };
       });
     },
   });

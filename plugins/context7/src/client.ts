@@ -68,9 +68,14 @@ export class Context7Client {
     private readonly cache: CacheStore,
   ) {}
 
-  /** Whether an API key is configured. */
+  /** Whether an API key is configured (a blank key is no key). */
   get configured(): boolean {
-    return Boolean(this.options.apiKey);
+    return Boolean(this.options.apiKey?.trim());
+  }
+
+  /** The base URL requests go to (`{url}/v2/…`). */
+  get url(): string {
+    return this.options.url;
   }
 
   /** Libraries matching `name` (`GET /v2/libs/search?libraryName=&query=`). */
@@ -122,7 +127,7 @@ export class Context7Client {
     params: Record<string, string>,
     parse: (response: HttpResponse) => Promise<T> | T,
   ): Promise<T> {
-    if (!this.options.apiKey) throw context7Errors.create('CONTEXT7_KEY_MISSING', {});
+    if (!this.configured) throw context7Errors.create('CONTEXT7_KEY_MISSING', {});
     const key = `${this.options.url}|${endpoint}|${JSON.stringify(params)}`;
     const ttlMs = this.options.cacheTtlSeconds * 1000;
     if (ttlMs > 0) {
@@ -169,7 +174,11 @@ export class Context7Client {
       if (deadline.signal.aborted) throw timedOut();
       const code = isProContextError(error) ? String((error as ProContextError).details?.errorCode ?? '') : '';
       if (/TIMEOUT/.test(code)) throw timedOut();
-      const detail = error instanceof Error ? error.message : String(error);
+      let detail = error instanceof Error ? error.message : String(error);
+      // a refused address says which setting opens it (a mirror or proxy on a private address)
+      if (isProContextError(error) && error.code === 'URL_NOT_ALLOWED' && error.suggestion) {
+        detail = `${detail.replace(/\.$/, '')}. ${error.suggestion}`;
+      }
       throw context7Errors.create('CONTEXT7_UNAVAILABLE', { detail: this.scrub(detail).replace(/\.$/, '') });
     } finally {
       clearTimeout(timer);

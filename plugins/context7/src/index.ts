@@ -12,7 +12,29 @@ export type {
   ResolvedLibraryKey,
 } from './client.js';
 export { Context7Client } from './client.js';
+export type {
+  DocsAnswerOrigin,
+  EngineToolCaller,
+  LibraryMatch,
+  ResolveLibraryResult,
+  SearchDocumentationResult,
+} from './documentation-tools.js';
+export {
+  countCodeExamples,
+  DocumentationTools,
+  definitionCaller,
+  documentationToolDescriptions,
+  libraryMatchSchema,
+  provenanceLine,
+  renderDocumentation,
+  renderMatches,
+  resolveLibraryInput,
+  resolveLibraryOutput,
+  searchDocumentationInput,
+  searchDocumentationOutput,
+} from './documentation-tools.js';
 export { context7Errors, KEY_MISSING_MESSAGE, renderContext7Error } from './errors.js';
+export { CONTEXT7_ENABLE_HINT, context7Fallback, withinTokens } from './fallback.js';
 export type { NormalizedLibraryKey } from './normalize.js';
 export { clamp, normalizeLibraryKey, normalizeTopic, stripQuotes } from './normalize.js';
 export type { Context7PluginOptions, Context7PluginOptionsInput } from './options.js';
@@ -30,11 +52,4 @@ export {
   createContext7Plugin,
   default,
 } from './plugin.js';
-export {
-  type Context7RemoteDocs,
-  context7RemoteDocs,
-  type RemoteDocumentation,
-  type RemoteLibraryMatch,
-  remoteDocsToken,
-} from './remote-docs.js';
 export { context7Tools, DEFAULT_LIMIT, renderCodeSnippet, renderInfoSnippet } from './tools.js';

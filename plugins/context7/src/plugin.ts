@@ -4,14 +4,18 @@ import {
   cacheStoreToken,
   createToken,
   definePlugin,
+  docsFallbackToken,
   kernelTokens,
   ProContextError,
+  type ToolDefinition,
   type ToolPlugin,
   toolPluginToken,
   type z,
 } from '@pro-context/kernel';
 import { Context7Client } from './client.js';
+import { DocumentationTools, definitionCaller } from './documentation-tools.js';
 import { context7Errors } from './errors.js';
+import { context7Fallback } from './fallback.js';
 import {
   CONTEXT7_API_KEY_ENV,
   CONTEXT7_URL_ENV,
@@ -21,7 +25,6 @@ import {
   context7PluginOptionsSchema,
   DEFAULT_CONTEXT7_URL,
 } from './options.js';
-import { context7RemoteDocs, remoteDocsToken } from './remote-docs.js';
 import { context7Tools } from './tools.js';
 
 const { version } = createRequire(import.meta.url)('../package.json') as { version: string };
@@ -47,7 +50,7 @@ export function createContext7Plugin(settings: { tools: boolean }): AnyPlugin {
     id: 'context7',
     version,
     description: settings.tools
-      ? "Context7's hosted documentation index: context7.search and context7.doc"
+      ? "Context7's hosted documentation index: context7.search, context7.doc, search_documentation, resolve_library"
       : "Context7's hosted documentation index (client only, for other plugins' tools)",
     kernel: '^0.1.0',
     configKey: 'context7',
@@ -58,20 +61,36 @@ export function createContext7Plugin(settings: { tools: boolean }): AnyPlugin {
     ],
     errors: context7Errors.errors,
     register(context, options) {
-      const resolved: Context7PluginOptions = { ...options, url: urlOf(options) };
+      // a blank key (whitespace only, as an empty `export CONTEXT7_API_KEY=" "` leaves it) is no key
+      const { apiKey, ...rest } = options;
+      const resolved: Context7PluginOptions = {
+        ...rest,
+        ...(apiKey?.trim() ? { apiKey: apiKey.trim() } : {}),
+        url: urlOf(options),
+      };
       context.bindValue(context7OptionsToken, resolved);
       context.bindFactory(
         context7ClientToken,
         (resolver) =>
           new Context7Client(resolved, resolver.resolve(kernelTokens.http), resolver.resolve(cacheStoreToken)),
       );
-      // the embed client's remote documentation, when Context7 can answer (a key is configured)
-      if (resolved.apiKey)
-        context.bindFactory(remoteDocsToken, (resolver) => context7RemoteDocs(resolver.resolve(context7ClientToken)));
+      // the docs engine's fallback (issue #26), bound with or without a key: without one, the tools that
+      // consult it name CONTEXT7_API_KEY instead of saying that nothing matched
+      context.bindFactory(docsFallbackToken, (resolver) => context7Fallback(resolver.resolve(context7ClientToken)));
       if (!settings.tools) return;
       context.bindFactory(toolPluginToken, (resolver): ToolPlugin => {
         const client = resolver.resolve(context7ClientToken);
-        return { id: 'context7', tools: () => context7Tools(client) };
+        // seed 004's search_documentation and resolve_library: the docs engine's tools first, then Context7
+        let engine: ToolDefinition[] | undefined;
+        const engineTools = definitionCaller(() => {
+          engine ??= resolver
+            .resolveAll(toolPluginToken)
+            .flatMap((plugin) => (plugin.id === 'engine' ? plugin.tools() : []));
+          return engine;
+        });
+        const documentation = new DocumentationTools(engineTools, resolver.resolve(docsFallbackToken));
+        const tools = [...context7Tools(client), ...documentation.definitions()];
+        return { id: 'context7', tools: () => tools };
       });
     },
     start(context) {

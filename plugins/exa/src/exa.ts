@@ -12,7 +12,10 @@ import { EXA_API_KEY_ENV } from './options.js';
 /** The answer of both Exa tools when the key is missing (worded as seed 003 words Gemini's). */
 export const EXA_MISSING_KEY_MESSAGE = `Error: ${EXA_API_KEY_ENV} environment variable not set`;
 
-/** The exa plugin's own error codes. */
+/**
+ * The exa plugin's own error codes. Every failure of a search reads as seed 004's executor words it,
+ * `Exa search failed: <what went wrong>`; the missing key keeps seed 003's wording (see the README).
+ */
 export const exaErrors = defineErrors({
   EXA_KEY_MISSING: {
     recoverable: false,
@@ -21,12 +24,12 @@ export const exaErrors = defineErrors({
   },
   EXA_KEY_REJECTED: {
     recoverable: false,
-    message: 'Exa refused the API key (HTTP {status}): {detail}',
+    message: 'Exa search failed: {detail} (HTTP {status}: the API key was refused)',
     suggestion: `Check ${EXA_API_KEY_ENV}: it must be a valid Exa API key.`,
   },
   EXA_REQUEST_INVALID: {
     recoverable: true,
-    message: 'Exa refused the request (HTTP {status}): {detail}',
+    message: 'Exa search failed: {detail} (HTTP {status})',
     suggestion: 'Fix the named argument and call the tool again.',
   },
 });
@@ -97,8 +100,8 @@ export async function exaPost(
       throw new ProContextError(
         'SOURCE_UNAVAILABLE',
         timedOut
-          ? `Exa did not answer within ${Math.round(options.timeoutMs / 1000)} s.`
-          : withoutKey(`Exa could not be reached: ${error.message}`, options.apiKey),
+          ? `Exa search failed: no answer within ${Math.round(options.timeoutMs / 1000)} s.`
+          : withoutKey(`Exa search failed: Exa could not be reached: ${error.message}`, options.apiKey),
         { suggestion: 'Try again later, or raise exa.timeoutSeconds.', cause: error },
       );
     }
@@ -108,7 +111,7 @@ export async function exaPost(
   try {
     return { response: response.json<ExaSearchResponse>(), elapsedMs: Math.round(performance.now() - started) };
   } catch {
-    throw new ProContextError('SOURCE_UNAVAILABLE', 'Exa answered with something that is not JSON.');
+    throw new ProContextError('SOURCE_UNAVAILABLE', 'Exa search failed: the answer is not JSON.');
   }
 }
 
@@ -125,14 +128,14 @@ function statusError(response: HttpResponse, apiKey: string): ProContextError {
   const status = response.status;
   if (status === 429) {
     const retryAfter = response.retryAfter ?? 60;
-    return new ProContextError('RATE_LIMITED', `Exa rate limit reached (HTTP 429): ${detail}`, {
+    return new ProContextError('RATE_LIMITED', `Exa search failed: rate limit reached (HTTP 429): ${detail}`, {
       retryAfter,
       suggestion: `Try again after ${retryAfter} seconds.`,
     });
   }
   if (status === 401 || status === 403) return exaErrors.create('EXA_KEY_REJECTED', { status, detail });
   if (status >= 400 && status < 500) return exaErrors.create('EXA_REQUEST_INVALID', { status, detail });
-  return new ProContextError('SOURCE_UNAVAILABLE', `Exa is unavailable (HTTP ${status}): ${detail}`, {
+  return new ProContextError('SOURCE_UNAVAILABLE', `Exa search failed: ${detail} (HTTP ${status})`, {
     suggestion: 'Try again later.',
     details: { status },
   });

@@ -11,6 +11,12 @@ import {
 } from './options.js';
 import { ExaTools } from './tools.js';
 
+/** The options with a blank key (whitespace only, as an empty `export EXA_API_KEY=" "` leaves it) removed: no key. */
+function withoutBlankKey(options: ValidatedOptions): ValidatedOptions {
+  const { apiKey, ...rest } = options;
+  return apiKey?.trim() ? { ...rest, apiKey: apiKey.trim() } : rest;
+}
+
 type ValidatedOptions = Omit<ExaPluginOptions, 'url' | 'retry'> & { url?: string };
 
 /**
@@ -33,7 +39,7 @@ export const exaPlugin = definePlugin<ValidatedOptions, ExaPluginOptionsInput>({
   register(context, options) {
     if (!options.enabled) return;
     context.bindValue(exaOptionsToken, {
-      ...options,
+      ...withoutBlankKey(options),
       url: options.url ?? DEFAULT_EXA_URL,
       retry: { retries: options.retries, retryDelaysMs: context.config.http.retryDelaysMs, maxRetryAfterMs: 60_000 },
     });

@@ -141,12 +141,19 @@ describe('keys and upstream failures', () => {
     expect(exa.requests).toHaveLength(0);
   });
 
+  it('a blank EXA_API_KEY (whitespace only) is a missing key: no request is made with it', async () => {
+    const s = await server({ env: { EXA_API_KEY: ' \t ', PRO_CONTEXT_EXA_URL: exa.url } });
+    const search = await s.call('web_search', { query: 'x' });
+    expect(textOf(search)).toBe('Error: EXA_API_KEY environment variable not set');
+    expect(exa.requests).toHaveLength(0);
+  });
+
   it('401 (a key Exa refuses) is EXA_KEY_REJECTED with what Exa said, and is not retried', async () => {
     const s = await server({ env: { EXA_API_KEY: 'exa-wrong-key-000000', PRO_CONTEXT_EXA_URL: exa.url } });
     const payload = JSON.parse(textOf(await s.call('web_search', { query: 'x' })));
     expect(payload).toMatchObject({
       code: 'EXA_KEY_REJECTED',
-      message: 'Exa refused the API key (HTTP 401): Invalid API key',
+      message: 'Exa search failed: Invalid API key (HTTP 401: the API key was refused)',
     });
     expect(exa.requests).toHaveLength(1);
   });
@@ -175,7 +182,7 @@ describe('keys and upstream failures', () => {
     const payload = JSON.parse(textOf(await s.call('web_search', { query: 'down' })));
     expect(payload).toMatchObject({
       code: 'SOURCE_UNAVAILABLE',
-      message: 'Exa is unavailable (HTTP 502): Request failed with status 502',
+      message: 'Exa search failed: Request failed with status 502 (HTTP 502)',
     });
     expect(exa.requests).toHaveLength(3);
   });
@@ -190,7 +197,7 @@ describe('keys and upstream failures', () => {
     const payload = JSON.parse(
       textOf(await s.call('find_similar_content', { url: 'https://www.python-httpx.org/async/' })),
     );
-    expect(payload).toMatchObject({ code: 'SOURCE_UNAVAILABLE', message: 'Exa did not answer within 1 s.' });
+    expect(payload).toMatchObject({ code: 'SOURCE_UNAVAILABLE', message: 'Exa search failed: no answer within 1 s.' });
     expect(Date.now() - started).toBeLessThan(2400);
   });
 });

@@ -11,6 +11,12 @@ import {
 } from './options.js';
 import { GroundingTools } from './tools.js';
 
+/** The options with a blank key (whitespace only, as an empty `export OT_GEMINI_API_KEY=" "` leaves it) removed: no key. */
+function withoutBlankKey(options: ValidatedOptions): ValidatedOptions {
+  const { apiKey, ...rest } = options;
+  return apiKey?.trim() ? { ...rest, apiKey: apiKey.trim() } : rest;
+}
+
 type ValidatedOptions = Omit<GroundingPluginOptions, 'url' | 'retry'> & { url?: string };
 
 /**
@@ -36,7 +42,7 @@ export const groundingPlugin = definePlugin<ValidatedOptions, GroundingPluginOpt
     if (!options.enabled) return;
     const { retries, retryDelaysMs } = context.config.http;
     context.bindValue(groundingOptionsToken, {
-      ...options,
+      ...withoutBlankKey(options),
       url: options.url ?? DEFAULT_GEMINI_URL,
       retry: { retries, retryDelaysMs, maxRetryAfterMs: 60_000 },
     });

@@ -195,6 +195,13 @@ describe('API key configuration (seed 003)', () => {
     expect(gemini.requests).toHaveLength(0);
   });
 
+  it("a blank OT_GEMINI_API_KEY (whitespace only) is a missing key: the seed's message, no request", async () => {
+    const s = await server({ env: { OT_GEMINI_API_KEY: '  ', PRO_CONTEXT_GEMINI_URL: gemini.url } });
+    const result = await s.call('ground.search', { query: 'anything' });
+    expect(textOf(result)).toBe('Error: OT_GEMINI_API_KEY environment variable not set');
+    expect(gemini.requests).toHaveLength(0);
+  });
+
   it('a key Gemini refuses (403) or no key reaching it (401) is an error naming the variable to check', async () => {
     const s = await server({
       env: { OT_GEMINI_API_KEY: 'gk-wrong-key-0000000000', PRO_CONTEXT_GEMINI_URL: gemini.url },
