@@ -19,7 +19,7 @@ import {
   defaultPlugins,
   PRESET_VERSION,
   presetConfigJsonSchema,
-  SERVER_INSTRUCTIONS,
+  serverInstructions,
   startProContext,
 } from './preset.js';
 import { loadRemotePlugins, type RemotePluginName, remotePluginLoaders } from './remote-plugins.js';
@@ -187,7 +187,7 @@ export function buildProgram(): Command {
       applyHeapGrowth(serverConfigSection.read(kernel.config).heapGrowthPercent);
       // the command held it before loading the program (bin.ts)
       if (!serverConfigSection.read(kernel.config).holdYoungGeneration) releaseYoungGeneration();
-      const identity = { name: 'pro-context', version: PRESET_VERSION, instructions: SERVER_INSTRUCTIONS };
+      const identity = { name: 'pro-context', version: PRESET_VERSION, instructions: serverInstructions(kernel) };
       if (serverConfigSection.read(kernel.config).transport === 'http')
         // loaded only for the HTTP host: a stdio server never pays for express, prom-client and the HTTP transport
         await (await import('@pro-context/host-http')).serveHttp(kernel, {
