@@ -156,6 +156,40 @@ describe.skipIf(skipReason)(`team-server limits (issue #25.4)${skipReason ? ` (s
     expect(health.status).toBe(200);
   });
 
+  it('answers tools/call with arguments that are no object with INVALID_INPUT, on every path (issue #25.6)', async () => {
+    const host = await start({ rateLimit: { maxRequestsPerMinute: 6000, burstSize: 100 } });
+    const key = await host.newKey('sloppy');
+    const session = await openSession(host, key);
+    const call = (id: number, args: unknown) => ({
+      jsonrpc: '2.0',
+      id,
+      method: 'tools/call',
+      params: { name: 'resolve-library', arguments: args },
+    });
+    const errorIn = (message: unknown) => {
+      const m = message as { result?: { isError?: boolean; content: { text: string }[] }; error?: unknown };
+      expect(m.error).toBeUndefined(); // on main: a -32603 error carrying a zod dump
+      expect(m.result?.isError).toBe(true);
+      return JSON.parse(m.result?.content[0]?.text as string) as { code: string; message: string };
+    };
+    // the direct JSON path (one request), then the SDK's path (a batch)
+    const direct = await post(host.mcpUrl, call(2, ['fastapi']), session);
+    expect(direct.status).toBe(200);
+    const first = errorIn(direct.json());
+    expect(first.code).toBe('INVALID_INPUT');
+    expect(first.message).toBe(
+      'Invalid arguments for resolve-library: arguments must be an object of named arguments, not an array.',
+    );
+    const batch = await post(host.mcpUrl, [call(3, 'fastapi'), call(4, 7), call(5, null)], session);
+    expect(batch.status).toBe(200);
+    const answers = batch.text
+      .split('\n')
+      .filter((line) => line.startsWith('data: '))
+      .flatMap((line) => JSON.parse(line.slice(6)) as unknown[] | unknown);
+    const parsed = (answers.length > 0 ? answers : (batch.json() as unknown[])) as unknown[];
+    expect(parsed.map((m) => errorIn(m).message.split(', not ')[1])).toEqual(['a string.', 'a number.', 'null.']);
+  });
+
   it('decides on the key first: a revoked or wrong key gets 401 whatever its session or bucket state', async () => {
     const host = await start({ rateLimit: { maxRequestsPerMinute: 1, burstSize: 2 } });
     const key = await host.newKey('leaver');
