@@ -60,13 +60,17 @@ export async function serveStdio(kernel: StartedKernel, options: StdioHostOption
       `A message of ${bytes} bytes arrived on stdin; this server reads messages up to ${maxBytes} bytes (maxMessageBytes). It was dropped${id === undefined ? '' : ` (request id ${JSON.stringify(id)})`}; the server keeps serving.`,
       { suggestion: 'Send smaller arguments (split the work into several calls).' },
     );
+    // stderr (and, as for every error record, the client's MCP log once it is initialized)
     kernel.logger.error(error.message, { code: error.code, bytes, limit: maxBytes });
+    // a request gets its error response; a line whose id could not be read may be a notification, which
+    // JSON-RPC never answers
+    if (id === undefined) return;
     await transport
       .send({
         jsonrpc: '2.0',
-        ...(id === undefined ? {} : { id }),
+        id,
         error: { code: ErrorCode.InvalidRequest, message: `${error.code}: ${error.message}`, data: error.toPayload() },
-      } as never)
+      })
       .catch(() => undefined);
   };
   let resolveClosed: () => void;
