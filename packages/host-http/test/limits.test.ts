@@ -44,6 +44,7 @@ describe.skipIf(skipReason)(`team-server limits (issue #25.4)${skipReason ? ` (s
     web = await startFakeWeb({ sites: corpusSites(corpusRoot as string) });
   });
   afterEach(async () => {
+    web.clearFaults();
     await Promise.all(hosts.splice(0).map((h) => h.close()));
   });
   afterAll(async () => {
@@ -97,6 +98,20 @@ describe.skipIf(skipReason)(`team-server limits (issue #25.4)${skipReason ? ` (s
     expect(over.error.data.message).toContain('A batch of 100 JSON-RPC messages');
     expect(over.error.data.suggestion).toContain('at most 10 messages per request');
     expect(hundred.text).not.toContain('"tools"');
+  });
+
+  it('charges a batch on a stateless server too', async () => {
+    const host = await start({ stateless: true, rateLimit: { maxRequestsPerMinute: 1, burstSize: 5 } });
+    const auth = {
+      Authorization: `Bearer ${await host.newKey('stateless-batcher')}`,
+      'mcp-protocol-version': '2025-06-18',
+    };
+    const three = await post(host.mcpUrl, [listTools(1), listTools(2), listTools(3)], auth);
+    expect(three.status).toBe(200);
+    expect(Number(three.headers.get('x-ratelimit-remaining'))).toBe(2);
+    const again = await post(host.mcpUrl, [listTools(4), listTools(5), listTools(6)], auth);
+    expect(again.status).toBe(429);
+    expect(again.text).not.toContain('"tools"');
   });
 
   it('caps sessions per key: one key cannot take every slot, another key still gets in', async () => {
@@ -154,6 +169,18 @@ describe.skipIf(skipReason)(`team-server limits (issue #25.4)${skipReason ? ` (s
     // the server still answers
     const health = await fetch(`${host.handle.url}/health`);
     expect(health.status).toBe(200);
+    // the timeouts bound receiving a request, not answering it: a get-docs slower than requestTimeout (its
+    // upstream answers after 1.5 s) is answered
+    web.setFault({ site: 'httpx', path: 'llms.txt' }, { delayMs: 1500, times: 1 });
+    const agent = await connectClient(host.mcpUrl, await host.newKey('patient'));
+    const started = Date.now();
+    const docs = await agent.client.callTool({
+      name: 'get-docs',
+      arguments: { libraryId: 'httpx', topic: 'timeouts', maxTokens: 1000 },
+    });
+    expect(Date.now() - started).toBeGreaterThan(1500);
+    expect(docs.isError).toBeFalsy();
+    await agent.client.close();
   });
 
   it('answers tools/call with arguments that are no object with INVALID_INPUT, on every path (issue #25.6)', async () => {
