@@ -16,6 +16,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { applyHeapGrowth, releaseYoungGeneration } from './heap.js';
 import { checkHttpSettings, httpHostOptionsFrom } from './http.js';
 import {
+  configurationNotes,
   defaultPlugins,
   PRESET_VERSION,
   presetConfigJsonSchema,
@@ -392,7 +393,7 @@ export function buildProgram(): Command {
           .flatMap((p) => (p instanceof ConfigLibraryProvider ? p.warnings : []));
         const fromEnvironment = kernel.environment.map(({ variable, key }) => `  ${key} from ${variable}\n`);
         process.stdout.write(
-          `configuration OK${kernel.config.sourceFile ? ` (${kernel.config.sourceFile})` : ' (no file: defaults and environment)'}\n${fromEnvironment.length > 0 ? `set by the environment:\n${fromEnvironment.join('')}` : ''}${[...kernel.warnings, ...libraryWarnings].map((w) => `warning: ${w}\n`).join('')}`,
+          `configuration OK${kernel.config.sourceFile ? ` (${kernel.config.sourceFile})` : ' (no file: defaults and environment)'}\n${fromEnvironment.length > 0 ? `set by the environment:\n${fromEnvironment.join('')}` : ''}${[...kernel.warnings, ...configurationNotes(kernel), ...libraryWarnings].map((w) => `warning: ${w}\n`).join('')}`,
         );
         await kernel.stop();
       } catch (error) {

@@ -4,6 +4,7 @@
  */
 export type { StartOptions } from './preset.js';
 export {
+  configurationNotes,
   defaultPlugins,
   PRESET_VERSION,
   presetConfigJsonSchema,

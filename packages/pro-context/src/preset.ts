@@ -119,12 +119,20 @@ export async function startProContext(options: StartOptions = {}): Promise<Start
 const startupNotes = new WeakMap<StartedKernel, string[]>();
 
 /**
+ * What the configuration of a kernel of {@link startProContext} got wrong without stopping it (an unknown
+ * plugin name), besides the kernel's own `warnings`: for `config check` and the instructions.
+ */
+export function configurationNotes(kernel: StartedKernel): readonly string[] {
+  return startupNotes.get(kernel) ?? [];
+}
+
+/**
  * The instructions a host sends at initialize for a kernel of {@link startProContext}: {@link SERVER_INSTRUCTIONS},
  * then what the configuration got wrong without stopping the server (an unknown plugin name), for the agent
  * to tell its user.
  */
 export function serverInstructions(kernel: StartedKernel): string {
-  const notes = startupNotes.get(kernel) ?? [];
+  const notes = configurationNotes(kernel);
   return notes.length === 0
     ? SERVER_INSTRUCTIONS
     : [SERVER_INSTRUCTIONS, ...notes.map((n) => `Note: ${n}`)].join('\n\n');
