@@ -50,6 +50,20 @@ export interface HttpHostOptions extends McpServerOptions {
   rateLimit?: RateLimitSettings;
   /** Most open sessions (default 100); an `initialize` beyond it gets 503. */
   maxSessions?: number;
+  /**
+   * Most open sessions of one API key (default 10): its `initialize` beyond it gets 429 `RATE_LIMITED`, so one
+   * key cannot take every session slot. Not applied without keys (`auth: 'none'`).
+   */
+  maxSessionsPerKey?: number;
+  /**
+   * A client must send a request's headers within this time (default 10 s; Node's `headersTimeout`), or its
+   * connection gets 408 and is closed (slow-header clients hold no connection longer).
+   */
+  headersTimeoutMs?: number;
+  /** ... and the whole request, body included, within this time (default 30 s; Node's `requestTimeout`). */
+  requestTimeoutMs?: number;
+  /** An idle keep-alive connection is closed after this time (default 5 s; Node's `keepAliveTimeout`). */
+  keepAliveTimeoutMs?: number;
   /** A session idle this long is closed (default 30 minutes). */
   sessionIdleMs?: number;
   /** Largest request body (default 1 MiB); larger gets 413. */
@@ -170,6 +184,10 @@ export async function serveHttp(kernel: StartedKernel, options: HttpHostOptions)
   const sessions = new Map<string, Session>();
   const metrics = new HostMetrics(kernel, () => sessions.size);
   const maxSessions = options.maxSessions ?? 100;
+  const maxSessionsPerKey = options.maxSessionsPerKey ?? 10;
+  /** Sessions being opened (an `initialize` under way, not in `sessions` yet), in all and per key. */
+  let opening = 0;
+  const openingByKey = new Map<string, number>();
   const idleMs = options.sessionIdleMs ?? 30 * 60_000;
   const corsOrigins = options.corsOrigins ?? ['*'];
   const anyOrigin = corsOrigins.includes('*');
@@ -364,6 +382,49 @@ export async function serveHttp(kernel: StartedKernel, options: HttpHostOptions)
     }
   };
 
+  /**
+   * A batch (a JSON array of JSON-RPC messages, which protocol versions before 2025-06-18 allow) costs one token
+   * per message: the request paid one in {@link authenticate}, the rest are taken here, all or none. A batch
+   * larger than the key's burst can never pass and says so; one the bucket cannot pay now gets 429 with
+   * `Retry-After`. Nothing of a refused batch runs. False when refused (answered here).
+   */
+  const chargeBatch = (req: AuthedRequest, res: ServerResponse): boolean => {
+    const key = req.apiKey;
+    if (!key || !Array.isArray(req.body) || req.body.length <= 1) return true;
+    const size = req.body.length;
+    const limit = key.rateLimit ?? defaultLimit;
+    const refuse = (decision: { retryAfter: number } | undefined, message: string, suggestion?: string) => {
+      metrics.rateLimited.inc({ key: key.id });
+      usage?.request(key.id, true);
+      if (decision) res.setHeader('Retry-After', String(decision.retryAfter));
+      sendError(
+        res,
+        429,
+        new ProContextError('RATE_LIMITED', message, {
+          ...(decision ? { retryAfter: decision.retryAfter } : {}),
+          ...(suggestion ? { suggestion } : {}),
+        }).toPayload(),
+      );
+      return false;
+    };
+    if (size > limit.burstSize)
+      return refuse(
+        undefined,
+        `A batch of ${size} JSON-RPC messages is more than API key '${key.name}' may send at once (each message counts as a request; burst ${limit.burstSize}).`,
+        `Send at most ${limit.burstSize} messages per request, or one message per request.`,
+      );
+    const decision = buckets.take(key.id, limit, size - 1);
+    res.setHeader('X-RateLimit-Remaining', String(decision.remaining));
+    res.setHeader('X-RateLimit-Reset', String(decision.reset));
+    if (!decision.allowed)
+      return refuse(
+        decision,
+        `API key '${key.name}' is over its limit of ${limit.maxRequestsPerMinute} requests per minute (burst ${decision.limit}): a batch of ${size} messages counts as ${size} requests.`,
+      );
+    for (let i = 1; i < size; i += 1) usage?.request(key.id, false);
+    return true;
+  };
+
   const metricsOptions = options.metrics ?? {};
   if ((metricsOptions.enabled ?? true) && metricsOptions.port === undefined) {
     if ((metricsOptions.auth ?? 'apiKey') === 'apiKey' && keys) app.get('/metrics', authenticate, serveMetrics);
@@ -476,13 +537,34 @@ export async function serveHttp(kernel: StartedKernel, options: HttpHostOptions)
           sendRpcError(res, 400, -32000, 'Bad Request: no session; the first request must be initialize.');
           return;
         }
-        if (sessions.size >= maxSessions) {
+        const keyId = req.apiKey?.id;
+        if (keyId !== undefined && req.apiKey) {
+          let own = openingByKey.get(keyId) ?? 0;
+          for (const session of sessions.values()) if (session.keyId === keyId) own += 1;
+          if (own >= maxSessionsPerKey) {
+            const retryAfter = Math.max(1, Math.ceil(Math.min(idleMs, 60_000) / 1000));
+            res.setHeader('Retry-After', String(retryAfter));
+            sendError(
+              res,
+              429,
+              new ProContextError(
+                'RATE_LIMITED',
+                `API key '${req.apiKey.name}' already has ${own} open sessions, the most one key may hold (server.maxSessionsPerKey: ${maxSessionsPerKey}).`,
+                {
+                  retryAfter,
+                  suggestion: `Reuse an open session, or end one (DELETE /mcp with its Mcp-Session-Id); an idle session closes after ${Math.round(idleMs / 60_000)} min.`,
+                },
+              ).toPayload(),
+            );
+            return;
+          }
+        }
+        if (sessions.size + opening >= maxSessions) {
           res.setHeader('Retry-After', '60');
           sendRpcError(res, 503, -32000, `Too many sessions (${maxSessions}); try again later.`);
           return;
         }
         const bound = binding.createServer();
-        const keyId = req.apiKey?.id;
         const transport = new SessionTransport(
           {
             sessionIdGenerator: () => randomUUID(),
@@ -499,8 +581,19 @@ export async function serveHttp(kernel: StartedKernel, options: HttpHostOptions)
             bound.dispose();
           }
         };
-        await bound.server.connect(transport);
-        await transport.handleRequest(req as never, res, req.body);
+        opening += 1;
+        if (keyId !== undefined) openingByKey.set(keyId, (openingByKey.get(keyId) ?? 0) + 1);
+        try {
+          await bound.server.connect(transport);
+          await transport.handleRequest(req as never, res, req.body);
+        } finally {
+          opening -= 1;
+          if (keyId !== undefined) {
+            const left = (openingByKey.get(keyId) ?? 1) - 1;
+            if (left > 0) openingByKey.set(keyId, left);
+            else openingByKey.delete(keyId);
+          }
+        }
       } catch (error) {
         logger.error('request failed', { error });
         sendRpcError(res, 500, -32603, 'Internal server error');
@@ -529,7 +622,9 @@ export async function serveHttp(kernel: StartedKernel, options: HttpHostOptions)
           sendRpcError(res, 500, -32603, 'Internal server error');
           return;
         }
-        parseBody(req, res, () => void handlePost(req, res));
+        parseBody(req, res, () => {
+          if (chargeBatch(req, res)) void handlePost(req, res);
+        });
       });
     });
   app.post('/mcp', (req: Request, res: Response) => postMcp(req, res));
@@ -559,9 +654,22 @@ export async function serveHttp(kernel: StartedKernel, options: HttpHostOptions)
   );
   reaper.unref();
 
+  // slow clients (slow headers, slow bodies, idle keep-alive connections) hold no connection past these
+  const headersTimeout = options.headersTimeoutMs ?? 10_000;
+  const requestTimeout = Math.max(options.requestTimeoutMs ?? 30_000, headersTimeout);
+  const keepAliveTimeout = options.keepAliveTimeoutMs ?? 5_000;
   const listen = (handler: (req: IncomingMessage, res: ServerResponse) => void, port: number) =>
     new Promise<Server>((resolve, reject) => {
-      const server = createServer(handler).listen(port, host);
+      const server = createServer(
+        {
+          headersTimeout,
+          requestTimeout,
+          keepAliveTimeout,
+          // how often Node looks for connections past headersTimeout/requestTimeout (its default: every 30 s)
+          connectionsCheckingInterval: Math.max(100, Math.min(1000, Math.floor(headersTimeout / 2))),
+        },
+        handler,
+      ).listen(port, host);
       server.once('listening', () => resolve(server));
       server.once('error', reject);
     });

@@ -21,4 +21,17 @@ describe('TokenBuckets', () => {
     expect(buckets.take('other', slow).allowed).toBe(true);
     expect(buckets.take('other', slow).retryAfter).toBe(30);
   });
+
+  it('charges a cost of several tokens all or none, and says when the whole cost is back', () => {
+    let now = 1_000_000;
+    const buckets = new TokenBuckets(() => now);
+    const limit = { maxRequestsPerMinute: 60, burstSize: 10 };
+    expect(buckets.take('k', limit, 4)).toMatchObject({ allowed: true, remaining: 6 });
+    const short = buckets.take('k', limit, 7);
+    expect(short).toMatchObject({ allowed: false, remaining: 6, retryAfter: 1 }); // 6 of 7: one more second
+    now += 1000;
+    expect(buckets.take('k', limit, 7)).toMatchObject({ allowed: true, remaining: 0 });
+    // a cost above the burst never passes; its wait is the time to a full bucket
+    expect(buckets.take('k', limit, 11)).toMatchObject({ allowed: false, retryAfter: 10 });
+  });
 });

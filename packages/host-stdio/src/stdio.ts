@@ -1,6 +1,8 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import type { StartedKernel } from '@pro-context/kernel';
+import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
+import { ProContextError, type StartedKernel } from '@pro-context/kernel';
 import { createMcpServer, type McpServerOptions } from '@pro-context/mcp';
+import { DEFAULT_MAX_MESSAGE_BYTES, LineLimiter, type OversizedMessage } from './line-limit.js';
 
 /** Options of {@link serveStdio}. */
 export interface StdioHostOptions extends McpServerOptions {
@@ -10,6 +12,12 @@ export interface StdioHostOptions extends McpServerOptions {
   stdout?: NodeJS.WritableStream;
   /** Stop the kernel and exit the process when the client goes away or a signal arrives (default true). */
   exitOnClose?: boolean;
+  /**
+   * Largest message read from stdin, bytes (default 10 MiB, the MCP SDK's own buffer size). A longer line is
+   * dropped as it streams by: a request gets a JSON-RPC error (-32600) naming the limit, stderr gets a line
+   * saying so, and the server keeps serving.
+   */
+  maxMessageBytes?: number;
 }
 
 /** A running stdio server. */
@@ -38,10 +46,33 @@ export function guardStdout(): void {
 export async function serveStdio(kernel: StartedKernel, options: StdioHostOptions): Promise<StdioServerHandle> {
   guardStdout();
   const bound = createMcpServer(kernel, options);
-  const transport = new StdioServerTransport(
-    (options.stdin ?? process.stdin) as never,
-    (options.stdout ?? process.stdout) as never,
-  );
+  const maxBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+  // whole lines up to the limit reach the SDK's transport; a longer one is answered here (the SDK's buffer
+  // would close the transport, and the server with it)
+  const lines = new LineLimiter(maxBytes, (message) => void refuse(message));
+  const transport = new StdioServerTransport(lines as never, (options.stdout ?? process.stdout) as never, {
+    // the limiter passes one message at a time: the SDK's buffer never holds more than one line
+    maxBufferSize: maxBytes + 64 * 1024,
+  });
+  const refuse = async ({ bytes, id }: OversizedMessage) => {
+    const error = new ProContextError(
+      'INVALID_INPUT',
+      `A message of ${bytes} bytes arrived on stdin; this server reads messages up to ${maxBytes} bytes (maxMessageBytes). It was dropped${id === undefined ? '' : ` (request id ${JSON.stringify(id)})`}; the server keeps serving.`,
+      { suggestion: 'Send smaller arguments (split the work into several calls).' },
+    );
+    // stderr (and, as for every error record, the client's MCP log once it is initialized)
+    kernel.logger.error(error.message, { code: error.code, bytes, limit: maxBytes });
+    // a request gets its error response; a line whose id could not be read may be a notification, which
+    // JSON-RPC never answers
+    if (id === undefined) return;
+    await transport
+      .send({
+        jsonrpc: '2.0',
+        id,
+        error: { code: ErrorCode.InvalidRequest, message: `${error.code}: ${error.message}`, data: error.toPayload() },
+      })
+      .catch(() => undefined);
+  };
   let resolveClosed: () => void;
   const closed = new Promise<void>((resolve) => {
     resolveClosed = resolve;
@@ -59,6 +90,7 @@ export async function serveStdio(kernel: StartedKernel, options: StdioHostOption
   };
   transport.onclose = () => void close();
   const stdin = options.stdin ?? process.stdin;
+  stdin.pipe(lines);
   stdin.on('end', () => void close());
   if (options.exitOnClose ?? true) {
     const exit = () => void close().finally(() => process.exit(0));

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { completable } from '@modelcontextprotocol/sdk/server/completable.js';
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import {
+  CallToolRequestParamsSchema,
   CallToolRequestSchema,
   type CallToolResult,
   ErrorCode,
@@ -62,6 +63,23 @@ export interface McpSessionOptions {
    */
   subscriptions?: boolean;
 }
+
+/** Where a `tools/call`'s `arguments` that are no object wait for the handler (see {@link CallToolRequestLenientSchema}). */
+const ARGUMENTS_NOT_AN_OBJECT = 'pro-context/argumentsNotAnObject';
+
+/**
+ * `tools/call` as the SDK's schema reads it, except that `arguments` may be any JSON value: one that is not an
+ * object (an array, a string, a number, null) is moved aside, so the request passes the SDK's checks and the
+ * tool runner answers it with `INVALID_INPUT` in plain words, not a -32603 carrying a zod dump.
+ */
+const CallToolRequestLenientSchema = CallToolRequestSchema.extend({
+  params: z.preprocess((params) => {
+    if (typeof params !== 'object' || params === null || !('arguments' in params)) return params;
+    const { arguments: args, ...rest } = params as { arguments?: unknown };
+    if (args === undefined || (typeof args === 'object' && args !== null && !Array.isArray(args))) return params;
+    return { ...rest, [ARGUMENTS_NOT_AN_OBJECT]: { value: args } };
+  }, CallToolRequestParamsSchema.loose()),
+});
 
 /** Most resources one session may subscribe to. */
 const MAX_SUBSCRIPTIONS = 100;
@@ -137,9 +155,11 @@ export function createMcpBinding(kernel: StartedKernel, options: McpServerOption
     const disposers: (() => void)[] = [];
 
     server.server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listed() }));
-    server.server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+    server.server.setRequestHandler(CallToolRequestLenientSchema, async (request, extra): Promise<CallToolResult> => {
       const progressToken = extra._meta?.progressToken;
-      const outcome = await runner.call(request.params.name, request.params.arguments ?? {}, {
+      const misplaced = (request.params as { [ARGUMENTS_NOT_AN_OBJECT]?: { value: unknown } })[ARGUMENTS_NOT_AN_OBJECT];
+      const args = misplaced ? misplaced.value : (request.params.arguments ?? {});
+      const outcome = await runner.call(request.params.name, args, {
         signal: extra.signal,
         sessionId: sessionIdOf(extra),
         ...(extra.authInfo ? { caller: { clientId: extra.authInfo.clientId, scopes: extra.authInfo.scopes } } : {}),

@@ -16,10 +16,11 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { applyHeapGrowth, releaseYoungGeneration } from './heap.js';
 import { checkHttpSettings, httpHostOptionsFrom } from './http.js';
 import {
+  configurationNotes,
   defaultPlugins,
   PRESET_VERSION,
   presetConfigJsonSchema,
-  SERVER_INSTRUCTIONS,
+  serverInstructions,
   startProContext,
 } from './preset.js';
 import { loadRemotePlugins, type RemotePluginName, remotePluginLoaders } from './remote-plugins.js';
@@ -187,7 +188,7 @@ export function buildProgram(): Command {
       applyHeapGrowth(serverConfigSection.read(kernel.config).heapGrowthPercent);
       // the command held it before loading the program (bin.ts)
       if (!serverConfigSection.read(kernel.config).holdYoungGeneration) releaseYoungGeneration();
-      const identity = { name: 'pro-context', version: PRESET_VERSION, instructions: SERVER_INSTRUCTIONS };
+      const identity = { name: 'pro-context', version: PRESET_VERSION, instructions: serverInstructions(kernel) };
       if (serverConfigSection.read(kernel.config).transport === 'http')
         // loaded only for the HTTP host: a stdio server never pays for express, prom-client and the HTTP transport
         await (await import('@pro-context/host-http')).serveHttp(kernel, {
@@ -392,7 +393,7 @@ export function buildProgram(): Command {
           .flatMap((p) => (p instanceof ConfigLibraryProvider ? p.warnings : []));
         const fromEnvironment = kernel.environment.map(({ variable, key }) => `  ${key} from ${variable}\n`);
         process.stdout.write(
-          `configuration OK${kernel.config.sourceFile ? ` (${kernel.config.sourceFile})` : ' (no file: defaults and environment)'}\n${fromEnvironment.length > 0 ? `set by the environment:\n${fromEnvironment.join('')}` : ''}${[...kernel.warnings, ...libraryWarnings].map((w) => `warning: ${w}\n`).join('')}`,
+          `configuration OK${kernel.config.sourceFile ? ` (${kernel.config.sourceFile})` : ' (no file: defaults and environment)'}\n${fromEnvironment.length > 0 ? `set by the environment:\n${fromEnvironment.join('')}` : ''}${[...kernel.warnings, ...configurationNotes(kernel), ...libraryWarnings].map((w) => `warning: ${w}\n`).join('')}`,
         );
         await kernel.stop();
       } catch (error) {

@@ -27,6 +27,10 @@ export function httpHostOptionsFrom(config: ResolvedConfig): Omit<HttpHostOption
     auth: server.auth,
     allowedHosts: server.allowedHosts,
     maxSessions: server.maxSessions,
+    maxSessionsPerKey: server.maxSessionsPerKey,
+    headersTimeoutMs: server.headersTimeoutSeconds * 1000,
+    requestTimeoutMs: server.requestTimeoutSeconds * 1000,
+    keepAliveTimeoutMs: server.keepAliveTimeoutSeconds * 1000,
     sessionIdleMs: server.sessionIdleMinutes * 60_000,
     maxBodyBytes: server.maxRequestBodyKB * 1024,
     metrics: {

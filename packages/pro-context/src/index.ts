@@ -4,20 +4,25 @@
  */
 export type { StartOptions } from './preset.js';
 export {
+  configurationNotes,
   defaultPlugins,
   PRESET_VERSION,
   presetConfigJsonSchema,
   SERVER_INSTRUCTIONS,
+  serverInstructions,
   startProContext,
 } from './preset.js';
 export type { RemotePluginName } from './remote-plugins.js';
 export {
   enabledRemotePlugins,
+  listedRemotePlugins,
   loadRemotePlugins,
   PLUGINS_ENV,
   pluginsConfigSchema,
   pluginsConfigSection,
   remotePluginLoaders,
+  unknownPluginsNote,
+  unknownRemotePlugins,
 } from './remote-plugins.js';
 export {
   corsConfigSchema,

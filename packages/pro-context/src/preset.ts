@@ -24,7 +24,7 @@ import { pypiPlugin } from '@pro-context/plugin-pypi';
 import { siteCrawlPlugin } from '@pro-context/plugin-site-crawl';
 import { sqliteCachePlugin } from '@pro-context/plugin-sqlite-cache';
 import { sqliteSearchPlugin } from '@pro-context/plugin-sqlite-search/plugin';
-import { enabledRemotePlugins, loadRemotePlugins } from './remote-plugins.js';
+import { enabledRemotePlugins, listedRemotePlugins, loadRemotePlugins, unknownPluginsNote } from './remote-plugins.js';
 import { proContextPlugin } from './settings.js';
 
 /** This preset's version. */
@@ -103,7 +103,39 @@ export async function startProContext(options: StartOptions = {}): Promise<Start
   const remote = await loadRemotePlugins(enabledRemotePlugins(config, options.env));
   const plugins = [...chosen, ...remote.filter((r) => !chosen.some((p) => p.id === r.id))];
   for (const plugin of withPresetSettings(plugins)) builder.use(plugin);
-  return builder.start();
+  const kernel = await builder.start();
+  // a misspelt plugin name does not stop the server (its client would see only "Connection closed"): the
+  // server starts without that plugin and says why, on stderr and in the instructions sent at initialize
+  const listed = listedRemotePlugins(config, options.env);
+  const note = unknownPluginsNote(listed.names, listed.fromVariable);
+  if (note) {
+    kernel.logger.warn(note);
+    startupNotes.set(kernel, [note]);
+  }
+  return kernel;
+}
+
+/** What a started kernel's configuration got wrong without stopping it (an unknown plugin name), by kernel. */
+const startupNotes = new WeakMap<StartedKernel, string[]>();
+
+/**
+ * What the configuration of a kernel of {@link startProContext} got wrong without stopping it (an unknown
+ * plugin name), besides the kernel's own `warnings`: for `config check` and the instructions.
+ */
+export function configurationNotes(kernel: StartedKernel): readonly string[] {
+  return startupNotes.get(kernel) ?? [];
+}
+
+/**
+ * The instructions a host sends at initialize for a kernel of {@link startProContext}: {@link SERVER_INSTRUCTIONS},
+ * then what the configuration got wrong without stopping the server (an unknown plugin name), for the agent
+ * to tell its user.
+ */
+export function serverInstructions(kernel: StartedKernel): string {
+  const notes = configurationNotes(kernel);
+  return notes.length === 0
+    ? SERVER_INSTRUCTIONS
+    : [SERVER_INSTRUCTIONS, ...notes.map((n) => `Note: ${n}`)].join('\n\n');
 }
 
 /** `plugins` behind {@link proContextPlugin} (the hosts' settings), which every preset kernel has. */

@@ -32,7 +32,12 @@ export const PLUGINS_ENV = 'PRO_CONTEXT_PLUGINS';
 
 const names = Object.keys(remotePluginLoaders) as [RemotePluginName, ...RemotePluginName[]];
 
-/** `plugins`: remote tool plugins to enable; a list, or (from the environment) a comma-separated string. */
+/**
+ * `plugins`: remote tool plugins to enable; a list, or (from the environment) a comma-separated string. A name
+ * that is no remote plugin does not stop the server: it enables nothing, and {@link unknownPluginsNote} says so
+ * (on stderr and in the instructions an MCP client gets at initialize), since a client of a server that exits
+ * at start sees only "Connection closed".
+ */
 export const pluginsConfigSchema = z
   .preprocess(
     (value) =>
@@ -42,12 +47,33 @@ export const pluginsConfigSchema = z
             .map((name) => name.trim())
             .filter(Boolean)
         : value,
-    z.array(z.enum(names)),
+    z.array(z.string().min(1)),
   )
   .default([])
   .describe(
-    `Remote tool plugins to enable besides the docs engine's tools: ${names.join(', ')}. ${PLUGINS_ENV}=context7,… sets it from the environment.`,
+    `Remote tool plugins to enable besides the docs engine's tools: ${names.join(', ')}. ${PLUGINS_ENV}=context7,… sets it from the environment. An unknown name enables nothing (a warning names it).`,
   );
+
+const isRemotePluginName = (name: string): name is RemotePluginName => Object.hasOwn(remotePluginLoaders, name);
+
+/** The names in `plugins` / `PRO_CONTEXT_PLUGINS` that are no remote plugin (a typo, another case). */
+export function unknownRemotePlugins(listed: readonly string[]): string[] {
+  return [...new Set(listed.filter((name) => !isRemotePluginName(name)))];
+}
+
+/**
+ * What to tell the user and the agent about unknown names in the `plugins` list (undefined when there are
+ * none): which names, that their tools are not offered, the names that exist, and the setting to fix.
+ */
+export function unknownPluginsNote(listed: readonly string[], fromVariable = false): string | undefined {
+  const unknown = unknownRemotePlugins(listed);
+  if (unknown.length === 0) return undefined;
+  const guesses = unknown
+    .map((name) => names.find((known) => known.toLowerCase() === name.toLowerCase().trim()))
+    .filter((guess): guess is RemotePluginName => guess !== undefined);
+  const where = fromVariable ? PLUGINS_ENV : "the configuration's plugins";
+  return `${where} names ${unknown.map((n) => `'${n}'`).join(', ')}, which ${unknown.length === 1 ? 'is' : 'are'} no remote plugin of pro-context: no tools of ${unknown.length === 1 ? 'it' : 'them'} are offered. Known plugins: ${names.join(', ')}${guesses.length > 0 ? ` (did you mean ${guesses.map((g) => `'${g}'`).join(', ')}?)` : ''}. Fix the name in ${where} and restart the server.`;
+}
 
 /** `plugins`: the remote tool plugins enabled. */
 export const pluginsConfigSection = defineConfigSection('plugins', pluginsConfigSchema);
@@ -60,13 +86,27 @@ export function enabledRemotePlugins(
   config: ConfigSource | Record<string, unknown>,
   env: Readonly<Record<string, string | undefined>> = process.env,
 ): RemotePluginName[] {
+  return [...new Set(listedRemotePlugins(config, env).names.filter(isRemotePluginName))];
+}
+
+/**
+ * Every name the configuration lists in `plugins` (known or not), and whether `PRO_CONTEXT_PLUGINS` gave them:
+ * overrides over the variable over the file. A value that does not validate lists nothing.
+ */
+export function listedRemotePlugins(
+  config: ConfigSource | Record<string, unknown>,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): { names: string[]; fromVariable: boolean } {
   const source = 'values' in config && 'lines' in config ? (config as ConfigSource) : undefined;
   const values = source ? source.values : config;
   const environment = source?.env ?? env;
   const fromOverrides = source?.overrides ? getPath(source.overrides, 'plugins') : undefined;
   const fromEnv = environment[PLUGINS_ENV]?.trim() ? environment[PLUGINS_ENV] : undefined;
   const parsed = pluginsConfigSchema.safeParse(fromOverrides ?? fromEnv ?? getPath(values, 'plugins'));
-  return parsed.success ? [...new Set(parsed.data)] : [];
+  return {
+    names: parsed.success ? parsed.data : [],
+    fromVariable: fromOverrides === undefined && fromEnv !== undefined,
+  };
 }
 
 /** Imports the plugins of `enabled` (only those); a plugin id brought by two names is added once. */

@@ -23,6 +23,31 @@ export const serverConfigSchema = z.strictObject({
     .default([])
     .describe('HTTP: host names clients use (Host header check against DNS rebinding); loopback names always pass.'),
   maxSessions: z.number().int().positive().default(100).describe('HTTP: most open MCP sessions.'),
+  maxSessionsPerKey: z
+    .number()
+    .int()
+    .positive()
+    .default(10)
+    .describe(
+      'HTTP: most open MCP sessions of one API key (its initialize beyond gets 429), so one key cannot take every slot.',
+    ),
+  headersTimeoutSeconds: z
+    .number()
+    .positive()
+    .default(10)
+    .describe(
+      "HTTP: a client's request headers must arrive within this time, or the connection gets 408 and is closed.",
+    ),
+  requestTimeoutSeconds: z
+    .number()
+    .positive()
+    .default(30)
+    .describe('HTTP: a whole request (headers and body) must arrive within this time (408 beyond).'),
+  keepAliveTimeoutSeconds: z
+    .number()
+    .positive()
+    .default(5)
+    .describe('HTTP: an idle keep-alive connection is closed after this time.'),
   sessionIdleMinutes: z.number().positive().default(30).describe('HTTP: a session idle this long is closed.'),
   maxRequestBodyKB: z.number().int().positive().default(1024).describe('HTTP: largest request body, KB (413 beyond).'),
   metrics: z
@@ -134,7 +159,11 @@ export const proContextPlugin = definePlugin({
   configSections: [serverConfigSection, rateLimitConfigSection, corsConfigSection, pluginsConfigSection],
   environment: [
     { variable: 'PRO_CONTEXT_TRANSPORT', key: 'server.transport' },
+    // seed 004's name for the port; PRO_CONTEXT_PORT, applied after it, wins when both are set
+    { variable: 'MCP_PORT', key: 'server.port', type: 'number' },
     { variable: 'PRO_CONTEXT_PORT', key: 'server.port', type: 'number' },
+    { variable: 'PRO_CONTEXT_STATELESS', key: 'server.stateless', type: 'boolean' },
+    { variable: 'PRO_CONTEXT_METRICS_AUTH', key: 'server.metrics.auth' },
     { variable: 'PRO_CONTEXT_HOST', key: 'server.host' },
     { variable: PLUGINS_ENV, key: 'plugins' },
   ],

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { enabledRemotePlugins, loadRemotePlugins } from '../src/remote-plugins.js';
+import {
+  enabledRemotePlugins,
+  listedRemotePlugins,
+  loadRemotePlugins,
+  unknownPluginsNote,
+} from '../src/remote-plugins.js';
 
 describe('remote plugins enabled by name (issue #11 item 7)', () => {
   it('reads plugins from the config, PRO_CONTEXT_PLUGINS over it, overrides over both', () => {
@@ -19,6 +24,22 @@ describe('remote plugins enabled by name (issue #11 item 7)', () => {
 
   it('an invalid list enables nothing here (the kernel reports it, naming the key)', () => {
     expect(enabledRemotePlugins({ plugins: ['context8'] }, {})).toEqual([]);
+  });
+
+  it('an unknown name enables nothing and is named, with where it came from and a case-insensitive guess (issue #29.7)', () => {
+    const env = { PRO_CONTEXT_PLUGINS: 'Exa,context7,nope' };
+    expect(enabledRemotePlugins({ plugins: [] }, env)).toEqual(['context7']);
+    const listed = listedRemotePlugins({ values: {}, lines: new Map(), fromEnv: new Map(), env });
+    expect(listed).toEqual({ names: ['Exa', 'context7', 'nope'], fromVariable: true });
+    expect(unknownPluginsNote(listed.names, listed.fromVariable)).toBe(
+      "PRO_CONTEXT_PLUGINS names 'Exa', 'nope', which are no remote plugin of pro-context: no tools of them are offered. Known plugins: context7, codex7, grounding, exa (did you mean 'exa'?). Fix the name in PRO_CONTEXT_PLUGINS and restart the server.",
+    );
+    const fromFile = listedRemotePlugins({ plugins: ['grounding', 'exaa'] }, {});
+    expect(fromFile.fromVariable).toBe(false);
+    expect(unknownPluginsNote(fromFile.names, fromFile.fromVariable)).toContain(
+      "the configuration's plugins names 'exaa', which is no remote plugin",
+    );
+    expect(unknownPluginsNote(['exa', 'codex7'])).toBeUndefined();
   });
 
   it("codex7 brings Context7's client without its tools; with context7 enabled too, the client with the tools", async () => {

@@ -169,6 +169,17 @@ export function createToolRunner(kernel: Pick<StartedKernel, 'resolveAll' | 'log
     }
     const { tool } = entry;
     const logger = kernel.logger.child({ tool: tool.name });
+    if (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args))) {
+      const names = Object.keys(list().find((t) => t.name === tool.name)?.inputSchema.properties ?? {});
+      const notObject = new ProContextError(
+        'INVALID_INPUT',
+        `Invalid arguments for ${tool.name}: arguments must be an object of named arguments, not ${kindOf(args)}.`,
+        {
+          suggestion: `Send arguments as a JSON object${names.length > 0 ? ` with the named arguments (${names.join(', ')})` : ''} and call the tool again.`,
+        },
+      );
+      return failure(notObject, logger, tool);
+    }
     const parsed = tool.inputSchema.safeParse(args ?? {});
     if (!parsed.success) return failure(invalidArgumentsError(tool.name, parsed.error), logger, tool);
     const context: ToolContext = {
@@ -219,6 +230,13 @@ export function createToolRunner(kernel: Pick<StartedKernel, 'resolveAll' | 'log
       return kernel.logger.withBindings({ sessionId: options.sessionId }, () => run(name, args, options));
     },
   };
+}
+
+/** What a JSON value that is no object is, in words (`an array`, `a string`, `null`…). */
+function kindOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }
 
 /** Why `signal` was aborted, in words. */
