@@ -211,6 +211,7 @@ export class DocsEngine {
     this.deps.logger.info(`${adopted.length} libraries from '${provider.id}'`, {
       libraries: adopted.map((l) => `${l.id}@${l.installedVersion ?? 'latest'}`).slice(0, 50),
     });
+    if (this.deps.options.preResolveDetected === false) return;
     for (const library of adopted) {
       const work = this.preResolveLimit(() => this.preResolve(library.id)).finally(() => this.background.delete(work));
       this.background.add(work);
