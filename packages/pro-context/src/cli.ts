@@ -368,9 +368,13 @@ export function buildProgram(): Command {
   program
     .command('libraries')
     .description('list the libraries pro-context can serve (list-libraries)')
+    .option('-q, --query <words>', "words that must appear in a library's id, name, description or categories")
     .option('-l, --language <language>', 'language filter')
     .option('--category <category>', 'category filter')
-    .action((opts: { language?: string; category?: string }) => runTool(program, 'list-libraries', { ...opts }));
+    .option('--cursor <cursor>', 'the next page (the cursor the previous page printed)')
+    .action((opts: { query?: string; language?: string; category?: string; cursor?: string }) =>
+      runTool(program, 'list-libraries', { ...opts }),
+    );
 
   const cache = program.command('cache').description('the documentation cache');
   cache

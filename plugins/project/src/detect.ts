@@ -85,7 +85,7 @@ export async function findProjectRoot(start: string, options: { home?: string } 
   for (;;) {
     if (dir === parse(dir).root || dir === home)
       return {
-        reason: `no project file (${PROJECT_MARKERS.slice(0, 3).join(', ')}, a lockfile, .git) in ${resolve(start)} or a folder above it below ${dir === home ? 'the home folder' : 'the file system root'}`,
+        reason: `no project file (a lockfile, package.json, pyproject.toml, .git) in ${resolve(start)} or a folder above it (${dir === home ? 'the home folder' : 'the file system root'} itself is never scanned; --project <dir> or PRO_CONTEXT_PROJECT names the project)`,
       };
     let entries: string[] = [];
     try {

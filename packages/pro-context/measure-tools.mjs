@@ -1,0 +1,17 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
+const cli = new URL('./dist/bin/pro-context.js', import.meta.url).pathname;
+const t = new StdioClientTransport({ command: process.execPath, args: [cli], cwd: process.argv[2] ?? '/tmp', env: { ...getDefaultEnvironment(), HOME: '/tmp/pc-fx/home', PRO_CONTEXT_CONFIG: process.argv[3] ?? '' }, stderr: 'ignore' });
+const c = new Client({ name: 'm', version: '1' }, { capabilities: {} });
+await c.connect(t);
+const tools = await c.listTools();
+const s = JSON.stringify(tools);
+console.log('tools/list chars', s.length, 'tokens~', Math.ceil(s.length / 4));
+for (const tool of tools.tools) console.log(' ', tool.name, JSON.stringify(tool).length);
+await new Promise((r) => setTimeout(r, 1500));
+const r = await c.callTool({ name: 'list-libraries', arguments: {} });
+const rs = JSON.stringify(r);
+console.log('list-libraries chars', rs.length, 'tokens~', Math.ceil(rs.length / 4), 'text chars', r.content[0].text.length);
+const r2 = await c.callTool({ name: 'list-libraries', arguments: { language: 'python' } });
+console.log('list-libraries python chars', JSON.stringify(r2).length);
+await c.close();
