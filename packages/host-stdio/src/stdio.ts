@@ -10,6 +10,12 @@ export interface StdioHostOptions extends McpServerOptions {
   stdout?: NodeJS.WritableStream;
   /** Stop the kernel and exit the process when the client goes away or a signal arrives (default true). */
   exitOnClose?: boolean;
+  /**
+   * Called with the session's server before it connects: to add a handler (a client notification) or to act
+   * once the client is initialized (`server.server.oninitialized`, chained). The preset follows the client's
+   * `roots` this way.
+   */
+  configure?: (server: ReturnType<typeof createMcpServer>['server']) => void;
 }
 
 /** A running stdio server. */
@@ -38,6 +44,7 @@ export function guardStdout(): void {
 export async function serveStdio(kernel: StartedKernel, options: StdioHostOptions): Promise<StdioServerHandle> {
   guardStdout();
   const bound = createMcpServer(kernel, options);
+  options.configure?.(bound.server);
   const transport = new StdioServerTransport(
     (options.stdin ?? process.stdin) as never,
     (options.stdout ?? process.stdout) as never,

@@ -25,6 +25,7 @@ import {
   SERVER_INSTRUCTIONS,
   startProContext,
 } from './preset.js';
+import { followClientRoots } from './roots.js';
 import { loadRemotePlugins, type RemotePluginName, remotePluginLoaders } from './remote-plugins.js';
 import { serverConfigSection } from './settings.js';
 
@@ -271,7 +272,10 @@ export function buildProgram(): Command {
           ...httpHostOptionsFrom(kernel.config),
           handleSignals: true,
         });
-      else await serveStdio(kernel, identity);
+      else {
+        const started = kernel;
+        await serveStdio(kernel, { ...identity, configure: (server) => followClientRoots(server, started) });
+      }
     } catch (error) {
       printError(error);
       await kernel?.stop().catch(() => undefined);

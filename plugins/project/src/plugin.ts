@@ -41,3 +41,4 @@ function providerOf(context: Resolver): ProjectLibraryProvider | undefined {
 }
 
 export default projectPlugin;
+export { ProjectLibraryProvider, type ProjectLocation } from './provider.js';

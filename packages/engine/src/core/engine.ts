@@ -166,6 +166,8 @@ export class DocsEngine {
   private readonly unwatch: (() => void)[] = [];
   private readonly preResolveLimit = pLimit(PRE_RESOLVE_CONCURRENCY);
   private readonly background = new Set<Promise<void>>();
+  /** The libraries each watching provider delivered last (a later delivery without one takes back its project fields). */
+  private readonly adoptedFrom = new Map<string, Set<string>>();
 
   constructor(private readonly deps: DocsEngineDeps) {
     this.catalog = new LibraryCatalog(deps.providers, settingsDeclarations(deps.adapters), deps.logger);
@@ -210,6 +212,16 @@ export class DocsEngine {
       return;
     }
     for (const library of adopted) this.allowDocsDomains(library);
+    // a new scan (another project: the client's roots changed) no longer naming a library: no longer "in this project"
+    const now = new Set(adopted.map((l) => l.id));
+    for (const id of this.adoptedFrom.get(provider.id) ?? []) {
+      const elsewhere = [...this.adoptedFrom].some(([other, ids]) => other !== provider.id && ids.has(id));
+      const held = now.has(id) || elsewhere ? undefined : this.catalog.find(id);
+      if (held?.id !== id) continue;
+      const { installedVersion: _installed, detectedFrom: _from, ...rest } = held;
+      this.catalog.add(rest);
+    }
+    this.adoptedFrom.set(provider.id, now);
     this.deps.logger.info(`${adopted.length} libraries from '${provider.id}'`, {
       libraries: adopted.map((l) => `${l.id}@${l.installedVersion ?? 'latest'}`).slice(0, 50),
     });
