@@ -278,12 +278,13 @@ describe('libraries delivered after start (LibraryProvider.watch)', () => {
     expect(engine.resolvedLibraries().has('nobody')).toBe(false);
 
     const listed = await engine.listLibraries();
-    expect(listed.map((l) => [l.id, l.projectDetected, l.detectedFrom, l.defaultVersion])).toEqual([
-      ['acme', true, 'uv.lock', '3.0.0'],
-      ['found-docs', true, 'requirements.txt', 'latest'],
-      ['pypi/nobody', true, 'uv.lock', '1.2.3'],
-      ['widgets', true, 'uv.lock', '1.0.0'],
-      ['nobody', false, undefined, 'latest'],
+    // the project's first, the cached ones among them first (pre-resolved: their docs are cached), then by name
+    expect(listed.map((l) => [l.id, l.projectDetected, l.detectedFrom, l.defaultVersion, l.cached])).toEqual([
+      ['acme', true, 'uv.lock', '3.0.0', true],
+      ['found-docs', true, 'requirements.txt', 'latest', true],
+      ['widgets', true, 'uv.lock', '1.0.0', true],
+      ['pypi/nobody', true, 'uv.lock', '1.2.3', false],
+      ['nobody', false, undefined, 'latest', false],
     ]);
 
     // no version asked: the installed one; an explicit version still wins
