@@ -3,9 +3,9 @@ import { serveStdio } from '@pro-context/host-stdio';
 import {
   type CompactResult,
   cacheStoreToken,
+  createLogger,
   type ErrorPayload,
   isProContextError,
-  createLogger,
   type Logger,
   type LogRecord,
   libraryProviderToken,
@@ -25,8 +25,8 @@ import {
   SERVER_INSTRUCTIONS,
   startProContext,
 } from './preset.js';
-import { followClientRoots } from './roots.js';
 import { loadRemotePlugins, type RemotePluginName, remotePluginLoaders } from './remote-plugins.js';
+import { followClientRoots } from './roots.js';
 import { serverConfigSection } from './settings.js';
 
 interface GlobalOptions {
@@ -242,7 +242,7 @@ export function buildProgram(): Command {
     .option('--allow-private-network', 'allow documentation on loopback and private addresses (intranets, local sites)')
     .option(
       '--project <dir>',
-      "the project folder whose libraries are detected (default: the nearest folder from here up with a lockfile, package.json, pyproject.toml or .git; env PRO_CONTEXT_PROJECT)",
+      'the project folder whose libraries are detected (default: the nearest folder from here up with a lockfile, package.json, pyproject.toml or .git; env PRO_CONTEXT_PROJECT)',
     )
     .option('--verbose', 'log what happens on stderr (default: one line per distinct problem)')
     .showHelpAfterError('(pro-context --help lists the commands and options)')

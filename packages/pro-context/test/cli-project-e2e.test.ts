@@ -37,7 +37,11 @@ function folder(files: Record<string, string> = {}): string {
 
 /** package-lock.json + node_modules: hono 4.8.3 with its docs, and a private package nobody publishes. */
 const NPM_PROJECT = {
-  'package.json': JSON.stringify({ name: 'app', version: '1.0.0', dependencies: { hono: '^4.8.0', 'tiny-internal-lib': '^1.0.0' } }),
+  'package.json': JSON.stringify({
+    name: 'app',
+    version: '1.0.0',
+    dependencies: { hono: '^4.8.0', 'tiny-internal-lib': '^1.0.0' },
+  }),
   'package-lock.json': JSON.stringify({
     name: 'app',
     version: '1.0.0',
@@ -50,8 +54,10 @@ const NPM_PROJECT = {
     },
   }),
   'node_modules/hono/package.json': JSON.stringify({ name: 'hono', version: '4.8.3' }),
-  'node_modules/hono/README.md': '# Hono\n\nUltrafast web framework.\n\n## Routing\n\nDefine routes with app.get(path, handler) and app.post(path, handler).\n',
-  'node_modules/hono/docs/middleware.md': '# Middleware\n\nAdd middleware with app.use(middleware): cors, logger, basicAuth.\n',
+  'node_modules/hono/README.md':
+    '# Hono\n\nUltrafast web framework.\n\n## Routing\n\nDefine routes with app.get(path, handler) and app.post(path, handler).\n',
+  'node_modules/hono/docs/middleware.md':
+    '# Middleware\n\nAdd middleware with app.use(middleware): cors, logger, basicAuth.\n',
   'node_modules/tiny-internal-lib/package.json': JSON.stringify({ name: 'tiny-internal-lib', version: '1.2.0' }),
   'node_modules/tiny-internal-lib/README.md': '# tiny-internal-lib\n\nInternal helpers: frobnicate(x) frobnicates x.\n',
 };
@@ -397,7 +403,9 @@ describe.skipIf(skip)('CLI manners (#30.5)', () => {
     expect(run.stdout).toBe('');
     expect(run.stderr).toMatch(/-V <version>/);
     const help = await cli(folder(), ['--help']);
-    expect(help.stdout.replace(/\s+/g, ' ')).toMatch(/-v, --version print pro-context's own version \(a library's version is -V/);
+    expect(help.stdout.replace(/\s+/g, ' ')).toMatch(
+      /-v, --version print pro-context's own version \(a library's version is -V/,
+    );
     const docsHelp = await cli(folder(), ['docs', '--help']);
     expect(docsHelp.stdout.replace(/\s+/g, ' ')).toMatch(/-V, --lib-version <version> the library's version/);
     // before a command, -v is still pro-context's version

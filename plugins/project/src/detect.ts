@@ -173,7 +173,10 @@ export async function detectProject(
   const parsers = await import('./parsers.js');
   const { LOCKFILES, parseRequirements, parserFor } = parsers;
   const files = await projectFiles(root, options, parsers, limit, expired);
-  const rel = (file: string) => relative(options.relativeTo ?? root, file).split(sep).join('/');
+  const rel = (file: string) =>
+    relative(options.relativeTo ?? root, file)
+      .split(sep)
+      .join('/');
   const direct = new Map<string, { dep: FoundDependency; file: string }>();
   const locked = new Map<string, { dep: FoundDependency; file: string }>();
   const own = new Set<string>();

@@ -114,7 +114,10 @@ export class ProjectLibraryProvider implements LibraryProvider {
     if ('root' in where) roots = [abs(where.root)];
     else if ('roots' in where) {
       roots = where.roots.map(abs).filter((dir) => dir !== parse(dir).root && dir !== home);
-      if (roots.length === 0) notes.push("the client's roots hold no project folder (the file system root and the home folder are not scanned)");
+      if (roots.length === 0)
+        notes.push(
+          "the client's roots hold no project folder (the file system root and the home folder are not scanned)",
+        );
     } else {
       const found = await findProjectRoot(abs(where.workingDirectory), { home });
       roots = found.root ? [found.root] : [];

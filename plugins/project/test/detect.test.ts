@@ -333,7 +333,9 @@ describe('ProjectLibraryProvider', () => {
 describe('the project root', () => {
   it('is the nearest folder from the start up with a project marker', async () => {
     const dir = project({ 'uv.lock': 'version = 1\n', 'src/app/deep/.keep': '' });
-    expect(await findProjectRoot(join(dir, 'src', 'app', 'deep'), { home: '/nonexistent-home' })).toEqual({ root: dir });
+    expect(await findProjectRoot(join(dir, 'src', 'app', 'deep'), { home: '/nonexistent-home' })).toEqual({
+      root: dir,
+    });
     const git = project({ '.git/HEAD': 'ref: refs/heads/main\n', 'pkg/.keep': '' });
     expect((await findProjectRoot(join(git, 'pkg'), { home: '/nonexistent-home' })).root).toBe(git);
   });
@@ -364,7 +366,7 @@ describe('the project root', () => {
     expect(none.notes.join(' ')).toMatch(/no project detected/);
   });
 
-  it('several roots (a client\'s) are scanned together, detectedFrom relative to the first', async () => {
+  it("several roots (a client's) are scanned together, detectedFrom relative to the first", async () => {
     const a = project({ 'requirements.txt': 'httpx==0.28.1\n' });
     const b = project({ 'requirements.txt': 'rich==13.9.4\n' });
     const provider = new ProjectLibraryProvider();

@@ -9,9 +9,7 @@ export const libraryIdSchema = z
   .describe('Canonical library ID from resolve-library');
 
 const versionSchema = z.string().min(1).max(50).describe('Default: the installed version, else latest stable');
-const languageSchema = z
-  .enum(['python', 'javascript'])
-  .describe('Language (JavaScript includes TypeScript).');
+const languageSchema = z.enum(['python', 'javascript']).describe('Language (JavaScript includes TypeScript).');
 
 const tocEntrySchema = z.object({
   title: z.string().describe('Page title'),
@@ -22,15 +20,9 @@ const tocEntrySchema = z.object({
 
 /** resolve-library (seed 001 §5.1). */
 export const resolveLibraryInput = z.object({
-  query: z
-    .string()
-    .min(1)
-    .max(500)
-    .describe("Library name or query ('fastapi', 'pydantic v2')"),
+  query: z.string().min(1).max(500).describe("Library name or query ('fastapi', 'pydantic v2')"),
   language: languageSchema.optional(),
-  libraryId: libraryIdSchema
-    .optional()
-    .describe('A libraryId you already have (skips matching)'),
+  libraryId: libraryIdSchema.optional().describe('A libraryId you already have (skips matching)'),
 });
 
 export const resolveLibraryOutput = z.object({
@@ -57,18 +49,9 @@ export const resolveLibraryOutput = z.object({
 /** get-docs (seed 001 §5.2). */
 export const getDocsInput = z.object({
   libraryId: libraryIdSchema,
-  topic: z
-    .string()
-    .max(500)
-    .describe("Topic ('dependency injection'); empty for an overview"),
+  topic: z.string().max(500).describe("Topic ('dependency injection'); empty for an overview"),
   version: versionSchema.optional(),
-  maxTokens: z
-    .number()
-    .int()
-    .min(500)
-    .max(10000)
-    .default(5000)
-    .describe('Answer size in tokens'),
+  maxTokens: z.number().int().min(500).max(10000).default(5000).describe('Answer size in tokens'),
 });
 
 export const getDocsOutput = z.object({
@@ -112,24 +95,9 @@ export const searchDocsOutput = z.object({
 
 /** read-page (seed 001 §5.4), with the offset of seed 001 Q1. */
 export const readPageInput = z.object({
-  url: z
-    .string()
-    .min(1)
-    .max(2000)
-    .describe('A URL from a TOC, a search result or relatedPages'),
-  maxTokens: z
-    .number()
-    .int()
-    .min(500)
-    .max(50000)
-    .default(10000)
-    .describe('Answer size in tokens'),
-  offset: z
-    .number()
-    .int()
-    .min(0)
-    .default(0)
-    .describe('nextOffset of a cut page, to continue'),
+  url: z.string().min(1).max(2000).describe('A URL from a TOC, a search result or relatedPages'),
+  maxTokens: z.number().int().min(500).max(50000).default(10000).describe('Answer size in tokens'),
+  offset: z.number().int().min(0).default(0).describe('nextOffset of a cut page, to continue'),
 });
 
 export const readPageOutput = z.object({
