@@ -376,9 +376,29 @@ export function buildProgram(): Command {
     .option('-l, --language <language>', 'language filter')
     .option('--category <category>', 'category filter')
     .option('--cursor <cursor>', 'the next page (the cursor the previous page printed)')
-    .action((opts: { query?: string; language?: string; category?: string; cursor?: string }) =>
-      runTool(program, 'list-libraries', { ...opts }),
-    );
+    .option('--all', 'every page, one after the other')
+    .action((opts: { query?: string; language?: string; category?: string; cursor?: string; all?: boolean }) => {
+      const { all, ...args } = opts;
+      if (!all) return runTool(program, 'list-libraries', args);
+      return withKernel(program, async (kernel) => {
+        await projectSettled(kernel);
+        const runner = createToolRunner(kernel);
+        const libraries: unknown[] = [];
+        const lines: string[] = [];
+        let cursor = args.cursor;
+        for (;;) {
+          const result = await runner.call('list-libraries', { ...args, ...(cursor ? { cursor } : {}) });
+          if (!result.ok) throw result.error;
+          const page = result.structured as { libraries: unknown[]; nextCursor?: string };
+          libraries.push(...page.libraries);
+          // the page's lines, without its "how to get the next page" footer
+          lines.push(...(result.text.split('\n\n')[0] ?? '').split('\n'));
+          cursor = page.nextCursor;
+          if (!cursor) break;
+        }
+        return { text: lines.join('\n'), structured: { libraries, total: libraries.length } };
+      });
+    });
 
   const cache = program.command('cache').description('the documentation cache');
   cache
