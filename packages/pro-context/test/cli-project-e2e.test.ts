@@ -385,6 +385,14 @@ describe.skipIf(skip)('quiet by default (#26.8)', () => {
     expect(clear.code).toBe(0);
     expect(clear.stdout).toContain('nosuchlib-xyz: nothing cached');
     expect(requests).toBe(0);
+    // nor do the commands that read what is known or cached, in a project whose packages nobody described
+    const project = folder(NPM_PROJECT);
+    for (const args of [['libraries'], ['cache', 'stats']]) {
+      const run = await cli(project, args, { config });
+      expect(run.code).toBe(0);
+      expect(run.stderr).toBe('');
+    }
+    expect(requests).toBe(0);
   });
 });
 
