@@ -53,6 +53,12 @@ export const engineOptionsSchema = z.strictObject({
     .describe(
       'How long a tool call waits on documentation sources, ms: past it resolve-library answers without a TOC and says the source timed out, get-docs and read-page answer SOURCE_UNAVAILABLE (timed out). A fetch under way goes on in the background, so the next call can find it done.',
     ),
+  preResolveDetected: z
+    .boolean()
+    .default(true)
+    .describe(
+      "Resolve the project's detected libraries in the background as they arrive (their TOCs become resources). The CLI's one-shot commands turn it off: they answer one call and touch the network only for it.",
+    ),
   maxLoadedLibraries: z
     .number()
     .int()

@@ -86,7 +86,17 @@ export const libraryConfigSchema = z
 /** `project`: auto-detection and per-library overrides (seed 001 §12.1). */
 export const projectConfigSchema = z.strictObject({
   autoDetect: z.boolean().default(true).describe('Scan the working directory for project files.'),
-  workingDirectory: z.string().default('.').describe('Directory to scan (defaults to the current directory).'),
+  workingDirectory: z
+    .string()
+    .default('.')
+    .describe(
+      'Where detection starts: the project is the nearest folder from here up with a project file (a lockfile, package.json, pyproject.toml, .git); the file system root and the home folder are never scanned.',
+    ),
+  root: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('The project folder, scanned as is, without walking up (env PRO_CONTEXT_PROJECT, --project).'),
   pythonEnv: z
     .string()
     .min(1)

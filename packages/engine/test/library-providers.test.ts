@@ -278,12 +278,13 @@ describe('libraries delivered after start (LibraryProvider.watch)', () => {
     expect(engine.resolvedLibraries().has('nobody')).toBe(false);
 
     const listed = await engine.listLibraries();
-    expect(listed.map((l) => [l.id, l.projectDetected, l.detectedFrom, l.defaultVersion])).toEqual([
-      ['acme', true, 'uv.lock', '3.0.0'],
-      ['found-docs', true, 'requirements.txt', 'latest'],
-      ['pypi/nobody', true, 'uv.lock', '1.2.3'],
-      ['widgets', true, 'uv.lock', '1.0.0'],
-      ['nobody', false, undefined, 'latest'],
+    // the project's first, the cached ones among them first (pre-resolved: their docs are cached), then by name
+    expect(listed.map((l) => [l.id, l.projectDetected, l.detectedFrom, l.defaultVersion, l.cached])).toEqual([
+      ['acme', true, 'uv.lock', '3.0.0', true],
+      ['found-docs', true, 'requirements.txt', 'latest', true],
+      ['widgets', true, 'uv.lock', '1.0.0', true],
+      ['pypi/nobody', true, 'uv.lock', '1.2.3', false],
+      ['nobody', false, undefined, 'latest', false],
     ]);
 
     // no version asked: the installed one; an explicit version still wins
@@ -300,5 +301,37 @@ describe('libraries delivered after start (LibraryProvider.watch)', () => {
     expect(acme.notes).toContain(
       'Acme 2.5.0 is installed in this project, but its documentation is not available; this is the latest stable, 3.0.0.',
     );
+  });
+
+  it('a later delivery without a library (another project) takes back its project fields', async () => {
+    const late = new LateProvider();
+    const { engine } = await start(
+      {
+        engine: { preResolveDetected: false },
+        libraries: [
+          { id: 'widgets', name: 'Widgets', language: 'python', docsUrl: 'https://docs.widgets.test' },
+          { id: 'acme', name: 'Acme', language: 'python', docsUrl: 'https://docs.acme.test' },
+        ],
+      },
+      [late],
+    );
+    const detected = async () =>
+      (await engine.listLibraries()).filter((l) => l.projectDetected).map((l) => `${l.id}@${l.defaultVersion}`);
+    const lib = (id: string, version: string): LibraryDescriptor => ({
+      id,
+      name: id,
+      language: 'python',
+      packages: { pypi: id },
+      installedVersion: version,
+      detectedFrom: 'uv.lock',
+    });
+    late.deliver([lib('widgets', '1.0.0')]);
+    expect(await detected()).toEqual(['widgets@1.0.0']);
+    late.deliver([lib('acme', '2.5.0')]);
+    expect(await detected()).toEqual(['acme@2.5.0']);
+    expect(engine.libraries().find((l) => l.id === 'widgets')).not.toHaveProperty('installedVersion');
+    // preResolveDetected: false: nothing was resolved in the background
+    await engine.idle();
+    expect(engine.resolvedLibraries().size).toBe(0);
   });
 });

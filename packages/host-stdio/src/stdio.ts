@@ -18,6 +18,12 @@ export interface StdioHostOptions extends McpServerOptions {
    * saying so, and the server keeps serving.
    */
   maxMessageBytes?: number;
+  /**
+   * Called with the session's server before it connects: to add a handler (a client notification) or to act
+   * once the client is initialized (`server.server.oninitialized`, chained). The preset follows the client's
+   * `roots` this way.
+   */
+  configure?: (server: ReturnType<typeof createMcpServer>['server']) => void;
 }
 
 /** A running stdio server. */
@@ -46,6 +52,7 @@ export function guardStdout(): void {
 export async function serveStdio(kernel: StartedKernel, options: StdioHostOptions): Promise<StdioServerHandle> {
   guardStdout();
   const bound = createMcpServer(kernel, options);
+  options.configure?.(bound.server);
   const maxBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
   // whole lines up to the limit reach the SDK's transport; a longer one is answered here (the SDK's buffer
   // would close the transport, and the server with it)

@@ -3,8 +3,11 @@ import { serveStdio } from '@pro-context/host-stdio';
 import {
   type CompactResult,
   cacheStoreToken,
+  createLogger,
   type ErrorPayload,
   isProContextError,
+  type Logger,
+  type LogRecord,
   libraryProviderToken,
   logLevels,
   ProContextError,
@@ -24,6 +27,7 @@ import {
   startProContext,
 } from './preset.js';
 import { loadRemotePlugins, type RemotePluginName, remotePluginLoaders } from './remote-plugins.js';
+import { followClientRoots } from './roots.js';
 import { serverConfigSection } from './settings.js';
 
 interface GlobalOptions {
@@ -33,7 +37,12 @@ interface GlobalOptions {
   logLevel?: (typeof logLevels)[number];
   logFormat?: 'json' | 'pretty';
   allowPrivateNetwork?: boolean;
+  project?: string;
+  verbose?: boolean;
 }
+
+/** How long a one-shot command waits for the project scan before answering without it (ms). */
+const PROJECT_WAIT_MS = Number(process.env.PRO_CONTEXT_PROJECT_WAIT_MS) || 5000;
 
 const positiveInt = (value: string) => {
   const n = Number(value);
@@ -45,14 +54,68 @@ function overridesFrom(options: GlobalOptions, interactive: boolean): Record<str
   const overrides: Record<string, unknown> = {};
   if (options.cacheDir) overrides.cache = { directory: options.cacheDir };
   if (options.allowPrivateNetwork) overrides.security = { allowPrivateNetwork: true };
+  if (options.project) overrides.project = { root: options.project };
+  // a one-shot command answers one call: the project's libraries are not resolved in the background for it
+  if (interactive) overrides.engine = { preResolveDetected: false };
   const logging: Record<string, unknown> = {};
   if (options.logLevel) logging.level = options.logLevel;
+  else if (options.verbose) logging.level = 'info';
   else if (interactive && !process.env.PRO_CONTEXT_LOG_LEVEL && !process.env.PRO_CONTEXT_DEBUG) logging.level = 'warn';
   // a person reads the terminal commands' log lines: human ones, JSON only when asked (flag or env)
   if (options.logFormat) logging.format = options.logFormat;
   else if (interactive && !process.env.PRO_CONTEXT_LOG_FORMAT) logging.format = 'pretty';
   if (Object.keys(logging).length > 0) overrides.logging = logging;
   return overrides;
+}
+
+/**
+ * The terminal commands' logger, unless asked for more (`--verbose`, `--log-level`, `--log-format`,
+ * `PRO_CONTEXT_LOG_LEVEL`, `PRO_CONTEXT_LOG_FORMAT`, `PRO_CONTEXT_DEBUG`): warnings and errors as one human line
+ * per distinct problem (`warning: PyPI (pypi.org) could not be reached…` once, however many lookups hit it), no
+ * JSON, no field dumps; a tool call's own failure is left to the error printed at the end. `undefined`: the
+ * kernel's own logger, as configured.
+ */
+function quietLogger(options: GlobalOptions): Logger | undefined {
+  const env = process.env;
+  if (options.verbose || options.logLevel || options.logFormat) return undefined;
+  if (env.PRO_CONTEXT_LOG_LEVEL || env.PRO_CONTEXT_LOG_FORMAT || env.PRO_CONTEXT_DEBUG) return undefined;
+  const said = new Set<string>();
+  const logger = createLogger({ level: 'error', stream: { write: () => true } });
+  logger.addSink(
+    (record: LogRecord) => {
+      // a span is a tool call's record: its failure is the error printed at the end
+      if (record.span !== undefined) return;
+      const error = record.error as { message?: unknown } | undefined;
+      const text = typeof error?.message === 'string' ? error.message : record.msg;
+      if (said.has(text)) return;
+      said.add(text);
+      process.stderr.write(`${record.level === 'error' ? 'error' : 'warning'}: ${text}\n`);
+    },
+    { level: 'warn' },
+  );
+  return logger;
+}
+
+/**
+ * Waits, at most {@link PROJECT_WAIT_MS}, for the providers whose libraries arrive late (project detection, the
+ * installed packages it names) so that a one-shot command answers with the project's libraries, as a server that
+ * has been running a moment does. A scan still running by then is left behind with one line on stderr.
+ */
+async function projectSettled(kernel: StartedKernel): Promise<void> {
+  const pending = kernel.resolveAll(libraryProviderToken).flatMap((p) => (p.settled ? [p.settled()] : []));
+  if (pending.length === 0) return;
+  let timer: NodeJS.Timeout | undefined;
+  const settled = await Promise.race([
+    Promise.all(pending).then(() => true),
+    new Promise<boolean>((done) => {
+      timer = setTimeout(() => done(false), PROJECT_WAIT_MS);
+    }),
+  ]);
+  clearTimeout(timer);
+  if (!settled)
+    process.stderr.write(
+      `warning: the project scan took more than ${PROJECT_WAIT_MS / 1000} s: answering without the project's libraries (--project <dir> names the project folder)\n`,
+    );
 }
 
 function printError(error: unknown): void {
@@ -72,6 +135,7 @@ function runTool(
 ): Promise<void> {
   const showProgress = process.stderr.isTTY && !program.opts<GlobalOptions>().json;
   return withKernel(program, async (kernel) => {
+    await projectSettled(kernel);
     if (prepare) await prepare(kernel, args);
     // the runner the MCP binding uses: the same validation (in and out) and errors an agent gets
     const result = await createToolRunner(kernel).call(name, args, {
@@ -103,9 +167,11 @@ async function withKernel(
   const options = program.opts<GlobalOptions>();
   let kernel: StartedKernel | undefined;
   try {
+    const logger = quietLogger(options);
     kernel = await startProContext({
       ...(options.config ? { configFile: options.config } : {}),
       overrides: overridesFrom(options, true),
+      ...(logger ? { logger } : {}),
     });
     const { text, structured } = await work(kernel);
     process.stdout.write(`${options.json ? JSON.stringify(structured, null, 2) : text}\n`);
@@ -156,7 +222,11 @@ export function buildProgram(): Command {
     .description(
       'Version-specific library documentation for AI coding agents, over MCP.\nWith no command, serves MCP over stdio (what an agent connects to). The other commands answer the same tools in a terminal.',
     )
-    .version(PRESET_VERSION, '-v, --version', 'print the version')
+    .version(
+      PRESET_VERSION,
+      '-v, --version',
+      "print pro-context's own version (a library's version is -V <version> of docs and search)",
+    )
     .option(
       '-c, --config <file>',
       'configuration file (default: ./pro-context.config.yaml, then ~/.pro-context/config.yaml)',
@@ -171,7 +241,14 @@ export function buildProgram(): Command {
       ).choices(['json', 'pretty']),
     )
     .option('--allow-private-network', 'allow documentation on loopback and private addresses (intranets, local sites)')
-    .showHelpAfterError();
+    .option(
+      '--project <dir>',
+      'the project folder whose libraries are detected (default: the nearest folder from here up with a lockfile, package.json, pyproject.toml or .git; env PRO_CONTEXT_PROJECT)',
+    )
+    .option('--verbose', 'log what happens on stderr (default: one line per distinct problem)')
+    .showHelpAfterError('(pro-context --help lists the commands and options)')
+    // a word that is no command is refused with the nearest command (the action below), not read as serve's
+    .allowExcessArguments(true);
 
   const serve = async (serveOptions: { http?: boolean } = {}) => {
     const options = program.opts<GlobalOptions>();
@@ -196,14 +273,21 @@ export function buildProgram(): Command {
           ...httpHostOptionsFrom(kernel.config),
           handleSignals: true,
         });
-      else await serveStdio(kernel, identity);
+      else {
+        const started = kernel;
+        await serveStdio(kernel, { ...identity, configure: (server) => followClientRoots(server, started) });
+      }
     } catch (error) {
       printError(error);
       await kernel?.stop().catch(() => undefined);
       process.exit(1);
     }
   };
-  program.action(() => serve());
+  program.action(() => {
+    // `pro-context serach …`: commander's own unknown-command error, with its "(Did you mean search?)"
+    if (program.args.length > 0) (program as unknown as { unknownCommand(): void }).unknownCommand();
+    return serve();
+  });
   program
     .command('serve')
     .description('serve MCP over stdio (the default), or with --http as a team server (server.* in the config)')
@@ -224,7 +308,10 @@ export function buildProgram(): Command {
     .description('focused documentation for a topic (get-docs)')
     .argument('<library>', 'library id or name')
     .argument('<topic>', "topic, e.g. 'dependencies with yield'")
-    .option('-V, --lib-version <version>', 'library version (default: latest stable; --version <v> here too)')
+    .option(
+      '-V, --lib-version <version>',
+      "the library's version (default: the project's installed one, else latest stable; --version <v> here too; -v is refused here: it is pro-context's own version)",
+    )
     .option('-t, --max-tokens <n>', 'token budget (500-10000)', positiveInt, 5000)
     .action((library: string, topic: string, opts: { libVersion?: string; maxTokens: number }) =>
       runTool(
@@ -245,7 +332,10 @@ export function buildProgram(): Command {
     .description("search a library's documentation (search-docs)")
     .argument('<library>', 'library id or name')
     .argument('<query>', 'search query')
-    .option('-V, --lib-version <version>', 'library version (default: latest stable; --version <v> here too)')
+    .option(
+      '-V, --lib-version <version>',
+      "the library's version (default: the project's installed one, else latest stable; --version <v> here too; -v is refused here: it is pro-context's own version)",
+    )
     .option('-n, --max-results <n>', 'results (1-20)', positiveInt, 5)
     .action(async (library: string, query: string, opts: { libVersion?: string; maxResults: number }) => {
       const args = {
@@ -283,9 +373,33 @@ export function buildProgram(): Command {
   program
     .command('libraries')
     .description('list the libraries pro-context can serve (list-libraries)')
+    .option('-q, --query <words>', "words that must appear in a library's id, name, description or categories")
     .option('-l, --language <language>', 'language filter')
     .option('--category <category>', 'category filter')
-    .action((opts: { language?: string; category?: string }) => runTool(program, 'list-libraries', { ...opts }));
+    .option('--cursor <cursor>', 'the next page (the cursor the previous page printed)')
+    .option('--all', 'every page, one after the other')
+    .action((opts: { query?: string; language?: string; category?: string; cursor?: string; all?: boolean }) => {
+      const { all, ...args } = opts;
+      if (!all) return runTool(program, 'list-libraries', args);
+      return withKernel(program, async (kernel) => {
+        await projectSettled(kernel);
+        const runner = createToolRunner(kernel);
+        const libraries: unknown[] = [];
+        const lines: string[] = [];
+        let cursor = args.cursor;
+        for (;;) {
+          const result = await runner.call('list-libraries', { ...args, ...(cursor ? { cursor } : {}) });
+          if (!result.ok) throw result.error;
+          const page = result.structured as { libraries: unknown[]; nextCursor?: string };
+          libraries.push(...page.libraries);
+          // the page's lines, without its "how to get the next page" footer
+          lines.push(...(result.text.split('\n\n')[0] ?? '').split('\n'));
+          cursor = page.nextCursor;
+          if (!cursor) break;
+        }
+        return { text: lines.join('\n'), structured: { libraries, total: libraries.length } };
+      });
+    });
 
   const cache = program.command('cache').description('the documentation cache');
   cache
@@ -313,8 +427,13 @@ export function buildProgram(): Command {
           };
         }
         const engine = kernel.resolve(docsEngineToken);
+        // offline: a name neither cached nor known has nothing cached, and no registry is asked what it means
+        const cachedIds = new Set((await engine.cachedLibraryVersions()).map((v) => v.libraryId));
         const cleared = [];
-        for (const name of libraries) cleared.push(await engine.clearCache(name));
+        for (const name of libraries) {
+          const known = cachedIds.has(name) ? name : engine.matchLibraries(name)[0]?.library.id;
+          cleared.push(known ? await engine.clearCache(known) : { libraryId: name, removed: 0 });
+        }
         const compacted = await compactAfterClear(kernel);
         return {
           text: [
@@ -404,12 +523,32 @@ export function buildProgram(): Command {
   return program;
 }
 
+/** The program's options that take a value (the word after them is no command). */
+const VALUED_GLOBAL_OPTIONS = new Set(['-c', '--config', '--cache-dir', '--log-level', '--log-format', '--project']);
+
 /**
  * `docs zod 'errors' --version 3` means the library's version, not the program's: after `docs` or `search`,
  * `--version <v>` (or `--version=<v>`) is read as `--lib-version <v>`. Elsewhere `--version` prints ours.
  */
 function libraryVersionArgs(argv: readonly string[]): string[] {
   const out = [...argv];
+  // `-v` is pro-context's version before a command; after one it would print that, silently, instead of
+  // choosing a library version (which is -V): refused with the flag meant
+  let sub = -1;
+  for (let i = 2; i < out.length && sub < 0; i += 1) {
+    const arg = out[i] as string;
+    if (arg === '--') break;
+    if (VALUED_GLOBAL_OPTIONS.has(arg)) i += 1;
+    else if (!arg.startsWith('-')) sub = i;
+  }
+  const dashes = out.indexOf('--');
+  const v = out.findIndex((a, i) => i > sub && (dashes < 0 || i < dashes) && a === '-v');
+  if (sub >= 2 && v > sub) {
+    process.stderr.write(
+      `error: -v is pro-context's own version and is not an option of '${out[sub]}'. A library's version is -V <version> (--lib-version), e.g. pro-context docs hono routing -V 4.8.3; pro-context --version prints pro-context's.\n`,
+    );
+    process.exit(2);
+  }
   const command = out.findIndex((a, i) => i >= 2 && (a === 'docs' || a === 'search'));
   if (command < 0) return out;
   for (let i = command + 1; i < out.length; i += 1) {

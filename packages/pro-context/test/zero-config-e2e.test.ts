@@ -214,14 +214,23 @@ describe.skipIf(skipReason)(
       expect(note).toContain('HTTP 404');
     });
 
-    it('lists the whole curated registry, filtered by language and category', async () => {
-      const all = (await call('list-libraries', {})).structuredContent as { libraries: { id: string }[] };
-      expect(all.libraries.length).toBeGreaterThanOrEqual(400);
-      const python = (await call('list-libraries', { language: 'python' })).structuredContent as {
-        libraries: { id: string; language: string }[];
-      };
+    it('lists the whole curated registry, a page at a time, filtered by language and category', async () => {
+      type Page = { libraries: { id: string; language: string }[]; total: number; nextCursor?: string };
+      const first = (await call('list-libraries', {})).structuredContent as Page;
+      expect(first.total).toBeGreaterThanOrEqual(400);
+      const ids: string[] = first.libraries.map((l) => l.id);
+      for (let cursor = first.nextCursor; cursor; ) {
+        const page = (await call('list-libraries', { cursor })).structuredContent as Page;
+        ids.push(...page.libraries.map((l) => l.id));
+        cursor = page.nextCursor;
+      }
+      expect(ids).toHaveLength(first.total);
+      expect(new Set(ids).size).toBe(first.total);
+      const python = (await call('list-libraries', { language: 'python' })).structuredContent as Page;
       expect(python.libraries.every((l) => l.language === 'python')).toBe(true);
-      expect(python.libraries.map((l) => l.id)).toContain('fastapi');
+      const fastapi = (await call('list-libraries', { language: 'python', query: 'fastapi' }))
+        .structuredContent as Page;
+      expect(fastapi.libraries.map((l) => l.id)).toContain('fastapi');
       const orms = (await call('list-libraries', { language: 'javascript', category: 'orm' })).structuredContent as {
         libraries: { id: string; categories: string[] }[];
       };
@@ -237,8 +246,8 @@ describe.skipIf(skipReason)(
       expect(answer.content.toLowerCase()).toContain('yield');
     });
 
-    it("prints every curated entry with the CLI's libraries --json", () => {
-      const out = execFileSync(process.execPath, [cliPath, 'libraries', '--json'], {
+    it("prints every curated entry with the CLI's libraries --all --json", () => {
+      const out = execFileSync(process.execPath, [cliPath, 'libraries', '--all', '--json'], {
         cwd: dir,
         env: { PATH: process.env.PATH ?? '', HOME: dir, PRO_CONTEXT_CACHE_DIR: join(dir, 'cli-cache') },
         encoding: 'utf8',

@@ -58,7 +58,7 @@ export class CustomSourcesProvider implements LibraryProvider {
 }
 
 /** The part of project detection's provider this one reads (its libraries, and when they change). */
-type ProjectProvider = Pick<LibraryProvider, 'libraries'> & Required<Pick<LibraryProvider, 'watch'>>;
+type ProjectProvider = Pick<LibraryProvider, 'libraries' | 'settled'> & Required<Pick<LibraryProvider, 'watch'>>;
 
 /**
  * The project's dependencies as installed (priority 250), found from project detection's libraries
@@ -78,6 +78,7 @@ export class InstalledPackagesProvider implements LibraryProvider {
   private running: Promise<void> | undefined;
   private again = false;
   private stopped = false;
+  private following: Pick<LibraryProvider, 'settled'> | undefined;
 
   constructor(private readonly installed: InstalledPackages) {}
 
@@ -92,7 +93,12 @@ export class InstalledPackagesProvider implements LibraryProvider {
   }
 
   /** Follows project detection: each time it announces the project's libraries, finds them installed. */
-  follow(project: ProjectProvider, root: string, options: { pythonEnv?: string; logger?: Logger } = {}): void {
+  follow(
+    project: ProjectProvider & { readonly root?: string | undefined },
+    root: string,
+    options: { pythonEnv?: string; logger?: Logger } = {},
+  ): void {
+    this.following = project;
     this.unwatch = project.watch(() => {
       if (this.running) {
         this.again = true;
@@ -101,7 +107,8 @@ export class InstalledPackagesProvider implements LibraryProvider {
       const run = async (): Promise<void> => {
         do {
           this.again = false;
-          await this.scan(project.libraries(), root, options);
+          // the folder project detection took as the project (walked up to, or the client's root)
+          await this.scan(project.libraries(), project.root ?? root, options);
         } while (this.again && !this.stopped);
       };
       this.running = run()
@@ -110,6 +117,15 @@ export class InstalledPackagesProvider implements LibraryProvider {
           this.running = undefined;
         });
     });
+  }
+
+  /**
+   * Resolves when the project detection this follows has settled and the packages it named were looked for
+   * (a one-shot command waits for it before answering); never rejects.
+   */
+  async settled(): Promise<void> {
+    await this.following?.settled?.();
+    while (this.running) await this.running;
   }
 
   /** Stops following and waits for a scan in progress. */

@@ -1,4 +1,11 @@
-export { type DetectedLibrary, type DetectOptions, detectProject } from './detect.js';
+export {
+  type DetectedLibrary,
+  type DetectOptions,
+  detectProject,
+  findProjectRoot,
+  PROJECT_MARKERS,
+  type ProjectRoot,
+} from './detect.js';
 export * from './parsers.js';
 export { projectPlugin } from './plugin.js';
-export { ProjectLibraryProvider, toDescriptor } from './provider.js';
+export { ProjectLibraryProvider, type ProjectLocation, toDescriptor } from './provider.js';

@@ -6,8 +6,8 @@ import { ProjectLibraryProvider } from './provider.js';
 const { version } = createRequire(import.meta.url)('../package.json') as { version: string };
 
 /**
- * Project auto-detection: after start, in the background, scans `project.workingDirectory` (default: the
- * current directory) for Python and JavaScript manifests and lockfiles, and provides the dependencies as
+ * Project auto-detection: after start, in the background, scans the project (`project.root`, else the nearest
+ * folder with a project file from `project.workingDirectory` up, default the current directory) for Python and JavaScript manifests and lockfiles, and provides the dependencies as
  * libraries at their installed versions. `project.autoDetect: false` turns it off. The `project` section is
  * the engine's.
  */
@@ -17,6 +17,7 @@ export const projectPlugin = definePlugin({
   description: 'Project auto-detection: the dependencies of the working directory at their installed versions.',
   kernel: '^0.1.0',
   dependsOn: ['engine'],
+  environment: [{ variable: 'PRO_CONTEXT_PROJECT', key: 'project.root' }],
   register(context) {
     context.bindValue(libraryProviderToken, new ProjectLibraryProvider());
   },
@@ -24,7 +25,9 @@ export const projectPlugin = definePlugin({
     const project = projectConfigSection.read(context.config);
     if (!project.autoDetect) return;
     // readiness never waits on the walk: the provider starts it on the next turn and returns
-    providerOf(context)?.start(project.workingDirectory, { logger: context.logger.child({ component: 'project' }) });
+    providerOf(context)?.start(project.root ? { root: project.root } : { workingDirectory: project.workingDirectory }, {
+      logger: context.logger.child({ component: 'project' }),
+    });
   },
   async stop(context) {
     await providerOf(context)?.stop();
@@ -38,3 +41,4 @@ function providerOf(context: Resolver): ProjectLibraryProvider | undefined {
 }
 
 export default projectPlugin;
+export { ProjectLibraryProvider, type ProjectLocation } from './provider.js';

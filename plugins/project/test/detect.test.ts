@@ -2,7 +2,13 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { detectProject, normalizePypiName, ProjectLibraryProvider, toDescriptor } from '../src/index.js';
+import {
+  detectProject,
+  findProjectRoot,
+  normalizePypiName,
+  ProjectLibraryProvider,
+  toDescriptor,
+} from '../src/index.js';
 
 const dirs: string[] = [];
 /** A project folder with these files (path → content). */
@@ -321,5 +327,80 @@ describe('ProjectLibraryProvider', () => {
     await cancelled.stop();
     expect(cancelled.libraries()).toEqual([]);
     expect(changes).toBe(1);
+  });
+});
+
+describe('the project root', () => {
+  it('is the nearest folder from the start up with a project marker', async () => {
+    const dir = project({ 'uv.lock': 'version = 1\n', 'src/app/deep/.keep': '' });
+    expect(await findProjectRoot(join(dir, 'src', 'app', 'deep'), { home: '/nonexistent-home' })).toEqual({
+      root: dir,
+    });
+    const git = project({ '.git/HEAD': 'ref: refs/heads/main\n', 'pkg/.keep': '' });
+    expect((await findProjectRoot(join(git, 'pkg'), { home: '/nonexistent-home' })).root).toBe(git);
+  });
+
+  it('is never the home folder nor the file system root', async () => {
+    const home = project({ 'package.json': '{}', 'Desktop/.keep': '' });
+    const fromBelow = await findProjectRoot(join(home, 'Desktop'), { home });
+    expect(fromBelow.root).toBeUndefined();
+    expect(fromBelow.reason).toMatch(/the home folder itself is never scanned/);
+    expect((await findProjectRoot(home, { home })).root).toBeUndefined();
+    const fromRoot = await findProjectRoot('/', { home });
+    expect(fromRoot.root).toBeUndefined();
+    expect(fromRoot.reason).toMatch(/file system root itself is never scanned/);
+  });
+
+  it('the provider scans the root it walked up to, and says why it scanned nothing', async () => {
+    const dir = project({ 'requirements.txt': 'httpx==0.28.1\n', 'src/.keep': '' });
+    const provider = new ProjectLibraryProvider();
+    provider.start(join(dir, 'src'), { home: '/nonexistent-home' });
+    await provider.settled();
+    expect(provider.root).toBe(dir);
+    expect(provider.libraries()).toMatchObject([{ id: 'httpx', detectedFrom: 'requirements.txt' }]);
+    const home = project({ 'requirements.txt': 'httpx==0.28.1\n', 'Desktop/.keep': '' });
+    const none = new ProjectLibraryProvider();
+    none.start(join(home, 'Desktop'), { home });
+    await none.settled();
+    expect(none.libraries()).toEqual([]);
+    expect(none.notes.join(' ')).toMatch(/no project detected/);
+  });
+
+  it("several roots (a client's) are scanned together, detectedFrom relative to the first", async () => {
+    const a = project({ 'requirements.txt': 'httpx==0.28.1\n' });
+    const b = project({ 'requirements.txt': 'rich==13.9.4\n' });
+    const provider = new ProjectLibraryProvider();
+    provider.start({ roots: [a, b] });
+    await provider.settled();
+    expect(provider.libraries().map((l) => [l.id, l.detectedFrom])).toEqual([
+      ['httpx', 'requirements.txt'],
+      ['rich', `../${b.split('/').pop()}/requirements.txt`],
+    ]);
+  });
+});
+
+describe('bounds with a note', () => {
+  it('stops at maxFiles, maxLibraries or its time budget, keeps what it found and says so once', async () => {
+    const dir = project({
+      'requirements.txt': 'httpx==0.28.1\nrich==13.9.4\n',
+      'a/requirements.txt': 'click==8.1.7\n',
+      'b/requirements.txt': 'anyio==4.6.0\n',
+    });
+    const notes: string[] = [];
+    const found = await detectProject(dir, { maxFiles: 1, onLimit: (n) => notes.push(n) });
+    expect(found.map((f) => f.name)).toEqual(['httpx', 'rich']);
+    expect(notes).toEqual([expect.stringMatching(/stopped after 1 project files/)]);
+
+    notes.length = 0;
+    expect(await detectProject(dir, { maxLibraries: 2, onLimit: (n) => notes.push(n) })).toHaveLength(2);
+    expect(notes).toEqual([expect.stringMatching(/stopped at 2 libraries/)]);
+
+    notes.length = 0;
+    expect(await detectProject(dir, { timeoutMs: -1, onLimit: (n) => notes.push(n) })).toEqual([]);
+    expect(notes).toEqual([expect.stringMatching(/stopped after -1 ms/)]);
+
+    notes.length = 0;
+    expect(await detectProject(dir, { onLimit: (n) => notes.push(n) })).toHaveLength(4);
+    expect(notes).toEqual([]);
   });
 });

@@ -106,4 +106,11 @@ export const sqliteCacheErrors = defineErrors({
     suggestion:
       'Try again once the other process (a server indexing a library) has finished writing; meanwhile new entries reuse the free space.',
   },
+  CACHE_NOT_WRITABLE: {
+    recoverable: true,
+    message:
+      'The cache {file} cannot be written ({reason}): it is served from memory for this process ({how}); nothing fetched now is kept for the next.',
+    suggestion:
+      'Point cache.directory (or PRO_CONTEXT_CACHE_DIR, --cache-dir) at a folder this user can write, or give this user write access to the cache folder.',
+  },
 });

@@ -1,4 +1,4 @@
-import { mkdirSync, statSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import {
   type CacheEntry,
   type CacheGetOptions,
@@ -13,7 +13,7 @@ import {
   type Logger,
   ProContextError,
 } from '@pro-context/kernel';
-import type Database from 'better-sqlite3';
+import Database from 'better-sqlite3';
 import { LRUCache } from 'lru-cache';
 import { AUTOCHECKPOINT_PAGES, Checkpointer } from './checkpointer.js';
 import { checksum, decodeValue, encodeValue, isValueKind, presentValue, type ValueKind } from './codec.js';
@@ -28,6 +28,8 @@ import { isBusyError, migrate, openWalDatabase } from './schema.js';
 
 const MB = 1024 * 1024;
 const HOUR_MS = 3_600_000;
+/** The largest cache file an unwritable cache is copied into memory from (a bigger one starts empty). */
+const MEMORY_COPY_MAX_BYTES = 256 * MB;
 /** Eviction stops at this fraction of `maxSizeMB`, so a full cache does not evict on every write. */
 const EVICT_TARGET = 0.9;
 /** Access times are written in batches: after this long, or once this many are pending. */
@@ -167,6 +169,8 @@ export class SqliteCacheStore implements CacheStore {
   readonly file: string;
 
   private readonly logger: Logger;
+  /** Set when the cache could not be written and is served from memory (`CACHE_NOT_WRITABLE`, warned once). */
+  notWritable: ProContextError | undefined;
   private readonly now: () => number;
   private readonly checkpointScript: URL | undefined;
   /** Checkpoints the write-ahead log in a worker thread (`checkpointInWorker`). */
@@ -218,10 +222,25 @@ export class SqliteCacheStore implements CacheStore {
     if (this.closed) throw closedError();
     const { directory, file } = resolveDatabaseFile(this.options.directory);
     let db: Database.Database | undefined;
+    let inMemory = false;
     try {
-      if (directory) mkdirSync(directory, { recursive: true });
-      db = openWalDatabase(file, this.options.busyTimeoutMs);
-      migrate(db, file);
+      try {
+        if (directory) {
+          mkdirSync(directory, { recursive: true });
+          // a file or folder this user cannot write (a read-only mount, another owner's cache): said before
+          // SQLite opens it read-only behind our back and fails on the first write
+          accessSync(directory, constants.W_OK);
+          if (existsSync(file)) accessSync(file, constants.W_OK);
+        }
+        db = openWalDatabase(file, this.options.busyTimeoutMs);
+        migrate(db, file);
+      } catch (error) {
+        db?.close();
+        db = undefined;
+        if (!directory || !isPermissionProblem(error)) throw error;
+        db = this.openInMemory(file, error);
+        inMemory = true;
+      }
       this.statements = prepareStatements(db);
       const { upsert, addPart, nextGroup } = this.statements;
       this.writeEntry = db.transaction((params: UpsertParams) => {
@@ -248,7 +267,7 @@ export class SqliteCacheStore implements CacheStore {
       });
     }
     this.db = db;
-    if (this.options.checkpointInWorker && directory) {
+    if (this.options.checkpointInWorker && directory && !inMemory) {
       this.checkpointer = new Checkpointer(db, file, this.options.busyTimeoutMs, this.logger, this.checkpointScript);
     } else {
       db.pragma(`wal_autocheckpoint = ${AUTOCHECKPOINT_PAGES}`);
@@ -258,6 +277,58 @@ export class SqliteCacheStore implements CacheStore {
       this.cleanupTimer = setInterval(() => this.runCleanup(), minutes * 60_000);
       this.cleanupTimer.unref();
     }
+  }
+
+  /**
+   * The cache that cannot be written, as an in-memory database for this process: a copy of its file when it can be
+   * read (up to {@link MEMORY_COPY_MAX_BYTES}), else empty. One warning (`CACHE_NOT_WRITABLE`) says so.
+   */
+  private openInMemory(file: string, cause: unknown): Database.Database {
+    let copy: Buffer | undefined;
+    let how = 'empty';
+    try {
+      const size = existsSync(file) ? statSync(file).size : 0;
+      if (size > MEMORY_COPY_MAX_BYTES) how = `empty: its ${Math.round(size / MB)} MB are more than it copies`;
+      else if (size > 0) {
+        try {
+          // read-only, through SQLite: what the WAL holds is included
+          const reader = new Database(file, { readonly: true, fileMustExist: true });
+          try {
+            copy = reader.serialize();
+          } finally {
+            reader.close();
+          }
+        } catch {
+          copy = readFileSync(file);
+        }
+        // a WAL database's header says so; a copy in memory has no WAL: legacy journal
+        if (copy[18] === 2) copy[18] = 1;
+        if (copy[19] === 2) copy[19] = 1;
+        how = 'a copy of what it holds, read-only on disk';
+      }
+    } catch {
+      copy = undefined;
+      how = 'empty: it could not be read either';
+    }
+    let db: Database.Database;
+    try {
+      db = copy ? new Database(copy) : new Database(':memory:');
+      migrate(db, file);
+    } catch (error) {
+      // a copy that is no database (or of a newer schema): an empty one
+      if (!copy) throw error;
+      how = `empty: its copy could not be opened (${errorMessage(error)})`;
+      db = new Database(':memory:');
+      migrate(db, file);
+    }
+    const warning = sqliteCacheErrors.create(
+      'CACHE_NOT_WRITABLE',
+      { file, reason: errorMessage(cause), how },
+      { details: { file }, cause },
+    );
+    this.logger?.warn(warning.message, { error: warning.toPayload() });
+    this.notWritable = warning;
+    return db;
   }
 
   async get<T = CacheValue>(
@@ -758,6 +829,21 @@ function closedError(): ProContextError {
   return new ProContextError('KERNEL_STATE', 'The sqlite-cache store is closed.', {
     suggestion: 'The kernel that owned this cache was stopped; use a cache store from a running kernel.',
   });
+}
+
+/**
+ * Whether opening the cache failed because this user may not write there (a permission, a read-only file system,
+ * a path through a regular file), not because the file is bad.
+ */
+function isPermissionProblem(error: unknown): boolean {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  if (typeof code === 'string') {
+    if (['EACCES', 'EPERM', 'EROFS', 'ENOTDIR', 'EEXIST'].includes(code)) return true;
+    if (/^SQLITE_(READONLY|CANTOPEN|PERM|AUTH)/.test(code)) return true;
+  }
+  return /readonly database|read-only file system|permission denied|unable to open database file/i.test(
+    errorMessage(error),
+  );
 }
 
 function errorMessage(error: unknown): string {

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { cacheStoreToken, createKernel, createSilentLogger, isProContextError, loadConfig } from '@pro-context/kernel';
 import { describe, expect, it } from 'vitest';
 import sqliteCachePluginDefault, { SqliteCacheStore, sqliteCachePlugin, sqliteCacheStoreToken } from '../src/index.js';
-import { tempDir } from './helpers.js';
+import { recordingLogger, tempDir } from './helpers.js';
 
 const logger = createSilentLogger();
 
@@ -62,18 +62,22 @@ describe('sqliteCachePlugin in a kernel', () => {
     expect(existsSync(join(dir, 'cache.db'))).toBe(false);
   });
 
-  it('fails start-up with a clear error when the directory cannot be created', async () => {
+  it('starts with a directory that cannot be created: the cache is in memory, with one CACHE_NOT_WRITABLE warning', async () => {
     const blocker = join(tempDir(), 'a-file');
     writeFileSync(blocker, 'x');
-    let error: unknown;
+    const { logger: recording, records } = recordingLogger();
+    const kernel = await createKernel({ config: { cache: { directory: join(blocker, 'cache') } }, logger: recording })
+      .use(sqliteCachePlugin)
+      .start();
     try {
-      await createKernel({ config: { cache: { directory: join(blocker, 'cache') } }, logger })
-        .use(sqliteCachePlugin)
-        .start();
-    } catch (caught) {
-      error = caught;
+      const store = kernel.resolve(sqliteCacheStoreToken);
+      expect(store.notWritable?.code).toBe('CACHE_NOT_WRITABLE');
+      expect(store.notWritable?.message).toContain(join(blocker, 'cache'));
+      await kernel.resolve(cacheStoreToken).set('toc', 'k', 'v');
+      expect((await kernel.resolve(cacheStoreToken).get('toc', 'k'))?.value).toBe('v');
+      expect(records.filter((r) => r.level === 'warn')).toHaveLength(1);
+    } finally {
+      await kernel.stop();
     }
-    expect(isProContextError(error) && error.code).toBe('CONFIG_INVALID');
-    expect((error as Error).message).toContain(join(blocker, 'cache'));
   });
 });

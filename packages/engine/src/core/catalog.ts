@@ -507,7 +507,7 @@ export class LibraryCatalog {
     throw new ProContextError('LIBRARY_NOT_FOUND', `No library '${libraryId}' is known.`, {
       suggestion:
         didYouMean(near) ??
-        'Call resolve-library with the library name to find its ID, or list-libraries to see what is available.',
+        "Call resolve-library with the library's name to find its ID (list-libraries with a query, e.g. query: 'http client', lists candidates).",
       details: { suggestions: near.slice(0, 5) },
     });
   }

@@ -139,6 +139,8 @@ export interface LibrarySummary {
   projectDetected: boolean;
   /** The project file the library was detected in (`uv.lock`), for detected libraries. */
   detectedFrom?: string;
+  /** Whether some version of its documentation is in the cache. */
+  cached: boolean;
 }
 
 /** How long a reusable get-docs answer may be served again without asking the engine (its version resolution included). */
@@ -164,6 +166,8 @@ export class DocsEngine {
   private readonly unwatch: (() => void)[] = [];
   private readonly preResolveLimit = pLimit(PRE_RESOLVE_CONCURRENCY);
   private readonly background = new Set<Promise<void>>();
+  /** The libraries each watching provider delivered last (a later delivery without one takes back its project fields). */
+  private readonly adoptedFrom = new Map<string, Set<string>>();
 
   constructor(private readonly deps: DocsEngineDeps) {
     this.catalog = new LibraryCatalog(deps.providers, settingsDeclarations(deps.adapters), deps.logger);
@@ -208,9 +212,20 @@ export class DocsEngine {
       return;
     }
     for (const library of adopted) this.allowDocsDomains(library);
+    // a new scan (another project: the client's roots changed) no longer naming a library: no longer "in this project"
+    const now = new Set(adopted.map((l) => l.id));
+    for (const id of this.adoptedFrom.get(provider.id) ?? []) {
+      const elsewhere = [...this.adoptedFrom].some(([other, ids]) => other !== provider.id && ids.has(id));
+      const held = now.has(id) || elsewhere ? undefined : this.catalog.find(id);
+      if (held?.id !== id) continue;
+      const { installedVersion: _installed, detectedFrom: _from, ...rest } = held;
+      this.catalog.add(rest);
+    }
+    this.adoptedFrom.set(provider.id, now);
     this.deps.logger.info(`${adopted.length} libraries from '${provider.id}'`, {
       libraries: adopted.map((l) => `${l.id}@${l.installedVersion ?? 'latest'}`).slice(0, 50),
     });
+    if (this.deps.options.preResolveDetected === false) return;
     for (const library of adopted) {
       const work = this.preResolveLimit(() => this.preResolve(library.id)).finally(() => this.background.delete(work));
       this.background.add(work);
@@ -476,7 +491,7 @@ export class DocsEngine {
               anyLanguage.length > 0
                 ? `Did you mean '${anyLanguage[0]?.library.id}' (${anyLanguage[0]?.library.language ?? 'another language'})?`
                 : (didYouMean(near) ??
-                  'Check the spelling, or call list-libraries to see the libraries pro-context knows.'),
+                  "Check the spelling, or call resolve-library with another name or a few words of what it does (list-libraries with a query, e.g. query: 'http client', lists candidates)."),
             details: {
               suggestions: (anyLanguage.length > 0 ? anyLanguage.map((m) => m.library.id) : near).slice(0, 5),
             },
@@ -1024,12 +1039,31 @@ export class DocsEngine {
     return undefined;
   }
 
-  /** list-libraries: known, cached and resolved libraries, filtered. */
-  async listLibraries(filters: { language?: string; category?: string } = {}): Promise<LibrarySummary[]> {
+  /**
+   * list-libraries: known, cached and resolved libraries, filtered (`query`: every word in the id, name,
+   * aliases, description or categories), the project's first, then the cached ones, then by name.
+   */
+  async listLibraries(
+    filters: { language?: string; category?: string; query?: string } = {},
+  ): Promise<LibrarySummary[]> {
     const cachedVersions = await this.store.cachedVersions();
+    const words = (filters.query ?? '').toLowerCase().split(/\s+/).filter(Boolean);
     const out: LibrarySummary[] = [];
     for (const library of this.catalog.all()) {
       if (filters.language && library.language !== filters.language) continue;
+      if (words.length > 0) {
+        const haystack = [
+          library.id,
+          library.name,
+          ...(library.aliases ?? []),
+          library.description ?? '',
+          ...(library.categories ?? []),
+          ...Object.values(library.packages ?? {}),
+        ]
+          .join(' ')
+          .toLowerCase();
+        if (!words.every((w) => haystack.includes(w))) continue;
+      }
       if (
         filters.category &&
         !(library.categories ?? []).some((c) => c.toLowerCase() === filters.category?.toLowerCase())
@@ -1053,9 +1087,15 @@ export class DocsEngine {
         sources: this.sources.for(library).map((a) => a.id),
         projectDetected: library.detectedFrom !== undefined,
         ...(library.detectedFrom ? { detectedFrom: library.detectedFrom } : {}),
+        cached: cachedVersion !== undefined,
       });
     }
-    return out.sort((a, b) => Number(b.projectDetected) - Number(a.projectDetected) || a.name.localeCompare(b.name));
+    return out.sort(
+      (a, b) =>
+        Number(b.projectDetected) - Number(a.projectDetected) ||
+        Number(b.cached) - Number(a.cached) ||
+        a.name.localeCompare(b.name),
+    );
   }
 
   /** The TOC of a resolved (or resolvable) library as markdown, for `library://{libraryId}/toc`. */

@@ -2,6 +2,7 @@ import {
   defineTool,
   estimateTokens,
   type FetchContext,
+  ProContextError,
   type ToolContext,
   type ToolDefinition,
 } from '@pro-context/kernel';
@@ -33,6 +34,26 @@ function fetchContext(context: ToolContext): FetchContext {
 const RESERVED_RELATED_PAGES = 2;
 /** Below this confidence an answer always carries relatedPages (seed 001 §11.3). */
 const LOW_CONFIDENCE = 0.5;
+
+/** list-libraries' answer (its text and structured entries together), estimated tokens: a page within it. */
+const LIST_TOKENS = 2000;
+/** What list-libraries' page leaves for its last line and the answer's frame. */
+const LIST_FOOTER_TOKENS = 120;
+
+/** list-libraries' cursor: the offset of the next page, opaque to the agent. */
+function cursorOf(offset: number): string {
+  return Buffer.from(`o${offset}`).toString('base64url');
+}
+
+function offsetOf(cursor: string): number {
+  const m = /^o(\d{1,7})$/.exec(Buffer.from(cursor, 'base64url').toString());
+  if (!m) {
+    throw new ProContextError('INVALID_INPUT', `'${cursor}' is not a cursor list-libraries gave.`, {
+      suggestion: 'Pass the nextCursor of the previous list-libraries answer, or no cursor for the first page.',
+    });
+  }
+  return Number(m[1]);
+}
 
 /** Tokens at least left for the source line when content must be asked for again within less. */
 const SOURCE_LINE_RESERVE = 60;
@@ -135,7 +156,7 @@ export function docsTools(engine: DocsEngine): ToolDefinition[] {
     name: 'resolve-library',
     title: 'Resolve library',
     description:
-      'Find a library by name (typos and aliases are fine) and get its canonical libraryId, versions, documentation sources and table of contents (TOC). Call this first; then use get-docs for a focused answer, or read-page on TOC URLs to browse. Do not call it more than 3 times for one question. Never substitute another version for the one the user asked about.',
+      'Find a library by name (typos, aliases and "name v2" are fine): its libraryId, versions and table of contents. Call it first, then get-docs, or read-page on a TOC URL. At most 3 calls per question; never substitute another version for the one asked.',
     inputSchema: resolveLibraryInput,
     outputSchema: resolveLibraryOutput,
     annotations: readOnly,
@@ -180,7 +201,7 @@ export function docsTools(engine: DocsEngine): ToolDefinition[] {
     name: 'get-docs',
     title: 'Get documentation',
     description:
-      'Fast path: focused, ranked documentation for a topic of a library (BM25 over its indexed docs), filled up to maxTokens, best match first, with its source URL, exact version, confidence and relatedPages to read next. The first call for a library fetches and indexes its docs (progress is reported).',
+      'Focused documentation on a topic of a library, best match first, up to maxTokens, with its source URL, exact version and relatedPages to read next.',
     inputSchema: getDocsInput,
     outputSchema: getDocsOutput,
     annotations: readOnly,
@@ -220,7 +241,7 @@ export function docsTools(engine: DocsEngine): ToolDefinition[] {
     name: 'search-docs',
     title: 'Search documentation',
     description:
-      "Search a library's indexed documentation; returns ranked results (title, ~100-token snippet, normalized relevance, URL, section path). Results are references: use read-page on a result URL for the full content.",
+      "Search a library's documentation: ranked results with a snippet and URL; read-page a URL for the full text.",
     inputSchema: searchDocsInput,
     outputSchema: searchDocsOutput,
     annotations: readOnly,
@@ -252,7 +273,7 @@ export function docsTools(engine: DocsEngine): ToolDefinition[] {
     name: 'read-page',
     title: 'Read a documentation page',
     description:
-      'Navigation path: fetch one documentation page (from a TOC, a search result or relatedPages) as clean markdown. Long pages are cut at a section boundary; pass nextOffset as offset to continue.',
+      'One documentation page (a TOC, search result or relatedPages URL) as markdown; a long one is cut at a section: pass nextOffset as offset to continue.',
     inputSchema: readPageInput,
     outputSchema: readPageOutput,
     annotations: readOnly,
@@ -274,22 +295,38 @@ export function docsTools(engine: DocsEngine): ToolDefinition[] {
     name: 'list-libraries',
     title: 'List libraries',
     description:
-      'List the libraries pro-context can serve (configured, cached and project-detected), optionally filtered by language or category.',
+      "Browse the libraries pro-context knows: the project's and cached ones first, a page at a time (filter with query, language, category; page with cursor). To find one library, resolve-library is quicker.",
     inputSchema: listLibrariesInput,
     outputSchema: listLibrariesOutput,
     annotations: { ...readOnly, openWorldHint: false },
     async handler(args, context) {
-      const libraries = await context.logger.span('list-libraries', { ...args }, () => engine.listLibraries(args));
+      const { cursor, ...filters } = args;
+      const offset = cursor === undefined ? 0 : offsetOf(cursor);
+      const all = await context.logger.span('list-libraries', { ...args }, () => engine.listLibraries(filters));
+      const line = (l: (typeof all)[number]) =>
+        `- **${l.name}** (\`${l.id}\`)${l.language ? ` · ${l.language}` : ''} · ${l.defaultVersion}${l.projectDetected ? ` · in this project${l.detectedFrom ? ` (${l.detectedFrom})` : ''}` : l.cached ? ' · cached' : ''}${l.description ? ` — ${l.description}` : ''}`;
+      // a page within LIST_TOKENS: its lines and its structured entries (an agent reads both), at least one
+      const page: typeof all = [];
+      let used = LIST_FOOTER_TOKENS;
+      for (const l of all.slice(offset)) {
+        used += estimateTokens(line(l)) + estimateTokens(JSON.stringify(l));
+        if (page.length > 0 && used > LIST_TOKENS) break;
+        page.push(l);
+      }
+      const next = offset + page.length < all.length ? cursorOf(offset + page.length) : undefined;
       const text =
-        libraries.length === 0
-          ? 'No libraries match. Configure libraries in pro-context.config.yaml, or resolve one by name.'
-          : libraries
-              .map(
-                (l) =>
-                  `- **${l.name}** (\`${l.id}\`)${l.language ? ` · ${l.language}` : ''} · ${l.defaultVersion}${l.projectDetected ? ` · in this project${l.detectedFrom ? ` (${l.detectedFrom})` : ''}` : ''}${l.description ? ` — ${l.description}` : ''}`,
-              )
-              .join('\n');
-      return { structured: { libraries, total: libraries.length }, text };
+        all.length === 0
+          ? `No libraries match${args.query ? ` '${args.query}'` : ''}. Call resolve-library with the library's name: libraries nobody listed are looked up by name.`
+          : [
+              ...page.map(line),
+              ...(next || offset > 0
+                ? [
+                    '',
+                    `${offset + 1}-${offset + page.length} of ${all.length} (the project's and cached ones first).${next ? ` Next page: cursor "${next}". Narrow with query (words of the name or purpose), language or category.` : ''} To find one library, call resolve-library with its name.`,
+                  ]
+                : []),
+            ].join('\n');
+      return { structured: { libraries: page, total: all.length, ...(next ? { nextCursor: next } : {}) }, text };
     },
   });
 

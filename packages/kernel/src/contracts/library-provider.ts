@@ -42,6 +42,12 @@ export interface LibraryProvider {
    * fields it leaves `undefined` are filled in (`installedVersion`, `detectedFrom`). Returns an unsubscribe.
    */
   watch?(onChange: () => void): () => void;
+  /**
+   * For a provider whose libraries arrive late ({@link watch}): resolves when the work under way has ended and
+   * its libraries were announced (never rejects). A one-shot command (the CLI) waits for it, bounded, so that it
+   * answers with the project's libraries as a long-running server would.
+   */
+  settled?(): Promise<void>;
 }
 
 /** What a caller of {@link LibraryProvider.lookup} knows besides the name. */
