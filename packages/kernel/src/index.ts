@@ -106,6 +106,13 @@ export {
   ProContextError,
   toProContextError,
 } from './errors/pro-context-error.js';
+export type { UpstreamFailure } from './http/failure.js';
+export {
+  describeUpstreamFailure,
+  isUnreachableFailure,
+  upstreamFailureOf,
+  upstreamFailureOfStatus,
+} from './http/failure.js';
 export type {
   HttpClient,
   HttpClientFactory,
