@@ -106,10 +106,12 @@ export {
   ProContextError,
   toProContextError,
 } from './errors/pro-context-error.js';
-export type { UpstreamFailure } from './http/failure.js';
+export type { RegistryFailureSubject, UpstreamFailure } from './http/failure.js';
 export {
   describeUpstreamFailure,
   isUnreachableFailure,
+  registryFailure,
+  registryStatusError,
   upstreamFailureOf,
   upstreamFailureOfStatus,
 } from './http/failure.js';
