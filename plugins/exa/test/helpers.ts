@@ -28,7 +28,7 @@ export async function startExaServer(
     config?: Record<string, unknown>;
     cache?: MemoryCacheStore;
     /** Extra HTTP client options (a DNS `lookup` for the fault suite). */
-    httpOptions?: Parameters<typeof createTestKernel>[0]['httpOptions'];
+    httpOptions?: NonNullable<Parameters<typeof createTestKernel>[0]>['httpOptions'];
   } = {},
 ): Promise<ExaServer> {
   const written: string[] = [];
