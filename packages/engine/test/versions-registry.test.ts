@@ -110,8 +110,51 @@ describe('resolveReleasedVersion with a registry', () => {
     });
     const listed = { ...pydantic, versions: ['2.10.6', '2.9.2'] };
     expect(await resolveLibraryVersion(listed, '2.9.x', empty)).toMatchObject({ version: '2.9.2', stale: true });
-    const error = await catalogErrorOf(resolveLibraryVersion(pydantic, '2.10.x', empty));
-    expect(error.code).toBe('REGISTRY_TIMEOUT');
+    // offline: not a timeout error, but VERSION_NOT_FOUND listing the versions known and saying why the list is old
+    const error = await catalogErrorOf(resolveLibraryVersion(listed, '3.x', empty));
+    expect(error.code).toBe('VERSION_NOT_FOUND');
+    expect(error.message).toContain('the list of versions could not be refreshed');
+    expect(error.suggestion).toContain('Known versions: 2.10.6, 2.9.2');
+    expect(error.details).toMatchObject({ availableVersions: ['2.10.6', '2.9.2'], unrefreshed: true });
+  });
+
+  it('degrades a registry failure of any kind (refused by policy, DNS, 5xx, 429) to a note, never a failed call', async () => {
+    const failures = [
+      new ProContextError('URL_NOT_ALLOWED', 'Refused to connect to pypi.org: it resolves to 203.0.113.80.', {
+        details: { failure: 'refused-by-policy' },
+      }),
+      new ProContextError('REGISTRY_UNREACHABLE', 'PyPI could not be reached.', { details: { failure: 'dns' } }),
+      new ProContextError('REGISTRY_ERROR', 'PyPI answered HTTP 503.', { details: { failure: 'http-5xx' } }),
+      new ProContextError('RATE_LIMITED', 'PyPI is rate limiting requests.', { retryAfter: 60 }),
+    ];
+    for (const failWith of failures) {
+      const registry = pypi();
+      registry.failWith = failWith;
+      const sources = { registries: [registry], cache: new MemoryCacheStore(), adapters: anyVersion };
+      const listed = { ...pydantic, versions: ['2.10.6', '2.9.2'] };
+      const info = await resolveLibraryVersion(listed, undefined, sources);
+      expect(info, failWith.code).toMatchObject({ version: '2.10.6', unreachable: 'pypi' });
+    }
+    const sinkholed = pypi();
+    sinkholed.failWith = failures[0] as ProContextError;
+    const info = await resolveLibraryVersion(pydantic, undefined, {
+      registries: [sinkholed],
+      cache: new MemoryCacheStore(),
+      adapters: anyVersion,
+    });
+    expect(info.unreachableReason).toBe('the address it resolves to is refused by the network policy');
+  });
+
+  it('answers a version that is not a version with INVALID_INPUT, online and offline', async () => {
+    const online = { registries: [pypi()], cache: new MemoryCacheStore(), adapters: anyVersion };
+    const error = await catalogErrorOf(resolveLibraryVersion(pydantic, 'banana', online));
+    expect([error.code, error.message]).toEqual(['INVALID_INPUT', "'banana' is not a version of Pydantic."]);
+    const down = pypi();
+    down.failWith = new ProContextError('REGISTRY_UNREACHABLE', 'PyPI could not be reached.', {
+      details: { failure: 'dns' },
+    });
+    const offline = { registries: [down], cache: new MemoryCacheStore(), adapters: anyVersion };
+    expect((await catalogErrorOf(resolveLibraryVersion(pydantic, 'banana', offline))).code).toBe('INVALID_INPUT');
   });
 
   it('does not ask a registry that could not be reached again for a while (one deadline, not one per call)', async () => {

@@ -7,7 +7,13 @@ import type {
   HttpResponse,
   HttpStreamResponse,
 } from '@pro-context/kernel';
-import { createSilentLogger, isProContextError, type Logger, ProContextError } from '@pro-context/kernel';
+import {
+  createSilentLogger,
+  isProContextError,
+  type Logger,
+  ProContextError,
+  type UpstreamFailure,
+} from '@pro-context/kernel';
 import type { Agent, Dispatcher, ProxyAgent } from 'undici';
 import {
   type AddressPolicy,
@@ -74,6 +80,42 @@ function errorCode(error: unknown): string | undefined {
   return undefined;
 }
 
+/** The transport error codes of each {@link UpstreamFailure} (the rest are `network`). */
+const failureOfCode: Record<string, UpstreamFailure> = {
+  ENOTFOUND: 'dns',
+  EAI_AGAIN: 'dns',
+  EAI_NONAME: 'dns',
+  EAI_FAIL: 'dns',
+  EAI_NODATA: 'dns',
+  ECONNREFUSED: 'connection-refused',
+  ECONNRESET: 'connection-reset',
+  ECONNABORTED: 'connection-reset',
+  EPIPE: 'connection-reset',
+  UND_ERR_SOCKET: 'connection-reset',
+  UND_ERR_CLOSED: 'connection-reset',
+  ENETUNREACH: 'network-unreachable',
+  ENETDOWN: 'network-unreachable',
+  EHOSTUNREACH: 'network-unreachable',
+  EHOSTDOWN: 'network-unreachable',
+  ETIMEDOUT: 'timeout',
+  UND_ERR_CONNECT_TIMEOUT: 'timeout',
+  UND_ERR_HEADERS_TIMEOUT: 'timeout',
+  UND_ERR_BODY_TIMEOUT: 'timeout',
+  EPROTO: 'tls',
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'tls',
+  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: 'tls',
+  DEPTH_ZERO_SELF_SIGNED_CERT: 'tls',
+  SELF_SIGNED_CERT_IN_CHAIN: 'tls',
+  CERT_HAS_EXPIRED: 'tls',
+  ERR_TLS_CERT_ALTNAME_INVALID: 'tls',
+};
+
+/** The {@link UpstreamFailure} of a transport error code. */
+export function failureOfErrorCode(code: string | undefined): UpstreamFailure {
+  if (!code) return 'network';
+  return failureOfCode[code] ?? (/^(ERR_TLS_|ERR_SSL_|CERT_)/.test(code) ? 'tls' : 'network');
+}
+
 /** `promise`, or a rejection with the signal's reason once it aborts (for work that takes no signal). */
 function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
   if (signal.aborted) return Promise.reject(signal.reason);
@@ -95,7 +137,7 @@ function tooLarge(url: URL, limit: number): ProContextError {
     'INVALID_CONTENT',
     `Response from ${url.host} is larger than the ${formatBytes(limit)} limit.`,
     {
-      details: { host: url.host, maxBodyBytes: limit },
+      details: { host: url.host, maxBodyBytes: limit, failure: 'too-large' satisfies UpstreamFailure },
     },
   );
 }
@@ -130,7 +172,7 @@ function checkHop(allowUrl: (url: URL) => void, next: URL, from: URL): void {
     if (isProContextError(error)) throw error;
     const reason = error instanceof Error && error.message ? `: ${error.message.replace(/\.$/, '')}` : '';
     throw new ProContextError('URL_NOT_ALLOWED', `Refused the redirect from ${from.host} to ${next.host}${reason}.`, {
-      details: { from: from.href, to: next.href },
+      details: { from: from.href, to: next.href, failure: 'refused-by-policy' satisfies UpstreamFailure },
       cause: error,
     });
   }
@@ -142,6 +184,13 @@ interface Exchange {
   signal: AbortSignal;
   /** `performance.now()` value after which the overall deadline has passed. */
   deadlineAt: number;
+  /** The overall deadline, ms. */
+  timeoutMs: number;
+  /**
+   * The caller set this request's deadline (`timeoutMs`): the per-attempt headers (and, read whole, body) timeouts
+   * follow it instead of the client's defaults, so a remote call given 60 s is not cut after 15 s.
+   */
+  ownDeadline: boolean;
   maxBodyBytes: number;
   retries: number;
   retriesUsed: number;
@@ -300,6 +349,8 @@ class GuardedHttpClient implements HttpClient {
       method,
       signal: options.signal ? AbortSignal.any([deadline.signal, options.signal]) : deadline.signal,
       deadlineAt: started + timeoutMs,
+      timeoutMs,
+      ownDeadline: options.timeoutMs !== undefined,
       maxBodyBytes: options.maxBodyBytes ?? this.settings.maxBodyBytes,
       retries: Math.max(0, options.retries ?? this.settings.retries),
       retriesUsed: 0,
@@ -343,7 +394,7 @@ class GuardedHttpClient implements HttpClient {
     if (callerSignal?.aborted) return callerSignal.reason ?? error;
     if (exchange.signal.aborted) {
       return new ProContextError('SOURCE_UNAVAILABLE', `Request to ${exchange.host} timed out after ${timeoutMs} ms.`, {
-        details: { host: exchange.host, timeoutMs },
+        details: { host: exchange.host, timeoutMs, failure: 'timeout' satisfies UpstreamFailure, phase: 'deadline' },
         cause: error,
       });
     }
@@ -386,14 +437,16 @@ class GuardedHttpClient implements HttpClient {
         throw new ProContextError(
           'SOURCE_UNAVAILABLE',
           `Too many redirects from ${start.host}: gave up after ${maxRedirects}.`,
-          { details: { host: start.host, maxRedirects } },
+          { details: { host: start.host, maxRedirects, failure: 'redirect-loop' satisfies UpstreamFailure } },
         );
       }
       let next: URL;
       try {
         next = new URL(location, url);
       } catch {
-        throw new ProContextError('SOURCE_UNAVAILABLE', `${url.host} sent an invalid redirect location.`);
+        throw new ProContextError('SOURCE_UNAVAILABLE', `${url.host} sent an invalid redirect location.`, {
+          details: { host: url.host, failure: 'invalid-body' satisfies UpstreamFailure },
+        });
       }
       if (options.allowUrl) checkHop(options.allowUrl, next, url);
       if (next.origin !== url.origin) {
@@ -479,8 +532,7 @@ class GuardedHttpClient implements HttpClient {
           headers: { ...headers },
           body: body ?? null,
           signal: exchange.signal,
-          headersTimeout: this.settings.headersTimeoutMs,
-          bodyTimeout: this.settings.bodyTimeoutMs,
+          ...this.attemptTimeouts(exchange),
         });
         const status = response.statusCode;
         const responseHeaders = flattenHeaders(response.headers);
@@ -518,6 +570,17 @@ class GuardedHttpClient implements HttpClient {
     }
   }
 
+  /**
+   * The headers and body timeouts of one attempt: the client's defaults, or, when the caller gave the request its own
+   * deadline, what is left of it (a streamed body keeps the idle timeout between chunks: it has no deadline).
+   */
+  private attemptTimeouts(exchange: Exchange): { headersTimeout: number; bodyTimeout: number } {
+    const { headersTimeoutMs, bodyTimeoutMs } = this.settings;
+    if (!exchange.ownDeadline) return { headersTimeout: headersTimeoutMs, bodyTimeout: bodyTimeoutMs };
+    const left = Math.max(1, Math.ceil(exchange.deadlineAt - performance.now()));
+    return { headersTimeout: left, bodyTimeout: exchange.stream ? bodyTimeoutMs : left };
+  }
+
   private noteRetry(exchange: Exchange, attempt: number, delayMs: number, reason: string): void {
     exchange.retriesUsed++;
     this.logger.debug('http retry', {
@@ -548,16 +611,32 @@ class GuardedHttpClient implements HttpClient {
 
   private unavailable(error: unknown, exchange: Exchange): ProContextError {
     const code = errorCode(error);
-    const { connectTimeoutMs, headersTimeoutMs, bodyTimeoutMs } = this.settings;
+    const { connectTimeoutMs } = this.settings;
+    const { headersTimeout, bodyTimeout } = exchange.ownDeadline
+      ? {
+          headersTimeout: exchange.timeoutMs,
+          bodyTimeout: exchange.stream ? this.settings.bodyTimeoutMs : exchange.timeoutMs,
+        }
+      : { headersTimeout: this.settings.headersTimeoutMs, bodyTimeout: this.settings.bodyTimeoutMs };
+    const failure = failureOfErrorCode(code);
+    const phases: Record<string, { phase: string; timeoutMs: number }> = {
+      UND_ERR_CONNECT_TIMEOUT: { phase: 'connect', timeoutMs: connectTimeoutMs },
+      UND_ERR_HEADERS_TIMEOUT: { phase: 'headers', timeoutMs: headersTimeout },
+      UND_ERR_BODY_TIMEOUT: { phase: 'body', timeoutMs: bodyTimeout },
+    };
+    const timing = code ? phases[code] : undefined;
     const what: Record<string, string> = {
       UND_ERR_CONNECT_TIMEOUT: `connecting timed out after ${connectTimeoutMs} ms`,
-      UND_ERR_HEADERS_TIMEOUT: `no response headers within ${headersTimeoutMs} ms`,
-      UND_ERR_BODY_TIMEOUT: `the response body stalled for ${bodyTimeoutMs} ms`,
+      UND_ERR_HEADERS_TIMEOUT: `no response headers within ${headersTimeout} ms`,
+      UND_ERR_BODY_TIMEOUT: `the response body stalled for ${bodyTimeout} ms`,
       ECONNREFUSED: 'the connection was refused',
       ECONNRESET: 'the connection was reset',
       UND_ERR_SOCKET: 'the connection closed unexpectedly',
       ENOTFOUND: 'the host name could not be resolved',
       EAI_AGAIN: 'the host name could not be resolved',
+      ECONNABORTED: 'the connection was reset',
+      ENETUNREACH: 'the network is unreachable',
+      EHOSTUNREACH: 'the host is unreachable',
     };
     const happened =
       (code && what[code]) ?? (error instanceof Error ? error.message : 'the request failed').replace(/\.$/, '');
@@ -566,7 +645,13 @@ class GuardedHttpClient implements HttpClient {
         ? ` (after ${exchange.retriesUsed} ${exchange.retriesUsed === 1 ? 'retry' : 'retries'})`
         : '';
     return new ProContextError('SOURCE_UNAVAILABLE', `Request to ${exchange.host} failed: ${happened}${after}.`, {
-      details: { host: exchange.host, ...(code ? { errorCode: code } : {}), retries: exchange.retriesUsed },
+      details: {
+        host: exchange.host,
+        ...(code ? { errorCode: code } : {}),
+        failure,
+        ...(timing ?? {}),
+        retries: exchange.retriesUsed,
+      },
       cause: error,
     });
   }
@@ -594,7 +679,7 @@ class GuardedHttpClient implements HttpClient {
           throw new ProContextError(
             'INVALID_CONTENT',
             `Response from ${url.host} is not valid JSON: ${(error as Error).message}`,
-            { details: { host: url.host, status }, cause: error },
+            { details: { host: url.host, status, failure: 'invalid-body' satisfies UpstreamFailure }, cause: error },
           );
         }
       },

@@ -164,7 +164,7 @@ export function checkUrlShape(url: URL, via?: string): void {
     throw new ProContextError(
       'URL_NOT_ALLOWED',
       `Refused a ${url.protocol} URL${redirect}: only http: and https: URLs can be fetched.`,
-      { details: { scheme: url.protocol } },
+      { details: { scheme: url.protocol, failure: 'refused-by-policy' } },
     );
   }
   if (url.username || url.password) {
@@ -172,11 +172,13 @@ export function checkUrlShape(url: URL, via?: string): void {
     throw new ProContextError(
       'URL_NOT_ALLOWED',
       `Refused a URL for ${url.host}${redirect}: URLs with embedded credentials are not fetched.`,
-      { details: { host: url.host } },
+      { details: { host: url.host, failure: 'refused-by-policy' } },
     );
   }
   if (!url.hostname) {
-    throw new ProContextError('URL_NOT_ALLOWED', `Refused a URL without a host${redirect}.`);
+    throw new ProContextError('URL_NOT_ALLOWED', `Refused a URL without a host${redirect}.`, {
+      details: { failure: 'refused-by-policy' },
+    });
   }
 }
 
@@ -189,7 +191,12 @@ export function toUrlNotAllowed(blocked: AddressBlockedError, via?: string): Pro
     suggestion: privateTarget
       ? 'Loopback and private-network targets are refused unless security.allowPrivateNetwork is true (intranet docs, tests).'
       : 'This kind of address is never fetched; use a public documentation URL.',
-    details: { host: blocked.host, reason: blocked.reason, ...(blocked.address ? { address: blocked.address } : {}) },
+    details: {
+      host: blocked.host,
+      reason: blocked.reason,
+      ...(blocked.address ? { address: blocked.address } : {}),
+      failure: 'refused-by-policy',
+    },
     cause: blocked,
   });
 }

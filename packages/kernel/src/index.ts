@@ -108,6 +108,15 @@ export {
   ProContextError,
   toProContextError,
 } from './errors/pro-context-error.js';
+export type { RegistryFailureSubject, UpstreamFailure } from './http/failure.js';
+export {
+  describeUpstreamFailure,
+  isUnreachableFailure,
+  registryFailure,
+  registryStatusError,
+  upstreamFailureOf,
+  upstreamFailureOfStatus,
+} from './http/failure.js';
 export type {
   HttpClient,
   HttpClientFactory,

@@ -72,6 +72,13 @@ export { StaticRegistryResolver } from './fakes/static-registry-resolver.js';
 export type { StaticLibraryDocs } from './fakes/static-source-adapter.js';
 export { StaticSourceAdapter } from './fakes/static-source-adapter.js';
 export { TermSearchBackend } from './fakes/term-search-backend.js';
+export type { FaultInjector, UnreachableUpstreams, UpstreamFault, UpstreamFaultKind } from './fault-injector.js';
+export {
+  loopbackOnlyLookup,
+  startFaultInjector,
+  unreachableUpstreams,
+  upstreamFaultKinds,
+} from './fault-injector.js';
 export type { LoopbackSite } from './loopback-site.js';
 export { startLoopbackSite } from './loopback-site.js';
 export type { TestKernelOptions } from './test-kernel.js';

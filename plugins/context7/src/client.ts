@@ -168,6 +168,8 @@ export class Context7Client {
         },
         // our own deadline decides (its message is the seed's); the client's is only a backstop
         timeoutMs: timeoutMs + 5_000,
+        // a billed call: retried at most once (a 5xx, a reset), never after the deadline
+        retries: 1,
         signal: deadline.signal,
       });
     } catch (error) {

@@ -29,8 +29,10 @@ export const exaPluginOptionsSchema = z.strictObject({
     .int()
     .min(1)
     .max(120)
-    .default(30)
-    .describe('Deadline of one tool call against Exa, retries included, seconds.'),
+    .default(5)
+    .describe(
+      "Deadline of one tool call against Exa, retries included, seconds (seed 004: 5 s, with retries). It is also each request's headers and body timeout.",
+    ),
   retries: z
     .number()
     .int()

@@ -27,6 +27,8 @@ export async function startGroundingServer(
     env?: Record<string, string | undefined>;
     config?: Record<string, unknown>;
     cache?: MemoryCacheStore;
+    /** Extra HTTP client options (a DNS `lookup` for the fault suite). */
+    httpOptions?: NonNullable<Parameters<typeof createTestKernel>[0]>['httpOptions'];
   } = {},
 ): Promise<GroundingServer> {
   const written: string[] = [];
@@ -35,6 +37,7 @@ export async function startGroundingServer(
     fakeCache: options.cache ?? new MemoryCacheStore(),
     env: options.env ?? { OT_GEMINI_API_KEY: GEMINI_KEY, ...(gemini ? { PRO_CONTEXT_GEMINI_URL: gemini.url } : {}) },
     config: options.config ?? {},
+    ...(options.httpOptions ? { httpOptions: options.httpOptions } : {}),
     logger: createLogger({ level: 'debug', stream: { write: (line: string) => written.push(line) } }),
   });
   const binding = createMcpBinding(kernel, { version: '0.0.0' });

@@ -163,7 +163,7 @@ export async function discoverNpmRegistry(
 }
 
 function noRegistry(why: string, cause?: unknown): ProContextError {
-  return new ProContextError('REGISTRY_TIMEOUT', `Could not find the npm registry to ask: ${why}`, {
+  return new ProContextError('REGISTRY_UNREACHABLE', `Could not find the npm registry to ask: ${why}`, {
     suggestion: `Set registries.npm.url or ${NPM_URL_ENV} to your registry URL, or make \`npm config get registry\` work.`,
     details: { registry: 'npm' },
     ...(cause === undefined ? {} : { cause }),

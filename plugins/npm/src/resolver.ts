@@ -11,6 +11,9 @@ import {
   type RegistryResolver,
   type RegistrySearchHit,
   type ResolvedVersion,
+  registryFailure,
+  registryStatusError,
+  upstreamFailureOf,
 } from '@pro-context/kernel';
 import { LRUCache } from 'lru-cache';
 import { type NpmEnvironment, type NpmPluginOptions, npmEnvironmentToken, npmOptionsToken } from './options.js';
@@ -140,7 +143,7 @@ export class NpmRegistryResolver implements RegistryResolver {
       doc = await this.getJson<NpmPackument>(url, full ? FULL_ACCEPT : ABBREVIATED_ACCEPT, context);
     } catch (error) {
       // A full packument over the size cap (thousands of versions with readmes): the abbreviated one is smaller.
-      if (!(full && isProContextError(error) && error.code === 'INVALID_CONTENT' && error.details?.maxBodyBytes)) {
+      if (!(full && upstreamFailureOf(error) === 'too-large')) {
         throw error;
       }
       doc = await this.getJson<NpmPackument>(url, ABBREVIATED_ACCEPT, context);
@@ -172,6 +175,8 @@ export class NpmRegistryResolver implements RegistryResolver {
   /** GETs a JSON document: `null` on 404, catalog errors for everything that is not an answer. */
   private async getJson<T>(url: string, accept: string, context?: FetchContext): Promise<T | null> {
     const host = new URL(url).host;
+    const subject = { registry: this.id, label: 'The npm registry', host, timeoutMs: this.options.timeoutMs };
+    const checkUrl = 'Check the npm registry in registries.npm.url, PRO_CONTEXT_NPM_URL or your npm configuration.';
     let response: HttpResponse;
     try {
       response = await this.http.get(url, {
@@ -181,52 +186,29 @@ export class NpmRegistryResolver implements RegistryResolver {
       });
     } catch (error) {
       if (context?.signal?.aborted) throw error;
-      if (isProContextError(error) && error.code === 'SOURCE_UNAVAILABLE') {
-        throw new ProContextError(
-          'REGISTRY_TIMEOUT',
-          `The npm registry (${host}) could not be reached: ${error.message}`,
-          {
-            details: { registry: this.id, host },
-            cause: error,
-          },
-        );
-      }
-      throw error;
+      // refused by policy, DNS, refused, reset, TLS: REGISTRY_UNREACHABLE; a timeout: REGISTRY_TIMEOUT
+      throw registryFailure(error, subject);
     }
     if (response.status === 404 || response.status === 410) return null;
-    if (response.status === 429) {
-      throw new ProContextError('RATE_LIMITED', `The npm registry (${host}) is rate limiting requests.`, {
-        ...(response.retryAfter === undefined ? {} : { retryAfter: response.retryAfter }),
-        details: { registry: this.id, host, status: 429 },
-      });
-    }
     if (response.status < 200 || response.status >= 300) {
       const auth = response.status === 401 || response.status === 403;
-      throw new ProContextError(
-        'REGISTRY_TIMEOUT',
-        `The npm registry (${host}) answered HTTP ${response.status} for ${url}.`,
-        {
-          recoverable: response.status >= 500,
-          ...(response.status >= 500
-            ? {}
-            : {
-                suggestion: auth
-                  ? 'This registry wants credentials, which pro-context does not send: set registries.npm.url to a registry that answers without them.'
-                  : 'Check the npm registry in registries.npm.url, PRO_CONTEXT_NPM_URL or your npm configuration.',
-              }),
-          details: { registry: this.id, host, status: response.status },
-        },
-      );
+      throw registryStatusError(response.status, response.retryAfter, {
+        ...subject,
+        url,
+        suggestion: auth
+          ? 'This registry wants credentials, which pro-context does not send: set registries.npm.url to a registry that answers without them.'
+          : checkUrl,
+      });
     }
     try {
       return response.json<T>();
     } catch (error) {
       throw new ProContextError(
-        'REGISTRY_TIMEOUT',
+        'REGISTRY_ERROR',
         `The npm registry (${host}) answered something that is not JSON for ${url}.`,
         {
-          suggestion: 'Check the npm registry in registries.npm.url, PRO_CONTEXT_NPM_URL or your npm configuration.',
-          details: { registry: this.id, host, status: response.status },
+          suggestion: checkUrl,
+          details: { registry: this.id, host, status: response.status, failure: 'invalid-body' },
           cause: error,
         },
       );

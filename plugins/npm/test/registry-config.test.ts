@@ -136,7 +136,7 @@ describe('finding the registry', () => {
     expect(readNpmrc(join(root, 'missing.npmrc'), {})).toEqual({ scopes: {} });
   });
 
-  it('refuses a PRO_CONTEXT_NPM_URL that is not a URL, and reports npm failing as REGISTRY_TIMEOUT', async () => {
+  it('refuses a PRO_CONTEXT_NPM_URL that is not a URL, and reports npm failing as REGISTRY_UNREACHABLE', async () => {
     const bad = await catalogErrorOf(discoverNpmRegistry(environment({ PRO_CONTEXT_NPM_URL: 'nope' }).environment));
     expect([bad.code, bad.message]).toEqual(['CONFIG_INVALID', expect.stringContaining('PRO_CONTEXT_NPM_URL')]);
     const failing: NpmEnvironment = {
@@ -147,7 +147,7 @@ describe('finding the registry', () => {
     };
     const missing = await catalogErrorOf(discoverNpmRegistry(failing));
     expect([missing.code, missing.message, missing.suggestion]).toEqual([
-      'REGISTRY_TIMEOUT',
+      'REGISTRY_UNREACHABLE',
       'Could not find the npm registry to ask: `npm config get registry` failed: spawn npm ENOENT',
       expect.stringContaining('PRO_CONTEXT_NPM_URL'),
     ]);

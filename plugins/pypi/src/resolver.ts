@@ -4,12 +4,13 @@ import {
   type HttpResponse,
   inject,
   injectable,
-  isProContextError,
   kernelTokens,
   type PackageMetadata,
   ProContextError,
   type RegistryResolver,
   type ResolvedVersion,
+  registryFailure,
+  registryStatusError,
 } from '@pro-context/kernel';
 import { LRUCache } from 'lru-cache';
 import { type PypiProjectJson, pypiMetadata } from './metadata.js';
@@ -98,6 +99,7 @@ export class PypiRegistryResolver implements RegistryResolver {
   /** GETs a JSON document: `null` on 404, catalog errors for everything that is not an answer. */
   private async getJson<T>(url: string, context?: FetchContext): Promise<T | null> {
     const host = new URL(url).host;
+    const subject = { registry: this.id, label: 'PyPI', host, timeoutMs: this.options.timeoutMs };
     let response: HttpResponse;
     try {
       response = await this.http.get(url, {
@@ -107,34 +109,23 @@ export class PypiRegistryResolver implements RegistryResolver {
       });
     } catch (error) {
       if (context?.signal?.aborted) throw error;
-      if (isProContextError(error) && error.code === 'SOURCE_UNAVAILABLE') {
-        throw new ProContextError('REGISTRY_TIMEOUT', `PyPI (${host}) could not be reached: ${error.message}`, {
-          details: { registry: this.id, host },
-          cause: error,
-        });
-      }
-      throw error;
+      // refused by policy, DNS, refused, reset, TLS: REGISTRY_UNREACHABLE; a timeout: REGISTRY_TIMEOUT
+      throw registryFailure(error, subject);
     }
     if (response.status === 404 || response.status === 410) return null;
-    if (response.status === 429) {
-      throw new ProContextError('RATE_LIMITED', `PyPI (${host}) is rate limiting requests.`, {
-        ...(response.retryAfter === undefined ? {} : { retryAfter: response.retryAfter }),
-        details: { registry: this.id, host, status: 429 },
-      });
-    }
     if (response.status < 200 || response.status >= 300) {
-      throw new ProContextError('REGISTRY_TIMEOUT', `PyPI (${host}) answered HTTP ${response.status} for ${url}.`, {
-        recoverable: response.status >= 500,
-        ...(response.status >= 500 ? {} : { suggestion: `Check registries.pypi.url (${this.options.url}).` }),
-        details: { registry: this.id, host, status: response.status },
+      throw registryStatusError(response.status, response.retryAfter, {
+        ...subject,
+        url,
+        suggestion: `Check registries.pypi.url (${this.options.url}).`,
       });
     }
     try {
       return response.json<T>();
     } catch (error) {
-      throw new ProContextError('REGISTRY_TIMEOUT', `PyPI (${host}) answered something that is not JSON for ${url}.`, {
+      throw new ProContextError('REGISTRY_ERROR', `PyPI (${host}) answered something that is not JSON for ${url}.`, {
         suggestion: `Check that registries.pypi.url (${this.options.url}) is a package index with the PyPI JSON API.`,
-        details: { registry: this.id, host, status: response.status },
+        details: { registry: this.id, host, status: response.status, failure: 'invalid-body' },
         cause: error,
       });
     }

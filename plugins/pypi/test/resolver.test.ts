@@ -99,7 +99,9 @@ describe('the plugin', () => {
       const { kernel, resolver } = await kernelFromEnv({ PRO_CONTEXT_PYPI_URL: '' });
       // The lookup refuses every DNS name, so this fails on the machine instead of reaching the index.
       const error = await catalogErrorOf(resolver.lookup('fastapi'));
-      expect(error.code).toBe('REGISTRY_TIMEOUT');
+      // a DNS failure is not a timeout
+      expect(error.code).toBe('REGISTRY_UNREACHABLE');
+      expect(error.details?.failure).toBe('dns');
       expect(error.message).toContain(new URL(DEFAULT_PYPI_URL).host);
       expect(pypi.count()).toBe(0);
       await kernel.stop();
@@ -282,12 +284,13 @@ describe('resolveVersion', () => {
 });
 
 describe('failures', () => {
-  it('reports an index that cannot be reached as REGISTRY_TIMEOUT', async () => {
+  it('reports an index that cannot be reached (connection refused) as REGISTRY_UNREACHABLE, not a timeout', async () => {
     const gone = await startFakePypi([]);
     await gone.close();
     const { kernel, resolver } = await kernelWith({ url: gone.url });
     const error = await catalogErrorOf(resolver.resolveVersion('fastapi'));
-    expect([error.code, error.recoverable]).toEqual(['REGISTRY_TIMEOUT', true]);
+    expect([error.code, error.recoverable]).toEqual(['REGISTRY_UNREACHABLE', true]);
+    expect(error.details?.failure).toBe('connection-refused');
     expect(error.message).toContain('could not be reached');
     await kernel.stop();
   });
@@ -299,14 +302,16 @@ describe('failures', () => {
     pypi.fault({ hang: true });
     const error = await catalogErrorOf(resolver.lookup('fastapi'));
     expect(error.code).toBe('REGISTRY_TIMEOUT');
-    expect(error.message).toContain('timed out after 600 ms');
+    expect(error.message).toContain('did not answer within 0.6 s');
+    expect(error.details).toMatchObject({ failure: 'timeout', timeoutMs: 600 });
   });
 
-  it('reports 5xx answers as REGISTRY_TIMEOUT after the client retried them', async () => {
+  it('reports 5xx answers as REGISTRY_ERROR after the client retried them', async () => {
     const resolver = await resolverFor();
     pypi.fault({ status: 503 });
     const error = await catalogErrorOf(resolver.lookup('fastapi'));
-    expect([error.code, error.message]).toEqual(['REGISTRY_TIMEOUT', expect.stringContaining('HTTP 503')]);
+    expect([error.code, error.message]).toEqual(['REGISTRY_ERROR', expect.stringContaining('HTTP 503')]);
+    expect(error.details?.failure).toBe('http-5xx');
     expect(pypi.count('/pypi/fastapi/json')).toBe(3);
   });
 
@@ -317,11 +322,12 @@ describe('failures', () => {
     expect([error.code, error.retryAfter]).toEqual(['RATE_LIMITED', 120]);
   });
 
-  it('reports an answer that is not JSON as REGISTRY_TIMEOUT naming the configured URL', async () => {
+  it('reports an answer that is not JSON as REGISTRY_ERROR naming the configured URL', async () => {
     const resolver = await resolverFor();
     pypi.fault({ status: 200, body: '<html>captive portal</html>' });
     const error = await catalogErrorOf(resolver.lookup('fastapi'));
-    expect([error.code, error.suggestion]).toEqual(['REGISTRY_TIMEOUT', expect.stringContaining(pypi.url)]);
+    expect([error.code, error.suggestion]).toEqual(['REGISTRY_ERROR', expect.stringContaining(pypi.url)]);
+    expect(error.details?.failure).toBe('invalid-body');
   });
 
   it('passes the caller signal through: an abort ends the request at once with the abort reason', async () => {

@@ -503,12 +503,14 @@ export class DocsEngine {
     const library = best.library;
     const notes: string[] = [];
     const latest = await this.version(library, undefined, context);
-    if (latest.unreachable)
+    if (latest.unreachable) {
+      const why = latest.unreachableReason ? ` (${latest.unreachableReason})` : '';
       notes.push(
         latest.from === 'config'
-          ? `The ${latest.unreachable} registry could not be reached, so ${library.name}'s versions could not be checked: this is its current documentation (${latest.version}).`
-          : `The ${latest.unreachable} registry could not be reached: ${library.name}'s versions are the last list it gave (cached).`,
+          ? `The ${latest.unreachable} registry could not be reached${why}, so ${library.name}'s versions could not be checked: this is its current documentation (${latest.version}).`
+          : `The ${latest.unreachable} registry could not be reached${why}: ${library.name}'s versions are the last list it gave (cached).`,
       );
+    }
     if (latest.installed)
       notes.push(
         `${library.name} ${latest.version} is the version installed in this project (${library.detectedFrom ?? 'project files'}); it is served when no version is asked${latest.latest !== latest.version ? ` (latest stable: ${latest.latest})` : ''}.`,
@@ -635,6 +637,13 @@ export class DocsEngine {
         break;
       } catch (error) {
         if (!isProContextError(error) || error.code !== 'VERSION_NOT_FOUND') throw error;
+        if (error.details?.unrefreshed) {
+          // offline: the hint could not be checked, which is not the same as not existing
+          notes.push(
+            `${library.name}'s versions could not be checked (the ${String(error.details.unreachable)} registry could not be reached), so '${hint}' could not be checked either; this is its current documentation (${latest.version}).`,
+          );
+          return undefined;
+        }
       }
     }
     if (!released) {
@@ -729,7 +738,8 @@ export class DocsEngine {
       const stored = await this.deps.cache.get<StoredAnswer>(ns.answers, answerKey);
       if (stored && (inMemory === undefined || stored.value.revision === inMemory)) {
         const { revision: _revision, ...answer } = stored.value;
-        return this.noteReusable({ ...answer, cached: true, stale: Boolean(versions.stale) }, libraryId, library, {
+        // stale means the documentation is old: a registry that cannot be asked says nothing about it
+        return this.noteReusable({ ...answer, cached: true, stale: false }, libraryId, library, {
           version: versions.version,
           revision: inMemory,
         });
@@ -785,7 +795,7 @@ export class DocsEngine {
         // the page asked for by its path, or the overview asked for by no topic, is the answer itself
         confidence: page !== undefined && best ? 1 : confidenceOf(best, terms, weights),
         cached: loaded.cached,
-        stale: loaded.stale || Boolean(versions.stale),
+        stale: loaded.stale,
         relatedPages:
           page !== undefined
             ? this.relatedPages(toc, [], [], loaded.docs.record.pages, source)

@@ -1,10 +1,12 @@
 import {
   type FetchContext,
   isProContextError,
+  isUnreachableFailure,
   type LibraryDescriptor,
   type Logger,
   ProContextError,
   type SourceAdapter,
+  upstreamFailureOf,
 } from '@pro-context/kernel';
 
 /** What the engine remembers about each adapter, for `pro-context://health`. */
@@ -71,9 +73,18 @@ export class SourceChain {
     return [...this.adapters].sort((a, b) => a.priority - b.priority).find((a) => a.ownsUrl?.(url));
   }
 
-  /** Whether an error means the origin could not be reached (what makes an adapter 'failing'). */
+  /**
+   * Whether an error means the origin could not be reached (what makes an adapter 'failing'): a recoverable
+   * SOURCE_UNAVAILABLE, or any failure the HTTP client classifies as the origin's (refused by policy, as behind a
+   * DNS sinkhole; DNS; refused; reset; TLS; timeout; rate limited).
+   */
   static unreachable(error: unknown): boolean {
-    return !isProContextError(error) || (error.code === 'SOURCE_UNAVAILABLE' && error.recoverable);
+    if (!isProContextError(error)) return true;
+    if (error.code === 'SOURCE_UNAVAILABLE' && error.recoverable) return true;
+    const failure = upstreamFailureOf(error);
+    return (
+      isUnreachableFailure(failure) || failure === 'timeout' || failure === 'rate-limited' || failure === 'http-5xx'
+    );
   }
 
   /** Records a success or failure of an adapter. */

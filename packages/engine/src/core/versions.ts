@@ -1,6 +1,7 @@
 import {
   type CacheStore,
   type DocVersions,
+  describeUpstreamFailure,
   type FetchContext,
   isProContextError,
   type LibraryDescriptor,
@@ -9,6 +10,7 @@ import {
   ProContextError,
   type RegistryResolver,
   type SourceAdapter,
+  upstreamFailureOf,
 } from '@pro-context/kernel';
 import semver from 'semver';
 import { ns } from './keys.js';
@@ -26,12 +28,15 @@ export interface VersionInfo {
   /** Registry that answered (`'pypi'`, `'npm'`), or `'config'`. */
   from: string;
   /**
-   * The registry could not be reached: the version list is the last one it gave (from the cache), or, with
-   * none cached, the library's own (`from: 'config'`).
+   * The registry could not be asked: the version list is the last one it gave (from the cache), or, with none
+   * cached, the library's own (`from: 'config'`). It says nothing about the documentation's age: docs served with
+   * this version are stale only when the docs themselves are.
    */
   stale?: boolean;
-  /** The registry that could not be reached (`'pypi'`), when the versions could not be refreshed. */
+  /** The registry that could not be asked (`'pypi'`), when the versions could not be refreshed. */
   unreachable?: string;
+  /** Why it could not be asked, in words ("its host name does not resolve"), for the note. */
+  unreachableReason?: string;
   /** Ids of the adapters that document this version (the source chain asks only those). */
   documentedBy?: string[];
   /** No version was asked and this is the version installed in the project (project detection). */
@@ -148,10 +153,36 @@ interface CachedVersions {
   fetchedAt: number;
 }
 
-/** Whether an error means the registry could not be reached (its last list may serve instead). */
-const unreachable = (error: unknown) =>
-  isProContextError(error) &&
-  (error.code === 'REGISTRY_TIMEOUT' || (error.code === 'SOURCE_UNAVAILABLE' && error.recoverable));
+/** Answers of a registry about the package itself, not failures to ask it. */
+const REGISTRY_ANSWERS = new Set(['LIBRARY_NOT_FOUND', 'VERSION_NOT_FOUND', 'INVALID_INPUT']);
+
+/**
+ * Whether an error means the registry could not be asked, of any kind: refused by policy (a DNS sinkhole answers
+ * public hosts with an address the guard refuses), DNS, refused, reset, TLS, timeout, 5xx, 429, an unreadable
+ * answer. Its last list, or the library's own versions, serve instead.
+ */
+const unreachable = (error: unknown) => isProContextError(error) && !REGISTRY_ANSWERS.has(error.code);
+
+/** Why a registry could not be asked, in words. */
+function reasonOf(error: unknown): string {
+  const failure = describeUpstreamFailure(upstreamFailureOf(error));
+  if (failure) return failure;
+  if (isProContextError(error) && error.code === 'REGISTRY_TIMEOUT') return 'it did not answer in time';
+  return 'it could not be asked';
+}
+
+/** A spec with no digit at all (`banana`) is no version or range; `latest`, `stable`, `*`, `x` are. */
+function looksLikeVersion(spec: string): boolean {
+  return /\d/.test(spec) || /^(latest|stable|[x*])$/i.test(spec);
+}
+
+/** `INVALID_INPUT` for a spec that is not a version (`-V banana`). */
+function notAVersion(library: LibraryDescriptor, spec: string, known: readonly string[]): ProContextError {
+  return new ProContextError('INVALID_INPUT', `'${spec}' is not a version of ${library.name}.`, {
+    suggestion: `Give a version (${known[0] ?? '2.10.1'}), a range (^2, >=2,<3, 2.x) or 'latest'${known.length > 0 ? `; known versions: ${known.slice(0, 10).join(', ')}` : ''}.`,
+    details: { argument: 'version', requested: spec, availableVersions: known.slice(0, 10) },
+  });
+}
 
 /** How long a registry that could not be reached is not asked again (the curated data and caches answer). */
 export const REGISTRY_RETRY_AFTER_MS = 60_000;
@@ -217,7 +248,7 @@ async function resolveInRegistry(
   spec: string | undefined,
   scheme: VersionScheme,
   sources: VersionSources,
-): Promise<{ version: string; metadata: PackageMetadata; stale: boolean }> {
+): Promise<{ version: string; metadata: PackageMetadata; stale: boolean; reason?: string }> {
   const key = `${registry.id}:${name.toLowerCase()}`;
   const cached = await sources.cache
     ?.get<CachedVersions>(ns.versions, key, { allowStale: true })
@@ -241,9 +272,14 @@ async function resolveInRegistry(
     return { version: resolved.version, metadata: resolved.metadata, stale: false };
   } catch (error) {
     if (!cached || !unreachable(error) || sources.context?.signal?.aborted) throw error;
-    sources.logger?.warn('registry unreachable: serving its last version list', { registry: registry.id, name });
-    const version = await fromMetadata(cached.value.metadata, spec, scheme, registry, name);
-    return { version, ...cached.value, stale: true };
+    sources.logger?.debug('registry unreachable: serving its last version list', { registry: registry.id, name });
+    let version: string;
+    try {
+      version = await fromMetadata(cached.value.metadata, spec, scheme, registry, name);
+    } catch (notFound) {
+      throw unrefreshed(notFound, registry.id, reasonOf(error));
+    }
+    return { version, ...cached.value, stale: true, reason: reasonOf(error) };
   }
 }
 
@@ -276,13 +312,23 @@ export async function resolveReleasedVersion(
         available: stable.slice(0, 10),
         latest: resolved.metadata.latestStable ?? stable[0] ?? resolved.version,
         from: registry.id,
-        ...(resolved.stale ? { stale: true, unreachable: registry.id } : {}),
+        ...(resolved.stale
+          ? {
+              stale: true,
+              unreachable: registry.id,
+              ...(resolved.reason ? { unreachableReason: resolved.reason } : {}),
+            }
+          : {}),
       };
     } catch (error) {
-      // offline or behind a firewall, with no list cached: the library's own versions serve the latest
-      // (marked stale); a version asked for that they cannot name stays REGISTRY_TIMEOUT (below)
+      if (requested && !looksLikeVersion(requested) && isProContextError(error) && error.code === 'VERSION_NOT_FOUND') {
+        const known = (error.details?.availableVersions as string[] | undefined) ?? [];
+        throw notAVersion(library, requested, known);
+      }
+      // offline, behind a firewall or a DNS sinkhole, with no list cached: the library's own versions serve the
+      // latest (with a note); a version asked for that they cannot name is VERSION_NOT_FOUND saying why (below)
       if (unreachable(error) && !sources.context?.signal?.aborted) {
-        sources.logger?.warn('registry unreachable and no version list cached: serving the configured versions', {
+        sources.logger?.debug('registry unreachable and no version list cached: serving the configured versions', {
           registry: registry.id,
           name,
         });
@@ -295,11 +341,14 @@ export async function resolveReleasedVersion(
   }
   // no registry and no configured versions: the versions the sources list (a repository's tags), latest = the head
   const listed = library.versions?.length || unreachableId ? [] : await listedVersionsOf(library, sources);
-  const available = library.versions?.length
+  // the version installed in the project exists, whatever a registry that cannot be asked would say
+  const installed = unreachableId && library.installedVersion ? [library.installedVersion] : [];
+  const configured = library.versions?.length
     ? library.versions
     : listed.length > 0
       ? listed
       : [library.defaultVersion ?? 'latest'];
+  const available = [...new Set([...configured, ...installed])];
   const latest = library.defaultVersion ?? (listed.length > 0 ? 'latest' : available[0]) ?? 'latest';
   const result = (version: string): VersionInfo => ({
     version,
@@ -307,12 +356,24 @@ export async function resolveReleasedVersion(
     available: available.slice(0, 10),
     latest,
     from: 'config',
-    ...(unreachableId ? { stale: true, unreachable: unreachableId } : {}),
+    ...(unreachableId
+      ? { stale: true, unreachable: unreachableId, unreachableReason: reasonOf(unreachableError) }
+      : {}),
   });
   if (!requested || requested === 'latest' || requested === 'stable') return result(latest);
   const match = await matchVersion(scheme, requested, available);
   if (match) return result(match);
-  if (unreachableError) throw unreachableError;
+  const known = available.filter((v) => v !== 'latest');
+  if (!looksLikeVersion(requested)) throw notAVersion(library, requested, known);
+  if (unreachableId) {
+    throw unrefreshed(
+      new ProContextError('VERSION_NOT_FOUND', `${library.name} has no known version '${requested}'.`, {
+        details: { requested, availableVersions: known.slice(0, 10) },
+      }),
+      unreachableId,
+      reasonOf(unreachableError),
+    );
+  }
   // with no list of versions to check against, docs that serve any version are asked for the version as written
   if (
     !library.versions?.length &&
@@ -325,6 +386,25 @@ export async function resolveReleasedVersion(
     suggestion: `Available versions: ${available.slice(0, 10).join(', ')}`,
     details: { requested, availableVersions: available.slice(0, 10) },
   });
+}
+
+/**
+ * A `VERSION_NOT_FOUND` from a version list that could not be refreshed: it lists the versions known and says
+ * the list is not the registry's current one (the version may exist).
+ */
+function unrefreshed(error: unknown, registry: string, reason: string): unknown {
+  if (!isProContextError(error) || error.code !== 'VERSION_NOT_FOUND') return error;
+  const known = (error.details?.availableVersions as string[] | undefined) ?? [];
+  const requested = String(error.details?.requested ?? '');
+  return new ProContextError(
+    'VERSION_NOT_FOUND',
+    `${error.message.replace(/\.$/, '')}: the ${registry} registry could not be asked (${reason}), so the list of versions could not be refreshed.`,
+    {
+      suggestion: `${known.length > 0 ? `Known versions: ${known.join(', ')}. ` : ''}Ask again without a version for the current documentation, or once the ${registry} registry can be reached${requested ? ` to check '${requested}'` : ''}.`,
+      details: { ...error.details, availableVersions: known, unrefreshed: true, unreachable: registry },
+      cause: error,
+    },
+  );
 }
 
 /** The versions the adapters list (`kind: 'list'`, such as a repository's tags), each once, in their order. */

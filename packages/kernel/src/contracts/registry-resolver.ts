@@ -59,8 +59,11 @@ export interface RegistrySearchHit {
  * version list (namespace `versions`) and answers from it while it is fresh, or when the registry is down.
  *
  * `resolveVersion` throws `VERSION_NOT_FOUND` (with the available versions in its suggestion) for a
- * version or range that matches nothing, `LIBRARY_NOT_FOUND` for an unknown package, and `REGISTRY_TIMEOUT`
- * when the registry cannot be reached. Every request honours `context.signal`.
+ * version or range that matches nothing, `LIBRARY_NOT_FOUND` for an unknown package, `REGISTRY_TIMEOUT` when
+ * the registry did not answer within its deadline, `REGISTRY_UNREACHABLE` when it could not be reached at all
+ * (refused by policy, DNS, connection refused or reset, TLS), `REGISTRY_ERROR` when it answered a server error or
+ * something unreadable, and `RATE_LIMITED` for a 429 — each keeping the HTTP client's `details.failure`. The
+ * engine turns any of these into a note for a library whose docs it knows. Every request honours `context.signal`.
  */
 export interface RegistryResolver {
   /** Stable id, equal to the plugin id (`'pypi'`, `'npm'`). */

@@ -39,6 +39,15 @@ export const errorCatalog = {
   },
   SOURCE_UNAVAILABLE: { recoverable: true, suggestion: 'Try again later.' },
   REGISTRY_TIMEOUT: { recoverable: true, suggestion: 'Try again or specify the library ID directly.' },
+  REGISTRY_UNREACHABLE: {
+    recoverable: true,
+    suggestion:
+      "Check the network (a firewall, proxy or DNS sinkhole), or point registries.<id>.url at a mirror you can reach; configure the library's docs (libraries in the config) to work without the registry.",
+  },
+  REGISTRY_ERROR: {
+    recoverable: true,
+    suggestion: 'The registry answered, but not usefully: try again later, or check registries.<id>.url.',
+  },
   RATE_LIMITED: { recoverable: true, suggestion: 'Try again after {retryAfter} seconds.' },
   INDEXING_IN_PROGRESS: {
     recoverable: true,

@@ -1,4 +1,5 @@
 import { isProContextError } from '../errors/pro-context-error.js';
+import { upstreamFailureOf } from '../http/failure.js';
 import type { HttpClient, HttpRequestOptions, HttpResponse } from '../http/types.js';
 
 /** How {@link postWithRetries} retries (take the values from the kernel's `http` config). */
@@ -36,6 +37,7 @@ export async function postWithRetries(
   policy: RetryPolicy,
 ): Promise<HttpResponse> {
   const deadline = Date.now() + options.timeoutMs;
+  let timeouts = 0;
   for (let attempt = 0; ; attempt++) {
     const remaining = deadline - Date.now();
     const last = attempt >= policy.retries;
@@ -46,7 +48,16 @@ export async function postWithRetries(
     } catch (error) {
       const deadlinePassed = Date.now() >= deadline;
       const transport = isProContextError(error) && error.code === 'SOURCE_UNAVAILABLE';
-      if (last || deadlinePassed || !transport || options.signal?.aborted || Date.now() + backoff >= deadline) {
+      // a billed call that timed out is retried at most once, and only within the deadline
+      const timedOutTwice = upstreamFailureOf(error) === 'timeout' && ++timeouts > 1;
+      if (
+        last ||
+        deadlinePassed ||
+        !transport ||
+        timedOutTwice ||
+        options.signal?.aborted ||
+        Date.now() + backoff >= deadline
+      ) {
         throw error;
       }
       await sleep(backoff, options.signal);

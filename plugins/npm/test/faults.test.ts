@@ -1,0 +1,96 @@
+import type { StartedKernel } from '@pro-context/kernel';
+import {
+  catalogErrorOf,
+  type FakeRegistry,
+  type FaultInjector,
+  fakeNpmPackages,
+  startFakeNpm,
+  startFaultInjector,
+  type UnreachableUpstreams,
+  type UpstreamFaultKind,
+  unreachableUpstreams,
+} from '@pro-context/testing';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { kernelWith } from './helpers.js';
+
+// The fault-injection matrix for npm (issue #26 deliverable 9): every way the index fails ends in a coded error
+// whose code and `details.failure` name the cause (the engine turns each into a note for a library whose docs it
+// knows), never a crash, a hang or a message about something else. Deadlines are short through the config.
+let npm: FakeRegistry;
+let injector: FaultInjector;
+let dead: UnreachableUpstreams;
+const kernels: StartedKernel[] = [];
+const TIMEOUT_MS = 1500;
+
+beforeAll(async () => {
+  npm = await startFakeNpm(fakeNpmPackages);
+  injector = await startFaultInjector(npm.origin);
+  dead = await unreachableUpstreams();
+});
+afterEach(() => injector.fault());
+afterAll(async () => {
+  await Promise.all(kernels.map((k) => k.stop()));
+  await injector.close();
+  await npm.close();
+});
+
+async function lookupVia(url: string) {
+  const { kernel, resolver } = await kernelWith(
+    { url, timeoutMs: TIMEOUT_MS, reuseSeconds: 0 },
+    { security: { allowPrivateNetwork: true }, http: { retries: 2, retryDelaysMs: [10] } },
+  );
+  kernels.push(kernel);
+  const started = performance.now();
+  const error = await catalogErrorOf(resolver.lookup('react'));
+  return { error, ms: performance.now() - started };
+}
+
+describe('npm unreachable', () => {
+  it.each([
+    ['refused by policy (a DNS sinkhole address)', 'refusedByPolicy', 'refused-by-policy'],
+    ['DNS failure', 'dnsFailure', 'dns'],
+    ['connection refused', 'connectionRefused', 'connection-refused'],
+  ] as const)('%s → REGISTRY_UNREACHABLE', async (_name, which, failure) => {
+    const { error } = await lookupVia(dead[which]);
+    expect([error.code, error.recoverable, error.details?.failure]).toEqual(['REGISTRY_UNREACHABLE', true, failure]);
+    expect(error.message).toMatch(/^The npm registry \(.+\) could not be reached: /);
+  });
+});
+
+const answered: [UpstreamFaultKind, string, string, RegExp][] = [
+  ['reset-mid-body', 'REGISTRY_UNREACHABLE', 'connection-reset', /could not be reached/],
+  ['slow-headers', 'REGISTRY_TIMEOUT', 'timeout', /did not answer within 1\.5 s/],
+  ['slow-body', 'REGISTRY_TIMEOUT', 'timeout', /did not answer within 1\.5 s/],
+  ['status-500', 'REGISTRY_ERROR', 'http-5xx', /HTTP 500/],
+  ['status-502', 'REGISTRY_ERROR', 'http-5xx', /HTTP 502/],
+  ['status-503', 'REGISTRY_ERROR', 'http-5xx', /HTTP 503/],
+  ['rate-limited', 'RATE_LIMITED', 'rate-limited', /rate limiting/],
+  ['truncated-body', 'REGISTRY_ERROR', 'invalid-body', /not JSON/],
+  ['garbage-body', 'REGISTRY_ERROR', 'invalid-body', /not JSON/],
+  ['wrong-content-type', 'REGISTRY_ERROR', 'invalid-body', /not JSON/],
+  ['redirect-loop', 'REGISTRY_ERROR', 'redirect-loop', /redirect/i],
+];
+
+describe('npm answering wrongly', () => {
+  it.each(answered)('%s → %s (%s)', async (kind, code, failure, message) => {
+    injector.fault({ kind, delayMs: 5000, retryAfter: 30 });
+    const { error, ms } = await lookupVia(injector.origin);
+    expect([error.code, error.details?.failure]).toEqual([code, failure]);
+    expect(error.message).toMatch(message);
+    if (kind === 'rate-limited') expect(error.retryAfter).toBe(30);
+    // bounded by the registry's deadline, never a hang (generous: the machine may be loaded)
+    expect(ms).toBeLessThan(TIMEOUT_MS + 2500);
+  });
+
+  it('a reset, a 5xx or a 429 played once is retried and the answer arrives', async () => {
+    for (const kind of ['reset-mid-body', 'status-503', 'status-502'] as const) {
+      injector.fault({ kind, times: 1 });
+      const { kernel, resolver } = await kernelWith(
+        { url: injector.origin, timeoutMs: 5000, reuseSeconds: 0 },
+        { security: { allowPrivateNetwork: true }, http: { retries: 2, retryDelaysMs: [10] } },
+      );
+      kernels.push(kernel);
+      expect((await resolver.lookup('react'))?.name, kind).toBe('react');
+    }
+  });
+});
