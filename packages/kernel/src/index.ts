@@ -128,7 +128,17 @@ export type {
   SpanEvent,
 } from './logging/logger.js';
 export { createLogger, createSilentLogger, logLevels } from './logging/logger.js';
-export { REDACTED, redact, redactString } from './logging/redact.js';
+export {
+  collectSecrets,
+  isSecretParam,
+  REDACTED,
+  redact,
+  redactAnswer,
+  redactDeep,
+  redactString,
+  redactUrl,
+  registerSecrets,
+} from './logging/redact.js';
 export { definePlugin } from './plugins/define.js';
 export type {
   AnyPlugin,

@@ -18,6 +18,7 @@ import {
   type LogRecord,
   type LogSinkHandle,
   type PromptDefinition,
+  redactAnswer,
   type ResourceDefinition,
   type ResourceTemplateDefinition,
   type StartedKernel,
@@ -166,7 +167,9 @@ export function createMcpBinding(kernel: StartedKernel, options: McpServerOption
         async (uri, extra) => {
           const contents = await inSession(extra, () => resource.read());
           return {
-            contents: [{ uri: uri.href, mimeType: contents.mimeType ?? resource.mimeType, text: contents.text }],
+            contents: [
+              { uri: uri.href, mimeType: contents.mimeType ?? resource.mimeType, text: redactAnswer(contents.text) },
+            ],
           };
         },
       );
@@ -203,7 +206,9 @@ export function createMcpBinding(kernel: StartedKernel, options: McpServerOption
           try {
             const contents = await inSession(extra, () => template.read(uri.href, flat));
             return {
-              contents: [{ uri: uri.href, mimeType: contents.mimeType ?? template.mimeType, text: contents.text }],
+              contents: [
+                { uri: uri.href, mimeType: contents.mimeType ?? template.mimeType, text: redactAnswer(contents.text) },
+              ],
             };
           } catch (error) {
             const payload = toProContextError(error).toPayload();
