@@ -31,7 +31,8 @@ const SECRET_PARAMS = new Set([
   'x_amz_security_token',
   'x_amz_credential',
 ]);
-const SECRET_PARAM_SUFFIX = /(?:_token|(?:api|access|secret|private|client|signing|auth)_key|_secret|_signature|_sig|_password|_credential)$/;
+const SECRET_PARAM_SUFFIX =
+  /(?:_token|(?:api|access|secret|private|client|signing|auth)_key|_secret|_signature|_sig|_password|_credential)$/;
 
 /** Whether a query parameter of this name carries a secret. */
 export function isSecretParam(name: string): boolean {
