@@ -151,9 +151,14 @@ function maskUrlParts(value: string): string {
     );
   }
   if (out.includes('=')) {
-    out = out.replace(QUERY_PARAM, (match, sep: string, name: string, val: string) =>
-      val === '' || val === REDACTED || !isSecretParam(name) ? match : `${sep}${name}=${REDACTED}`,
-    );
+    out = out.replace(QUERY_PARAM, (match, sep: string, name: string, val: string) => {
+      if (val === '' || val === REDACTED || !isSecretParam(name)) return match;
+      // a sentence's full stop or comma after the URL is not part of the value
+      let end = val.length;
+      while (end > 0 && '.,:;!'.includes(val.charAt(end - 1))) end--;
+      const tail = val.slice(end);
+      return `${sep}${name}=${REDACTED}${tail}`;
+    });
   }
   return out;
 }
