@@ -9,6 +9,7 @@ import type {
 } from '@pro-context/kernel';
 import { createSilentLogger, isProContextError, type Logger, ProContextError } from '@pro-context/kernel';
 import type { Agent, Dispatcher, ProxyAgent } from 'undici';
+import { decodeBody } from './decode.js';
 import {
   type AddressPolicy,
   checkUrlShape,
@@ -584,7 +585,8 @@ class GuardedHttpClient implements HttpClient {
       redirects,
       ...(retryAfterMs === undefined ? {} : { retryAfter: Math.ceil(retryAfterMs / 1000) }),
       text() {
-        text ??= new TextDecoder('utf-8').decode(body);
+        // BOM, declared charset (header, HTML meta), else UTF-8: a UTF-16 llms.txt is text, not "binary"
+        text ??= decodeBody(body, headers['content-type']);
         return text;
       },
       json<T = unknown>(): T {

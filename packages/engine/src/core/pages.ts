@@ -123,12 +123,17 @@ export function markdownVariants(url: URL): URL[] {
   return [variant, url];
 }
 
-function looksBinary(body: Uint8Array): boolean {
-  const sample = body.subarray(0, 2048);
+/**
+ * Whether a body is binary, judged on its text as the HTTP client decoded it (BOM, declared charset, else UTF-8):
+ * a UTF-16 page is full of NUL bytes but is text once decoded.
+ */
+function looksBinary(text: string): boolean {
+  const sample = text.slice(0, 2048);
   let control = 0;
-  for (const byte of sample) {
-    if (byte === 0) return true;
-    if (byte < 9 || (byte > 13 && byte < 32)) control += 1;
+  for (let i = 0; i < sample.length; i += 1) {
+    const c = sample.charCodeAt(i);
+    if (c === 0) return true;
+    if (c < 9 || (c > 13 && c < 32)) control += 1;
   }
   return sample.length > 0 && control / sample.length > 0.1;
 }
@@ -284,13 +289,13 @@ export class PageReader {
         }
         const type = response.headers['content-type'] ?? '';
         const finalUrl = new URL(response.url);
-        if (looksBinary(response.body)) {
+        const text = response.text();
+        if (looksBinary(text)) {
           throw new ProContextError(
             'INVALID_CONTENT',
             `${url.href} is binary content (${type || 'no content type'}), not documentation.`,
           );
         }
-        const text = response.text();
         const isHtml = HTML_TYPES.test(type) || (!type && /^\s*<(!doctype html|html)/i.test(text));
         if (candidate !== url && isHtml) continue; // a site answering HTML for the .md variant has no markdown twin
         span.set({ status: response.status, contentType: type, variant: candidate !== url });
