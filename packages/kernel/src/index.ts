@@ -156,6 +156,7 @@ export type { EventBus, KernelEvents } from './util/events.js';
 export { createEventBus } from './util/events.js';
 export type { RetryPolicy } from './util/post-with-retries.js';
 export { postWithRetries } from './util/post-with-retries.js';
+export { parseRetryAfterMs } from './util/retry-after.js';
 export type { RetrySyncOptions } from './util/retry-sync.js';
 export { retrySync } from './util/retry-sync.js';
 export { Slicer } from './util/slicer.js';

@@ -30,7 +30,9 @@ describe('redaction of secrets (issue #25.5)', () => {
       `https://x.dev/llms.txt?lang=en&token=${REDACTED}&api_key=${REDACTED}&apikey=${REDACTED}&access_token=${REDACTED}&sig=${REDACTED}&signature=${REDACTED}&password=${REDACTED}&secret=${REDACTED}&auth=${REDACTED}&X-Amz-Signature=${REDACTED}&client_secret=${REDACTED}&page=2`,
     );
     // a markdown link keeps its closing parenthesis
-    expect(redactAnswer('[llms](https://x.dev/llms.txt?key=abc)')).toBe(`[llms](https://x.dev/llms.txt?key=${REDACTED})`);
+    expect(redactAnswer('[llms](https://x.dev/llms.txt?key=abc)')).toBe(
+      `[llms](https://x.dev/llms.txt?key=${REDACTED})`,
+    );
     expect(redactAnswer('see https://x.dev/?q=token&sort=key')).toBe('see https://x.dev/?q=token&sort=key');
   });
 

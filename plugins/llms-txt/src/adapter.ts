@@ -1111,8 +1111,11 @@ function statusError(
       details: { url, status },
     });
   }
+  // a 503's Retry-After (parsed by the client) travels too: the host is not asked again before it passes
+  const { retryAfter } = response;
   return new ProContextError('SOURCE_UNAVAILABLE', `${url} answered HTTP ${status}.`, {
     recoverable: status >= 500,
+    ...(retryAfter === undefined ? {} : { retryAfter, suggestion: `Try again after ${retryAfter} seconds.` }),
     details: { url, status },
   });
 }

@@ -281,11 +281,36 @@ describe('LlmsTxtSourceAdapter on a loopback site', () => {
     expect(error.message).toMatch(message);
   });
 
-  it('reports a rate-limited llms.txt as RATE_LIMITED with the server’s Retry-After', async () => {
-    web.setFault({ path: '/ex/llms.txt' }, { status: 429, retryAfter: 120 });
-    const error = await catalogErrorOf(adapter.fetchToc(lib(), 'latest'));
-    expect(error.code).toBe('RATE_LIMITED');
-    expect(error.retryAfter).toBe(120);
+  // each with a kernel of its own: its HTTP client then keeps that host waiting, which would fail the other tests
+  it('reports a rate-limited llms.txt as RATE_LIMITED with the server’s Retry-After, and asks again only after it', async () => {
+    const own = await kernelWith({ reuseTocSeconds: 0 });
+    try {
+      web.setFault({ path: '/ex/llms.txt' }, { status: 429, retryAfter: 120 });
+      const error = await catalogErrorOf(own.adapter.fetchToc(lib(), 'latest'));
+      expect(error.code).toBe('RATE_LIMITED');
+      expect(error.retryAfter).toBe(120);
+      serve('llms.txt', '# Example\n- [Start](start)\n');
+      const again = await catalogErrorOf(own.adapter.fetchToc(lib(), 'latest'));
+      expect(again.code).toBe('RATE_LIMITED');
+      expect(again.retryAfter).toBeGreaterThan(100);
+      expect(again.message).toMatch(/answered 429 with Retry-After: not asked again for 1\d\d s\.$/);
+      expect(requested('llms.txt')).toBe(1);
+    } finally {
+      await own.kernel.stop();
+    }
+  });
+
+  it('reports a 503 with Retry-After as SOURCE_UNAVAILABLE carrying retryAfter', async () => {
+    const own = await kernelWith({ reuseTocSeconds: 0 });
+    try {
+      web.setFault({ path: '/ex/llms.txt' }, { status: 503, retryAfter: 120 });
+      const error = await catalogErrorOf(own.adapter.fetchToc(lib(), 'latest'));
+      expect(error.code).toBe('SOURCE_UNAVAILABLE');
+      expect(error.retryAfter).toBe(120);
+      expect(error.suggestion).toBe('Try again after 120 seconds.');
+    } finally {
+      await own.kernel.stop();
+    }
   });
 
   it('reports a failing server as SOURCE_UNAVAILABLE after the client’s retries', async () => {

@@ -285,6 +285,9 @@ export class PageReader {
                 ? 'SOURCE_UNAVAILABLE'
                 : 'PAGE_NOT_FOUND',
             `${candidate.host} answered ${response.status} for ${candidate.href}.`,
+            response.retryAfter === undefined
+              ? {}
+              : { retryAfter: response.retryAfter, suggestion: `Try again after ${response.retryAfter} seconds.` },
           );
         }
         const type = response.headers['content-type'] ?? '';
