@@ -170,7 +170,13 @@ export class Context7Client {
       const code = isProContextError(error) ? String((error as ProContextError).details?.errorCode ?? '') : '';
       if (/TIMEOUT/.test(code)) throw timedOut();
       const detail = error instanceof Error ? error.message : String(error);
-      throw context7Errors.create('CONTEXT7_UNAVAILABLE', { detail: this.scrub(detail).replace(/\.$/, '') });
+      // the HTTP client holds Context7 back while its Retry-After runs: the wait goes with the error
+      const retryAfter = isProContextError(error) ? error.retryAfter : undefined;
+      throw context7Errors.create(
+        'CONTEXT7_UNAVAILABLE',
+        { detail: this.scrub(detail).replace(/\.$/, '') },
+        retryAfter === undefined ? {} : { retryAfter },
+      );
     } finally {
       clearTimeout(timer);
     }
