@@ -211,6 +211,27 @@ describe('LlmsTxtSourceAdapter on a loopback site', () => {
     await fresh.kernel.stop();
   });
 
+  it('reads an llms.txt and an llms-full.txt saved as UTF-16 with a byte-order mark (issue #25.6)', async () => {
+    const utf16 = (text: string, bom: number[]) => {
+      const le = Buffer.from(text, 'utf16le');
+      if (bom[0] === 0xff) return Buffer.concat([Buffer.from(bom), le]);
+      const be = Buffer.from(le);
+      be.swap16();
+      return Buffer.concat([Buffer.from(bom), be]);
+    };
+    const full = `# Example\n\n> Ünïcode docs.\n\n# Install\nSource: ${base}/ex/install\n\nRun \`pip install example\` — “quoted”.\n`;
+    web.setFault({ path: '/ex/llms-full.txt' }, { body: utf16(full, [0xfe, 0xff]), contentType: 'text/plain' });
+    const docs = await adapter.fetchDocs(lib(), 'latest');
+    expect(docs.pages.map((p) => p.markdown)).toEqual(['# Install\n\nRun `pip install example` — “quoted”.']);
+
+    web.setFault(
+      { path: '/ex/llms.txt' },
+      { body: utf16('# Example\n\n- [Start](start): Begin ✓\n', [0xff, 0xfe]), contentType: 'text/plain' },
+    );
+    const toc = await adapter.fetchToc(lib(), 'latest');
+    expect(toc.entries).toEqual([expect.objectContaining({ title: 'Start', description: 'Begin ✓' })]);
+  });
+
   it('reads a headings-only llms-full.txt as anchored sections, served back to read-page', async () => {
     serve('llms-full.txt', '# Guide\n\nIntro text.\n\n# Reference\n\nEvery function.\n');
     const toc = await adapter.fetchToc(lib(), 'latest');
