@@ -712,7 +712,7 @@ export class LlmsTxtSourceAdapter implements SourceAdapter {
     const finalUrl = response.url || url;
     const splitter = new LlmsFullSplitter(options.splitUrl ?? finalUrl, options.toc ? { toc: options.toc } : {});
     // chosen on the first bytes: a UTF-16 llms-full.txt (byte-order mark) is text, as the client's text() reads it
-    let decoder: TextDecoder | undefined;
+    let decoder: InstanceType<typeof TextDecoder> | undefined;
     const hash = createHash('sha256');
     const hosts = new Map<string, string>();
     let pending: DocPage[] | undefined = options.keepNone ? undefined : [];
@@ -1093,7 +1093,7 @@ async function handOver(pages: DocPage[], context: FetchContext): Promise<DocPag
  * The decoder of a streamed body, from its first bytes: a byte-order mark (UTF-8, UTF-16LE/BE), else the charset
  * `Content-Type` declares when `TextDecoder` knows it, else UTF-8 (the rules of the HTTP client's `text()`).
  */
-function streamDecoder(first: Uint8Array, contentType: string | undefined): TextDecoder {
+function streamDecoder(first: Uint8Array, contentType: string | undefined): InstanceType<typeof TextDecoder> {
   if (first[0] === 0xff && first[1] === 0xfe) return new TextDecoder('utf-16le');
   if (first[0] === 0xfe && first[1] === 0xff) return new TextDecoder('utf-16be');
   const label = /;\s{0,10}charset\s{0,10}=\s{0,10}"?([A-Za-z0-9_.:-]{1,40})/i.exec(contentType ?? '')?.[1];
