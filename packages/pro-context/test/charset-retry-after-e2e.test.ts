@@ -45,6 +45,8 @@ describe.skipIf(skipReason)(
           ttlHours: 1 / 3600,
         },
       ];
+      // read-page copies expire after one second too
+      config.cache = { ...config.cache, ttlHours: { pages: 1 / 3600 } };
       writeFileSync(project.configFile, JSON.stringify(config));
       const llms = await (await fetch(web.llmsTxtUrl('httpx'))).text();
       const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(llms, 'utf16le')]);
@@ -88,7 +90,10 @@ describe.skipIf(skipReason)(
     it('a 429 with Retry-After on a library cached before: answers stay served from the stale copy, the host unasked', async () => {
       const fresh = await server.call('get-docs', { libraryId: 'fastapi', topic: 'dependencies' });
       expect(fresh.isError).toBeFalsy();
-      await sleep(1500); // the one-second TTL passes
+      const pageUrl = (fresh.structuredContent as { source: string }).source.replace(/#.*$/, '');
+      const read = await server.call('read-page', { url: pageUrl });
+      expect(read.isError).toBeFalsy();
+      await sleep(1500); // the one-second TTLs pass
       web.setFault({ site: 'fastapi' }, { status: 429, retryAfter: 120 });
       const stale = await server.call('get-docs', { libraryId: 'fastapi', topic: 'dependencies' });
       expect(stale.isError).toBeFalsy();
@@ -105,8 +110,14 @@ describe.skipIf(skipReason)(
         expect(answer.isError).toBeFalsy();
         expect((answer.structuredContent as { content: string }).content.length).toBeGreaterThan(100);
       }
+      // read-page of a page read before: its expired copy answers, the host is not asked
+      const again = await server.call('read-page', { url: pageUrl });
+      expect(again.isError).toBeFalsy();
+      expect((again.structuredContent as { content: string }).content).toBe(
+        (read.structuredContent as { content: string }).content,
+      );
       await sleep(300);
       expect(requestsTo('fastapi').length).toBe(asked);
-    });
+      ;
   },
 );

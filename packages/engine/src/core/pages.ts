@@ -186,12 +186,25 @@ export class PageReader {
     const local = this.sources.owner(url)?.local === true;
     const entry = local ? undefined : await this.cache.get<PageRecord>(ns.pages, url.href);
     const cached = entry?.value.format === PAGE_FORMAT ? entry.value : undefined;
-    const record = cached ?? (await this.fetch(url, signal));
-    if (!cached && !local) await this.cache.set(ns.pages, url.href, record);
+    let record = cached;
+    let stale = false;
+    if (!record) {
+      try {
+        record = await this.fetch(url, signal);
+      } catch (error) {
+        // a site that asked to wait (Retry-After, issue #25.6): the copy read before answers meanwhile
+        const waiting = !local && isProContextError(error) && error.retryAfter !== undefined;
+        const old = waiting ? await this.cache.get<PageRecord>(ns.pages, url.href, { allowStale: true }) : undefined;
+        if (old?.value.format !== PAGE_FORMAT) throw error;
+        record = old.value;
+        stale = true;
+      }
+      if (!stale && !local) await this.cache.set(ns.pages, url.href, record);
+    }
     // a TOC entry into one file (`llms.txt#key-features`) starts at its section, unless an offset says where
     const fragment = new URL(raw).hash;
     const start = offset === 0 && fragment ? (sectionOffset(record.markdown, fragment) ?? 0) : offset;
-    return slicePage(record, maxTokens, start, Boolean(cached));
+    return slicePage(record, maxTokens, start, Boolean(cached) || stale);
   }
 
   /**
