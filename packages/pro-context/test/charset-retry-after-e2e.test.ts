@@ -118,6 +118,6 @@ describe.skipIf(skipReason)(
       );
       await sleep(300);
       expect(requestsTo('fastapi').length).toBe(asked);
-      ;
+    });
   },
 );
