@@ -11,6 +11,7 @@ import {
   ProContextError,
   type RateLimitSettings,
   type ResourceDefinition,
+  redactString,
   type StartedKernel,
   toolPluginToken,
   type UsageStore,
@@ -328,7 +329,7 @@ export async function serveHttp(kernel: StartedKernel, options: HttpHostOptions)
   );
 
   app.get('/health', async (_req, res) => {
-    const facts = health ? JSON.parse((await health.read()).text) : { status: 'healthy' };
+    const facts = health ? JSON.parse(redactString((await health.read()).text)) : { status: 'healthy' };
     res.json({
       ...facts,
       server: { transport: 'http', stateless: options.stateless ?? false, sessions: sessions.size },
@@ -336,7 +337,8 @@ export async function serveHttp(kernel: StartedKernel, options: HttpHostOptions)
   });
 
   const serveMetrics = async (_req: Request, res: Response) => {
-    res.set('Content-Type', metrics.registry.contentType).send(await metrics.registry.metrics());
+    // label values come from spans and requests: masked like a log line before they leave
+    res.set('Content-Type', metrics.registry.contentType).send(redactString(await metrics.registry.metrics()));
   };
 
   /** API key and rate limit; sets `req.auth` (reaches tool handlers as the caller) and the rate headers. */

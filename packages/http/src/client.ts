@@ -15,6 +15,7 @@ import {
   type UpstreamFailure,
 } from '@pro-context/kernel';
 import type { Agent, Dispatcher, ProxyAgent } from 'undici';
+import { decodeBody } from './decode.js';
 import {
   type AddressPolicy,
   checkUrlShape,
@@ -225,8 +226,19 @@ const loadUndici = (): Promise<Undici> => {
   return undiciModule;
 };
 
+/** Longest a `Retry-After` keeps a host from being asked again (a hostile or broken header cannot block it for days). */
+const MAX_COOLDOWN_MS = 60 * 60_000;
+
+/** A host that answered 429/503 with `Retry-After`: not asked again before `until` (epoch ms). */
+interface Cooldown {
+  until: number;
+  status: number;
+}
+
 class GuardedHttpClient implements HttpClient {
   private direct: Promise<Agent> | undefined;
+  /** Hosts (`host:port`) that asked, with `Retry-After`, not to be asked again yet. */
+  private readonly cooldowns = new Map<string, Cooldown>();
   private readonly proxies = new Map<string, ProxyAgent>();
   private readonly selectProxy: ProxySelector;
 
@@ -423,6 +435,7 @@ class GuardedHttpClient implements HttpClient {
       exchange.host = url.host;
       checkUrlShape(url, via);
       let raw: RawResponse;
+      this.refuseWhileCoolingDown(url);
       try {
         const proxy = this.selectProxy(url);
         await this.preflight(url, proxy, exchange.signal);
@@ -536,6 +549,7 @@ class GuardedHttpClient implements HttpClient {
         });
         const status = response.statusCode;
         const responseHeaders = flattenHeaders(response.headers);
+        if (status === 429 || status === 503) this.noteCooldown(url, status, responseHeaders['retry-after']);
         if (attempt < maxRetries && isRetryableStatus(status)) {
           const retryAfterMs = parseRetryAfterMs(responseHeaders['retry-after']);
           const wait = retryAfterMs ?? backoff;
@@ -579,6 +593,40 @@ class GuardedHttpClient implements HttpClient {
     if (!exchange.ownDeadline) return { headersTimeout: headersTimeoutMs, bodyTimeout: bodyTimeoutMs };
     const left = Math.max(1, Math.ceil(exchange.deadlineAt - performance.now()));
     return { headersTimeout: left, bodyTimeout: exchange.stream ? bodyTimeoutMs : left };
+  }
+
+  /** Remembers a host's `Retry-After` (seconds or a date, capped at an hour) so it is not asked again before then. */
+  private noteCooldown(url: URL, status: number, header: string | undefined): void {
+    const waitMs = parseRetryAfterMs(header);
+    if (waitMs === undefined || waitMs <= 0) return;
+    const until = Date.now() + Math.min(waitMs, MAX_COOLDOWN_MS);
+    const current = this.cooldowns.get(url.host);
+    if (!current || current.until < until) this.cooldowns.set(url.host, { until, status });
+    this.logger.debug('http cooldown', { host: url.host, status, retryAfter: Math.ceil(waitMs / 1000) });
+  }
+
+  /**
+   * Refuses, without any network, a request to a host whose `Retry-After` has not passed: `RATE_LIMITED` after a
+   * 429, `SOURCE_UNAVAILABLE` after a 503, with `retryAfter` (seconds left). Callers answer from a stale copy.
+   */
+  private refuseWhileCoolingDown(url: URL): void {
+    const cooldown = this.cooldowns.get(url.host);
+    if (!cooldown) return;
+    const leftMs = cooldown.until - Date.now();
+    if (leftMs <= 0) {
+      this.cooldowns.delete(url.host);
+      return;
+    }
+    const retryAfter = Math.ceil(leftMs / 1000);
+    throw new ProContextError(
+      cooldown.status === 429 ? 'RATE_LIMITED' : 'SOURCE_UNAVAILABLE',
+      `${url.host} answered ${cooldown.status} with Retry-After: not asked again for ${retryAfter} s.`,
+      {
+        retryAfter,
+        suggestion: `Try again after ${retryAfter} seconds.`,
+        details: { host: url.host, status: cooldown.status, retryAfter },
+      },
+    );
   }
 
   private noteRetry(exchange: Exchange, attempt: number, delayMs: number, reason: string): void {
@@ -669,7 +717,8 @@ class GuardedHttpClient implements HttpClient {
       redirects,
       ...(retryAfterMs === undefined ? {} : { retryAfter: Math.ceil(retryAfterMs / 1000) }),
       text() {
-        text ??= new TextDecoder('utf-8').decode(body);
+        // BOM, declared charset (header, HTML meta), else UTF-8: a UTF-16 llms.txt is text, not "binary"
+        text ??= decodeBody(body, headers['content-type']);
         return text;
       },
       json<T = unknown>(): T {

@@ -7,4 +7,5 @@
  */
 export { isBlockedAddress } from './address-policy.js';
 export { createHttpClient } from './client.js';
+export { charsetOf, decodeBody, detectEncoding } from './decode.js';
 export { parseRetryAfterMs } from './retry-after.js';

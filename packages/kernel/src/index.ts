@@ -139,7 +139,17 @@ export type {
   SpanEvent,
 } from './logging/logger.js';
 export { createLogger, createSilentLogger, logLevels } from './logging/logger.js';
-export { REDACTED, redact, redactString } from './logging/redact.js';
+export {
+  collectSecrets,
+  isSecretParam,
+  REDACTED,
+  redact,
+  redactAnswer,
+  redactDeep,
+  redactString,
+  redactUrl,
+  registerSecrets,
+} from './logging/redact.js';
 export { definePlugin } from './plugins/define.js';
 export type {
   AnyPlugin,
@@ -157,6 +167,7 @@ export type { EventBus, KernelEvents } from './util/events.js';
 export { createEventBus } from './util/events.js';
 export type { RetryPolicy } from './util/post-with-retries.js';
 export { postWithRetries } from './util/post-with-retries.js';
+export { parseRetryAfterMs } from './util/retry-after.js';
 export type { RetrySyncOptions } from './util/retry-sync.js';
 export { retrySync } from './util/retry-sync.js';
 export { Slicer } from './util/slicer.js';

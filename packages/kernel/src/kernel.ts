@@ -9,6 +9,7 @@ import { type Token, tokenCardinality, tokenId } from './contracts/token.js';
 import { kernelErrors, ProContextError, registerErrors } from './errors/pro-context-error.js';
 import type { HttpClient, HttpClientFactory, HttpClientOptions } from './http/types.js';
 import { createLogger, type Logger } from './logging/logger.js';
+import { collectSecrets, registerSecrets } from './logging/redact.js';
 import { assertPluginShape } from './plugins/define.js';
 import type {
   AnyPlugin,
@@ -202,6 +203,10 @@ export function createKernel(options: KernelOptions = {}): KernelBuilder {
         : undefined;
     const { config, sections, warnings, environment, source: validated } = validateConfig(source, plugins);
     registerErrors(plugins.map((p) => ({ owner: p.id, errors: p.errors ?? {} })));
+    // every API key and token of the configuration (file and environment) and of explicit plugin options is
+    // masked wherever it could be written: logs, error payloads, answers, metrics
+    registerSecrets(collectSecrets(validated?.values ?? {}));
+    for (const { options: explicit } of entries) if (explicit !== undefined) registerSecrets(collectSecrets(explicit));
 
     const resolvedOptions = new Map<string, unknown>();
     for (const { plugin, options: explicit } of entries) {

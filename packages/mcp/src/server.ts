@@ -21,6 +21,7 @@ import {
   type PromptDefinition,
   type ResourceDefinition,
   type ResourceTemplateDefinition,
+  redactAnswer,
   type StartedKernel,
   type ToolPlugin,
   toolPluginToken,
@@ -186,7 +187,9 @@ export function createMcpBinding(kernel: StartedKernel, options: McpServerOption
         async (uri, extra) => {
           const contents = await inSession(extra, () => resource.read());
           return {
-            contents: [{ uri: uri.href, mimeType: contents.mimeType ?? resource.mimeType, text: contents.text }],
+            contents: [
+              { uri: uri.href, mimeType: contents.mimeType ?? resource.mimeType, text: redactAnswer(contents.text) },
+            ],
           };
         },
       );
@@ -223,7 +226,9 @@ export function createMcpBinding(kernel: StartedKernel, options: McpServerOption
           try {
             const contents = await inSession(extra, () => template.read(uri.href, flat));
             return {
-              contents: [{ uri: uri.href, mimeType: contents.mimeType ?? template.mimeType, text: contents.text }],
+              contents: [
+                { uri: uri.href, mimeType: contents.mimeType ?? template.mimeType, text: redactAnswer(contents.text) },
+              ],
             };
           } catch (error) {
             const payload = toProContextError(error).toPayload();

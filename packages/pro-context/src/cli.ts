@@ -11,6 +11,7 @@ import {
   libraryProviderToken,
   logLevels,
   ProContextError,
+  redactString,
   type StartedKernel,
   toProContextError,
 } from '@pro-context/kernel';
@@ -511,8 +512,11 @@ export function buildProgram(): Command {
           .resolveAll(libraryProviderToken)
           .flatMap((p) => (p instanceof ConfigLibraryProvider ? p.warnings : []));
         const fromEnvironment = kernel.environment.map(({ variable, key }) => `  ${key} from ${variable}\n`);
+        // a warning may quote a configured URL: masked like a log line (user-info, secret query parameters)
         process.stdout.write(
-          `configuration OK${kernel.config.sourceFile ? ` (${kernel.config.sourceFile})` : ' (no file: defaults and environment)'}\n${fromEnvironment.length > 0 ? `set by the environment:\n${fromEnvironment.join('')}` : ''}${[...kernel.warnings, ...configurationNotes(kernel), ...libraryWarnings].map((w) => `warning: ${w}\n`).join('')}`,
+          redactString(
+            `configuration OK${kernel.config.sourceFile ? ` (${kernel.config.sourceFile})` : ' (no file: defaults and environment)'}\n${fromEnvironment.length > 0 ? `set by the environment:\n${fromEnvironment.join('')}` : ''}${[...kernel.warnings, ...configurationNotes(kernel), ...libraryWarnings].map((w) => `warning: ${w}\n`).join('')}`,
+          ),
         );
         await kernel.stop();
       } catch (error) {

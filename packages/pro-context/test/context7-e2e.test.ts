@@ -243,12 +243,7 @@ describe.skipIf(skipReason)(
       const missingTag = await call(server, 'context7.doc', { library_key: 'vercel/next.js', topic: 'tags' });
       expect(textOf(missingTag)).toContain('[Context7 error 404: tag_not_found: Tag "v1.0.0" not found');
 
-      context7.fault({ status: 429, retryAfter: 120 });
-      const limited = await call(server, 'context7.search', { query: 'vue' });
-      expect(textOf(limited)).toBe(
-        '[Context7 error 429: rate_limit_exceeded: Rate limit exceeded. Please try again later.] Retry after 120s.',
-      );
-
+      // (429 with Retry-After: the last test, since Context7 is then not asked again for two minutes)
       for (const status of [500, 503]) {
         context7.fault({ status });
         const failed = await call(server, 'context7.search', { query: `angular${status}` });
@@ -302,6 +297,21 @@ describe.skipIf(skipReason)(
       expect(doc?.resultLen).toEqual(expect.any(Number));
       const failed = spans(keyless, 'context7.search').at(-1);
       expect(failed).toMatchObject({ success: false, resultLen: '[Context7 API key not configured]'.length });
+    });
+    it('429 with Retry-After answers with the wait, and Context7 is not asked again before it passes (last: it holds for 2 min)', async () => {
+      context7.fault({ status: 429, retryAfter: 120 });
+      const limited = await call(server, 'context7.search', { query: 'vue' });
+      expect(textOf(limited)).toBe(
+        '[Context7 error 429: rate_limit_exceeded: Rate limit exceeded. Please try again later.] Retry after 120s.',
+      );
+      context7.fault();
+      const asked = context7.requests.length;
+      const held = await call(server, 'context7.search', { query: 'svelte' });
+      expect(held.isError).toBe(true);
+      expect(textOf(held)).toMatch(
+        /^\[Context7 unreachable: .* answered 429 with Retry-After: not asked again for 1\d\d s\] Retry after 1\d\ds\.$/,
+      );
+      expect(context7.requests.length).toBe(asked);
     });
   },
 );

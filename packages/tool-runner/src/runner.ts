@@ -2,6 +2,9 @@ import {
   type CallerInfo,
   type Logger,
   ProContextError,
+  redactAnswer,
+  redactDeep,
+  redactString,
   type StartedKernel,
   type ToolAnnotations,
   type ToolContext,
@@ -149,10 +152,12 @@ export function createToolRunner(kernel: Pick<StartedKernel, 'resolveAll' | 'log
       ...(tool.annotations ? { annotations: { title: tool.title, ...tool.annotations } } : {}),
     })));
 
+  // Secrets never leave in an answer: the text an error result shows is masked like a log line (user-info,
+  // secret query parameters, configured keys and tokens, key-shaped strings); see `redactString`.
   const failure = (error: ProContextError, logger: Logger, tool?: ToolDefinition): ToolFailure => {
     if (!tool?.renderError) return { ok: false, error, text: errorPayloadText(error) };
     try {
-      return { ok: false, error, text: tool.renderError(error) };
+      return { ok: false, error, text: redactString(tool.renderError(error)) };
     } catch (renderFailure) {
       logger.error('tool failed to render its error', { error: renderFailure });
       return { ok: false, error, text: errorPayloadText(error) };
@@ -202,10 +207,12 @@ export function createToolRunner(kernel: Pick<StartedKernel, 'resolveAll' | 'log
         logger.error('tool returned content that breaks its output schema', { issues: issuesMessage(checked.error) });
         return failure(new ProContextError('INTERNAL_ERROR', `${tool.name} produced an invalid result.`), logger, tool);
       }
+      // an answer carries documentation: only URL credentials and configured secrets are masked (`redactAnswer`),
+      // never the example keys a page shows
       return {
         ok: true,
-        structured: checked.data as Record<string, unknown>,
-        text: result.text,
+        structured: redactDeep(checked.data, redactAnswer) as Record<string, unknown>,
+        text: redactAnswer(result.text),
         ...(result.reusable ? { reusable: result.reusable } : {}),
       };
     } catch (error) {

@@ -254,3 +254,48 @@ describe('createToolRunner', () => {
     );
   });
 });
+
+describe('secrets in answers (issue #25.5)', () => {
+  const source = 'https://alice:pa55word-x@docs.example.com/llms.txt?token=t0ken-value&page=2';
+  const shown = 'https://[REDACTED]@docs.example.com/llms.txt?token=[REDACTED]&page=2';
+  const leaky = defineTool({
+    name: 'leaky',
+    title: 'Leaky',
+    description: 'Shows its source URL.',
+    inputSchema: z.object({ fail: z.boolean().default(false) }),
+    outputSchema: z.object({ source: z.string(), notes: z.array(z.string()) }),
+    async handler(args) {
+      if (args.fail) throw new ProContextError('SOURCE_UNAVAILABLE', `${source} answered HTTP 500.`);
+      return {
+        structured: { source, notes: [`Fetched ${source}; example key sk-abcdefghijklmnopqrstuvwx`] },
+        text: `Source: ${source}\nExample: \`Authorization: Bearer sk-abcdefghijklmnopqrstuvwx\``,
+      };
+    },
+  });
+  const plain = defineTool({
+    ...leaky,
+    name: 'plain',
+    renderError: (error) => `Error: ${error.message}`,
+  });
+
+  it('masks URL credentials and secret query parameters in the text and structured content of an answer', async () => {
+    const { kernel } = await start(toolPlugin('a', [leaky as never]));
+    const outcome = await createToolRunner(kernel).call('leaky', {});
+    if (!outcome.ok) throw new Error(outcome.text);
+    expect(outcome.text).toBe(`Source: ${shown}\nExample: \`Authorization: Bearer sk-abcdefghijklmnopqrstuvwx\``);
+    expect(outcome.structured).toEqual({
+      source: shown,
+      notes: [`Fetched ${shown}; example key sk-abcdefghijklmnopqrstuvwx`],
+    });
+  });
+
+  it('masks them in error texts, the JSON payload and a tool’s own rendering', async () => {
+    const { kernel } = await start(toolPlugin('a', [leaky as never, plain as never]));
+    const runner = createToolRunner(kernel);
+    const { payload } = failed(await runner.call('leaky', { fail: true }));
+    expect(payload.message).toBe(`${shown} answered HTTP 500.`);
+    const own = await runner.call('plain', { fail: true });
+    expect(own.ok).toBe(false);
+    expect(own.text).toBe(`Error: ${shown} answered HTTP 500.`);
+  });
+});

@@ -181,7 +181,13 @@ export class Context7Client {
       if (isProContextError(error) && error.code === 'URL_NOT_ALLOWED' && error.suggestion) {
         detail = `${detail.replace(/\.$/, '')}. ${error.suggestion}`;
       }
-      throw context7Errors.create('CONTEXT7_UNAVAILABLE', { detail: this.scrub(detail).replace(/\.$/, '') });
+      // the HTTP client holds Context7 back while its Retry-After runs: the wait goes with the error
+      const retryAfter = isProContextError(error) ? error.retryAfter : undefined;
+      throw context7Errors.create(
+        'CONTEXT7_UNAVAILABLE',
+        { detail: this.scrub(detail).replace(/\.$/, '') },
+        retryAfter === undefined ? {} : { retryAfter },
+      );
     } finally {
       clearTimeout(timer);
     }

@@ -711,7 +711,8 @@ export class LlmsTxtSourceAdapter implements SourceAdapter {
     }
     const finalUrl = response.url || url;
     const splitter = new LlmsFullSplitter(options.splitUrl ?? finalUrl, options.toc ? { toc: options.toc } : {});
-    const decoder = new TextDecoder('utf-8');
+    // chosen on the first bytes: a UTF-16 llms-full.txt (byte-order mark) is text, as the client's text() reads it
+    let decoder: InstanceType<typeof TextDecoder> | undefined;
     const hash = createHash('sha256');
     const hosts = new Map<string, string>();
     let pending: DocPage[] | undefined = options.keepNone ? undefined : [];
@@ -768,6 +769,7 @@ export class LlmsTxtSourceAdapter implements SourceAdapter {
       for await (const chunk of response.body) {
         await slicer.turn();
         hash.update(chunk);
+        decoder ??= streamDecoder(chunk, response.headers['content-type']);
         const text = decoder.decode(chunk, { stream: true });
         chars += text.length;
         if (options.maxChars !== undefined && chars > options.maxChars) {
@@ -789,7 +791,7 @@ export class LlmsTxtSourceAdapter implements SourceAdapter {
           await take(pages);
         }
       }
-      const tail = decoder.decode();
+      const tail = decoder?.decode() ?? '';
       chars += tail.length;
       if (options.maxChars !== undefined && chars > options.maxChars) return { chars };
       const pages = [...splitter.push(tail), ...splitter.end()];
@@ -1087,6 +1089,24 @@ async function handOver(pages: DocPage[], context: FetchContext): Promise<DocPag
 }
 
 /** The catalog error for a non-2xx answer. */
+/**
+ * The decoder of a streamed body, from its first bytes: a byte-order mark (UTF-8, UTF-16LE/BE), else the charset
+ * `Content-Type` declares when `TextDecoder` knows it, else UTF-8 (the rules of the HTTP client's `text()`).
+ */
+function streamDecoder(first: Uint8Array, contentType: string | undefined): InstanceType<typeof TextDecoder> {
+  if (first[0] === 0xff && first[1] === 0xfe) return new TextDecoder('utf-16le');
+  if (first[0] === 0xfe && first[1] === 0xff) return new TextDecoder('utf-16be');
+  const label = /;\s{0,10}charset\s{0,10}=\s{0,10}"?([A-Za-z0-9_.:-]{1,40})/i.exec(contentType ?? '')?.[1];
+  if (label && !(first[0] === 0xef && first[1] === 0xbb && first[2] === 0xbf)) {
+    try {
+      return new TextDecoder(label);
+    } catch {
+      // an unknown label: UTF-8
+    }
+  }
+  return new TextDecoder('utf-8');
+}
+
 function statusError(
   response: Pick<HttpResponse, 'status' | 'retryAfter'>,
   url: string,
@@ -1111,8 +1131,11 @@ function statusError(
       details: { url, status },
     });
   }
+  // a 503's Retry-After (parsed by the client) travels too: the host is not asked again before it passes
+  const { retryAfter } = response;
   return new ProContextError('SOURCE_UNAVAILABLE', `${url} answered HTTP ${status}.`, {
     recoverable: status >= 500,
+    ...(retryAfter === undefined ? {} : { retryAfter, suggestion: `Try again after ${retryAfter} seconds.` }),
     details: { url, status },
   });
 }

@@ -211,6 +211,27 @@ describe('LlmsTxtSourceAdapter on a loopback site', () => {
     await fresh.kernel.stop();
   });
 
+  it('reads an llms.txt and an llms-full.txt saved as UTF-16 with a byte-order mark (issue #25.6)', async () => {
+    const utf16 = (text: string, bom: number[]) => {
+      const le = Buffer.from(text, 'utf16le');
+      if (bom[0] === 0xff) return Buffer.concat([Buffer.from(bom), le]);
+      const be = Buffer.from(le);
+      be.swap16();
+      return Buffer.concat([Buffer.from(bom), be]);
+    };
+    const full = `# Example\n\n> Ünïcode docs.\n\n# Install\nSource: ${base}/ex/install\n\nRun \`pip install example\` — “quoted”.\n`;
+    web.setFault({ path: '/ex/llms-full.txt' }, { body: utf16(full, [0xfe, 0xff]), contentType: 'text/plain' });
+    const docs = await adapter.fetchDocs(lib(), 'latest');
+    expect(docs.pages.map((p) => p.markdown)).toEqual(['# Install\n\nRun `pip install example` — “quoted”.']);
+
+    web.setFault(
+      { path: '/ex/llms.txt' },
+      { body: utf16('# Example\n\n- [Start](start): Begin ✓\n', [0xff, 0xfe]), contentType: 'text/plain' },
+    );
+    const toc = await adapter.fetchToc(lib(), 'latest');
+    expect(toc.entries).toEqual([expect.objectContaining({ title: 'Start', description: 'Begin ✓' })]);
+  });
+
   it('reads a headings-only llms-full.txt as anchored sections, served back to read-page', async () => {
     serve('llms-full.txt', '# Guide\n\nIntro text.\n\n# Reference\n\nEvery function.\n');
     const toc = await adapter.fetchToc(lib(), 'latest');
@@ -281,11 +302,36 @@ describe('LlmsTxtSourceAdapter on a loopback site', () => {
     expect(error.message).toMatch(message);
   });
 
-  it('reports a rate-limited llms.txt as RATE_LIMITED with the server’s Retry-After', async () => {
-    web.setFault({ path: '/ex/llms.txt' }, { status: 429, retryAfter: 120 });
-    const error = await catalogErrorOf(adapter.fetchToc(lib(), 'latest'));
-    expect(error.code).toBe('RATE_LIMITED');
-    expect(error.retryAfter).toBe(120);
+  // each with a kernel of its own: its HTTP client then keeps that host waiting, which would fail the other tests
+  it('reports a rate-limited llms.txt as RATE_LIMITED with the server’s Retry-After, and asks again only after it', async () => {
+    const own = await kernelWith({ reuseTocSeconds: 0 });
+    try {
+      web.setFault({ path: '/ex/llms.txt' }, { status: 429, retryAfter: 120 });
+      const error = await catalogErrorOf(own.adapter.fetchToc(lib(), 'latest'));
+      expect(error.code).toBe('RATE_LIMITED');
+      expect(error.retryAfter).toBe(120);
+      serve('llms.txt', '# Example\n- [Start](start)\n');
+      const again = await catalogErrorOf(own.adapter.fetchToc(lib(), 'latest'));
+      expect(again.code).toBe('RATE_LIMITED');
+      expect(again.retryAfter).toBeGreaterThan(100);
+      expect(again.message).toMatch(/answered 429 with Retry-After: not asked again for 1\d\d s\.$/);
+      expect(requested('llms.txt')).toBe(1);
+    } finally {
+      await own.kernel.stop();
+    }
+  });
+
+  it('reports a 503 with Retry-After as SOURCE_UNAVAILABLE carrying retryAfter', async () => {
+    const own = await kernelWith({ reuseTocSeconds: 0 });
+    try {
+      web.setFault({ path: '/ex/llms.txt' }, { status: 503, retryAfter: 120 });
+      const error = await catalogErrorOf(own.adapter.fetchToc(lib(), 'latest'));
+      expect(error.code).toBe('SOURCE_UNAVAILABLE');
+      expect(error.retryAfter).toBe(120);
+      expect(error.suggestion).toBe('Try again after 120 seconds.');
+    } finally {
+      await own.kernel.stop();
+    }
   });
 
   it('reports a failing server as SOURCE_UNAVAILABLE after the client’s retries', async () => {

@@ -123,12 +123,17 @@ export function markdownVariants(url: URL): URL[] {
   return [variant, url];
 }
 
-function looksBinary(body: Uint8Array): boolean {
-  const sample = body.subarray(0, 2048);
+/**
+ * Whether a body is binary, judged on its text as the HTTP client decoded it (BOM, declared charset, else UTF-8):
+ * a UTF-16 page is full of NUL bytes but is text once decoded.
+ */
+function looksBinary(text: string): boolean {
+  const sample = text.slice(0, 2048);
   let control = 0;
-  for (const byte of sample) {
-    if (byte === 0) return true;
-    if (byte < 9 || (byte > 13 && byte < 32)) control += 1;
+  for (let i = 0; i < sample.length; i += 1) {
+    const c = sample.charCodeAt(i);
+    if (c === 0) return true;
+    if (c < 9 || (c > 13 && c < 32)) control += 1;
   }
   return sample.length > 0 && control / sample.length > 0.1;
 }
@@ -181,12 +186,25 @@ export class PageReader {
     const local = this.sources.owner(url)?.local === true;
     const entry = local ? undefined : await this.cache.get<PageRecord>(ns.pages, url.href);
     const cached = entry?.value.format === PAGE_FORMAT ? entry.value : undefined;
-    const record = cached ?? (await this.fetch(url, signal));
-    if (!cached && !local) await this.cache.set(ns.pages, url.href, record);
+    let record = cached;
+    let stale = false;
+    if (!record) {
+      try {
+        record = await this.fetch(url, signal);
+      } catch (error) {
+        // a site that asked to wait (Retry-After, issue #25.6): the copy read before answers meanwhile
+        const waiting = !local && isProContextError(error) && error.retryAfter !== undefined;
+        const old = waiting ? await this.cache.get<PageRecord>(ns.pages, url.href, { allowStale: true }) : undefined;
+        if (old?.value.format !== PAGE_FORMAT) throw error;
+        record = old.value;
+        stale = true;
+      }
+      if (!stale && !local) await this.cache.set(ns.pages, url.href, record);
+    }
     // a TOC entry into one file (`llms.txt#key-features`) starts at its section, unless an offset says where
     const fragment = new URL(raw).hash;
     const start = offset === 0 && fragment ? (sectionOffset(record.markdown, fragment) ?? 0) : offset;
-    return slicePage(record, maxTokens, start, Boolean(cached));
+    return slicePage(record, maxTokens, start, Boolean(cached) || stale);
   }
 
   /**
@@ -280,17 +298,20 @@ export class PageReader {
                 ? 'SOURCE_UNAVAILABLE'
                 : 'PAGE_NOT_FOUND',
             `${candidate.host} answered ${response.status} for ${candidate.href}.`,
+            response.retryAfter === undefined
+              ? {}
+              : { retryAfter: response.retryAfter, suggestion: `Try again after ${response.retryAfter} seconds.` },
           );
         }
         const type = response.headers['content-type'] ?? '';
         const finalUrl = new URL(response.url);
-        if (looksBinary(response.body)) {
+        const text = response.text();
+        if (looksBinary(text)) {
           throw new ProContextError(
             'INVALID_CONTENT',
             `${url.href} is binary content (${type || 'no content type'}), not documentation.`,
           );
         }
-        const text = response.text();
         const isHtml = HTML_TYPES.test(type) || (!type && /^\s*<(!doctype html|html)/i.test(text));
         if (candidate !== url && isHtml) continue; // a site answering HTML for the .md variant has no markdown twin
         span.set({ status: response.status, contentType: type, variant: candidate !== url });

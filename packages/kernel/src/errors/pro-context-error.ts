@@ -1,3 +1,4 @@
+import { redact, redactString } from '../logging/redact.js';
 import { type ErrorCode, type ErrorDefinition, type ErrorTable, errorCatalog, fillTemplate } from './catalog.js';
 
 /** The shape every error takes on the wire (seed 001 §11.1). */
@@ -75,15 +76,18 @@ export class ProContextError extends Error {
     this.details = options.details;
   }
 
-  /** The wire form (seed 001 §11.1). */
+  /**
+   * The wire form (seed 001 §11.1), with secrets masked: a URL's user-info, secret query parameters, the
+   * configured API keys and tokens (see `registerSecrets`). The error itself keeps the real text.
+   */
   toPayload(): ErrorPayload {
     return {
       code: this.code,
-      message: this.message,
+      message: redactString(this.message),
       recoverable: this.recoverable,
-      suggestion: this.suggestion,
+      suggestion: redactString(this.suggestion),
       ...(this.retryAfter === undefined ? {} : { retryAfter: this.retryAfter }),
-      ...(this.details === undefined ? {} : { details: this.details }),
+      ...(this.details === undefined ? {} : { details: redact(this.details) as Record<string, unknown> }),
     };
   }
 }

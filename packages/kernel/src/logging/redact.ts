@@ -2,7 +2,54 @@
 const SECRET_KEY =
   /(password|passwd|secret|token|api[-_]?key|secret[-_]?key|private[-_]?key|authorization|cookie|credentials?)$/i;
 
-/** Secrets recognisable by their shape, wherever they appear in a string. */
+/**
+ * Query parameter names whose values are secrets (compared lower-case, `-` read as `_`): `?token=`, `?api_key=`,
+ * `?X-Amz-Signature=`… Besides these, any name ending in `_token`, `_key`, `_secret`, `_signature`, `_password`
+ * or `_credential` (`refresh_token`, `client_secret`, `x_goog_signature`).
+ */
+const SECRET_PARAMS = new Set([
+  'token',
+  'key',
+  'apikey',
+  'api_key',
+  'access_token',
+  'accesstoken',
+  'auth',
+  'auth_token',
+  'authorization',
+  'sig',
+  'signature',
+  'password',
+  'passwd',
+  'pwd',
+  'pass',
+  'secret',
+  'credential',
+  'credentials',
+  'sessionid',
+  'session_id',
+  'x_amz_security_token',
+  'x_amz_credential',
+]);
+const SECRET_PARAM_SUFFIX =
+  /(?:_token|(?:api|access|secret|private|client|signing|auth)_key|_secret|_signature|_sig|_password|_credential)$/;
+
+/** Whether a query parameter of this name carries a secret. */
+export function isSecretParam(name: string): boolean {
+  let decoded = name;
+  try {
+    decoded = decodeURIComponent(name);
+  } catch {
+    // a malformed escape: judge the name as written
+  }
+  const normal = decoded.toLowerCase().replace(/-/g, '_');
+  return SECRET_PARAMS.has(normal) || SECRET_PARAM_SUFFIX.test(normal);
+}
+
+/**
+ * Secrets recognisable by their shape, wherever they appear in a string. Every pattern is linear: a bounded
+ * prefix, then one character class run (no nested or overlapping quantifiers).
+ */
 const SECRET_VALUE_PATTERNS: RegExp[] = [
   /\bpc_[A-Za-z0-9_-]{20,}/g, // pro-context API keys
   /\bgh[pousr]_[A-Za-z0-9]{20,}/g, // GitHub tokens
@@ -10,21 +57,154 @@ const SECRET_VALUE_PATTERNS: RegExp[] = [
   /\bsk-[A-Za-z0-9_-]{20,}/g, // OpenAI-style keys
   /\bAIza[0-9A-Za-z_-]{30,}/g, // Google API keys
   /\bctx7sk-[A-Za-z0-9_-]{10,}/g, // Context7 keys
-  /(Bearer\s+)[A-Za-z0-9._~+/-]{8,}=*/gi,
-  /([?&](?:api[_-]?key|key|token|access_token|auth)=)[^&#\s]+/gi,
+  /(Bearer\s{1,8})[A-Za-z0-9._~+/-]{8,}=*/gi,
 ];
+
+/**
+ * A query parameter: `?` or `&`, a name, `=`, a value. The value stops at the next parameter and at characters
+ * that end a URL in text (space, quotes, brackets, `<>`, backtick), so `[page](https://x/?token=abc)` keeps its
+ * `)`. Linear: the name is at most 100 characters and the value's class excludes the separators, so no two
+ * attempts scan the same run.
+ */
+const QUERY_PARAM = /([?&])([A-Za-z0-9_.%~-]{1,100})=([^?&#\s"'<>()[\]{}`\\|^]*)/g;
+
+/**
+ * The user-info of a URL (`https://user:pass@host`, `https://token@host`), after its `//`: anything up to an
+ * `@` that comes before the host ends. Linear: the class excludes `/`, so runs from two `//` never overlap.
+ * Masked when it holds a password (`:`) or is long enough to be a token (16 characters or more); a bare user
+ * name (`ssh://git@github.com`) is not a secret and stays.
+ */
+const USERINFO = /\/\/([^\s/?#@"'<>()[\]{}`\\]{1,1000})@/g;
 
 /** The placeholder written instead of a secret. */
 export const REDACTED = '[REDACTED]';
 
-/** Masks secret-looking substrings of a string. */
-export function redactString(value: string): string {
+/** Configured secrets shorter than this are not searched for in text (they would mask ordinary words). */
+const MIN_SECRET_LENGTH = 8;
+
+interface SecretStore {
+  values: Set<string>;
+}
+
+/**
+ * The secret values of this process (API keys and tokens from config and the environment), shared by every copy
+ * of the kernel loaded in it (a bundle and a plugin's own install), so a secret registered once is masked by all.
+ */
+const store: SecretStore = (() => {
+  const key = Symbol.for('pro-context.redact.secrets');
+  const global = globalThis as { [key]?: SecretStore };
+  global[key] ??= { values: new Set() };
+  return global[key];
+})();
+
+/**
+ * Registers secret values (API keys, tokens, passwords) to be masked wherever they appear in logs, errors,
+ * answers and metrics, also URL-encoded. Values shorter than 8 characters are ignored. The kernel registers
+ * every value under a secret-named key of its configuration (`context7.apiKey`, `sources.github.token`…) and
+ * of every plugin's options at `createKernel()`.
+ */
+export function registerSecrets(values: Iterable<unknown>): void {
+  for (const value of values) {
+    if (typeof value !== 'string') continue;
+    const secret = value.trim();
+    if (secret.length < MIN_SECRET_LENGTH) continue;
+    store.values.add(secret);
+    // `Bearer abc…`, `token abc…`: the credential alone may appear elsewhere too
+    const scheme = /^[A-Za-z]{1,20}\s{1,8}(\S{8,})$/.exec(secret);
+    if (scheme?.[1]) store.values.add(scheme[1]);
+    const encoded = encodeURIComponent(secret);
+    if (encoded !== secret) store.values.add(encoded);
+  }
+}
+
+/** The string values under secret-named keys of a configuration object (deep, bounded). */
+export function collectSecrets(value: unknown, depth = 0, out: string[] = []): string[] {
+  if (value === null || typeof value !== 'object' || depth > 12) return out;
+  if (Array.isArray(value)) {
+    for (const item of value) collectSecrets(item, depth + 1, out);
+    return out;
+  }
+  for (const [key, item] of Object.entries(value as Record<string, unknown>)) {
+    if (typeof item === 'string') {
+      if (SECRET_KEY.test(key)) out.push(item);
+    } else if (SECRET_KEY.test(key) && item !== null && typeof item === 'object' && !Array.isArray(item)) {
+      // `headers: { authorization: … }` under `credentials`, or a `secrets` map: every string in it
+      for (const inner of Object.values(item)) if (typeof inner === 'string') out.push(inner);
+      collectSecrets(item, depth + 1, out);
+    } else collectSecrets(item, depth + 1, out);
+  }
+  return out;
+}
+
+function maskRegistered(value: string): string {
+  if (store.values.size === 0) return value;
   let out = value;
+  for (const secret of store.values) if (out.includes(secret)) out = out.split(secret).join(REDACTED);
+  return out;
+}
+
+function maskUrlParts(value: string): string {
+  let out = value;
+  if (out.includes('@')) {
+    out = out.replace(USERINFO, (match, info: string) =>
+      info === REDACTED || (!info.includes(':') && info.length < 16) ? match : `//${REDACTED}@`,
+    );
+  }
+  if (out.includes('=')) {
+    out = out.replace(QUERY_PARAM, (match, sep: string, name: string, val: string) => {
+      if (val === '' || val === REDACTED || !isSecretParam(name)) return match;
+      // a sentence's full stop or comma after the URL is not part of the value
+      let end = val.length;
+      while (end > 0 && '.,:;!'.includes(val.charAt(end - 1))) end--;
+      const tail = val.slice(end);
+      return `${sep}${name}=${REDACTED}${tail}`;
+    });
+  }
+  return out;
+}
+
+/**
+ * Masks the secrets of a text that shows URLs and messages but is not documentation (an error message, a log
+ * line, a note): the registered secret values, a URL's user-info, secret-named query parameters, and
+ * secret-shaped tokens (`ghp_…`, `Bearer …`, `sk-…`).
+ */
+export function redactString(value: string): string {
+  let out = maskUrlParts(maskRegistered(value));
   for (const pattern of SECRET_VALUE_PATTERNS) {
     out = out.replace(pattern, (match, prefix?: string) =>
       typeof prefix === 'string' && match.startsWith(prefix) ? `${prefix}${REDACTED}` : REDACTED,
     );
   }
+  return out;
+}
+
+/**
+ * Masks the secrets in an answer that carries documentation: the registered secret values, and the user-info
+ * and secret-named query parameters of URLs. Not the shape patterns of {@link redactString}: documentation
+ * shows example keys (`sk-…`, `Bearer …`) that an agent needs to read as written.
+ */
+export function redactAnswer(value: string): string {
+  return maskUrlParts(maskRegistered(value));
+}
+
+/**
+ * A URL as it may be shown: without user-info, and with the values of secret-named query parameters masked.
+ * Fetch with the real URL; show this one.
+ */
+export function redactUrl(url: string | URL): string {
+  return redactAnswer(typeof url === 'string' ? url : url.href);
+}
+
+/**
+ * A deep copy of `value` with every string passed through `mask` (objects, arrays; cycles and depth bounded).
+ * Keys are kept as they are.
+ */
+export function redactDeep(value: unknown, mask: (text: string) => string = redactAnswer, depth = 0): unknown {
+  if (typeof value === 'string') return mask(value);
+  if (value === null || typeof value !== 'object' || depth > 32) return value;
+  if (Array.isArray(value)) return value.map((item) => redactDeep(item, mask, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) out[key] = redactDeep(item, mask, depth + 1);
   return out;
 }
 
@@ -38,6 +218,7 @@ export function redact(value: unknown, depth = 0, seen = new WeakSet<object>()):
   if (depth > 8) return '[…]';
   if (seen.has(value)) return '[circular]';
   seen.add(value);
+  if (value instanceof URL) return redactString(value.href);
   if (value instanceof Error) {
     return {
       name: value.name,

@@ -1,6 +1,7 @@
 import { isProContextError } from '../errors/pro-context-error.js';
 import { upstreamFailureOf } from '../http/failure.js';
 import type { HttpClient, HttpRequestOptions, HttpResponse } from '../http/types.js';
+import { parseRetryAfterMs } from './retry-after.js';
 
 /** How {@link postWithRetries} retries (take the values from the kernel's `http` config). */
 export interface RetryPolicy {
@@ -13,15 +14,6 @@ export interface RetryPolicy {
 }
 
 const retryable = (status: number) => status === 429 || status >= 500;
-
-/** `Retry-After` in ms: seconds or an HTTP date. */
-function retryAfterMs(value: string | undefined): number | undefined {
-  const text = value?.trim();
-  if (!text) return undefined;
-  if (/^\d+$/.test(text)) return Number(text) * 1000;
-  const at = Date.parse(text);
-  return Number.isNaN(at) ? undefined : Math.max(0, at - Date.now());
-}
 
 /**
  * A POST to a read-only remote API (a search, a grounded answer) through the kernel's `HttpClient`, retried
@@ -64,7 +56,7 @@ export async function postWithRetries(
       continue;
     }
     if (last || !retryable(response.status)) return response;
-    const asked = retryAfterMs(response.headers['retry-after']);
+    const asked = parseRetryAfterMs(response.headers['retry-after']);
     if (asked !== undefined && asked > policy.maxRetryAfterMs) {
       return Object.assign(response, { retryAfter: Math.ceil(asked / 1000) });
     }
