@@ -7,6 +7,7 @@ import {
   type HttpClient,
   type HttpResponse,
   inject,
+  isProContextError,
   injectable,
   kernelTokens,
   type LibraryDescriptor,
@@ -16,7 +17,7 @@ import {
   type SourceAdapter,
   type TocResult,
 } from '@pro-context/kernel';
-import { classifyContent, loadHtmlToMarkdown } from '@pro-context/markdown';
+import { classifyContent, type ConvertedPage, sharedPageConverter } from '@pro-context/markdown';
 import pLimit from 'p-limit';
 import robotsParserModule from 'robots-parser';
 import { type SiteCrawlPluginOptions, siteCrawlOptionsToken } from './options.js';
@@ -69,7 +70,7 @@ interface Crawl {
   /** The document whose validators stand for the site's freshness (the sitemap, else the start page). */
   anchorUrl: string;
   pages: CrawledPage[];
-  skipped: { url: string; reason: string }[];
+  skipped: { url: string; reason: string; code?: string }[];
   toc: TocResult;
 }
 
@@ -86,6 +87,8 @@ interface VisitResult {
   links: string[];
   response?: HttpResponse;
   reason?: string;
+  /** The error code of a page refused over a per-page limit (`PAGE_TOO_LARGE`, `PAGE_TOO_COMPLEX`). */
+  code?: string;
 }
 
 /** Shared state of one crawl in progress. */
@@ -412,7 +415,7 @@ export class SiteCrawlSourceAdapter implements SourceAdapter {
         );
         for (const [i, result] of results.entries()) {
           const url = current[i] as string;
-          if (result.reason) skipped.push({ url, reason: result.reason });
+          if (result.reason) skipped.push({ url, reason: result.reason, ...(result.code ? { code: result.code } : {}) });
           if (result.page) seen.add(result.page.url);
           if (url === scope.startUrl && result.response) anchorResponse = result.response;
           if (result.page && !found.has(result.page.url)) found.set(result.page.url, result.page);
@@ -512,8 +515,18 @@ export class SiteCrawlSourceAdapter implements SourceAdapter {
       const markdown = twin?.markdown ?? response.text();
       return { page: this.page(pageUrl, scope, markdownTitle(markdown), markdown, false), links: [], response };
     }
-    const convert = await loadHtmlToMarkdown();
-    const converted = convert(response.text(), response.url || pageUrl);
+    // converted in the page worker, within the per-page limits and time budget (`engine.pages`): a page over one
+    // is left out with why (the limit and its setting), and the crawl goes on
+    let converted: ConvertedPage;
+    try {
+      converted = await sharedPageConverter().convert(
+        { kind: 'html', text: response.text(), url: response.url || pageUrl },
+        state.signal ? { signal: state.signal } : {},
+      );
+    } catch (error) {
+      if (state.signal?.aborted || !isProContextError(error)) throw error;
+      return { reason: error.message, code: error.code, links: [] };
+    }
     if (twin) {
       return {
         page: this.page(pageUrl, scope, markdownTitle(twin.markdown) ?? converted.title, twin.markdown, true),

@@ -111,6 +111,12 @@ export const getDocsOutput = z.object({
     .describe(
       'Sections that matched nearly as well as those given but were left out (less relevant, or past maxTokens): get them with relatedPages, a larger maxTokens or search-docs',
     ),
+  notes: z
+    .array(z.string())
+    .optional()
+    .describe(
+      "What the agent should know about this library's index: pages left out over a per-page limit (the page, the limit and the setting that raises it)",
+    ),
 });
 
 /** search-docs (seed 001 §5.3). */
