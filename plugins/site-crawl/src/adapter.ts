@@ -7,8 +7,8 @@ import {
   type HttpClient,
   type HttpResponse,
   inject,
-  isProContextError,
   injectable,
+  isProContextError,
   kernelTokens,
   type LibraryDescriptor,
   type Logger,
@@ -17,7 +17,7 @@ import {
   type SourceAdapter,
   type TocResult,
 } from '@pro-context/kernel';
-import { classifyContent, type ConvertedPage, sharedPageConverter } from '@pro-context/markdown';
+import { type ConvertedPage, classifyContent, sharedPageConverter } from '@pro-context/markdown';
 import pLimit from 'p-limit';
 import robotsParserModule from 'robots-parser';
 import { type SiteCrawlPluginOptions, siteCrawlOptionsToken } from './options.js';
@@ -415,7 +415,8 @@ export class SiteCrawlSourceAdapter implements SourceAdapter {
         );
         for (const [i, result] of results.entries()) {
           const url = current[i] as string;
-          if (result.reason) skipped.push({ url, reason: result.reason, ...(result.code ? { code: result.code } : {}) });
+          if (result.reason)
+            skipped.push({ url, reason: result.reason, ...(result.code ? { code: result.code } : {}) });
           if (result.page) seen.add(result.page.url);
           if (url === scope.startUrl && result.response) anchorResponse = result.response;
           if (result.page && !found.has(result.page.url)) found.set(result.page.url, result.page);
