@@ -336,6 +336,11 @@ function printHostile(h: HostileReport): void {
     ),
   );
   console.log(
+    `\nworst cached round trip by phase: ${Object.entries(h.worstByPhase)
+      .map(([phase, worst]) => `${phase} ${worst} ms`)
+      .join(', ')}`,
+  );
+  console.log(
     `\nhostile library indexed in ${h.index.ms} ms (${h.index.answered ? 'get-docs answered' : 'get-docs FAILED'}; ${h.index.notes} notes of pages left out)\n`,
   );
   console.log(

@@ -18,6 +18,8 @@ export interface HostileReport {
   during: { calls: number; p50Ms: number; p99Ms: number; maxMs: number };
   /** The hostile library's first get-docs (fetch, convert, index): ms, and the pages its notes say were left out. */
   index: { ms: number; notes: number; answered: boolean };
+  /** The worst cached round trip in each phase (`index`, `read <page>`), ms. */
+  worstByPhase: Record<string, number>;
   /** Each hostile read-page: what it answered (a code, or `ok`) and in how long, first and second time. */
   pages: { page: string; first: string; firstMs: number; second: string; secondMs: number }[];
   /** Server memory once done (MB): peak (VmHWM) and current. */
@@ -109,11 +111,22 @@ export async function measureHostile(web: FakeWeb, options: { log: (line: string
     options.log(`hostile: idle cached get-docs p50 ${median(idleTimes).toFixed(1)} ms; indexing the hostile library…`);
 
     const duringTimes: number[] = [];
+    const worstByPhase: Record<string, number> = {};
+    let phase = 'index';
     let busy = true;
     const hot = (async () => {
-      while (busy) duringTimes.push((await time('get-docs', cached)).ms);
+      while (busy) {
+        const at = phase;
+        const { ms } = await time('get-docs', cached);
+        duringTimes.push(ms);
+        worstByPhase[at] = Math.max(worstByPhase[at] ?? 0, Math.round(ms));
+      }
     })();
-    const report: Omit<HostileReport, 'idle' | 'during'> = { index: { ms: 0, notes: 0, answered: false }, pages: [] };
+    const report: Omit<HostileReport, 'idle' | 'during'> = {
+      index: { ms: 0, notes: 0, answered: false },
+      worstByPhase,
+      pages: [],
+    };
     try {
       const indexed = await time('get-docs', { libraryId: 'hostile', topic: 'retries exponential backoff' });
       report.index = {
@@ -126,6 +139,7 @@ export async function measureHostile(web: FakeWeb, options: { log: (line: string
       );
       const outcome = (result: Awaited<ReturnType<typeof time>>['result']) => errorCode(result)?.code ?? 'ok';
       for (const page of Object.keys(sites.hostile ?? {})) {
+        phase = `read ${page}`;
         const first = await time('read-page', { url: `${origin}/hostile/${page}` });
         const second = await time('read-page', { url: `${origin}/hostile/${page}` });
         report.pages.push({
