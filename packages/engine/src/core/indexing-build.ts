@@ -32,6 +32,9 @@ import {
 /** Characters of pages chunked per batch: a batch's pages, chunks and copies between threads stay a few MB. */
 const BATCH_CHARS = 1024 * 1024;
 
+/** A library with a page longer than this (characters) is chunked in a worker even when it is small in total. */
+const MAX_PAGE_CHARS_ON_THREAD = 200_000;
+
 /**
  * A library whose chunks total fewer characters than this keeps them at hand after its build until it is
  * persisted (its first answers read no block back); a bigger one lets each batch go once written.
@@ -154,8 +157,15 @@ export class IndexingBuild {
     this.progress = (done) => progress?.(Math.min(done - before, total), total);
     if (this.session === undefined && this.pagesIn === 0) {
       let chars = 0;
-      for (const page of pages) chars += charsOf(page);
-      this.start(chars);
+      let largest = 0;
+      for (const page of pages) {
+        const size = charsOf(page);
+        chars += size;
+        largest = Math.max(largest, size);
+      }
+      // a small library is chunked on this thread, taking turns between pages; one with a long page goes to a
+      // worker whatever its total, since a page is chunked in one go (nothing proportional to a page's size here)
+      this.start(largest > MAX_PAGE_CHARS_ON_THREAD ? undefined : chars);
     }
     while (pages.length > 0) {
       let count = 0;
