@@ -34,7 +34,7 @@ export const pageLimitsSchema = z.strictObject({
     .int()
     .min(1_000)
     .max(10_000_000)
-    .default(60_000)
+    .default(30_000)
     .describe(
       'Most HTML elements in a page (tags inside <pre> not counted): a page with more is refused before parsing (PAGE_TOO_COMPLEX). Converting costs some kilobytes per element.',
     ),

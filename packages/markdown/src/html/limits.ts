@@ -25,7 +25,7 @@ export const DEFAULT_PAGE_LIMITS: Readonly<PageLimits> = Object.freeze({
   maxBytes: 5_000_000,
   maxLineLength: 100_000,
   maxDepth: 256,
-  maxNodes: 60_000,
+  maxNodes: 30_000,
   timeBudgetMs: 10_000,
 });
 
@@ -46,7 +46,8 @@ export function pageLimitError(
   limits: PageLimits,
   what?: string,
 ): ProContextError {
-  const setting = limit === 'memory' ? PAGE_LIMIT_SETTINGS.maxBytes : PAGE_LIMIT_SETTINGS[limit];
+  // (the element count is what a conversion's memory grows with: the setting that bounds it)
+  const setting = limit === 'memory' ? PAGE_LIMIT_SETTINGS.maxNodes : PAGE_LIMIT_SETTINGS[limit];
   const max = limit === 'memory' ? undefined : limits[limit];
   const describe: Record<keyof PageLimits | 'memory', string> = {
     maxBytes: `is ${value} characters long, over the limit of ${max}`,
