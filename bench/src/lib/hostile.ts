@@ -1,9 +1,10 @@
 /**
  * The hostile-content section (issue #25): one stdio server, a calm library answered from the cache over and over
  * while a library of hostile pages (1,500 / 20,000 / 50,000 nested `<div>`s, a 7 MB page, a 0.7 MB page of 24,000
- * elements (under the caps: seconds of conversion), a markdown page with a 3 M-character line) is indexed and each of its pages read twice. Reports the
- * cached call's round trips meanwhile (worst, p99, median) beside the same calls on an idle server, what each
- * hostile read-page answered and in how long, and the server's peak RSS (VmHWM) having met the 7 MB page.
+ * elements — under the caps: seconds of conversion —, a markdown page with a 3 M-character line) is indexed and
+ * each of its pages read twice. Reports the cached call's round trips meanwhile (worst, p99, median, and the worst
+ * per phase) beside the same calls on an idle server, what each hostile read-page answered and in how long, and the
+ * server's peak RSS (VmHWM) having met the 7 MB page.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
