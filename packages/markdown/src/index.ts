@@ -15,6 +15,7 @@ export {
   checkHtmlPage,
   checkTextPage,
   DEFAULT_PAGE_LIMITS,
+  oversizeBody,
   PAGE_LIMIT_SETTINGS,
   pageLimitError,
   pageLimits,

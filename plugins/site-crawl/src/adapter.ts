@@ -17,7 +17,7 @@ import {
   type SourceAdapter,
   type TocResult,
 } from '@pro-context/kernel';
-import { type ConvertedPage, classifyContent, sharedPageConverter } from '@pro-context/markdown';
+import { type ConvertedPage, classifyContent, oversizeBody, sharedPageConverter } from '@pro-context/markdown';
 import pLimit from 'p-limit';
 import robotsParserModule from 'robots-parser';
 import { type SiteCrawlPluginOptions, siteCrawlOptionsToken } from './options.js';
@@ -493,13 +493,18 @@ export class SiteCrawlSourceAdapter implements SourceAdapter {
       return { page: this.page(url, scope, markdownTitle(markdown), markdown, true), links: [] };
     }
     let response: HttpResponse;
+    const limits = sharedPageConverter().limits;
     try {
       response = await this.http.get(url, {
         headers: { accept: ACCEPT_HTML },
         ...(state.signal ? { signal: state.signal } : {}),
+        // a page over the per-page size limit is refused as it arrives, never held
+        maxBodyBytes: limits.maxBytes,
       });
     } catch (error) {
       if (state.signal?.aborted) throw error;
+      const tooLarge = oversizeBody(error, url, limits);
+      if (tooLarge) return { reason: tooLarge.message, code: tooLarge.code, links: [] };
       return { reason: message(error), links: [] };
     }
     state.bytes += response.body.byteLength;

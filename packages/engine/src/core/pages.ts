@@ -12,6 +12,7 @@ import {
 } from '@pro-context/kernel';
 import {
   type ConvertedPage,
+  oversizeBody,
   type PageWork,
   type ReadablePage,
   readableMarkdown,
@@ -268,12 +269,17 @@ export class PageReader {
       const candidates = markdownVariants(url);
       for (const candidate of candidates) {
         let response: HttpResponse;
+        const limits = sharedPageConverter().limits;
         try {
           response = await this.http.get(candidate, {
             ...(signal ? { signal } : {}),
             allowUrl: (hop) => this.checkRedirect(candidate, hop),
+            // a page over the size limit is refused as it arrives, never held (nor decoded on this thread)
+            maxBodyBytes: limits.maxBytes,
           });
         } catch (error) {
+          const tooLarge = oversizeBody(error, candidate.href, limits);
+          if (tooLarge) throw tooLarge;
           // The .md variant is optional: one redirected off the allowlist was not fetched; try the URL itself.
           if (candidate !== url && isProContextError(error) && error.code === 'URL_NOT_ALLOWED') continue;
           throw error;

@@ -63,6 +63,23 @@ export function pageLimitError(
   });
 }
 
+/**
+ * The `PAGE_TOO_LARGE` of a page whose fetch was cut at `maxBytes` (an `HttpClient` request with
+ * `maxBodyBytes: limits.maxBytes` fails with `INVALID_CONTENT` and that cap in its details, before the body is held),
+ * else `undefined`.
+ */
+export function oversizeBody(error: unknown, url: string, limits: PageLimits): ProContextError | undefined {
+  const e = error as { code?: unknown; details?: { maxBodyBytes?: unknown } } | null;
+  if (e?.code !== 'INVALID_CONTENT' || e.details?.maxBodyBytes !== limits.maxBytes) return undefined;
+  return pageLimitError(
+    url,
+    'maxBytes',
+    undefined,
+    limits,
+    `is larger than the limit of ${limits.maxBytes} bytes (it was not read further)`,
+  );
+}
+
 /** Limits with defaults filled in. */
 export function pageLimits(given: Partial<PageLimits> = {}): PageLimits {
   const out = { ...DEFAULT_PAGE_LIMITS };
