@@ -1109,7 +1109,8 @@ export class DocsEngine {
 
   /** Stops the chunking workers (after {@link idle}: a refresh under way may still chunk). */
   async stopWorkers(): Promise<void> {
-    await this.chunking.close();
+    // (the page worker too: a page being converted would otherwise hold the process up to its time budget)
+    await Promise.all([this.chunking.close(), sharedPageConverter().close()]);
   }
 
   /** Status for health. */
