@@ -3,7 +3,7 @@
  * stdio server, indexing throughput and scale. Prints tables (stdout; progress on stderr) and writes
  * bench/results/bench.json. Benchmarks, not tests: it never fails on its numbers.
  *
- * Flags: `--sections=quality,stdio,http,scale,libraries` (default: all), `--http-seconds=N` (each HTTP load run,
+ * Flags: `--sections=quality,stdio,http,scale,libraries,hostile` (default: all), `--http-seconds=N` (each HTTP load run,
  * default 5), `--copies=N` (synthetic corpus size, default 10), `--calls=N` (timed get-docs and search-docs calls,
  * default 200), `--search-backends=orama-search,packed-search,packed-search-2w,sqlite-search` (the search backends the scale section
  * measures; default Orama and the packed index, side by side), `--libraries=N` and `--libraries-seconds=N` (the
@@ -14,6 +14,7 @@ import os from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compareQuality, QUALITY_BUDGETS, type QualityReport, type QualityRow } from './lib/compare.js';
+import { type HostileReport, measureHostile } from './lib/hostile.js';
 import { type HttpReport, measureHttp } from './lib/http-bench.js';
 import { startInProcess } from './lib/inprocess.js';
 import { measureScale, queriesFor, type ScaleReport } from './lib/scale.js';
@@ -23,7 +24,7 @@ import { measureStdio, type StdioReport } from './lib/stdio-bench.js';
 import { evaluateTargets, type TargetResult } from './lib/targets.js';
 
 const arg = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
-const sections = new Set((arg('sections') ?? 'quality,stdio,http,scale,libraries').split(','));
+const sections = new Set((arg('sections') ?? 'quality,stdio,http,scale,libraries,hostile').split(','));
 const manyLibraries = Number(arg('libraries') ?? 100);
 const manySeconds = Number(arg('libraries-seconds') ?? 300);
 const httpSeconds = Number(arg('http-seconds') ?? 5);
@@ -317,6 +318,43 @@ function printHttp(h: HttpReport, stdio: StdioReport | undefined): void {
   );
 }
 
+function printHostile(h: HostileReport): void {
+  console.log('\n## Hostile content (issue #25)\n');
+  console.log(
+    table(
+      ['cached get-docs (calm library)', 'calls', 'p50', 'p99', 'worst'],
+      [
+        ['idle server', h.idle.calls, ms(h.idle.p50Ms), ms(h.idle.p99Ms), ms(h.idle.maxMs)],
+        [
+          'while hostile pages are indexed and read',
+          h.during.calls,
+          ms(h.during.p50Ms),
+          ms(h.during.p99Ms),
+          ms(h.during.maxMs),
+        ],
+      ],
+    ),
+  );
+  console.log(
+    `\nworst cached round trip by phase: ${Object.entries(h.worstByPhase)
+      .map(([phase, worst]) => `${phase} ${worst} ms`)
+      .join(', ')}`,
+  );
+  console.log(
+    `\nhostile library indexed in ${h.index.ms} ms (${h.index.answered ? 'get-docs answered' : 'get-docs FAILED'}; ${h.index.notes} notes of pages left out)\n`,
+  );
+  console.log(
+    table(
+      ['page', 'read-page', 'ms', 'again', 'ms'],
+      h.pages.map((p) => [p.page, p.first, p.firstMs, p.second, p.secondMs]),
+    ),
+  );
+  const mb = (x: number | undefined) => (x === undefined ? 'n/a' : `${x} MB`);
+  console.log(
+    `\nserver peak RSS (VmHWM) having indexed and read the 7 MB page: ${mb(h.peakRssMb)}; RSS after ${mb(h.rssMb)}`,
+  );
+}
+
 function printTargets(targets: TargetResult[]): void {
   console.log('\n## Targets (2-core machine)\n');
   console.log(
@@ -339,6 +377,7 @@ async function main() {
   let scale: ScaleReport | undefined;
   let http: HttpReport | undefined;
   let libraries: ScaleServerReport | undefined;
+  let hostile: HostileReport | undefined;
   try {
     if (sections.has('quality')) {
       log('quality: pro-context over stdio, FTS5, MiniSearch and navigation on the same chunks…');
@@ -402,6 +441,11 @@ async function main() {
       });
       printScaleServer(libraries);
     }
+    if (sections.has('hostile')) {
+      log('hostile: cached calls while deep, huge and heavy pages are indexed and read; peak RSS…');
+      hostile = await measureHostile(web, { log });
+      printHostile(hostile);
+    }
   } finally {
     await inProcess.stop();
     await web.close();
@@ -419,7 +463,7 @@ async function main() {
   };
   writeFileSync(
     out,
-    `${JSON.stringify({ date: new Date().toISOString(), machine, seconds: (performance.now() - started) / 1000, quality, stdio, http, scale, libraries, targets }, null, 2)}\n`,
+    `${JSON.stringify({ date: new Date().toISOString(), machine, seconds: (performance.now() - started) / 1000, quality, stdio, http, scale, libraries, hostile, targets }, null, 2)}\n`,
   );
   console.log(`\nwritten: ${out} (${((performance.now() - started) / 1000).toFixed(0)} s)`);
 }

@@ -1,5 +1,54 @@
 import { z } from '@pro-context/kernel';
 
+/** Per-page limits of page conversion (`engine.pages`): see `PageLimits` of @pro-context/markdown. */
+export const pageLimitsSchema = z.strictObject({
+  maxBytes: z
+    .number()
+    .int()
+    .min(10_000)
+    .max(200_000_000)
+    .default(5_000_000)
+    .describe(
+      'Largest page converted or indexed, in characters (about bytes): a larger page is refused before parsing (PAGE_TOO_LARGE) and left out of its library with a note.',
+    ),
+  maxLineLength: z
+    .number()
+    .int()
+    .min(1_000)
+    .max(100_000_000)
+    .default(100_000)
+    .describe(
+      'Longest line of a markdown or text page (or of a converted HTML page), characters: a page with a longer one is refused (PAGE_TOO_COMPLEX) and left out of its library.',
+    ),
+  maxDepth: z
+    .number()
+    .int()
+    .min(16)
+    .max(10_000)
+    .default(256)
+    .describe(
+      'Deepest nesting of HTML elements in a page (read by a linear pre-scan of its tags, before parsing): a deeper page is refused (PAGE_TOO_COMPLEX).',
+    ),
+  maxNodes: z
+    .number()
+    .int()
+    .min(1_000)
+    .max(10_000_000)
+    .default(30_000)
+    .describe(
+      'Most HTML elements in a page (tags inside <pre> not counted): a page with more is refused before parsing (PAGE_TOO_COMPLEX). Converting costs some kilobytes per element.',
+    ),
+  timeBudgetMs: z
+    .number()
+    .int()
+    .min(100)
+    .max(600_000)
+    .default(10_000)
+    .describe(
+      "Time one page's conversion may take in the page worker, ms: past it the worker is stopped, the page refused (PAGE_TOO_COMPLEX) and a fresh worker takes the next page.",
+    ),
+});
+
 /** Options of the docs engine (config section `engine`). */
 export const engineOptionsSchema = z.strictObject({
   searchWaitMs: z
@@ -84,6 +133,11 @@ export const engineOptionsSchema = z.strictObject({
     .optional()
     .describe(
       'Worker threads that convert and chunk fetched pages, so that a library being indexed never delays answers about the others (started on first use). Default: the cores but one, 1 to 4; 0 chunks on the main thread.',
+    ),
+  pages: pageLimitsSchema
+    .prefault({})
+    .describe(
+      'Per-page limits of page conversion (HTML to markdown, cleanup, chunking): a page over one is left out of its library with a note naming the page, the limit and this setting, and read-page answers PAGE_TOO_LARGE or PAGE_TOO_COMPLEX.',
     ),
 });
 

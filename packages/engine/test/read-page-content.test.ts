@@ -192,3 +192,20 @@ describe.skipIf(!corpora)(
     });
   },
 );
+
+describe('read-page of a page over a per-page limit', () => {
+  it('answers PAGE_TOO_COMPLEX naming the limit and setting, then the cached verdict without fetching again', async () => {
+    pages.set('/rules.md', `# Rules\n\n${'-'.repeat(3_000_000)}\n`);
+    const read = reader();
+    const first = await catalogErrorOf(read.read(`${origin}/rules.md`, 2000));
+    expect(first.code).toBe('PAGE_TOO_COMPLEX');
+    expect(first.message).toContain('has a line of 3000000 characters');
+    expect(first.message).toContain('engine.pages.maxLineLength');
+    // the page is gone from the site: the second answer can only come from the cached verdict
+    pages.clear();
+    const second = await catalogErrorOf(read.read(`${origin}/rules.md`, 2000));
+    expect(second.code).toBe('PAGE_TOO_COMPLEX');
+    expect(second.message).toBe(first.message);
+    expect(second.details).toMatchObject({ cached: true, setting: 'engine.pages.maxLineLength' });
+  });
+});

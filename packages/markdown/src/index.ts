@@ -10,6 +10,17 @@ export type { ContentKind, ContentVerdict, NotDocumentationReason } from './html
 export { classifyContent, looksLikeDocumentation } from './html/content-check.js';
 export type { HtmlToMarkdownResult } from './html/html-to-markdown.js';
 export { loadHtmlToMarkdown } from './html/lazy.js';
+export type { HtmlShape, PageLimits } from './html/limits.js';
+export {
+  checkHtmlPage,
+  checkTextPage,
+  DEFAULT_PAGE_LIMITS,
+  oversizeBody,
+  PAGE_LIMIT_SETTINGS,
+  pageLimitError,
+  pageLimits,
+  scanHtml,
+} from './html/limits.js';
 export type { Chunk, ChunkablePage, ChunkOptions } from './markdown/chunk.js';
 export { chunkMarkdown, cleanHeading, DEFAULT_MAX_CHUNK_TOKENS, DEFAULT_MIN_CHUNK_TOKENS } from './markdown/chunk.js';
 export type { FrontMatterSplit } from './markdown/front-matter.js';
@@ -18,9 +29,15 @@ export type { HeadingLine } from './markdown/headings.js';
 export { ATX_HEADING, walkLines } from './markdown/headings.js';
 export type { NormalizeOptions } from './markdown/normalize.js';
 export { normalizeMarkdown } from './markdown/normalize.js';
+export type { ReadablePage } from './markdown/readable.js';
+export { firstH1, readableMarkdown, readablePage } from './markdown/readable.js';
 export { sectionOffset } from './markdown/section.js';
 export type { SlugFlavour, Slugger } from './markdown/slug.js';
 export { createSlugger, headingPlainText, inlinePlainText, slugify } from './markdown/slug.js';
+export type { ConvertedPage, PageWork } from './page/convert.js';
+export { convertPage } from './page/convert.js';
+export type { PageConverterOptions } from './page-pool.js';
+export { PageConverter, sharedPageConverter } from './page-pool.js';
 export type { BlockableChunk } from './prepare/blocks.js';
 export { ChunkBlockCutter, encodeBlock, idFromRun, idInRun } from './prepare/blocks.js';
 export type {
@@ -32,6 +49,7 @@ export type {
   PreparedTotals,
   PrepareOptions,
   PrepareProgress,
+  SkippedPage,
 } from './prepare/prepare.js';
 export { chunkTermIndex, DocsPreparer, indexableChunk, prepareDocs } from './prepare/prepare.js';
 export { buildTermIndex, TermIndex, TermIndexBuilder } from './prepare/terms.js';

@@ -14,6 +14,7 @@ import {
   type PrepareOptions,
   type PrepareProgress,
   prepareDocs,
+  type SkippedPage,
 } from './prepare/prepare.js';
 
 /** Options of a {@link ChunkingPool}. */
@@ -117,6 +118,8 @@ export interface PipedBatch {
   blocks: Uint8Array[];
   /** The chunks, when asked for. */
   chunks?: PreparedChunk[];
+  /** Pages of the batch left out (over a limit, or failing). */
+  skipped?: SkippedPage[];
 }
 
 /** What a {@link PipedSession} finishes with. */

@@ -55,7 +55,13 @@ const unpipe = (session: number) => {
 };
 
 /** Posts a prepared batch's chunks to the channel and cuts them into blocks: what the calling thread gets. */
-function forward(pipe: Pipe, pages: PipedBatch['pages'], chunks: PreparedChunk[], withChunks: boolean): PipedBatch {
+function forward(
+  pipe: Pipe,
+  pages: PipedBatch['pages'],
+  chunks: PreparedChunk[],
+  withChunks: boolean,
+  skipped: PipedBatch['skipped'],
+): PipedBatch {
   const seq = ++pipe.seq;
   pipe.port.postMessage({
     seq,
@@ -69,6 +75,7 @@ function forward(pipe: Pipe, pages: PipedBatch['pages'], chunks: PreparedChunk[]
     ...pipe.cutter.drain(),
     blocks,
     ...(withChunks ? { chunks } : {}),
+    ...(skipped ? { skipped } : {}),
   };
 }
 
@@ -107,7 +114,7 @@ port.on('message', (request: PrepareRequest) => {
           port.postMessage({ id: request.id, result });
           return;
         }
-        const piped = forward(pipe, result.pages, result.chunks, request.withChunks === true);
+        const piped = forward(pipe, result.pages, result.chunks, request.withChunks === true, result.skipped);
         port.postMessage(
           { id: request.id, result: piped },
           piped.blocks.map((b) => b.buffer as ArrayBuffer),

@@ -89,6 +89,8 @@ const entries = {
   // which in the bundle is a chunk in dist/bin/: the worker script is an entry point of its own there
   'packed-search-worker': createRequire(join(root, 'package.json')).resolve('@pro-context/plugin-packed-search/worker'),
   'prepare-worker': join(markdownDir, 'dist', 'prepare-worker.js'),
+  // and converts each fetched page in its page worker (`page-worker.js`, beside the converter), likewise
+  'page-worker': join(markdownDir, 'dist', 'page-worker.js'),
   // sqlite-cache checkpoints the write-ahead log from `./checkpoint-worker.js` beside its own module, likewise
   'checkpoint-worker': createRequire(join(root, 'package.json')).resolve(
     '@pro-context/plugin-sqlite-cache/checkpoint-worker',

@@ -128,6 +128,8 @@ export async function connectStdio(configFile: string, env: Record<string, strin
   return {
     client,
     stderr,
+    /** The server process's id (to read its memory from /proc). */
+    pid: transport.pid,
     async call(
       name: string,
       args: Record<string, unknown>,

@@ -207,8 +207,9 @@ describe.skipIf(skipReason)(
       );
       const huge = errorOf(await server.call('read-page', { url: `${web.siteUrl('pydantic')}huge/index.md` }));
       removeHuge();
-      expect(huge.code).toBe('INVALID_CONTENT');
-      expect(huge.message).toMatch(/larger than/);
+      // over the per-page size limit (engine.pages.maxBytes, 5 MB), refused as it arrives
+      expect(huge.code).toBe('PAGE_TOO_LARGE');
+      expect(huge.message).toMatch(/larger than the limit of 5000000 bytes .*engine\.pages\.maxBytes/);
 
       const invalid = errorOf(await server.call('get-docs', { libraryId: 'pydantic', topic: 'x', maxTokens: 20 }));
       expect(invalid.code).toBe('INVALID_INPUT');

@@ -22,6 +22,7 @@ import {
   type TocResult,
   type UrlAllowlist,
 } from '@pro-context/kernel';
+import { oversizeBody, sharedPageConverter } from '@pro-context/markdown';
 import pLimit from 'p-limit';
 import { type LlmsTxtPluginOptions, llmsTxtOptionsToken } from './options.js';
 import type { LlmsFullStyle } from './parse/llms-full.js';
@@ -825,7 +826,7 @@ export class LlmsTxtSourceAdapter implements SourceAdapter {
   private async fetchListedPages(
     loaded: LoadedLlmsTxt,
     context: FetchContext,
-  ): Promise<{ pages: DocPage[]; skipped: { url: string; reason: string }[] }> {
+  ): Promise<{ pages: DocPage[]; skipped: { url: string; reason: string; code?: string }[] }> {
     const optional = new Set(loaded.parsed.sections.filter((s) => s.optional).flatMap((s) => s.entries));
     const ordered = [
       ...loaded.parsed.entries.filter((e) => !optional.has(e)),
@@ -846,7 +847,7 @@ export class LlmsTxtSourceAdapter implements SourceAdapter {
     }
     const { maxPages, concurrency } = this.options;
     const chosen = targets.slice(0, maxPages);
-    const skipped: { url: string; reason: string }[] = targets.slice(maxPages).map((e) => ({
+    const skipped: { url: string; reason: string; code?: string }[] = targets.slice(maxPages).map((e) => ({
       url: e.url,
       reason: `over maxPages (${maxPages})${optional.has(e) ? ', Optional section' : ''}`,
     }));
@@ -871,7 +872,13 @@ export class LlmsTxtSourceAdapter implements SourceAdapter {
         }
       } catch (error) {
         if (context.signal?.aborted) throw error;
-        skipped.push({ url: entry.url, reason: message(error) });
+        // a page over a per-page limit carries its code: the engine says so in the library's notes
+        const code = (error as { code?: unknown } | null)?.code;
+        skipped.push({
+          url: entry.url,
+          reason: message(error),
+          ...(code === 'PAGE_TOO_LARGE' || code === 'PAGE_TOO_COMPLEX' ? { code } : {}),
+        });
       }
       done++;
       context.progress?.(done, chosen.length, entry.title);
@@ -948,8 +955,12 @@ export class LlmsTxtSourceAdapter implements SourceAdapter {
           ...(context.signal ? { signal: context.signal } : {}),
           // The caller's redirect check (read-page's allowlist), applied before a hop is followed.
           ...(context.allowUrl ? { allowUrl: context.allowUrl } : {}),
+          // A page over the per-page size limit (the engine's `engine.pages.maxBytes`) is refused as it arrives.
+          maxBodyBytes: sharedPageConverter().limits.maxBytes,
         });
       } catch (error) {
+        const tooLarge = oversizeBody(error, candidate, sharedPageConverter().limits);
+        if (tooLarge && !isTwin) throw tooLarge;
         // A twin that failed, or redirected somewhere the caller refuses, is passed over for the page itself.
         if (context.signal?.aborted || !isTwin) throw error;
         continue;

@@ -8,6 +8,7 @@ import {
   type HttpResponse,
   inject,
   injectable,
+  isProContextError,
   kernelTokens,
   type LibraryDescriptor,
   type Logger,
@@ -16,7 +17,7 @@ import {
   type SourceAdapter,
   type TocResult,
 } from '@pro-context/kernel';
-import { classifyContent, loadHtmlToMarkdown } from '@pro-context/markdown';
+import { type ConvertedPage, classifyContent, oversizeBody, sharedPageConverter } from '@pro-context/markdown';
 import pLimit from 'p-limit';
 import robotsParserModule from 'robots-parser';
 import { type SiteCrawlPluginOptions, siteCrawlOptionsToken } from './options.js';
@@ -69,7 +70,7 @@ interface Crawl {
   /** The document whose validators stand for the site's freshness (the sitemap, else the start page). */
   anchorUrl: string;
   pages: CrawledPage[];
-  skipped: { url: string; reason: string }[];
+  skipped: { url: string; reason: string; code?: string }[];
   toc: TocResult;
 }
 
@@ -86,6 +87,8 @@ interface VisitResult {
   links: string[];
   response?: HttpResponse;
   reason?: string;
+  /** The error code of a page refused over a per-page limit (`PAGE_TOO_LARGE`, `PAGE_TOO_COMPLEX`). */
+  code?: string;
 }
 
 /** Shared state of one crawl in progress. */
@@ -412,7 +415,8 @@ export class SiteCrawlSourceAdapter implements SourceAdapter {
         );
         for (const [i, result] of results.entries()) {
           const url = current[i] as string;
-          if (result.reason) skipped.push({ url, reason: result.reason });
+          if (result.reason)
+            skipped.push({ url, reason: result.reason, ...(result.code ? { code: result.code } : {}) });
           if (result.page) seen.add(result.page.url);
           if (url === scope.startUrl && result.response) anchorResponse = result.response;
           if (result.page && !found.has(result.page.url)) found.set(result.page.url, result.page);
@@ -489,13 +493,18 @@ export class SiteCrawlSourceAdapter implements SourceAdapter {
       return { page: this.page(url, scope, markdownTitle(markdown), markdown, true), links: [] };
     }
     let response: HttpResponse;
+    const limits = sharedPageConverter().limits;
     try {
       response = await this.http.get(url, {
         headers: { accept: ACCEPT_HTML },
         ...(state.signal ? { signal: state.signal } : {}),
+        // a page over the per-page size limit is refused as it arrives, never held
+        maxBodyBytes: limits.maxBytes,
       });
     } catch (error) {
       if (state.signal?.aborted) throw error;
+      const tooLarge = oversizeBody(error, url, limits);
+      if (tooLarge) return { reason: tooLarge.message, code: tooLarge.code, links: [] };
       return { reason: message(error), links: [] };
     }
     state.bytes += response.body.byteLength;
@@ -512,8 +521,18 @@ export class SiteCrawlSourceAdapter implements SourceAdapter {
       const markdown = twin?.markdown ?? response.text();
       return { page: this.page(pageUrl, scope, markdownTitle(markdown), markdown, false), links: [], response };
     }
-    const convert = await loadHtmlToMarkdown();
-    const converted = convert(response.text(), response.url || pageUrl);
+    // converted in the page worker, within the per-page limits and time budget (`engine.pages`): a page over one
+    // is left out with why (the limit and its setting), and the crawl goes on
+    let converted: ConvertedPage;
+    try {
+      converted = await sharedPageConverter().convert(
+        { kind: 'html', text: response.text(), url: response.url || pageUrl },
+        state.signal ? { signal: state.signal } : {},
+      );
+    } catch (error) {
+      if (state.signal?.aborted || !isProContextError(error)) throw error;
+      return { reason: error.message, code: error.code, links: [] };
+    }
     if (twin) {
       return {
         page: this.page(pageUrl, scope, markdownTitle(twin.markdown) ?? converted.title, twin.markdown, true),

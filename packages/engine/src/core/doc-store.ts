@@ -10,7 +10,7 @@ import {
   Slicer,
   type TocResult,
 } from '@pro-context/kernel';
-import { ChunkingPool, indexableChunk, TermIndex } from '@pro-context/markdown';
+import { ChunkingPool, indexableChunk, type PageLimits, TermIndex } from '@pro-context/markdown';
 import { IndexingBuild } from './indexing-build.js';
 import { answerKeyPrefix, ns, versionKey } from './keys.js';
 import { SourceChain } from './sources.js';
@@ -24,6 +24,7 @@ import {
   type LoadedDocs,
   type StoredChunk,
   StoredDocsTable,
+  skippedNotes,
   toManifest,
 } from './stored-docs.js';
 
@@ -197,7 +198,12 @@ export class DocStore {
     private readonly backend: SearchBackend,
     private readonly sources: SourceChain,
     private readonly logger: Logger,
-    private readonly options: { maxChunkTokens: number; maxLoadedLibraries: number; maxLoadedMB?: number },
+    private readonly options: {
+      maxChunkTokens: number;
+      maxLoadedLibraries: number;
+      maxLoadedMB?: number;
+      pageLimits?: Partial<PageLimits>;
+    },
     /** Where pages are converted and chunked: worker threads, so that answers never wait behind it. */
     private readonly pool: ChunkingPool = new ChunkingPool({ size: 0 }),
   ) {}
@@ -216,6 +222,17 @@ export class DocStore {
   }
 
   /** The revision of the library version's docs held in memory, if they are (and not past their TTL). */
+  /** Per-page limits of the builds (the engine's `engine.pages`). */
+  get pageLimits(): Partial<PageLimits> | undefined {
+    return this.options.pageLimits;
+  }
+
+  /** The notes of a loaded library version's skipped pages (see `skippedNotes`), none when it is not loaded. */
+  loadedNotes(libraryId: string, version: string): string[] {
+    const docs = this.loaded.get(versionKey(libraryId, version));
+    return docs ? skippedNotes(docs.record) : [];
+  }
+
   loadedRevision(libraryId: string, version: string): string | undefined {
     const docs = this.loaded.get(versionKey(libraryId, version));
     if (!docs || (docs.expiresAt !== null && docs.expiresAt <= Date.now())) return undefined;
@@ -601,6 +618,13 @@ export class DocStore {
           );
         }
         report(90, `Indexing ${chunkCount} chunks`, true);
+        // pages the source itself refused over a per-page limit (a crawl converts as it goes) are noted like the
+        // build's own
+        for (const skip of fetched.skipped ?? []) {
+          if (skip.code === 'PAGE_TOO_LARGE' || skip.code === 'PAGE_TOO_COMPLEX') {
+            current.skipped.push({ url: skip.url, reason: skip.reason, code: skip.code });
+          }
+        }
         const finished = await current.finish({
           libraryId: library.id,
           version,

@@ -16,7 +16,7 @@ import {
   type TocResult,
   type UrlAllowlist,
 } from '@pro-context/kernel';
-import { ChunkingPool, normalizeTopic } from '@pro-context/markdown';
+import { ChunkingPool, normalizeTopic, sharedPageConverter } from '@pro-context/markdown';
 import pLimit from 'p-limit';
 import { settingsDeclarations } from '../libraries/settings.js';
 import type { EngineOptions } from '../options.js';
@@ -47,6 +47,7 @@ import {
   withSectionParts,
 } from './ranking.js';
 import { SourceChain } from './sources.js';
+import { skippedNotes } from './stored-docs.js';
 import { resolveLibraryVersion, resolveReleasedVersion, type VersionInfo, type VersionSources } from './versions.js';
 
 /** What the engine's collaborators are. */
@@ -118,6 +119,8 @@ export interface DocsAnswer {
    * larger `maxTokens`, search-docs).
    */
   moreSections: number;
+  /** Pages of the library left out of its index over a per-page limit (the page, the limit, the setting). */
+  notes?: string[];
 }
 
 /** search-docs' answer. */
@@ -175,6 +178,8 @@ export class DocsEngine {
     this.chunking = new ChunkingPool(
       deps.options.chunkWorkers === undefined ? {} : { size: deps.options.chunkWorkers },
     );
+    // every page the engine and the source plugins convert goes through the one page worker, within these limits
+    if (deps.options.pages) sharedPageConverter().configure(deps.options.pages);
     this.store = new DocStore(
       deps.cache,
       deps.search,
@@ -184,6 +189,7 @@ export class DocsEngine {
         maxChunkTokens: deps.options.maxChunkTokens,
         maxLoadedLibraries: deps.options.maxLoadedLibraries,
         maxLoadedMB: deps.options.maxLoadedMB,
+        ...(deps.options.pages ? { pageLimits: deps.options.pages } : {}),
       },
       this.chunking,
     );
@@ -544,6 +550,8 @@ export class DocsEngine {
       adapterId = record.adapterId;
       // what the source says the entries do not (files left out over a cap, and the setting that raises it)
       if (record.toc.notes) notes.push(...record.toc.notes);
+      // pages left out of the index over a per-page limit, when the docs are indexed and loaded
+      notes.push(...this.store.loadedNotes(library.id, served.version));
       // a source before the one that served could not: the agent (and its user) should hear why
       if (record.passedOver?.length)
         notes.push(
@@ -781,6 +789,8 @@ export class DocsEngine {
       candidates = withSectionParts(ranked, chunks, terms);
     }
     const weights = termWeightsFrom(terms, loaded.docs.chunkCount, await loaded.docs.termCounter());
+    // pages left out of the index over a per-page limit: said in every answer of the library
+    const notes = skippedNotes(loaded.docs.record);
     const answerWithin = (budget: number): DocsAnswer => {
       // a page asked for is given from its beginning, as far as the budget goes; a topic's answer stops where
       // relevance falls well below the best match's (maxTokens is a ceiling, not a quota)
@@ -801,6 +811,7 @@ export class DocsEngine {
             ? this.relatedPages(toc, [], [], loaded.docs.record.pages, source)
             : this.relatedPages(toc, ranked, terms, loaded.docs.record.pages, source),
         moreSections: page !== undefined ? 0 : sectionsLeftOut(candidates, used),
+        ...(notes.length > 0 ? { notes } : {}),
       };
     };
     let answer = answerWithin(maxTokens);
@@ -1148,7 +1159,8 @@ export class DocsEngine {
 
   /** Stops the chunking workers (after {@link idle}: a refresh under way may still chunk). */
   async stopWorkers(): Promise<void> {
-    await this.chunking.close();
+    // (the page worker too: a page being converted would otherwise hold the process up to its time budget)
+    await Promise.all([this.chunking.close(), sharedPageConverter().close()]);
   }
 
   /** Status for health. */

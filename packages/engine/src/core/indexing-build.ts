@@ -4,15 +4,19 @@ import {
   type IndexBuild,
   type IndexChannel,
   type IndexKey,
+  isProContextError,
   type SearchBackend,
   Slicer,
 } from '@pro-context/kernel';
 import {
   type ChunkingPool,
   indexableChunk,
+  type PageLimits,
   type PipedBatch,
   type PipedSession,
   type PrepareSession,
+  type SkippedPage,
+  sharedPageConverter,
 } from '@pro-context/markdown';
 import {
   BLOCK_CHARS,
@@ -20,12 +24,16 @@ import {
   blockPrefix,
   type DocsManifest,
   type DocsMeta,
+  MAX_SKIPPED_KEPT,
   type StoredChunk,
   type StoredPage,
 } from './stored-docs.js';
 
 /** Characters of pages chunked per batch: a batch's pages, chunks and copies between threads stay a few MB. */
 const BATCH_CHARS = 1024 * 1024;
+
+/** A library with a page longer than this (characters) is chunked in a worker even when it is small in total. */
+const MAX_PAGE_CHARS_ON_THREAD = 200_000;
 
 /**
  * A library whose chunks total fewer characters than this keeps them at hand after its build until it is
@@ -36,6 +44,8 @@ const KEPT_CHARS = 4 * 1024 * 1024;
 /** What an {@link IndexingBuild} writes to and reads from (the doc store). */
 export interface BuildTarget {
   readonly chunking: ChunkingPool;
+  /** Per-page limits (the engine's `engine.pages`; defaults: `DEFAULT_PAGE_LIMITS`). */
+  readonly pageLimits?: Partial<PageLimits>;
   readonly search: SearchBackend;
   /** Block prefixes of builds under way (an older build's clean-up leaves them be). */
   readonly building: Set<string>;
@@ -80,6 +90,8 @@ export class IndexingBuild {
   private piped: { session: PipedSession; channel: IndexChannel } | undefined;
   private pipeDecided = false;
   private readonly cutter = new BlockCutter();
+  /** Pages left out (over a limit, or failing to convert or chunk), in order. */
+  readonly skipped: SkippedPage[] = [];
   private readonly pages: StoredPage[] = [];
   /** Blocks written so far: their keys are the prefix and their number (`…#0`, `…#1`, …). */
   private written = 0;
@@ -145,8 +157,15 @@ export class IndexingBuild {
     this.progress = (done) => progress?.(Math.min(done - before, total), total);
     if (this.session === undefined && this.pagesIn === 0) {
       let chars = 0;
-      for (const page of pages) chars += charsOf(page);
-      this.start(chars);
+      let largest = 0;
+      for (const page of pages) {
+        const size = charsOf(page);
+        chars += size;
+        largest = Math.max(largest, size);
+      }
+      // a small library is chunked on this thread, taking turns between pages; one with a long page goes to a
+      // worker whatever its total, since a page is chunked in one go (nothing proportional to a page's size here)
+      this.start(largest > MAX_PAGE_CHARS_ON_THREAD ? undefined : chars);
     }
     while (pages.length > 0) {
       let count = 0;
@@ -175,7 +194,19 @@ export class IndexingBuild {
     await this.index.finish();
     this.indexMs += performance.now() - indexing;
     this.over = true;
-    const manifest = this.cutter.manifest({ ...meta, revision: totals.revision, pages: this.pages }, this.tag);
+    const skipped =
+      this.skipped.length > 0
+        ? {
+            skipped: {
+              count: this.skipped.length,
+              pages: this.skipped.slice(0, MAX_SKIPPED_KEPT).map(({ url, reason }) => ({ url, reason })),
+            },
+          }
+        : {};
+    const manifest = this.cutter.manifest(
+      { ...meta, revision: totals.revision, pages: this.pages, ...skipped },
+      this.tag,
+    );
     const chunks = this.kept;
     this.kept = undefined;
     return { manifest, terms: totals.terms, chunks };
@@ -202,7 +233,7 @@ export class IndexingBuild {
 
   private start(chars?: number): Promise<PrepareSession> {
     this.session ??= this.target.chunking.session(
-      { maxTokens: this.maxTokens },
+      { maxTokens: this.maxTokens, ...(this.target.pageLimits ? { limits: this.target.pageLimits } : {}) },
       { ...(this.signal ? { signal: this.signal } : {}), ...(chars === undefined ? {} : { chars }) },
     );
     return this.session;
@@ -230,16 +261,18 @@ export class IndexingBuild {
    * Chunks a batch, then hands its chunks to the backend and the cache behind the next batch's chunking (at
    * most one batch in that stage: the chunking worker and the index worker work side by side).
    */
-  private async batch(pages: readonly DocPage[]): Promise<void> {
+  private async batch(given: readonly DocPage[]): Promise<void> {
     if (this.over) throw new Error('the build is over');
     this.signal?.throwIfAborted();
     const session = await this.start();
+    const pages = await this.converted(given);
     await this.pipe(session);
     const started = performance.now();
     const pagesIn = this.pagesIn;
     const progress = (done: number) => this.progress?.(pagesIn + done, this.received);
     if (this.piped) {
       const piped = await this.piped.session.add(pages, progress, this.kept !== undefined);
+      if (piped.skipped) this.skipped.push(...piped.skipped);
       this.chunkMs += performance.now() - started;
       this.pagesIn += pages.length;
       for (const page of piped.pages) this.pages.push(page);
@@ -251,6 +284,7 @@ export class IndexingBuild {
       return;
     }
     const prepared = await session.add(pages, progress);
+    if (prepared.skipped) this.skipped.push(...prepared.skipped);
     this.chunkMs += performance.now() - started;
     this.pagesIn += pages.length;
     for (const page of prepared.pages) this.pages.push(page);
@@ -258,6 +292,36 @@ export class IndexingBuild {
     this.signal?.throwIfAborted();
     this.stored = this.store(prepared.chunks);
     this.stored.catch(() => undefined);
+  }
+
+  /**
+   * The batch with its HTML-only pages converted to markdown in the page worker (within the per-page limits and
+   * time budget, off this thread); a page over a limit is left out and added to {@link skipped}. Without a page
+   * worker (the TypeScript sources), the chunking session converts them, within the same limits but no budget.
+   */
+  private async converted(pages: readonly DocPage[]): Promise<readonly DocPage[]> {
+    const converter = sharedPageConverter();
+    if (!converter.threaded || !pages.some((p) => p.html && p.markdown.trim() === '')) return pages;
+    const out: DocPage[] = [];
+    for (const page of pages) {
+      if (!page.html || page.markdown.trim() !== '') {
+        out.push(page);
+        continue;
+      }
+      try {
+        const { markdown } = await converter.convert(
+          { kind: 'html', text: page.html, url: page.url },
+          this.signal ? { signal: this.signal } : {},
+        );
+        const { html: _html, ...rest } = page;
+        out.push({ ...rest, markdown });
+      } catch (error) {
+        this.signal?.throwIfAborted();
+        if (!isProContextError(error)) throw error;
+        this.skipped.push({ url: page.url, code: error.code, reason: error.message });
+      }
+    }
+    return out;
   }
 
   /** Indexes a batch's chunks and writes the blocks they complete. */

@@ -11,12 +11,13 @@ import {
   type UrlAllowlist,
 } from '@pro-context/kernel';
 import {
-  cleanHeading,
-  loadHtmlToMarkdown,
-  normalizeMarkdown,
+  type ConvertedPage,
+  oversizeBody,
+  type PageWork,
+  type ReadablePage,
+  readableMarkdown,
   sectionOffset,
-  splitFrontMatter,
-  walkLines,
+  sharedPageConverter,
 } from '@pro-context/markdown';
 import { ns } from './keys.js';
 import type { SourceChain } from './sources.js';
@@ -31,6 +32,11 @@ export interface PageRecord {
   fetchedAt: string;
   /** {@link PAGE_FORMAT} of the record; records of another format are fetched again. */
   format?: number;
+  /**
+   * The page's verdict when it was refused over a per-page limit (`PAGE_TOO_LARGE`, `PAGE_TOO_COMPLEX`): asking
+   * again answers the same error from the cache at once, without fetching or converting the page again.
+   */
+  refused?: { code: 'PAGE_TOO_LARGE' | 'PAGE_TOO_COMPLEX'; message: string; details?: Record<string, unknown> };
 }
 
 /**
@@ -64,32 +70,8 @@ const HTML_TYPES = /^(text\/html|application\/xhtml\+xml)\b/i;
 export const truncationNote = (remaining: number) =>
   `[Content truncated. ${remaining} tokens not shown. Call read-page again with a higher maxTokens limit to see more.]`;
 
-/**
- * The markdown read-page returns: the same cleanup the chunker applies before indexing (admonitions,
- * pymdown blocks, content tabs, containers, MDX, front matter…, see `normalizeMarkdown`), plus heading
- * lines without their `{ #anchor }` / attribute-list suffix and inline HTML. Code blocks are left alone.
- */
-export function readableMarkdown(markdown: string): string {
-  const lines = normalizeMarkdown(markdown).split('\n');
-  walkLines(lines, (_line, i, heading) => {
-    const text = heading && cleanHeading(heading.raw).text;
-    if (heading && text) lines[i] = `${heading.level} ${text}`;
-  });
-  return lines.join('\n');
-}
-
-/** The first H1 of normalized markdown, outside code blocks, cleaned like a heading. */
-function firstH1(markdown: string): string | undefined {
-  let found: string | undefined;
-  walkLines(markdown.split('\n'), (_line, _i, heading) => {
-    if (!heading) return true;
-    // only a page that opens with an H1 has one for a title
-    if (heading.level !== '#') return false;
-    found = cleanHeading(heading.raw).text || undefined;
-    return found === undefined;
-  });
-  return found;
-}
+/** The markdown read-page returns (see `readableMarkdown` of @pro-context/markdown, made in the page worker). */
+export { readableMarkdown };
 
 /** A readable title from a URL's path: its last meaningful segment (never `index`), else the host name. */
 function titleFromUrl(url: URL): string {
@@ -186,16 +168,43 @@ export class PageReader {
     const local = this.sources.owner(url)?.local === true;
     const entry = local ? undefined : await this.cache.get<PageRecord>(ns.pages, url.href);
     const cached = entry?.value.format === PAGE_FORMAT ? entry.value : undefined;
+    if (cached?.refused) {
+      throw new ProContextError(cached.refused.code, cached.refused.message, {
+        details: { ...cached.refused.details, cached: true },
+      });
+    }
     let record = cached;
     let stale = false;
     if (!record) {
       try {
         record = await this.fetch(url, signal);
       } catch (error) {
+        // a page over a per-page limit is refused the same way next time, from the cache
+        if (
+          !local &&
+          isProContextError(error) &&
+          (error.code === 'PAGE_TOO_LARGE' || error.code === 'PAGE_TOO_COMPLEX')
+        ) {
+          const refused: PageRecord = {
+            url: url.href,
+            finalUrl: url.href,
+            title: '',
+            markdown: '',
+            fetchedAt: new Date().toISOString(),
+            format: PAGE_FORMAT,
+            refused: {
+              code: error.code as 'PAGE_TOO_LARGE' | 'PAGE_TOO_COMPLEX',
+              message: error.message,
+              ...(error.details ? { details: error.details } : {}),
+            },
+          };
+          await this.cache.set(ns.pages, url.href, refused);
+          throw error;
+        }
         // a site that asked to wait (Retry-After, issue #25.6): the copy read before answers meanwhile
         const waiting = !local && isProContextError(error) && error.retryAfter !== undefined;
         const old = waiting ? await this.cache.get<PageRecord>(ns.pages, url.href, { allowStale: true }) : undefined;
-        if (old?.value.format !== PAGE_FORMAT) throw error;
+        if (old?.value.format !== PAGE_FORMAT || old.value.refused) throw error;
         record = old.value;
         stale = true;
       }
@@ -223,10 +232,10 @@ export class PageReader {
   /**
    * Title of a page (seed 001 §5.4 `title`): its first H1 outside code blocks, else the front matter's
    * `title`, else the title the library's TOC gives the requested URL, else one made from the final URL's
-   * path. `raw` is the page as fetched, `readable` the same page after {@link readableMarkdown}.
+   * path. `readable` is the page made readable in the page worker, with the titles it gives.
    */
-  private async titleFor(raw: string, readable: string, requested: URL, final: URL): Promise<string> {
-    const title = firstH1(readable) ?? splitFrontMatter(raw).title;
+  private async titleFor(readable: ReadablePage, requested: URL, final: URL): Promise<string> {
+    const title = readable.h1 ?? readable.frontMatterTitle;
     if (title) return title;
     try {
       const fromToc = (await this.tocTitle?.(requested))?.trim();
@@ -257,16 +266,15 @@ export class PageReader {
           final = undefined;
         }
         if (final && final.href !== url.href) this.checkRedirect(url, final);
-        const raw =
-          page.contentType === 'html'
-            ? (await loadHtmlToMarkdown())(page.markdown, page.finalUrl).markdown
-            : page.markdown;
-        const markdown = readableMarkdown(raw);
+        const { readable } = await this.convert(
+          { kind: page.contentType === 'html' ? 'html' : 'markdown', text: page.markdown, url: page.finalUrl },
+          signal,
+        );
         return this.checked({
           url: url.href,
           finalUrl: page.finalUrl,
-          title: page.title || (await this.titleFor(raw, markdown, url, final ?? url)),
-          markdown,
+          title: page.title || (await this.titleFor(readable, url, final ?? url)),
+          markdown: readable.markdown,
           fetchedAt: page.fetchedAt,
           format: PAGE_FORMAT,
         });
@@ -275,12 +283,17 @@ export class PageReader {
       const candidates = markdownVariants(url);
       for (const candidate of candidates) {
         let response: HttpResponse;
+        const limits = sharedPageConverter().limits;
         try {
           response = await this.http.get(candidate, {
             ...(signal ? { signal } : {}),
             allowUrl: (hop) => this.checkRedirect(candidate, hop),
+            // a page over the size limit is refused as it arrives, never held (nor decoded on this thread)
+            maxBodyBytes: limits.maxBytes,
           });
         } catch (error) {
+          const tooLarge = oversizeBody(error, candidate.href, limits);
+          if (tooLarge) throw tooLarge;
           // The .md variant is optional: one redirected off the allowlist was not fetched; try the URL itself.
           if (candidate !== url && isProContextError(error) && error.code === 'URL_NOT_ALLOWED') continue;
           throw error;
@@ -316,13 +329,12 @@ export class PageReader {
         if (candidate !== url && isHtml) continue; // a site answering HTML for the .md variant has no markdown twin
         span.set({ status: response.status, contentType: type, variant: candidate !== url });
         if (isHtml) {
-          const converted = (await loadHtmlToMarkdown())(text, finalUrl.href);
-          const markdown = readableMarkdown(converted.markdown);
+          const converted = await this.convert({ kind: 'html', text, url: finalUrl.href }, signal);
           return this.checked({
             url: url.href,
             finalUrl: finalUrl.href,
-            title: converted.title || (await this.titleFor(converted.markdown, markdown, url, finalUrl)),
-            markdown,
+            title: converted.title || (await this.titleFor(converted.readable, url, finalUrl)),
+            markdown: converted.readable.markdown,
             fetchedAt: new Date().toISOString(),
             format: PAGE_FORMAT,
           });
@@ -330,12 +342,12 @@ export class PageReader {
         if (type && !MARKDOWN_TYPES.test(type)) {
           throw new ProContextError('INVALID_CONTENT', `${url.href} is ${type.split(';')[0]}, not documentation.`);
         }
-        const markdown = readableMarkdown(text);
+        const { readable } = await this.convert({ kind: 'markdown', text, url: finalUrl.href }, signal);
         return this.checked({
           url: url.href,
           finalUrl: finalUrl.href,
-          title: await this.titleFor(text, markdown, url, finalUrl),
-          markdown,
+          title: await this.titleFor(readable, url, finalUrl),
+          markdown: readable.markdown,
           fetchedAt: new Date().toISOString(),
           format: PAGE_FORMAT,
         });
@@ -343,6 +355,18 @@ export class PageReader {
       if (notFound > 0) throw new ProContextError('PAGE_NOT_FOUND', `${url.href} does not exist (404).`);
       throw new ProContextError('INVALID_CONTENT', `${url.href} has no markdown or HTML documentation.`);
     });
+  }
+
+  /**
+   * A fetched page made readable in the page worker, within the per-page limits and time budget (`engine.pages`):
+   * nothing proportional to the page's size runs on this thread. Over a limit: `PAGE_TOO_LARGE`/`PAGE_TOO_COMPLEX`.
+   */
+  private async convert(
+    work: Omit<PageWork, 'readable'>,
+    signal: AbortSignal | undefined,
+  ): Promise<ConvertedPage & { readable: ReadablePage }> {
+    const converted = await sharedPageConverter().convert({ ...work, readable: true }, signal ? { signal } : {});
+    return { ...converted, readable: converted.readable ?? { markdown: converted.markdown } };
   }
 
   private checked(record: PageRecord): PageRecord {
@@ -376,7 +400,8 @@ export function slicePage(record: PageRecord, maxTokens: number, offset: number,
   const base = { title: record.title, url: record.finalUrl, contentLength, cached, offset: start };
   if (estimateTokens(rest) <= maxTokens) return { ...base, content: rest, truncated: false };
   const budget = charsForTokens(maxTokens - 60); // leave room for the note
-  const end = sectionBoundary(rest, budget);
+  // (only the text that can be shown is walked: a long page costs a read no more than a short one)
+  const end = sectionBoundary(rest.slice(0, budget + 1), budget);
   const shown = rest.slice(0, end).trimEnd();
   const remaining = estimateTokens(rest.slice(end));
   const nextOffset = start + end;

@@ -33,6 +33,24 @@ export interface DocsMeta {
   /** Changes whenever the content changes; ties an index snapshot and chunk blocks to the chunks they hold. */
   revision: string;
   pages: StoredPage[];
+  /**
+   * Pages left out of the library because they were over a per-page limit or failed to convert (one bad page
+   * never fails a library): the first {@link MAX_SKIPPED_KEPT} with why (the limit and its setting), and how many.
+   */
+  skipped?: { count: number; pages: { url: string; reason: string }[] };
+}
+
+/** Skipped pages whose reasons a docs record keeps (the rest are counted). */
+export const MAX_SKIPPED_KEPT = 10;
+
+/** The notes a docs record's skipped pages give an answer (get-docs, resolve-library): one sentence each. */
+export function skippedNotes(meta: Pick<DocsMeta, 'skipped'>): string[] {
+  const skipped = meta.skipped;
+  if (!skipped || skipped.count === 0) return [];
+  const notes = skipped.pages.map((p) => `Left out of the index: ${p.reason}`);
+  const more = skipped.count - skipped.pages.length;
+  if (more > 0) notes.push(`${more} more page${more === 1 ? ' was' : 's were'} left out over the same limits.`);
+  return notes;
 }
 
 /**

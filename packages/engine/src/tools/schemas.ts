@@ -66,6 +66,10 @@ export const getDocsOutput = z.object({
     .array(z.object({ title: z.string(), url: z.string(), description: z.string() }))
     .describe('Pages to read-page if the content is not enough'),
   moreSections: z.number().int().min(0).describe('Matching sections left out (raise maxTokens or search-docs)'),
+  notes: z
+    .array(z.string())
+    .optional()
+    .describe('Pages of this library left out over a per-page limit (the page, the limit, the setting)'),
 });
 
 /** search-docs (seed 001 §5.3). */

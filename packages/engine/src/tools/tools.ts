@@ -84,8 +84,9 @@ export function renderDocsAnswer(answer: DocsAnswer, maxTokens: number): Rendere
     more > 0
       ? `\n${more} more matching section${more === 1 ? '' : 's'} left out: raise maxTokens, read related pages or search-docs.`
       : '';
+  const notes = (answer.notes ?? []).map((note) => `\nNote: ${note}`).join('');
   const footer = (list: readonly string[]) =>
-    `---\n\n${source}${leftOut}${list.length > 0 ? `\n\nRelated pages (read-page):\n${list.join('\n')}` : ''}`;
+    `---\n\n${source}${leftOut}${notes}${list.length > 0 ? `\n\nRelated pages (read-page):\n${list.join('\n')}` : ''}`;
   const render = (list: readonly string[]) => (answer.content ? `${answer.content}\n\n${footer(list)}` : footer(list));
   const footerCost = (list: readonly string[]) => estimateTokens(`\n\n${footer(list)}`);
   const fits = (list: readonly string[]) => estimateTokens(render(list)) <= maxTokens;

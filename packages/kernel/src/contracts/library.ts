@@ -133,8 +133,11 @@ export interface DocsResult {
   freshness: Freshness;
   /** The TOC, when the adapter read it on the way. */
   toc?: TocResult;
-  /** Pages that were listed but could not be fetched (URL and reason), for the logs. */
-  skipped?: { url: string; reason: string }[];
+  /**
+   * Pages that were listed but could not be fetched (URL and reason), for the logs. A page refused over a per-page
+   * limit carries its `code` (`PAGE_TOO_LARGE`, `PAGE_TOO_COMPLEX`): the engine then says so in the library's notes.
+   */
+  skipped?: { url: string; reason: string; code?: string }[];
   /** A condensed summary of documentation published in full elsewhere: see {@link TocResult.condensed}. */
   condensed?: boolean;
 }

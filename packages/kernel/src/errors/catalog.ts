@@ -57,6 +57,16 @@ export const errorCatalog = {
   AUTH_REQUIRED: { recoverable: false, suggestion: 'Provide API key via Authorization header.' },
   AUTH_INVALID: { recoverable: false, suggestion: 'Check your API key.' },
   INVALID_CONTENT: { recoverable: false, suggestion: 'URL does not appear to contain documentation.' },
+  PAGE_TOO_LARGE: {
+    recoverable: false,
+    suggestion:
+      'The page is over a size limit of pro-context (the setting is named in the message): read another page of the library, or raise the setting if the page is trusted.',
+  },
+  PAGE_TOO_COMPLEX: {
+    recoverable: false,
+    suggestion:
+      'The page is over a structure or time limit of pro-context (the setting is named in the message): read another page of the library, or raise the setting if the page is trusted.',
+  },
   INVALID_INPUT: { recoverable: true, suggestion: 'Fix the named argument and call the tool again.' },
   INTERNAL_ERROR: { recoverable: true, suggestion: 'This has been logged. Try again.' },
   // the kernel's own errors: raised at start-up, before anything is served

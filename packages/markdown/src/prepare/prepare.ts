@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { IndexableChunk } from '@pro-context/kernel';
-import { Slicer } from '@pro-context/kernel';
+import { isProContextError, Slicer } from '@pro-context/kernel';
 import { loadHtmlToMarkdown } from '../html/lazy.js';
+import { checkHtmlPage, checkTextPage, type PageLimits, pageLimits } from '../html/limits.js';
 import { type Chunk, chunkMarkdown } from '../markdown/chunk.js';
 import { CompactStringSet } from './string-set.js';
 import { buildTermIndex, TermIndexBuilder } from './terms.js';
@@ -38,6 +39,8 @@ export interface PreparedPage {
 /** What {@link prepareDocs} returns. */
 export interface PreparedDocs {
   pages: PreparedPage[];
+  /** Pages left out (over a limit, or failing). */
+  skipped?: SkippedPage[];
   chunks: PreparedChunk[];
   /** Hash of every page's URL and markdown: changes whenever the content changes. */
   revision: string;
@@ -49,6 +52,17 @@ export interface PreparedDocs {
 export interface PrepareOptions {
   /** Largest chunk, in estimated tokens. */
   maxTokens: number;
+  /** Per-page limits (size, line length, HTML depth and elements; defaults: `DEFAULT_PAGE_LIMITS`). */
+  limits?: Partial<PageLimits>;
+}
+
+/** A page left out of a library: over a limit, or its conversion or chunking failed. */
+export interface SkippedPage {
+  url: string;
+  /** Why, in a sentence naming the limit and its setting. */
+  reason: string;
+  /** The error code (`PAGE_TOO_LARGE`, `PAGE_TOO_COMPLEX`, `INTERNAL_ERROR`). */
+  code: string;
 }
 
 /** Reports pages done out of the total. */
@@ -58,6 +72,8 @@ export type PrepareProgress = (done: number, total: number) => void;
 export interface PreparedBatch {
   pages: PreparedPage[];
   chunks: PreparedChunk[];
+  /** Pages of the batch left out (over a limit, or failing): the rest of the library is prepared. */
+  skipped?: SkippedPage[];
 }
 
 /** What a {@link DocsPreparer} says once every batch is in. */
@@ -100,18 +116,34 @@ export class DocsPreparer {
     const { seen, hash, options } = this;
     const chunks: PreparedChunk[] = [];
     const pages: PreparedPage[] = [];
+    const skipped: SkippedPage[] = [];
+    const limits = pageLimits(options.limits);
     // progress every 5 % of the pages at most
     const step = Math.max(1, Math.ceil(input.length / 20));
     for (const [index, page] of input.entries()) {
       if (this.slicer) await this.slicer.turn();
       if (progress && index > 0 && index % step === 0) progress(index, input.length);
       if (!seen.add(`page:${page.url}`)) continue;
-      const markdown =
-        page.markdown.trim() === '' && page.html && htmlToMarkdown
-          ? htmlToMarkdown(page.html, page.url).markdown
-          : page.markdown;
+      // one bad page never fails its library: over a limit, or throwing, it is left out and said why
+      let markdown: string;
+      let pieces: Chunk[];
+      try {
+        const html = page.markdown.trim() === '' && page.html && htmlToMarkdown ? page.html : undefined;
+        if (html !== undefined) checkHtmlPage(html, page.url, limits);
+        markdown = html !== undefined && htmlToMarkdown ? htmlToMarkdown(html, page.url).markdown : page.markdown;
+        checkTextPage(markdown, page.url, limits);
+        pieces = chunkMarkdown({ url: page.url, title: page.title, markdown }, { maxTokens: options.maxTokens });
+      } catch (error) {
+        skipped.push({
+          url: page.url,
+          code: isProContextError(error) ? error.code : 'INTERNAL_ERROR',
+          reason: isProContextError(error)
+            ? error.message
+            : `The page ${page.url} could not be chunked (${error instanceof Error ? error.message : String(error)}), so it was left out.`,
+        });
+        continue;
+      }
       hash.update(page.url).update('\0').update(markdown).update('\0');
-      const pieces = chunkMarkdown({ url: page.url, title: page.title, markdown }, { maxTokens: options.maxTokens });
       pages.push({
         url: page.url,
         title: pieces[0]?.pageTitle ?? page.title,
@@ -136,7 +168,7 @@ export class DocsPreparer {
       }
     }
     progress?.(input.length, input.length);
-    return { pages, chunks };
+    return { pages, chunks, ...(skipped.length > 0 ? { skipped } : {}) };
   }
 
   /** The revision and term index of every batch added. */
@@ -159,8 +191,8 @@ export async function prepareDocs(
   takeTurns = false,
 ): Promise<PreparedDocs> {
   const preparer = new DocsPreparer(options, takeTurns);
-  const { pages, chunks } = await preparer.add(input, progress);
-  return { pages, chunks, ...preparer.finish() };
+  const { pages, chunks, skipped } = await preparer.add(input, progress);
+  return { pages, chunks, ...(skipped ? { skipped } : {}), ...preparer.finish() };
 }
 
 /** The text of a chunk the term index covers: title, headings and body. */
