@@ -1,0 +1,217 @@
+// The publish path, end to end: changesets publishes the workspace to a registry on loopback, and a user with
+// Node and npm only runs `npx -y --allow-scripts=better-sqlite3 pro-context` in an empty directory with an
+// empty home. Slow (it installs ~200 packages and compiles better-sqlite3): it runs in CI (CI=true) or when
+// PRO_CONTEXT_RELEASE_TEST=1, and is skipped otherwise.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { type LoopbackSite, startLoopbackSite } from '@pro-context/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type LoopbackRegistry,
+  pnpmStorePath,
+  repoRoot,
+  run,
+  seedThirdParty,
+  startRegistry,
+  workspacePackages,
+} from '../src/registry.js';
+import { npxArgs, userEnv } from '../src/user.js';
+
+const enabled = process.env.CI === 'true' || process.env.PRO_CONTEXT_RELEASE_TEST === '1';
+const built = existsSync(join(repoRoot, 'packages', 'pro-context', 'dist', 'bin', 'pro-context.js'));
+const skipReason = !enabled
+  ? 'set PRO_CONTEXT_RELEASE_TEST=1 (CI sets CI=true)'
+  : !built
+    ? 'the workspace is not built (npm test builds first)'
+    : undefined;
+
+/** A documentation site on loopback with an llms.txt and two pages. */
+async function startDocsSite(): Promise<LoopbackSite> {
+  const pages: Record<string, string> = {
+    '/guide/widgets.md':
+      '# Widgets\n\nCreate a widget with `acme.widget(name, size)`. A widget is frozen once built; call `thaw()` to edit it.\n',
+    '/guide/install.md': '# Install\n\nRun `pip install acme`. Acme needs Python 3.10 or later.\n',
+  };
+  let origin = '';
+  const site = await startLoopbackSite((path, res) => {
+    if (path === '/llms.txt') {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.end(
+        `# Acme\n\n> Acme builds widgets.\n\n## Docs\n\n- [Widgets](${origin}/guide/widgets.md): widgets\n- [Install](${origin}/guide/install.md): install\n`,
+      );
+    } else if (pages[path]) {
+      res.writeHead(200, { 'content-type': 'text/markdown' });
+      res.end(pages[path]);
+    } else {
+      res.writeHead(404).end('not found');
+    }
+  });
+  origin = site.origin;
+  return site;
+}
+
+describe.skipIf(skipReason)(`published packages run with npx${skipReason ? ` (skipped: ${skipReason})` : ''}`, () => {
+  let work: string;
+  let registry: LoopbackRegistry;
+  let site: LoopbackSite;
+  let project: string;
+  let env: NodeJS.ProcessEnv;
+  const timings: Record<string, number> = {};
+
+  beforeAll(async () => {
+    work = mkdtempSync(join(tmpdir(), 'pc-release-'));
+    registry = await startRegistry(join(work, 'registry'));
+    let t = Date.now();
+    const seeded = await seedThirdParty(join(work, 'registry', 'storage'), await pnpmStorePath());
+    timings.seedMs = Date.now() - t;
+    timings.thirdPartyPackages = seeded.packages;
+    t = Date.now();
+    // exactly the release step (`pnpm release` = build + `changeset publish`), against the loopback registry
+    const published = await run('pnpm', ['exec', 'changeset', 'publish', '--no-git-tag'], {
+      cwd: repoRoot,
+      env: { ...process.env, npm_config_registry: registry.url, npm_config_userconfig: registry.npmrc },
+      timeoutMs: 300_000,
+    });
+    timings.publishMs = Date.now() - t;
+    if (published.code !== 0) throw new Error(`changeset publish failed:\n${published.stdout}\n${published.stderr}`);
+    site = await startDocsSite();
+    project = join(work, 'project');
+    const home = join(work, 'home');
+    mkdirSync(project);
+    mkdirSync(home);
+    env = userEnv({ home, registryUrl: registry.url });
+    // what a user writes to add a library of their own: here one on loopback
+    writeFileSync(
+      join(project, 'pro-context.config.yaml'),
+      [
+        'libraries:',
+        '  - id: acme',
+        '    name: Acme',
+        '    language: python',
+        `    docsUrl: ${site.origin}`,
+        'registry: { enabled: false }',
+        'registries: { pypi: { enabled: false }, npm: { enabled: false } }',
+        'security: { allowPrivateNetwork: true }',
+        '',
+      ].join('\n'),
+    );
+  }, 600_000);
+
+  afterAll(async () => {
+    await site?.close();
+    await registry?.close();
+    if (work) rmSync(work, { recursive: true, force: true });
+    process.stderr.write(`release test timings: ${JSON.stringify(timings)}\n`);
+  });
+
+  it('publishes every public workspace package at its version', async () => {
+    for (const pkg of workspacePackages().filter((p) => !p.private)) {
+      const r = await fetch(`${registry.url}${pkg.name.replace('/', '%2f')}`);
+      expect(r.status, pkg.name).toBe(200);
+      const packument = (await r.json()) as { versions: Record<string, { dependencies?: Record<string, string> }> };
+      const manifest = packument.versions[pkg.version];
+      expect(manifest, `${pkg.name}@${pkg.version}`).toBeDefined();
+      // workspace:* became real versions
+      expect(JSON.stringify(manifest?.dependencies ?? {})).not.toContain('workspace:');
+    }
+  });
+
+  it('`npx -y --allow-scripts=better-sqlite3 pro-context --help` from an empty directory and home', async () => {
+    const r = await run('npx', [...npxArgs, '--help'], { cwd: project, env, timeoutMs: 600_000 });
+    timings.firstAnswerMs = r.ms;
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/Usage: pro-context/);
+  }, 620_000);
+
+  it('serves MCP over stdio through npx: list-libraries and get-docs from a loopback docs site', async () => {
+    const started = Date.now();
+    const [command, ...args] = ['npx', ...npxArgs];
+    const transport = new StdioClientTransport({ command: command as string, args, cwd: project, env: env as Record<string, string>, stderr: 'pipe' });
+    const stderr: string[] = [];
+    transport.stderr?.on('data', (d: Buffer) => stderr.push(d.toString()));
+    const client = new Client({ name: 'release-test', version: '1' });
+    try {
+      await client.connect(transport);
+      timings.stdioInitializeMs = Date.now() - started;
+      const list = await client.callTool({ name: 'list-libraries', arguments: {} }, CallToolResultSchema, {
+        timeout: 60_000,
+      });
+      expect(list.isError, JSON.stringify(list.content)).toBeFalsy();
+      expect(JSON.stringify(list.structuredContent)).toContain('"acme"');
+      const docs = await client.callTool(
+        { name: 'get-docs', arguments: { libraryId: 'acme', topic: 'thaw a frozen widget' } },
+        CallToolResultSchema,
+        { timeout: 60_000 },
+      );
+      expect(docs.isError, JSON.stringify(docs.content)).toBeFalsy();
+      expect((docs.structuredContent as { content: string }).content).toContain('thaw()');
+      expect(site.hits).toContain('/llms.txt');
+    } catch (error) {
+      throw new Error(`${error instanceof Error ? error.message : String(error)}\nserver stderr:\n${stderr.join('')}`);
+    } finally {
+      await client.close();
+    }
+  }, 120_000);
+
+  it('serves the team server: a key from `pro-context-admin`, `pro-context serve --http`, an agent with the key', async () => {
+    const port = await freePort();
+    const serverEnv = { ...env, PRO_CONTEXT_PORT: String(port) };
+    const created = await run('npx', [...npxArgs.slice(0, -1), '-p', 'pro-context', 'pro-context-admin', 'keys', 'create', '--name', 'alice'], {
+      cwd: project,
+      env: serverEnv,
+      timeoutMs: 120_000,
+    });
+    expect(created.code, created.stderr).toBe(0);
+    const key = created.stdout.trim();
+    expect(key).toMatch(/^pc_/);
+    let server: ChildProcess | undefined;
+    const stderr: string[] = [];
+    try {
+      server = spawn('npx', [...npxArgs, 'serve', '--http'], { cwd: project, env: serverEnv, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+      server.stderr?.on('data', (d: Buffer) => stderr.push(d.toString()));
+      const started = Date.now();
+      while (!/pro-context HTTP server ready/.test(stderr.join(''))) {
+        if (server.exitCode !== null || Date.now() - started > 60_000)
+          throw new Error(`the server did not start:\n${stderr.join('')}`);
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      const url = new URL(`http://127.0.0.1:${port}/mcp`);
+      const anonymous = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+      expect(anonymous.status).toBe(401);
+      const client = new Client({ name: 'agent', version: '1' });
+      await client.connect(
+        new StreamableHTTPClientTransport(url, { requestInit: { headers: { Authorization: `Bearer ${key}` } } }),
+      );
+      const docs = await client.callTool(
+        { name: 'get-docs', arguments: { libraryId: 'acme', topic: 'install python version' } },
+        CallToolResultSchema,
+        { timeout: 60_000 },
+      );
+      expect((docs.structuredContent as { content: string }).content).toContain('Python 3.10');
+      await client.close();
+    } finally {
+      // npx runs the server as its child: stop the whole group
+      if (server?.pid && server.exitCode === null) process.kill(-server.pid, 'SIGTERM');
+    }
+  }, 180_000);
+});
+
+async function freePort(): Promise<number> {
+  const { createServer } = await import('node:net');
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+    s.on('error', reject);
+  });
+}
+
+void dirname;
