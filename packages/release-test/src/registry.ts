@@ -56,28 +56,34 @@ function splitKey(key: string): { name: string; version: string } {
  * The third-party packages (`name@version`) the public workspace packages need at run time: the production
  * dependencies of every public importer, and theirs, as the lockfile resolved them.
  */
-export function thirdPartyClosure(): string[] {
+export function thirdPartyClosure(): { key: string; optional: boolean }[] {
   const lock = readLockfile();
   const publicDirs = workspacePackages()
     .filter((p) => !p.private)
     .map((p) => p.dir);
-  const seen = new Set<string>();
-  const queue: string[] = [];
+  // key → whether only optional edges reach it (a platform's binary package: absent from other platforms' stores)
+  const seen = new Map<string, boolean>();
+  const queue: [string, boolean][] = [];
   for (const dir of publicDirs) {
     for (const [name, { version }] of Object.entries(lock.importers[dir]?.dependencies ?? {})) {
-      if (!version.startsWith('link:')) queue.push(`${name}@${version}`);
+      if (!version.startsWith('link:')) queue.push([`${name}@${version}`, false]);
     }
   }
   while (queue.length > 0) {
-    const key = queue.pop() as string;
-    if (seen.has(key)) continue;
-    seen.add(key);
+    const [key, optional] = queue.pop() as [string, boolean];
+    const before = seen.get(key);
+    if (before !== undefined && (before === optional || !before)) continue;
+    seen.set(key, optional);
     const snapshot = lock.snapshots[key] ?? {};
-    for (const deps of [snapshot.dependencies, snapshot.optionalDependencies]) {
-      for (const [name, version] of Object.entries(deps ?? {})) queue.push(`${name}@${version}`);
-    }
+    for (const [name, version] of Object.entries(snapshot.dependencies ?? {})) queue.push([`${name}@${version}`, optional]);
+    for (const [name, version] of Object.entries(snapshot.optionalDependencies ?? {})) queue.push([`${name}@${version}`, true]);
   }
-  return [...new Set([...seen].map(withoutPeers))].sort();
+  const closure = new Map<string, boolean>();
+  for (const [key, optional] of seen) {
+    const bare = withoutPeers(key);
+    closure.set(bare, (closure.get(bare) ?? true) && optional);
+  }
+  return [...closure].map(([key, optional]) => ({ key, optional })).sort((a, b) => a.key.localeCompare(b.key));
 }
 
 interface StoreIndex {
@@ -101,8 +107,8 @@ function storeFile(storeDir: string, integrity: string, mode: number): string {
   return join(storeDir, 'files', hex.slice(0, 2), `${hex.slice(2)}${mode & 0o111 ? '-exec' : ''}`);
 }
 
-/** A package's tarball rebuilt from the store: the files its published tarball had, under `package/`. */
-async function tarballFromStore(storeDir: string, index: StoreIndex): Promise<Buffer> {
+/** A gzipped tar of `entries` (path → content and mode). */
+export async function tgz(entries: Iterable<[string, { body: Buffer; mode: number }]>): Promise<Buffer> {
   const tar = pack();
   const gzip = createGzip();
   const chunks: Buffer[] = [];
@@ -112,16 +118,24 @@ async function tarballFromStore(storeDir: string, index: StoreIndex): Promise<Bu
     gzip.on('error', reject);
   });
   tar.pipe(gzip);
-  for (const [path, file] of Object.entries(index.files).sort(([a], [b]) => a.localeCompare(b))) {
-    const body = readFileSync(storeFile(storeDir, file.integrity, file.mode));
+  for (const [name, { body, mode }] of entries) {
     await new Promise<void>((resolve, reject) =>
-      tar.entry({ name: `package/${path}`, mode: file.mode & 0o777, mtime: new Date(499162500000) }, body, (e) =>
-        e ? reject(e) : resolve(),
-      ),
+      tar.entry({ name, mode: mode & 0o777, mtime: new Date(499162500000) }, body, (e) => (e ? reject(e) : resolve())),
     );
   }
   tar.finalize();
   return done;
+}
+
+/** A package's tarball rebuilt from the store: the files its published tarball had, under `package/`. */
+function tarballFromStore(storeDir: string, index: StoreIndex): Promise<Buffer> {
+  const files = Object.entries(index.files).sort(([a], [b]) => a.localeCompare(b));
+  return tgz(
+    files.map(([path, file]) => [
+      `package/${path}`,
+      { body: readFileSync(storeFile(storeDir, file.integrity, file.mode)), mode: file.mode },
+    ]),
+  );
 }
 
 /** The pnpm store this checkout installed from (`pnpm store path`). */
@@ -139,11 +153,12 @@ export async function seedThirdParty(storageDir: string, storeDir: string): Prom
   const byName = new Map<string, { version: string; manifest: Record<string, unknown>; tgz: Buffer }[]>();
   const missing: string[] = [];
   let bytes = 0;
-  for (const key of thirdPartyClosure()) {
+  for (const { key, optional } of thirdPartyClosure()) {
     const integrity = lock.packages[key]?.resolution.integrity;
     const index = integrity ? storeIndex(storeDir, key, integrity) : undefined;
     if (!integrity || !index?.files['package.json']) {
-      missing.push(key);
+      // another platform's optional binary is not in this platform's store; npm skips it as pnpm did
+      if (!optional) missing.push(key);
       continue;
     }
     const { name, version } = splitKey(key);

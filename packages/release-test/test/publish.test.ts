@@ -5,7 +5,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -21,7 +21,7 @@ import {
   startRegistry,
   workspacePackages,
 } from '../src/registry.js';
-import { npxArgs, userEnv } from '../src/user.js';
+import { npxArgs, sqliteBindingMode, startPrebuiltHost, userEnv } from '../src/user.js';
 
 const enabled = process.env.CI === 'true' || process.env.PRO_CONTEXT_RELEASE_TEST === '1';
 const built = existsSync(join(repoRoot, 'packages', 'pro-context', 'dist', 'bin', 'pro-context.js'));
@@ -60,6 +60,7 @@ describe.skipIf(skipReason)(`published packages run with npx${skipReason ? ` (sk
   let work: string;
   let registry: LoopbackRegistry;
   let site: LoopbackSite;
+  let prebuilt: LoopbackSite | undefined;
   let project: string;
   let env: NodeJS.ProcessEnv;
   const timings: Record<string, number> = {};
@@ -85,7 +86,8 @@ describe.skipIf(skipReason)(`published packages run with npx${skipReason ? ` (sk
     const home = join(work, 'home');
     mkdirSync(project);
     mkdirSync(home);
-    env = userEnv({ home, registryUrl: registry.url });
+    if (sqliteBindingMode() === 'prebuilt') prebuilt = await startPrebuiltHost();
+    env = userEnv({ home, registryUrl: registry.url, prebuiltHost: prebuilt?.origin });
     // what a user writes to add a library of their own: here one on loopback
     writeFileSync(
       join(project, 'pro-context.config.yaml'),
@@ -105,9 +107,10 @@ describe.skipIf(skipReason)(`published packages run with npx${skipReason ? ` (sk
 
   afterAll(async () => {
     await site?.close();
+    await prebuilt?.close();
     await registry?.close();
     if (work) rmSync(work, { recursive: true, force: true });
-    process.stderr.write(`release test timings: ${JSON.stringify(timings)}\n`);
+    process.stderr.write(`release test (better-sqlite3: ${sqliteBindingMode()}) timings: ${JSON.stringify(timings)}\n`);
   });
 
   it('publishes every public workspace package at its version', async () => {
@@ -127,6 +130,8 @@ describe.skipIf(skipReason)(`published packages run with npx${skipReason ? ` (sk
     timings.firstAnswerMs = r.ms;
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/Usage: pro-context/);
+    // the binding came the way a user's does: downloaded by better-sqlite3's install script (or compiled)
+    if (prebuilt) expect(prebuilt.hits.filter((p) => p.endsWith('.tar.gz'))).toHaveLength(1);
   }, 620_000);
 
   it('serves MCP over stdio through npx: list-libraries and get-docs from a loopback docs site', async () => {
@@ -214,4 +219,3 @@ async function freePort(): Promise<number> {
   });
 }
 
-void dirname;
