@@ -104,7 +104,13 @@ function entryOf(snippet: Snippet): Record<string, unknown> {
 }
 
 /** `claude mcp add [options] NAME [URL] [-- command args…]` → its parts. */
-function claudeMcpAdd(snippet: Snippet): { name: string; transport: string; url?: string; headers: string[]; command: string[] } {
+function claudeMcpAdd(snippet: Snippet): {
+  name: string;
+  transport: string;
+  url?: string;
+  headers: string[];
+  command: string[];
+} {
   const words = shellWords(snippet.code.trim());
   if (words[0] !== 'claude' || words[1] !== 'mcp' || words[2] !== 'add')
     throw new Error(`README.md:${snippet.line}: not a \`claude mcp add\` line`);
@@ -146,7 +152,8 @@ export function stdioServer(snippet: Snippet): StdioServer {
 export function httpServer(snippet: Snippet): HttpServer {
   if (snippet.lang === 'bash') {
     const add = claudeMcpAdd(snippet);
-    if (add.transport !== 'http' || !add.url) throw new Error(`README.md:${snippet.line}: expected --transport http URL`);
+    if (add.transport !== 'http' || !add.url)
+      throw new Error(`README.md:${snippet.line}: expected --transport http URL`);
     const headers = Object.fromEntries(
       add.headers.map((h) => {
         const colon = h.indexOf(':');

@@ -75,8 +75,10 @@ export function thirdPartyClosure(): { key: string; optional: boolean }[] {
     if (before !== undefined && (before === optional || !before)) continue;
     seen.set(key, optional);
     const snapshot = lock.snapshots[key] ?? {};
-    for (const [name, version] of Object.entries(snapshot.dependencies ?? {})) queue.push([`${name}@${version}`, optional]);
-    for (const [name, version] of Object.entries(snapshot.optionalDependencies ?? {})) queue.push([`${name}@${version}`, true]);
+    for (const [name, version] of Object.entries(snapshot.dependencies ?? {}))
+      queue.push([`${name}@${version}`, optional]);
+    for (const [name, version] of Object.entries(snapshot.optionalDependencies ?? {}))
+      queue.push([`${name}@${version}`, true]);
   }
   const closure = new Map<string, boolean>();
   for (const [key, optional] of seen) {
@@ -98,7 +100,12 @@ function hexOf(integrity: string): string {
 function storeIndex(storeDir: string, key: string, integrity: string): StoreIndex | undefined {
   const hex = hexOf(integrity);
   const { name, version } = splitKey(key);
-  const file = join(storeDir, 'index', hex.slice(0, 2), `${hex.slice(2, 64)}-${name.replace('/', '+')}@${version}.json`);
+  const file = join(
+    storeDir,
+    'index',
+    hex.slice(0, 2),
+    `${hex.slice(2, 64)}-${name.replace('/', '+')}@${version}.json`,
+  );
   return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as StoreIndex) : undefined;
 }
 
@@ -148,7 +155,10 @@ export async function pnpmStorePath(): Promise<string> {
  * Writes the third-party closure into verdaccio's storage (its local-storage layout: `{name}/package.json`, the
  * packument, beside `{name}/{file}.tgz`). Returns how many packages and bytes; throws naming what the store lacks.
  */
-export async function seedThirdParty(storageDir: string, storeDir: string): Promise<{ packages: number; bytes: number }> {
+export async function seedThirdParty(
+  storageDir: string,
+  storeDir: string,
+): Promise<{ packages: number; bytes: number }> {
   const lock = readLockfile();
   const byName = new Map<string, { version: string; manifest: Record<string, unknown>; tgz: Buffer }[]>();
   const missing: string[] = [];
@@ -178,7 +188,12 @@ export async function seedThirdParty(storageDir: string, storeDir: string): Prom
     const packument = {
       name,
       versions: {} as Record<string, unknown>,
-      'dist-tags': { latest: versions.map((v) => v.version).sort(compareVersions).at(-1) },
+      'dist-tags': {
+        latest: versions
+          .map((v) => v.version)
+          .sort(compareVersions)
+          .at(-1),
+      },
       time: {} as Record<string, string>,
       _attachments: {},
       _uplinks: {},
@@ -250,7 +265,9 @@ export async function startRegistry(dir: string): Promise<LoopbackRegistry> {
   };
   // verdaccio's programmatic entry: an express app for a parsed config
   const { runServer } = (await import('verdaccio')) as unknown as {
-    runServer(config: unknown): Promise<{ listen(port: number, host: string, cb: () => void): import('node:http').Server }>;
+    runServer(
+      config: unknown,
+    ): Promise<{ listen(port: number, host: string, cb: () => void): import('node:http').Server }>;
   };
   const app = await runServer(config);
   const server = await new Promise<import('node:http').Server>((resolve) => {

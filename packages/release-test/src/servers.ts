@@ -28,7 +28,12 @@ export async function startHttpServer(
   args: readonly string[],
   options: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs?: number },
 ): Promise<{ process: ChildProcess; stderr: string[]; stop(): void }> {
-  const child = spawn(command, args, { cwd: options.cwd, env: options.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(command, args, {
+    cwd: options.cwd,
+    env: options.env,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const stderr: string[] = [];
   child.stderr?.on('data', (d: Buffer) => stderr.push(d.toString()));
   const stop = () => {

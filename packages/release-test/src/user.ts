@@ -35,7 +35,9 @@ function workspaceBetterSqlite(): { version: string; binding: string } {
 export async function startPrebuiltHost(): Promise<LoopbackSite> {
   const { version, binding } = workspaceBetterSqlite();
   const file = `better-sqlite3-v${version}-node-v${process.versions.modules}-${process.platform}-${process.arch}.tar.gz`;
-  const body = await tgz([['build/Release/better_sqlite3.node', { body: readFileSync(binding), mode: statSync(binding).mode }]]);
+  const body = await tgz([
+    ['build/Release/better_sqlite3.node', { body: readFileSync(binding), mode: statSync(binding).mode }],
+  ]);
   return startLoopbackSite((path, res) => {
     if (path === `/v${version}/${file}`) res.writeHead(200, { 'content-type': 'application/gzip' }).end(body);
     else res.writeHead(404).end('Not Found');

@@ -2,7 +2,6 @@
 // Node and npm only runs `npx -y --allow-scripts=better-sqlite3 pro-context` in an empty directory with an
 // empty home. Slow (it installs ~200 packages and compiles better-sqlite3): it runs in CI (CI=true) or when
 // PRO_CONTEXT_RELEASE_TEST=1, and is skipped otherwise.
-import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +11,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { type LoopbackSite, startLoopbackSite } from '@pro-context/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readmeSnippets, stdioServer } from '../src/readme.js';
 import {
   type LoopbackRegistry,
   pnpmStorePath,
@@ -21,6 +21,7 @@ import {
   startRegistry,
   workspacePackages,
 } from '../src/registry.js';
+import { freePort, startHttpServer } from '../src/servers.js';
 import { npxArgs, sqliteBindingMode, startPrebuiltHost, userEnv } from '../src/user.js';
 
 const enabled = process.env.CI === 'true' || process.env.PRO_CONTEXT_RELEASE_TEST === '1';
@@ -137,7 +138,13 @@ describe.skipIf(skipReason)(`published packages run with npx${skipReason ? ` (sk
   it('serves MCP over stdio through npx: list-libraries and get-docs from a loopback docs site', async () => {
     const started = Date.now();
     const [command, ...args] = ['npx', ...npxArgs];
-    const transport = new StdioClientTransport({ command: command as string, args, cwd: project, env: env as Record<string, string>, stderr: 'pipe' });
+    const transport = new StdioClientTransport({
+      command: command as string,
+      args,
+      cwd: project,
+      env: env as Record<string, string>,
+      stderr: 'pipe',
+    });
     const stderr: string[] = [];
     transport.stderr?.on('data', (d: Buffer) => stderr.push(d.toString()));
     const client = new Client({ name: 'release-test', version: '1' });
@@ -164,30 +171,52 @@ describe.skipIf(skipReason)(`published packages run with npx${skipReason ? ` (sk
     }
   }, 120_000);
 
+  it.each(
+    readmeSnippets()
+      .filter((s) => s.transport === 'stdio')
+      .map((s) => [s.agents.join(', '), s]),
+  )(
+    "the README's stdio set-up for %s, run as written, answers initialize",
+    async (_, snippet) => {
+      const server = stdioServer(snippet);
+      const transport = new StdioClientTransport({
+        command: server.command,
+        args: server.args,
+        cwd: project,
+        env: { ...(env as Record<string, string>), ...server.env },
+        stderr: 'pipe',
+      });
+      const client = new Client({ name: 'readme', version: '1' });
+      await client.connect(transport);
+      expect(client.getServerVersion()?.name).toBe('pro-context');
+      await client.close();
+    },
+    120_000,
+  );
+
   it('serves the team server: a key from `pro-context-admin`, `pro-context serve --http`, an agent with the key', async () => {
     const port = await freePort();
     const serverEnv = { ...env, PRO_CONTEXT_PORT: String(port) };
-    const created = await run('npx', [...npxArgs.slice(0, -1), '-p', 'pro-context', 'pro-context-admin', 'keys', 'create', '--name', 'alice'], {
-      cwd: project,
-      env: serverEnv,
-      timeoutMs: 120_000,
-    });
+    const created = await run(
+      'npx',
+      [...npxArgs.slice(0, -1), '-p', 'pro-context', 'pro-context-admin', 'keys', 'create', '--name', 'alice'],
+      {
+        cwd: project,
+        env: serverEnv,
+        timeoutMs: 120_000,
+      },
+    );
     expect(created.code, created.stderr).toBe(0);
     const key = created.stdout.trim();
     expect(key).toMatch(/^pc_/);
-    let server: ChildProcess | undefined;
-    const stderr: string[] = [];
+    const server = await startHttpServer('npx', [...npxArgs, 'serve', '--http'], { cwd: project, env: serverEnv });
     try {
-      server = spawn('npx', [...npxArgs, 'serve', '--http'], { cwd: project, env: serverEnv, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-      server.stderr?.on('data', (d: Buffer) => stderr.push(d.toString()));
-      const started = Date.now();
-      while (!/pro-context HTTP server ready/.test(stderr.join(''))) {
-        if (server.exitCode !== null || Date.now() - started > 60_000)
-          throw new Error(`the server did not start:\n${stderr.join('')}`);
-        await new Promise((resolve) => setTimeout(resolve, 200));
-      }
       const url = new URL(`http://127.0.0.1:${port}/mcp`);
-      const anonymous = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+      const anonymous = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+      });
       expect(anonymous.status).toBe(401);
       const client = new Client({ name: 'agent', version: '1' });
       await client.connect(
@@ -201,21 +230,7 @@ describe.skipIf(skipReason)(`published packages run with npx${skipReason ? ` (sk
       expect((docs.structuredContent as { content: string }).content).toContain('Python 3.10');
       await client.close();
     } finally {
-      // npx runs the server as its child: stop the whole group
-      if (server?.pid && server.exitCode === null) process.kill(-server.pid, 'SIGTERM');
+      server.stop();
     }
   }, 180_000);
 });
-
-async function freePort(): Promise<number> {
-  const { createServer } = await import('node:net');
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-    s.on('error', reject);
-  });
-}
-
