@@ -11,6 +11,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { type LoopbackSite, startLoopbackSite } from '@pro-context/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { prepareInstall, readDockerfile, teamServerDir } from '../src/dockerfile.js';
 import { readmeSnippets, stdioServer } from '../src/readme.js';
 import {
   type LoopbackRegistry,
@@ -233,4 +234,47 @@ describe.skipIf(skipReason)(`published packages run with npx${skipReason ? ` (sk
       server.stop();
     }
   }, 180_000);
+
+  it("the team server image's install step, run as written, installs the published packages and serves /health", async () => {
+    const build = readDockerfile()[0];
+    if (!build) throw new Error('no build stage');
+    const workdir = join(work, 'image');
+    mkdirSync(workdir);
+    const install = prepareInstall(build, workdir);
+    // the build args as `docker build --build-arg NPM_CONFIG_REGISTRY=…` gives them; defaults for the others
+    const buildArgs = Object.fromEntries(
+      Object.entries({ ...install.args, NPM_CONFIG_REGISTRY: registry.url }).filter(([, v]) => v !== undefined),
+    ) as Record<string, string>;
+    const t = Date.now();
+    const r = await run('sh', ['-c', install.command], {
+      cwd: workdir,
+      env: { ...env, npm_config_registry: undefined, ...buildArgs },
+      timeoutMs: 600_000,
+    });
+    timings.imageInstallMs = Date.now() - t;
+    expect(r.code, `${r.stdout}\n${r.stderr}`).toBe(0);
+    const cli = join(workdir, 'node_modules', 'pro-context', 'dist', 'bin', 'pro-context.js');
+    expect(existsSync(cli)).toBe(true);
+    // the image's configuration, with the port, bind address and cache directory of this machine
+    const port = await freePort();
+    const server = await startHttpServer(process.execPath, [cli, 'serve', '--http'], {
+      cwd: workdir,
+      env: {
+        PATH: process.env.PATH,
+        HOME: join(work, 'home'),
+        PRO_CONTEXT_CONFIG: join(teamServerDir, 'pro-context.config.yaml'),
+        PRO_CONTEXT_HOST: '127.0.0.1',
+        PRO_CONTEXT_PORT: String(port),
+        PRO_CONTEXT_CACHE_DIR: join(work, 'image-cache'),
+        NODE_ENV: 'production',
+      },
+    });
+    try {
+      const health = await fetch(`http://127.0.0.1:${port}/health`);
+      expect(health.status).toBe(200);
+      expect(await health.text()).not.toMatch(/pc_/);
+    } finally {
+      server.stop();
+    }
+  }, 660_000);
 });
