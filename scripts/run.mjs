@@ -82,7 +82,9 @@ const START_FILTERS = ['pro-context...', '@pro-context/embed...'];
  */
 async function build(filters = []) {
   const filterArgs = filters.flatMap((f) => ['--filter', f]);
-  say(`building ${filters.length ? filters.join(' ') : 'every package'} (turbo; only what changed since the last build)`);
+  say(
+    `building ${filters.length ? filters.join(' ') : 'every package'} (turbo; only what changed since the last build)`,
+  );
   const since = Date.now();
   const child = spawn('pnpm', ['exec', 'turbo', 'run', 'build', '--output-logs=new-only', ...filterArgs], {
     cwd: root,
