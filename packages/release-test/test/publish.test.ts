@@ -136,6 +136,21 @@ describe.skipIf(skipReason)(`published packages run with npx${skipReason ? ` (sk
     if (prebuilt) expect(prebuilt.hits.filter((p) => p.endsWith('.tar.gz'))).toHaveLength(1);
   }, 620_000);
 
+  it('a project install refuses --allow-scripts on npm 11 (EALLOWSCRIPTS), as the README says', async () => {
+    const npmVersion = (await run('npm', ['--version'], { cwd: project, env })).stdout.trim();
+    if (Number(npmVersion.split('.')[0]) < 11) return; // npm 10 has no allow-scripts policy: nothing to refuse
+    const dir = join(work, 'own-project');
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'package.json'), '{"name":"own-project","private":true}');
+    const r = await run('npm', ['install', '--allow-scripts=better-sqlite3', 'pro-context'], {
+      cwd: dir,
+      env,
+      timeoutMs: 120_000,
+    });
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain('EALLOWSCRIPTS');
+  }, 150_000);
+
   it('serves MCP over stdio through npx: list-libraries and get-docs from a loopback docs site', async () => {
     const started = Date.now();
     const [command, ...args] = ['npx', ...npxArgs];
