@@ -1,6 +1,6 @@
 // What a new user runs, and the environment of a user with Node and npm only, as the tests play them.
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { delimiter, dirname, join } from 'node:path';
 import { type LoopbackSite, startLoopbackSite } from '@pro-context/testing';
 import { repoRoot, tgz } from './registry.js';
 
@@ -47,7 +47,7 @@ export async function startPrebuiltHost(): Promise<LoopbackSite> {
 /**
  * A user's environment: an empty home, npm pointed at `registryUrl` (a user's is their own npm configuration;
  * the tests' is the loopback registry), better-sqlite3's binding as {@link SqliteBinding} says, and nothing else
- * of this process's but PATH.
+ * of this process's but PATH (less the checkout's folders).
  */
 export function userEnv({
   home,
@@ -60,7 +60,11 @@ export function userEnv({
   prebuiltHost?: string;
 }): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {
-    PATH: process.env.PATH,
+    // the machine's PATH without the checkout's tool folders (.tools/, node_modules/.bin): node and npm only
+    PATH: (process.env.PATH ?? '')
+      .split(delimiter)
+      .filter((dir) => !dir.startsWith(repoRoot))
+      .join(delimiter),
     HOME: home,
     npm_config_registry: registryUrl,
     npm_config_update_notifier: 'false',

@@ -79,7 +79,7 @@ describe.skipIf(skipReason)(`published packages run with npx${skipReason ? ` (sk
     const published = await run('pnpm', ['exec', 'changeset', 'publish', '--no-git-tag'], {
       cwd: repoRoot,
       env: { ...process.env, npm_config_registry: registry.url, npm_config_userconfig: registry.npmrc },
-      timeoutMs: 300_000,
+      timeoutMs: 600_000,
     });
     timings.publishMs = Date.now() - t;
     if (published.code !== 0) throw new Error(`changeset publish failed:\n${published.stdout}\n${published.stderr}`);
@@ -105,7 +105,7 @@ describe.skipIf(skipReason)(`published packages run with npx${skipReason ? ` (sk
         '',
       ].join('\n'),
     );
-  }, 600_000);
+  }, 900_000);
 
   afterAll(async () => {
     await site?.close();
