@@ -28,8 +28,9 @@ export function readDockerfile(path = join(teamServerDir, 'Dockerfile')): Stage[
     const start = i;
     let text = lines[i] as string;
     if (/^\s*(#|$)/.test(text)) continue;
+    // Docker drops the escape character and the newline: the lines are joined as they are
     while (text.endsWith('\\') && i + 1 < lines.length) {
-      text = `${text.slice(0, -1)}\n${lines[++i] as string}`;
+      text = `${text.slice(0, -1)}${lines[++i] as string}`;
     }
     const match = /^(\w+)\s+([\s\S]*)$/.exec(text.trim());
     if (!match) throw new Error(`Dockerfile:${start + 1}: not an instruction: ${text}`);

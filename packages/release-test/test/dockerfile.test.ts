@@ -1,6 +1,7 @@
 // The team server's Dockerfile, checked without a Docker daemon: its build context holds every COPY source,
 // the paths it links and runs are the published package's binaries, its ports and health check match the
 // configuration it copies in. publish.test.ts runs its install step against the loopback registry.
+import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -50,6 +51,8 @@ describe('examples/team-server/Dockerfile', () => {
     expect(install?.args).toContain(`"${preset.name}@\${PRO_CONTEXT_VERSION}"`);
     expect(install?.args).toContain('"allowScripts":{"better-sqlite3":true}');
     expect(install?.args).toContain('--omit=dev');
+    // joined as Docker joins continuation lines, it is one shell command (`sh -n`: parsed, not run)
+    expect(spawnSync('sh', ['-n', '-c', install?.args ?? 'false']).status).toBe(0);
   });
 
   it('links the binaries the package declares and runs one of them', () => {

@@ -108,12 +108,13 @@ describe.skipIf(skipReason)(`published packages run with npx${skipReason ? ` (sk
   }, 900_000);
 
   afterAll(async () => {
+    process.stderr.write(`release test (better-sqlite3: ${sqliteBindingMode()}) timings: ${JSON.stringify(timings)}\n`);
     await site?.close();
     await prebuilt?.close();
     await registry?.close();
+    // two npm caches and installs, the registry's storage: thousands of files
     if (work) rmSync(work, { recursive: true, force: true });
-    process.stderr.write(`release test (better-sqlite3: ${sqliteBindingMode()}) timings: ${JSON.stringify(timings)}\n`);
-  });
+  }, 300_000);
 
   it('publishes every public workspace package at its version', async () => {
     for (const pkg of workspacePackages().filter((p) => !p.private)) {
