@@ -1,11 +1,12 @@
 #!/usr/bin/env node
 // The one entry point a newcomer needs. It works on a machine that has only Node and npm:
-//   npm start -- <pro-context args>   set up, build, run the `pro-context` CLI
+//   npm start -- <pro-context args>   set up, build (the CLI and @pro-context/embed), run the `pro-context` CLI
 //   npm test                          set up, lint, typecheck, build, run every test; prints `N passed, N failed`
 //   npm run demo [-- <args>]          the CLI against ../shared/corpora served on loopback
 //   npm run eval | npm run bench      set up, build, run the retrieval eval or the benchmark
 // "Set up" means: obtain the pinned pnpm with npm (corepack is not used: its signature check fails on
-// Node 20 here), then `pnpm install --frozen-lockfile`. Every step is idempotent and fast the second time.
+// Node 20 here), then `pnpm install --frozen-lockfile`. Every step is idempotent and fast the second time, and
+// says on stderr what it does and how long it has taken.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
