@@ -14,7 +14,10 @@ import { parse as parseYaml } from 'yaml';
 export const repoRoot = join(import.meta.dirname, '..', '..', '..');
 
 interface Lockfile {
-  importers: Record<string, { dependencies?: Record<string, { version: string }> }>;
+  importers: Record<
+    string,
+    { dependencies?: Record<string, { version: string }>; devDependencies?: Record<string, { version: string }> }
+  >;
   packages: Record<string, { resolution: { integrity?: string } }>;
   snapshots: Record<string, { dependencies?: Record<string, string>; optionalDependencies?: Record<string, string> }>;
 }
@@ -56,7 +59,10 @@ function splitKey(key: string): { name: string; version: string } {
  * The third-party packages (`name@version`) the public workspace packages need at run time: the production
  * dependencies of every public importer, and theirs, as the lockfile resolved them.
  */
-export function thirdPartyClosure(): { key: string; optional: boolean }[] {
+export function thirdPartyClosure(
+  /** third-party packages a user's snippet runs besides ours (e.g. `mcp-remote`), from release-test's devDependencies */
+  extraRoots: readonly string[] = [],
+): { key: string; optional: boolean }[] {
   const lock = readLockfile();
   const publicDirs = workspacePackages()
     .filter((p) => !p.private)
@@ -68,6 +74,12 @@ export function thirdPartyClosure(): { key: string; optional: boolean }[] {
     for (const [name, { version }] of Object.entries(lock.importers[dir]?.dependencies ?? {})) {
       if (!version.startsWith('link:')) queue.push([`${name}@${version}`, false]);
     }
+  }
+  const own = lock.importers['packages/release-test']?.devDependencies ?? {};
+  for (const name of extraRoots) {
+    const version = own[name]?.version;
+    if (!version) throw new Error(`${name} is not a devDependency of @pro-context/release-test`);
+    queue.push([`${name}@${version}`, false]);
   }
   while (queue.length > 0) {
     const [key, optional] = queue.pop() as [string, boolean];
@@ -158,12 +170,13 @@ export async function pnpmStorePath(): Promise<string> {
 export async function seedThirdParty(
   storageDir: string,
   storeDir: string,
+  extraRoots: readonly string[] = [],
 ): Promise<{ packages: number; bytes: number }> {
   const lock = readLockfile();
   const byName = new Map<string, { version: string; manifest: Record<string, unknown>; tgz: Buffer }[]>();
   const missing: string[] = [];
   let bytes = 0;
-  for (const { key, optional } of thirdPartyClosure()) {
+  for (const { key, optional } of thirdPartyClosure(extraRoots)) {
     const integrity = lock.packages[key]?.resolution.integrity;
     const index = integrity ? storeIndex(storeDir, key, integrity) : undefined;
     if (!integrity || !index?.files['package.json']) {

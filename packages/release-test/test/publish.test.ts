@@ -12,7 +12,7 @@ import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { type LoopbackSite, startLoopbackSite } from '@pro-context/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prepareInstall, readDockerfile, teamServerDir } from '../src/dockerfile.js';
-import { readmeSnippets, stdioServer } from '../src/readme.js';
+import { httpServer, readmeSnippets, stdioServer } from '../src/readme.js';
 import {
   type LoopbackRegistry,
   pnpmStorePath,
@@ -71,7 +71,8 @@ describe.skipIf(skipReason)(`published packages run with npx${skipReason ? ` (sk
     work = mkdtempSync(join(tmpdir(), 'pc-release-'));
     registry = await startRegistry(join(work, 'registry'));
     let t = Date.now();
-    const seeded = await seedThirdParty(join(work, 'registry', 'storage'), await pnpmStorePath());
+    // mcp-remote: Claude Desktop's bridge to the team server in the README
+    const seeded = await seedThirdParty(join(work, 'registry', 'storage'), await pnpmStorePath(), ['mcp-remote']);
     timings.seedMs = Date.now() - t;
     timings.thirdPartyPackages = seeded.packages;
     t = Date.now();
@@ -216,7 +217,20 @@ describe.skipIf(skipReason)(`published packages run with npx${skipReason ? ` (sk
     const serverEnv = { ...env, PRO_CONTEXT_PORT: String(port) };
     const created = await run(
       'npx',
-      [...npxArgs.slice(0, -1), '-p', 'pro-context', 'pro-context-admin', 'keys', 'create', '--name', 'alice'],
+      [
+        ...npxArgs.slice(0, -1),
+        '-p',
+        'pro-context',
+        'pro-context-admin',
+        'keys',
+        'create',
+        '--name',
+        'alice',
+        '--per-minute',
+        '600',
+        '--burst',
+        '100',
+      ],
       {
         cwd: project,
         env: serverEnv,
@@ -246,6 +260,30 @@ describe.skipIf(skipReason)(`published packages run with npx${skipReason ? ` (sk
       );
       expect((docs.structuredContent as { content: string }).content).toContain('Python 3.10');
       await client.close();
+
+      // the README's HTTP snippet that starts a command (Claude Desktop's mcp-remote bridge), run as written with
+      // the team server's URL on loopback and the key in its env
+      for (const snippet of readmeSnippets().filter((s) => s.transport === 'http')) {
+        const bridge = httpServer(snippet).bridge;
+        if (!bridge) continue;
+        const bridgeEnv = Object.fromEntries(
+          Object.entries(bridge.env).map(([name, value]) => [name, value.replace(/pc_\w+/, key)]),
+        );
+        const transport = new StdioClientTransport({
+          command: bridge.command,
+          args: bridge.args.map((a) => (a === 'https://docs.internal.example.com/mcp' ? url.href : a)),
+          cwd: project,
+          env: { ...(env as Record<string, string>), ...bridgeEnv },
+          stderr: 'pipe',
+        });
+        const bridged = new Client({ name: 'claude-desktop', version: '1' });
+        await bridged.connect(transport);
+        const { tools } = await bridged.listTools();
+        expect(tools.map((t) => t.name)).toContain('get-docs');
+        await bridged.close();
+        timings.bridged = (timings.bridged ?? 0) + 1;
+      }
+      expect(timings.bridged).toBe(1);
     } finally {
       server.stop();
     }
