@@ -1,14 +1,16 @@
 #!/usr/bin/env node
 // The one entry point a newcomer needs. It works on a machine that has only Node and npm:
-//   npm start -- <pro-context args>   set up, build, run the `pro-context` CLI
+//   npm start -- <pro-context args>   set up, build (the CLI and @pro-context/embed), run the `pro-context` CLI
 //   npm test                          set up, lint, typecheck, build, run every test; prints `N passed, N failed`
 //   npm run demo [-- <args>]          the CLI against ../shared/corpora served on loopback
 //   npm run eval | npm run bench      set up, build, run the retrieval eval or the benchmark
 // "Set up" means: obtain the pinned pnpm with npm (corepack is not used: its signature check fails on
-// Node 20 here), then `pnpm install --frozen-lockfile`. Every step is idempotent and fast the second time.
-import { spawnSync } from 'node:child_process';
+// Node 20 here), then `pnpm install --frozen-lockfile`. Every step is idempotent and fast the second time, and
+// says on stderr what it does and how long it has taken.
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -23,8 +25,14 @@ const env = {
   DO_NOT_TRACK: '1',
 };
 
+const startedAt = Date.now();
+const elapsed = (since = startedAt) => {
+  const s = Math.round((Date.now() - since) / 1000);
+  return s < 60 ? `${s}s` : `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
+};
+
 function say(message) {
-  process.stderr.write(`\n> ${message}\n`);
+  process.stderr.write(`\n> ${message} [${elapsed()}]\n`);
 }
 
 // Set-up and build output goes to stderr, so that stdout carries only what the CLI prints (MCP messages
@@ -65,12 +73,67 @@ function setup() {
   run('pnpm', ['install', '--frozen-lockfile', '--reporter=append-only']);
 }
 
-function build(filter) {
-  say(`building${filter ? ` ${filter}` : ''}`);
-  run('pnpm', ['exec', 'turbo', 'run', 'build', '--output-logs=errors-only', ...(filter ? ['--filter', filter] : [])]);
+// What `npm start` builds: the CLI and everything the README tells a user to import (the embed package).
+const START_FILTERS = ['pro-context...', '@pro-context/embed...'];
+
+/**
+ * turbo builds the packages (dependencies first); each package it builds is announced as it starts, with a
+ * count: `[5/28] @pro-context/engine: building` (the ones turbo's cache has are counted, not listed). The
+ * tasks' own output is shown only when it says something (errors, warnings), not pnpm's script echo.
+ */
+async function build(filters = []) {
+  const filterArgs = filters.flatMap((f) => ['--filter', f]);
+  say(
+    `building ${filters.length ? filters.join(' ') : 'every package'} (turbo; only what changed since the last build)`,
+  );
+  const since = Date.now();
+  const child = spawn('pnpm', ['exec', 'turbo', 'run', 'build', '--output-logs=new-only', ...filterArgs], {
+    cwd: root,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let total = '?';
+  let count = 0;
+  let cached = 0;
+  const onLine = (line) => {
+    const inScope = /Running build in (\d+) packages/.exec(line);
+    if (inScope) {
+      total = inScope[1];
+      return;
+    }
+    const started = /^(\S+):build: cache (hit|miss)/.exec(line);
+    if (started) {
+      count += 1;
+      if (started[2] === 'hit') cached += 1;
+      else process.stderr.write(`  [${count}/${total}] ${started[1]}: building (${elapsed(since)})\n`);
+      return;
+    }
+    const task = /^(\S+):build: (.*)$/.exec(line);
+    if (task) {
+      const text = task[2].trim();
+      // pnpm's echo of the script it runs (`> pkg@0.1.0 build /path`, `> tsc -p …`) and blank lines
+      if (text === '' || text.startsWith('> ')) return;
+      process.stderr.write(`  ${task[1]}: ${text}\n`);
+      return;
+    }
+    // turbo's own lines: its summary (Tasks, Cached, Time) and errors
+    if (/^\s*(•|Remote caching|Tasks:|Cached:|Time:)/.test(line) || line.trim() === '') return;
+    process.stderr.write(`${line}\n`);
+  };
+  createInterface({ input: child.stdout }).on('line', onLine);
+  createInterface({ input: child.stderr }).on('line', onLine);
+  const code = await new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', resolve);
+  });
+  if (code !== 0) {
+    process.stderr.write(`\nturbo run build failed with exit code ${code}\n`);
+    process.exit(code ?? 1);
+  }
+  process.stderr.write(`  ${count - cached} built, ${cached} up to date, in ${elapsed(since)}\n`);
 }
 
-function test() {
+async function test() {
   const failures = [];
   say('lint (biome check)');
   if (run('pnpm', ['exec', 'biome', 'check', '.'], { allowFailure: true }).status !== 0) failures.push('lint');
@@ -79,7 +142,7 @@ function test() {
     run('pnpm', ['exec', 'turbo', 'run', 'typecheck', '--output-logs=errors-only'], { allowFailure: true }).status !== 0
   )
     failures.push('typecheck');
-  build();
+  await build();
   say('tests (vitest)');
   const resultsFile = join(root, 'node_modules', '.vitest-results.json');
   rmSync(resultsFile, { force: true });
@@ -114,11 +177,11 @@ const [command = 'test', ...rest] = process.argv.slice(2);
 switch (command) {
   case 'setup':
     setup();
-    build();
+    await build();
     break;
   case 'start': {
     setup();
-    build('pro-context...');
+    await build(START_FILTERS);
     const cli = join(root, 'packages', 'pro-context', 'dist', 'bin', 'pro-context.js');
     const r = spawnSync(process.execPath, [cli, ...rest], { cwd: process.env.INIT_CWD ?? root, env, stdio: 'inherit' });
     process.exit(r.status ?? 1);
@@ -126,12 +189,11 @@ switch (command) {
   }
   case 'test':
     setup();
-    test();
+    await test();
     break;
   case 'demo': {
     setup();
-    build('pro-context...');
-    build('@pro-context/testing');
+    await build([...START_FILTERS, '@pro-context/testing']);
     const r = spawnSync(process.execPath, [join(root, 'scripts', 'demo.mjs'), ...rest], {
       cwd: root,
       env,
@@ -143,7 +205,7 @@ switch (command) {
   case 'eval':
   case 'bench': {
     setup();
-    build();
+    await build();
     const r = spawnSync('pnpm', ['--filter', '@pro-context/bench', 'run', command, '--', ...rest], {
       cwd: root,
       env,
