@@ -63,7 +63,7 @@ describe("Exa's deadline", () => {
     const s = await server(injector.origin, { http: { retryDelaysMs: [10] }, exa: { timeoutSeconds: 1 } });
     injector.fault({ kind: 'slow-headers', delayMs: 4000 });
     const payload = JSON.parse(textOf(await s.call('web_search', { query: 'too slow' })));
-    expect(payload).toMatchObject({ code: 'SOURCE_UNAVAILABLE', message: 'Exa did not answer within 1 s.' });
+    expect(payload).toMatchObject({ code: 'SOURCE_UNAVAILABLE', message: 'Exa search failed: no answer within 1 s.' });
     expect(injector.requests).toHaveLength(1);
   });
 });
@@ -84,8 +84,8 @@ describe('Exa fault matrix', () => {
 
   const answered: [UpstreamFaultKind, string, RegExp][] = [
     ['reset-mid-body', 'SOURCE_UNAVAILABLE', /could not be reached: .*(reset|closed)/],
-    ['slow-headers', 'SOURCE_UNAVAILABLE', /did not answer within 2 s/],
-    ['slow-body', 'SOURCE_UNAVAILABLE', /did not answer within 2 s/],
+    ['slow-headers', 'SOURCE_UNAVAILABLE', /Exa search failed: no answer within 2 s/],
+    ['slow-body', 'SOURCE_UNAVAILABLE', /Exa search failed: no answer within 2 s/],
     ['status-500', 'SOURCE_UNAVAILABLE', /HTTP 500/],
     ['status-502', 'SOURCE_UNAVAILABLE', /HTTP 502/],
     ['status-503', 'SOURCE_UNAVAILABLE', /HTTP 503/],
