@@ -227,15 +227,32 @@ function trimBlank(lines: string[]): string[] {
   return lines.slice(a, b);
 }
 
-const THEMATIC_BREAK = /^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$/;
+/**
+ * Whether a line is a thematic break (`---`, `* * *`, `___`: up to three spaces, then three or more of one of
+ * `-*_` with spaces or tabs between). A scan, not a regex with a back-reference: the regex overflowed the
+ * regex engine's stack on a 3 M-character `-` line (RangeError, and the library failed to index).
+ */
+function isThematicBreak(line: string): boolean {
+  let i = 0;
+  while (i < 3 && line.charCodeAt(i) === 0x20) i += 1;
+  const marker = line.charCodeAt(i);
+  if (marker !== 0x2d && marker !== 0x2a && marker !== 0x5f) return false;
+  let count = 0;
+  for (; i < line.length; i += 1) {
+    const c = line.charCodeAt(i);
+    if (c === marker) count += 1;
+    else if (c !== 0x20 && c !== 0x09) return false;
+  }
+  return count >= 3;
+}
 
 /** Content without blank lines or thematic breaks at either end: a `---` closing a section separates nothing in a chunk. */
 function trimContent(lines: string[]): string[] {
   let content = trimBlank(lines);
-  while (content.length > 0 && THEMATIC_BREAK.test(content[content.length - 1] as string)) {
+  while (content.length > 0 && isThematicBreak(content[content.length - 1] as string)) {
     content = trimBlank(content.slice(0, -1));
   }
-  while (content.length > 0 && THEMATIC_BREAK.test(content[0] as string)) content = trimBlank(content.slice(1));
+  while (content.length > 0 && isThematicBreak(content[0] as string)) content = trimBlank(content.slice(1));
   return content;
 }
 
