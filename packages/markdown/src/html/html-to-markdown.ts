@@ -5,6 +5,7 @@ import { parseHTML } from 'linkedom';
 import TurndownService from 'turndown';
 import { slugify } from '../markdown/slug.js';
 import type { DomDocument, DomElement, DomNode } from './dom.js';
+import { firstElementInner, replaceElements, stripComments, stripElements, trimEndOf } from './strip.js';
 
 /** The main content of an HTML page as markdown. */
 export interface HtmlToMarkdownResult {
@@ -252,7 +253,8 @@ function pageLinks(document: DomDocument): string[] {
     if (/\bnofollow\b/i.test(a.getAttribute('rel') ?? '')) continue;
     const href = a.getAttribute('href') ?? '';
     if (!/^https?:/i.test(href)) continue;
-    out.add(href.replace(/#.*$/, ''));
+    const hash = href.indexOf('#');
+    out.add(hash === -1 ? href : href.slice(0, hash));
   }
   return [...out];
 }
@@ -263,20 +265,20 @@ function pageLinks(document: DomDocument): string[] {
  * On a long docs page this removes most nodes, and node creation is most of linkedom's parse time.
  */
 function slimHtml(html: string): string {
-  return html
-    .replace(/<script\b[\s\S]*?<\/script\s*>/gi, '')
-    .replace(/<style\b[\s\S]*?<\/style\s*>/gi, '')
-    .replace(/<svg\b[\s\S]*?<\/svg\s*>/gi, '')
-    .replace(/<!--[\s\S]*?-->/g, '')
-    .replace(/(<pre\b[^>]*>)([\s\S]*?)(<\/pre\s*>)/gi, (_m, open: string, inner: string, close: string) => {
+  // scans, not lazy regexes: those were quadratic in a page of openers never closed
+  return replaceElements(
+    stripComments(stripElements(html, ['script', 'style', 'svg'])),
+    ['pre'],
+    (open, inner, close) => {
       const code = /^\s*(?:<[^>]*>\s*)*?(<code\b[^>]*>)/i.exec(inner)?.[1];
       const text = inner
         .replace(/<br\s*\/?>/gi, '\n')
         // Expressive Code (Starlight) writes each line as a <div class="ec-line">, with no newline between them.
         .replace(/(<\/div>\s*)(<div\b[^>]*\bclass="[^"]*\bec-line\b)/gi, '$1\n$2')
-        .replace(/<[^>]*>/g, '');
+        .replace(/<[^<>]*>/g, '');
       return code ? `${open}${code}${text}</code>${close}` : `${open}${text}${close}`;
-    });
+    },
+  );
 }
 
 /**
@@ -329,14 +331,14 @@ function documentTitle(document: DomDocument): string {
 
 function stripSiteName(title: string): string {
   // "Models - Pydantic Validation", "Clients | HTTPX": the page part comes first.
-  const parts = title.split(/\s+[-|–—·]\s+/);
+  const parts = title.split(/\s[-|–—·]\s/);
   return (parts.length > 1 ? parts[0] : title)?.trim() ?? '';
 }
 
 function textWithoutPermalinks(el: DomElement): string {
   const clone = el.cloneNode(true);
   for (const a of clone.querySelectorAll('.headerlink, .header-anchor, .hash-link, .anchor-link')) a.remove();
-  return (clone.textContent ?? '').replace(/[¶#\u200b]+\s*$/, '');
+  return trimEndOf(clone.textContent ?? '', '¶#\u200b', true);
 }
 
 function collapse(text: string): string {
@@ -454,11 +456,9 @@ function elementHeadingText(root: DomElement): string {
 }
 
 function firstHeadingText(html: string): string {
-  const m = /<h1\b[^>]*>([\s\S]*?)<\/h1>/i.exec(html);
-  if (!m) return '';
-  return collapse(decodeEntities((m[1] as string).replace(/<[^>]+>/g, '')))
-    .replace(/[¶#\u200b]+$/, '')
-    .trim();
+  const inner = firstElementInner(html, 'h1');
+  if (inner === undefined) return '';
+  return trimEndOf(collapse(decodeEntities(inner.replace(/<[^<>]+>/g, ''))), '¶#\u200b').trim();
 }
 
 function decodeEntities(text: string): string {
@@ -599,7 +599,7 @@ function tidy(markdown: string): string {
       out.push(raw);
       continue;
     }
-    const line = raw.replace(/\s+$/, '').replace(/^(\s*)([-*+]|\d+\.)\s{2,3}(?=\S)/, '$1$2 ');
+    const line = raw.trimEnd().replace(/^(\s*)([-*+]|\d+\.)\s{2,3}(?=\S)/, '$1$2 ');
     if (line === '' && (out.length === 0 || out[out.length - 1] === '')) continue;
     out.push(line);
   }

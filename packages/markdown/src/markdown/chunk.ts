@@ -155,6 +155,25 @@ function parseSections(markdown: string): Section[] {
 }
 
 /**
+ * A trailing attribute list (`{ #id .class }`, `{: #id }`): where it starts (blanks before it included) and its
+ * content (`attr[1]`), as `/[ \t]*\{:?[ \t]*([^{}]*)\}[ \t]*$/` finds it, in linear time (the pattern is cubic).
+ */
+function trailingAttributes(text: string): { index: number; 1: string } | undefined {
+  const blank = (c: number): boolean => c === 0x20 || c === 0x09;
+  let end = text.length;
+  while (end > 0 && blank(text.charCodeAt(end - 1))) end -= 1;
+  if (end === 0 || text.charCodeAt(end - 1) !== 0x7d) return undefined;
+  const open = text.lastIndexOf('{', end - 2);
+  if (open === -1 || text.lastIndexOf('}', end - 2) > open) return undefined;
+  let from = open + 1;
+  if (text.charCodeAt(from) === 0x3a) from += 1;
+  while (from < end - 1 && blank(text.charCodeAt(from))) from += 1;
+  let index = open;
+  while (index > 0 && blank(text.charCodeAt(index - 1))) index -= 1;
+  return { index, 1: text.slice(from, end - 1) };
+}
+
+/**
  * Heading text without its explicit anchor suffix and without HTML tags (outside code). Explicit anchors are
  * MkDocs / Pandoc attribute lists (`{ #anchor }`, `{#anchor .class}`) and Fumadocs heading ids
  * (`[#anchor]`, as in the zod docs: `` ### `z.deepPartial()` [#deep-partial] ``).
@@ -162,7 +181,7 @@ function parseSections(markdown: string): Section[] {
 export function cleanHeading(raw: string): { text: string; explicitAnchor: string | undefined } {
   let text = raw;
   let explicitAnchor: string | undefined;
-  const attr = /[ \t]*\{:?[ \t]*([^{}]*)\}[ \t]*$/.exec(text);
+  const attr = trailingAttributes(text);
   const fumadocs = /(?<=\S)[ \t]*\[#([\w\-.:]+)\][ \t]*$/.exec(text);
   if (attr && /(?:^|\s)[#.][\w-]|=/.test(attr[1] as string)) {
     explicitAnchor = /(?:^|\s)#([\w\-.:]+)/.exec(attr[1] as string)?.[1];
@@ -375,14 +394,20 @@ function toBlocks(lines: string[]): Piece[] {
   return blocks;
 }
 
-const TABLE_DELIMITER = /^\s*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?\s*$/;
+/** Whether a line is a table's delimiter row (`| --- | :-: |`): cells of `:?-+:?` between pipes. Linear (the regex was cubic). */
+function isTableDelimiter(line: string): boolean {
+  let row = line.trim();
+  if (row.startsWith('|')) row = row.slice(1);
+  if (row.endsWith('|')) row = row.slice(0, -1);
+  return row.split('|').every((cell) => /^:?-+:?$/.test(cell.trim()));
+}
 const LIST_ITEM = /^ {0,3}(?:[-*+]|\d{1,9}[.)])[ \t]/;
 
 /** Splits a text block (no code fences) that is too long: tables by rows (header repeated), lists by items, then lines. */
 function splitTextBlock(text: string, fits: (text: string) => boolean): string[] {
   const lines = text.split('\n');
   const isTable =
-    lines.length > 2 && (lines[0] as string).trim().startsWith('|') && TABLE_DELIMITER.test(lines[1] as string);
+    lines.length > 2 && (lines[0] as string).trim().startsWith('|') && isTableDelimiter(lines[1] as string);
   if (isTable) {
     const header = lines.slice(0, 2).join('\n');
     return pack(
