@@ -53,7 +53,10 @@ export function siteBase(raw: string | undefined): string | undefined {
   const segments = url.pathname.split('/');
   if (/\.[a-z0-9]+$/i.test(segments.at(-1) ?? '')) segments.pop();
   url.pathname = segments.join('/');
-  return url.href.replace(/\/+$/, '');
+  // a scan, not `/\/+$/` (which retries from every `/` of a long run that does not end the URL)
+  let end = url.href.length;
+  while (end > 0 && url.href.charCodeAt(end - 1) === 0x2f) end -= 1;
+  return url.href.slice(0, end);
 }
 
 /**
@@ -96,7 +99,7 @@ export function notLlmsText(text: string, contentType = ''): string | undefined 
     }
   }
   const sample = body.slice(0, 65_536);
-  if (!/(^|\n) {0,3}#{1,6}[ \t]+\S|\[[^\]\n]+\]\([^)\s]+/.test(sample)) return 'not markdown (no heading or link)';
+  if (!/(^|\n) {0,3}#{1,6}[ \t]+\S|\[[^[\]\n]+\]\([^)\s]/.test(sample)) return 'not markdown (no heading or link)';
   return undefined;
 }
 
