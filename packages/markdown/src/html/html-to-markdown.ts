@@ -485,6 +485,15 @@ function titleFromUrl(url: string): string {
 let service: TurndownService | undefined;
 
 /** One configured turndown service, reused: building one costs more than converting a small page. */
+const STRAY_TABLE_PARTS = new Set(['TD', 'TH', 'TR', 'THEAD', 'TBODY', 'TFOOT']);
+
+function insideTable(node: { parentNode: unknown }): boolean {
+  for (let p = node.parentNode as { nodeName?: string; parentNode?: unknown } | null; p; p = p.parentNode as typeof p) {
+    if (p.nodeName === 'TABLE') return true;
+  }
+  return false;
+}
+
 function turndown(): TurndownService {
   if (service) return service;
   const td = new TurndownService({
@@ -495,6 +504,12 @@ function turndown(): TurndownService {
     strongDelimiter: '**',
   });
   td.use(gfm);
+  // A cell or row outside any table (stray `<td>` in broken HTML) is its content: the gfm plugin looks up its table
+  // in a WeakMap and threw on `null` ("Invalid value used as weak map key"), failing the page (found by fuzzing).
+  td.addRule('strayTableParts', {
+    filter: (node) => STRAY_TABLE_PARTS.has(node.nodeName) && !insideTable(node),
+    replacement: (content) => content,
+  });
   td.remove(['script', 'style', 'noscript', 'iframe', 'form', 'button', 'input', 'select', 'textarea']);
   // Escaping every `_`, `*` and `[` in prose makes identifiers such as model\_config unreadable and unsearchable;
   // only escape what would change the block structure at the start of a line.

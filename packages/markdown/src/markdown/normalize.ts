@@ -529,33 +529,58 @@ function outsideCodeSpan(line: string, marker: string): boolean {
   return (before.match(/`/g)?.length ?? 0) % 2 === 0;
 }
 
+/** Per line array and closer: the line from which on no closer is left (so unclosed openers cost nothing more). */
+const noCloserFrom = new WeakMap<string[], Map<string, number>>();
+
 /**
  * Removes comments (`<!-- -->`, MDX `{/* *\/}`) starting on line `i`, possibly spanning lines. An opener
- * that is never closed is dropped alone rather than swallowing the rest of the page.
+ * that is never closed is dropped alone rather than swallowing the rest of the page. Linear: the text is read
+ * once with a cursor, and a search for a closer in the following lines that failed is not repeated (a page of
+ * unclosed `<!--` lines took seconds when each opener re-joined and re-searched the rest of the page).
  */
 function stripDelimited(lines: string[], i: number, open: string, close: string): { text: string; next: number } {
-  let text = lines[i] as string;
+  let memo = noCloserFrom.get(lines);
+  if (!memo) {
+    memo = new Map();
+    noCloserFrom.set(lines, memo);
+  }
+  let line = lines[i] as string;
   let j = i;
+  let pos = 0;
+  let text = '';
   for (;;) {
-    const start = text.indexOf(open);
-    if (start === -1) break;
-    let end = text.indexOf(close, start + open.length);
-    let k = j;
-    let joined = text;
-    while (end === -1 && k + 1 < lines.length) {
-      k += 1;
-      joined = `${joined}\n${lines[k]}`;
-      end = joined.indexOf(close, start + open.length);
+    const start = line.indexOf(open, pos);
+    if (start === -1) {
+      text += line.slice(pos);
+      break;
     }
-    if (end === -1) {
-      text = text.slice(0, start) + text.slice(start + open.length);
+    text += line.slice(pos, start);
+    const end = line.indexOf(close, start + open.length);
+    if (end !== -1) {
+      pos = end + close.length;
       continue;
     }
-    text = joined.slice(0, start) + joined.slice(end + close.length);
+    // a closer never spans lines: look for it in the lines that follow
+    let k = j + 1;
+    let found = -1;
+    if (k < (memo.get(close) ?? Number.POSITIVE_INFINITY)) {
+      for (; k < lines.length; k += 1) {
+        found = (lines[k] as string).indexOf(close);
+        if (found !== -1) break;
+      }
+      if (found === -1) memo.set(close, j + 1);
+    }
+    if (found === -1) {
+      // never closed: the opener alone goes
+      pos = start + open.length;
+      continue;
+    }
+    line = lines[k] as string;
+    pos = found + close.length;
     j = k;
   }
   // Whatever followed the comment on its last line is processed as that line.
-  return { text: text.replace(/\n/g, ' '), next: j };
+  return { text, next: j };
 }
 
 function skipBalanced(lines: string[], i: number): number {
@@ -656,12 +681,14 @@ function codeBlock(text: string, path: string): string[] {
   const lang = LANGUAGE_BY_EXTENSION[ext] ?? ext;
   const longest = Math.max(0, ...(text.match(/`{3,}/g) ?? []).map((s) => s.length));
   const fence = '`'.repeat(Math.max(3, longest + 1));
-  return [`${fence}${lang}`, ...text.replace(/\n+$/, '').split('\n'), fence];
+  let end = text.length;
+  while (end > 0 && text.charCodeAt(end - 1) === 0x0a) end -= 1;
+  return [`${fence}${lang}`, ...text.slice(0, end).split('\n'), fence];
 }
 
 /** Applies fastapi's `ln[1:5,10]` line selection to an included file (1-based, inclusive). */
 function selectLines(text: string, args: string): string {
-  const m = /\bln\[([^\]]*)\]/.exec(args);
+  const m = /\bln\[([^[\]]*)\]/.exec(args);
   if (!m) return text;
   const all = text.replace(/\r\n?/g, '\n').split('\n');
   const picked: string[] = [];
@@ -680,7 +707,7 @@ function selectLines(text: string, args: string): string {
 function cleanFenceLine(line: string, fence: Fence): string {
   const info = fence.info;
   if (info === '') return line;
-  const title = /\btitle=["']([^"']*)["']/.exec(info)?.[1] ?? /\[([^\]]+)\]/.exec(info)?.[1];
+  const title = /\btitle=["']([^"']*)["']/.exec(info)?.[1] ?? /\[([^[\]]+)\]/.exec(info)?.[1];
   let lang = info.split(/\s+/)[0] ?? '';
   if (lang.includes('=')) lang = '';
   lang = lang

@@ -62,7 +62,7 @@ function preambleLines(text: string): string[] {
 
 /** Whether a text is an llms-ctx file: it has `<doc …>` elements that close. */
 export function looksLikeCtx(text: string): boolean {
-  return /<doc\s[^>]*title\s*=/i.test(text) && /<\/doc>/i.test(text);
+  return /<doc\s[^<>]*title\s*=/i.test(text) && /<\/doc>/i.test(text);
 }
 
 // A structural tag: a name and quoted attributes only (so `<class 'x'>` or `a < b` never match).
