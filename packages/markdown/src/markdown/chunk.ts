@@ -328,7 +328,11 @@ interface Piece {
 
 /** Splits an oversized single-section unit into bodies of at most `maxTokens`, each starting with the heading line. */
 function splitUnit(unit: Unit, maxTokens: number): string[] {
-  const head = unit.headingLine ? `${unit.headingLine}\n\n` : '';
+  // The heading line starts every part, unless it takes half the budget itself: a heading line of 30 KB (a hostile
+  // page) repeated in parts of 100 tokens made 34,517 parts of ~60 KB each (found by fuzzing); then only the
+  // first part starts with it.
+  const repeatHead = unit.headingLine !== '' && estimateTokens(unit.headingLine) * 2 <= maxTokens;
+  const head = unit.headingLine && repeatHead ? `${unit.headingLine}\n\n` : '';
   const fits = (text: string): boolean => estimateTokens(head + text) <= maxTokens;
   const pieces: Piece[] = [];
   for (const block of toBlocks(unit.content)) {
@@ -359,6 +363,7 @@ function splitUnit(unit: Unit, maxTokens: number): string[] {
     acc.push(piece);
   }
   if (acc.length > 0) parts.push(head + join(acc));
+  if (!repeatHead && unit.headingLine && parts.length > 0) parts[0] = `${unit.headingLine}\n\n${parts[0]}`;
   return parts.length > 0 ? parts : [unit.body];
 }
 
