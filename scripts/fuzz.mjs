@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `pnpm fuzz`: the property-based tests of the parsers that read fetched content (packages/robustness/test/fuzz),
-// with FUZZ_RUNS cases per property (default 10,000; CI's normal run does 200). FUZZ_SEED replays a failure.
+// with FUZZ_RUNS cases per property (default 10,000; CI's normal run does 100 per property, 500 in all). FUZZ_SEED replays a failure.
 import { spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -293,8 +293,8 @@ export function topicText(): fc.Arbitrary<string> {
     .map((p) => p.join(''));
 }
 
-/** Cases per property: `FUZZ_RUNS` (`pnpm fuzz` sets 10,000), else a few hundred for CI's normal run. */
-export function fuzzRuns(fallback = 200): number {
+/** Cases per property: `FUZZ_RUNS` (`pnpm fuzz` sets 10,000), else 100 per property (500 in all) for CI's normal run. */
+export function fuzzRuns(fallback = 100): number {
   const n = Number.parseInt(process.env.FUZZ_RUNS ?? '', 10);
   return Number.isFinite(n) && n > 0 ? n : fallback;
 }
