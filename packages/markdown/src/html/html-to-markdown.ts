@@ -240,10 +240,24 @@ export function htmlToMarkdown(html: string, baseUrl: string): HtmlToMarkdownRes
   const h1 = typeof content === 'string' ? firstHeadingText(contentHtml) : elementHeadingText(content);
   const title = h1 || pageTitle || titleFromUrl(base);
   if (typeof content !== 'string') polyfillTableRows(content);
-  let markdown = tidy(turndown().turndown(content as unknown as TurndownService.Node));
+  let markdown = tidy(convert(content as unknown as TurndownService.Node));
   markdown = dropShortLeadIn(markdown);
   if (!/^# /.test(markdown)) markdown = markdown ? `# ${title}\n\n${markdown}` : `# ${title}`;
   return { title, markdown, links };
+}
+
+/**
+ * The content as markdown. The gfm plugin's table rules assume well-formed tables and throw on some broken ones
+ * (a row whose children are text: "node.getAttribute is not a function", found by fuzzing); such a page is
+ * converted again without the plugin (its tables become text) rather than failing.
+ */
+function convert(content: TurndownService.Node): string {
+  try {
+    return turndown().turndown(content);
+  } catch (error) {
+    if (!(error instanceof TypeError)) throw error;
+    return turndown(false).turndown(content);
+  }
 }
 
 /** The page's followable links (already absolute), without fragments, once each. */
@@ -482,7 +496,7 @@ function titleFromUrl(url: string): string {
   }
 }
 
-let service: TurndownService | undefined;
+const services = new Map<boolean, TurndownService>();
 
 /** One configured turndown service, reused: building one costs more than converting a small page. */
 const STRAY_TABLE_PARTS = new Set(['TD', 'TH', 'TR', 'THEAD', 'TBODY', 'TFOOT']);
@@ -494,8 +508,10 @@ function insideTable(node: { parentNode: unknown }): boolean {
   return false;
 }
 
-function turndown(): TurndownService {
-  if (service) return service;
+/** The converter, with the gfm plugin (tables, strikethrough, task lists) or, as a fallback, without it. */
+function turndown(withGfm = true): TurndownService {
+  const cached = services.get(withGfm);
+  if (cached) return cached;
   const td = new TurndownService({
     headingStyle: 'atx',
     codeBlockStyle: 'fenced',
@@ -503,7 +519,7 @@ function turndown(): TurndownService {
     emDelimiter: '_',
     strongDelimiter: '**',
   });
-  td.use(gfm);
+  if (withGfm) td.use(gfm);
   // A cell or row outside any table (stray `<td>` in broken HTML) is its content: the gfm plugin looks up its table
   // in a WeakMap and threw on `null` ("Invalid value used as weak map key"), failing the page (found by fuzzing).
   td.addRule('strayTableParts', {
@@ -573,7 +589,7 @@ function turndown(): TurndownService {
     filter: (node) => node.nodeName === 'IMG' && !(node as unknown as DomElement).getAttribute('src'),
     replacement: () => '',
   });
-  service = td;
+  services.set(withGfm, td);
   return td;
 }
 
