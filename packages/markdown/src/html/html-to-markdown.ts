@@ -203,7 +203,12 @@ export function htmlToMarkdown(html: string, baseUrl: string): HtmlToMarkdownRes
   const slim = slimHtml(html);
   const source = /<html[\s>]/i.test(slim) ? slim : `<!DOCTYPE html><html><head></head><body>${slim}</body></html>`;
   const { document: parsed } = parseHTML(source) as unknown as { document: DomDocument };
-  const document = parsed;
+  // A page that is all one unclosed comment (`<!-- … <html>`) parses to no root element, and linkedom's `title`,
+  // `head` and `body` getters then throw (found by fuzzing): such a page has no content.
+  const document = (parsed as { documentElement?: unknown }).documentElement
+    ? parsed
+    : (parseHTML('<!DOCTYPE html><html><head></head><body></body></html>') as unknown as { document: DomDocument })
+        .document;
 
   const base = resolveBase(document, baseUrl);
   absolutizeLinks(document, base);
