@@ -227,7 +227,7 @@ export function htmlToMarkdown(html: string, baseUrl: string): HtmlToMarkdownRes
     const clone = document.cloneNode(true);
     if (clone.body) removeChrome(clone.body);
     if (clone.body) flattenCodeBlocks(clone.body);
-    const article = new Readability(clone as never, { keepClasses: true, charThreshold: 100 }).parse();
+    const article = readable(clone);
     contentHtml = typeof article?.content === 'string' ? article.content : '';
     content = contentHtml;
     if (!contentHtml && document.body) {
@@ -249,6 +249,19 @@ export function htmlToMarkdown(html: string, baseUrl: string): HtmlToMarkdownRes
   markdown = dropShortLeadIn(markdown);
   if (!/^# /.test(markdown)) markdown = markdown ? `# ${title}\n\n${markdown}` : `# ${title}`;
   return { title, markdown, links };
+}
+
+/**
+ * Readability's extraction, or `null` when it finds nothing or throws: on some broken pages (a root element that
+ * is not `<html>`) it reads a null `tagName` (found by fuzzing); the page's body is converted instead.
+ */
+function readable(clone: unknown): { content?: unknown } | null {
+  try {
+    return new Readability(clone as never, { keepClasses: true, charThreshold: 100 }).parse();
+  } catch (error) {
+    if (error instanceof TypeError) return null;
+    throw error;
+  }
 }
 
 /**
