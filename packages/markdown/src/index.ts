@@ -26,7 +26,7 @@ export { chunkMarkdown, cleanHeading, DEFAULT_MAX_CHUNK_TOKENS, DEFAULT_MIN_CHUN
 export type { FrontMatterSplit } from './markdown/front-matter.js';
 export { splitFrontMatter } from './markdown/front-matter.js';
 export type { HeadingLine } from './markdown/headings.js';
-export { ATX_HEADING, walkLines } from './markdown/headings.js';
+export { ATX_HEADING, atxHeading, walkLines } from './markdown/headings.js';
 export type { NormalizeOptions } from './markdown/normalize.js';
 export { normalizeMarkdown } from './markdown/normalize.js';
 export type { ReadablePage } from './markdown/readable.js';

@@ -13,8 +13,17 @@ export interface NormalizedTopic {
   path?: string[];
 }
 
-/** Quotes and backticks an agent wraps a topic in. */
-const WRAPPING = /^[\s"'`\u2018\u2019\u201c\u201d]+|[\s"'`\u2018\u2019\u201c\u201d]+$/g;
+/** Quotes and backticks an agent wraps a topic in (and whitespace). */
+const WRAPPING = new Set(['"', "'", '`', '\u2018', '\u2019', '\u201c', '\u201d', ' ']);
+
+/** `text` (whitespace already collapsed to single spaces) without wrapping quotes at either end: a scan, not a regex. */
+function unwrap(text: string): string {
+  let a = 0;
+  let b = text.length;
+  while (a < b && WRAPPING.has(text.charAt(a))) a += 1;
+  while (b > a && WRAPPING.has(text.charAt(b - 1))) b -= 1;
+  return text.slice(a, b);
+}
 /** `<relevant topic>`, `{topic}`, `[TOPIC]`, `YOUR_TOPIC_HERE`: a template slot left unfilled. */
 const PLACEHOLDER =
   /^(?:<[^<>]*>|\{\{?[^{}]*\}?\}|\[[^[\]]*\]|\$\{[^{}]*\}|(?:your|some|relevant|a|the)[ _-]topic(?:[ _-]here)?|topic|todo|tbd|n\/a|none|null|undefined|\.\.\.|…)$/i;
@@ -54,7 +63,7 @@ function slugWords(slug: string): string {
 
 /** Normalizes a topic as seed 000 says (see {@link NormalizedTopic}). */
 export function normalizeTopic(topic: string): NormalizedTopic {
-  const text = topic.replace(/\s+/g, ' ').replace(WRAPPING, '').trim();
+  const text = unwrap(topic.replace(/\s+/g, ' ')).trim();
   if (!text || PLACEHOLDER.test(text)) return { text: '' };
   if (PATH.test(text) && !/^[a-z]+:\/\//i.test(text)) {
     const segments = text

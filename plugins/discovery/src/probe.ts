@@ -53,7 +53,10 @@ export function siteBase(raw: string | undefined): string | undefined {
   const segments = url.pathname.split('/');
   if (/\.[a-z0-9]+$/i.test(segments.at(-1) ?? '')) segments.pop();
   url.pathname = segments.join('/');
-  return url.href.replace(/\/+$/, '');
+  // a scan, not `/\/+$/` (which retries from every `/` of a long run that does not end the URL)
+  let end = url.href.length;
+  while (end > 0 && url.href.charCodeAt(end - 1) === 0x2f) end -= 1;
+  return url.href.slice(0, end);
 }
 
 /**
@@ -83,7 +86,7 @@ export function notLlmsText(text: string, contentType = ''): string | undefined 
   const head = body.slice(0, 4096);
   if (head.includes('\u0000')) return 'a binary file';
   const start = body.trimStart().slice(0, 512).toLowerCase();
-  if (/^(<!--[\s\S]*?-->\s*)*(<!doctype html|<html[\s>]|<head[\s>]|<body[\s>]|<meta[\s>])/.test(start))
+  if (/^(?:<!doctype html|<html[\s>]|<head[\s>]|<body[\s>]|<meta[\s>])/.test(afterLeadingComments(start)))
     return 'an HTML page';
   if (/html|xml/.test(contentType.toLowerCase()) && start.startsWith('<')) return 'an HTML page';
   if (start.startsWith('<?xml')) return 'an XML file';
@@ -96,7 +99,7 @@ export function notLlmsText(text: string, contentType = ''): string | undefined 
     }
   }
   const sample = body.slice(0, 65_536);
-  if (!/(^|\n) {0,3}#{1,6}[ \t]+\S|\[[^\]\n]+\]\([^)\s]+/.test(sample)) return 'not markdown (no heading or link)';
+  if (!/(^|\n) {0,3}#{1,6}[ \t]+\S|\[[^[\]\n]+\]\([^)\s]/.test(sample)) return 'not markdown (no heading or link)';
   return undefined;
 }
 
@@ -169,4 +172,18 @@ async function probeLarge(
     const reason = error instanceof Error ? error.message.replace(/\.$/, '') : String(error);
     return { ...outcome(candidate), reason, transient: true };
   }
+}
+
+/**
+ * `start` after the HTML comments (and the whitespace after each) it opens with; an unclosed comment stays. A scan:
+ * the regex `^(<!--[\s\S]*?-->\s*)*` backtracked exponentially on a run of empty comments (213 bytes of `<!---->`: 14 s).
+ */
+function afterLeadingComments(start: string): string {
+  let rest = start;
+  while (rest.startsWith('<!--')) {
+    const end = rest.indexOf('-->', 4);
+    if (end === -1) break;
+    rest = rest.slice(end + 3).trimStart();
+  }
+  return rest;
 }

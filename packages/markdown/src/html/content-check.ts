@@ -1,3 +1,5 @@
+import { firstElementInner, stripComments, stripElements } from './strip.js';
+
 /** What a fetched body is, for read-page and source adapters. */
 export type ContentKind = 'html' | 'markdown' | 'text';
 
@@ -114,15 +116,14 @@ function looksLikeHtml(text: string): boolean {
 }
 
 function looksLikeMarkdown(text: string): boolean {
-  return /^#{1,6} \S|^```|^\s*[-*] \S|\[[^\]]+\]\([^)]+\)/m.test(text.slice(0, 20_000));
+  return /^#{1,6} \S|^```|^[ \t]*[-*] \S|\[[^[\]]+\]\([^()]+\)/m.test(text.slice(0, 20_000));
 }
 
 /** Visible text of an HTML page, roughly: no tags, scripts, styles or entities. Enough to measure it. */
 function visibleText(html: string): string {
-  return html
-    .replace(/<(script|style|noscript|template|svg)\b[\s\S]*?<\/\1\s*>/gi, ' ')
-    .replace(/<!--[\s\S]*?-->/g, ' ')
-    .replace(/<[^>]+>/g, ' ')
+  // scans for the raw-text elements and comments: lazy regexes were quadratic in openers never closed
+  return stripComments(stripElements(html, ['script', 'style', 'noscript', 'template', 'svg'], ' '), ' ')
+    .replace(/<[^<>]+>/g, ' ')
     .replace(/&[#\w]+;/g, ' ')
     .replace(/\s+/g, ' ')
     .trim();
@@ -130,11 +131,11 @@ function visibleText(html: string): string {
 
 function classifyHtml(html: string): ContentVerdict {
   const text = visibleText(html);
-  const title = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(html)?.[1]?.trim() ?? '';
+  const title = firstElementInner(html, 'title')?.trim() ?? '';
   if (text.length < 2_000 && (CHALLENGE.test(title) || CHALLENGE.test(text.slice(0, 1_000)))) {
     return reject('bot-challenge', 'The site answered with a bot challenge page instead of the documentation.');
   }
-  const passwordForm = /<input\b[^>]*type\s*=\s*["']?password/i.test(html);
+  const passwordForm = /<input\b[^<>]*type\s*=\s*["']?password/i.test(html);
   const loginTitle = LOGIN_TITLE.test(title) && /<form\b/i.test(html);
   if ((passwordForm || loginTitle) && text.length < 3_000) {
     return reject('login-wall', 'The page asks to sign in; its documentation is not publicly readable.');

@@ -5,6 +5,7 @@ import { parseHTML } from 'linkedom';
 import TurndownService from 'turndown';
 import { slugify } from '../markdown/slug.js';
 import type { DomDocument, DomElement, DomNode } from './dom.js';
+import { firstElementInner, replaceElements, stripComments, stripElements, trimEndOf } from './strip.js';
 
 /** The main content of an HTML page as markdown. */
 export interface HtmlToMarkdownResult {
@@ -202,7 +203,12 @@ export function htmlToMarkdown(html: string, baseUrl: string): HtmlToMarkdownRes
   const slim = slimHtml(html);
   const source = /<html[\s>]/i.test(slim) ? slim : `<!DOCTYPE html><html><head></head><body>${slim}</body></html>`;
   const { document: parsed } = parseHTML(source) as unknown as { document: DomDocument };
-  const document = parsed;
+  // A page that is all one unclosed comment (`<!-- … <html>`) parses to no root element, and linkedom's `title`,
+  // `head` and `body` getters then throw (found by fuzzing): such a page has no content.
+  const document = (parsed as { documentElement?: unknown }).documentElement
+    ? parsed
+    : (parseHTML('<!DOCTYPE html><html><head></head><body></body></html>') as unknown as { document: DomDocument })
+        .document;
 
   const base = resolveBase(document, baseUrl);
   absolutizeLinks(document, base);
@@ -221,7 +227,7 @@ export function htmlToMarkdown(html: string, baseUrl: string): HtmlToMarkdownRes
     const clone = document.cloneNode(true);
     if (clone.body) removeChrome(clone.body);
     if (clone.body) flattenCodeBlocks(clone.body);
-    const article = new Readability(clone as never, { keepClasses: true, charThreshold: 100 }).parse();
+    const article = readable(clone);
     contentHtml = typeof article?.content === 'string' ? article.content : '';
     content = contentHtml;
     if (!contentHtml && document.body) {
@@ -239,10 +245,37 @@ export function htmlToMarkdown(html: string, baseUrl: string): HtmlToMarkdownRes
   const h1 = typeof content === 'string' ? firstHeadingText(contentHtml) : elementHeadingText(content);
   const title = h1 || pageTitle || titleFromUrl(base);
   if (typeof content !== 'string') polyfillTableRows(content);
-  let markdown = tidy(turndown().turndown(content as unknown as TurndownService.Node));
+  let markdown = tidy(convert(content as unknown as TurndownService.Node));
   markdown = dropShortLeadIn(markdown);
   if (!/^# /.test(markdown)) markdown = markdown ? `# ${title}\n\n${markdown}` : `# ${title}`;
   return { title, markdown, links };
+}
+
+/**
+ * Readability's extraction, or `null` when it finds nothing or throws: on some broken pages (a root element that
+ * is not `<html>`) it reads a null `tagName` (found by fuzzing); the page's body is converted instead.
+ */
+function readable(clone: unknown): { content?: unknown } | null {
+  try {
+    return new Readability(clone as never, { keepClasses: true, charThreshold: 100 }).parse();
+  } catch (error) {
+    if (error instanceof TypeError) return null;
+    throw error;
+  }
+}
+
+/**
+ * The content as markdown. The gfm plugin's table rules assume well-formed tables and throw on some broken ones
+ * (a row whose children are text: "node.getAttribute is not a function", found by fuzzing); such a page is
+ * converted again without the plugin (its tables become text) rather than failing.
+ */
+function convert(content: TurndownService.Node): string {
+  try {
+    return turndown().turndown(content);
+  } catch (error) {
+    if (!(error instanceof TypeError)) throw error;
+    return turndown(false).turndown(content);
+  }
 }
 
 /** The page's followable links (already absolute), without fragments, once each. */
@@ -252,7 +285,8 @@ function pageLinks(document: DomDocument): string[] {
     if (/\bnofollow\b/i.test(a.getAttribute('rel') ?? '')) continue;
     const href = a.getAttribute('href') ?? '';
     if (!/^https?:/i.test(href)) continue;
-    out.add(href.replace(/#.*$/, ''));
+    const hash = href.indexOf('#');
+    out.add(hash === -1 ? href : href.slice(0, hash));
   }
   return [...out];
 }
@@ -263,20 +297,20 @@ function pageLinks(document: DomDocument): string[] {
  * On a long docs page this removes most nodes, and node creation is most of linkedom's parse time.
  */
 function slimHtml(html: string): string {
-  return html
-    .replace(/<script\b[\s\S]*?<\/script\s*>/gi, '')
-    .replace(/<style\b[\s\S]*?<\/style\s*>/gi, '')
-    .replace(/<svg\b[\s\S]*?<\/svg\s*>/gi, '')
-    .replace(/<!--[\s\S]*?-->/g, '')
-    .replace(/(<pre\b[^>]*>)([\s\S]*?)(<\/pre\s*>)/gi, (_m, open: string, inner: string, close: string) => {
+  // scans, not lazy regexes: those were quadratic in a page of openers never closed
+  return replaceElements(
+    stripComments(stripElements(html, ['script', 'style', 'svg'])),
+    ['pre'],
+    (open, inner, close) => {
       const code = /^\s*(?:<[^>]*>\s*)*?(<code\b[^>]*>)/i.exec(inner)?.[1];
       const text = inner
         .replace(/<br\s*\/?>/gi, '\n')
         // Expressive Code (Starlight) writes each line as a <div class="ec-line">, with no newline between them.
         .replace(/(<\/div>\s*)(<div\b[^>]*\bclass="[^"]*\bec-line\b)/gi, '$1\n$2')
-        .replace(/<[^>]*>/g, '');
+        .replace(/<[^<>]*>/g, '');
       return code ? `${open}${code}${text}</code>${close}` : `${open}${text}${close}`;
-    });
+    },
+  );
 }
 
 /**
@@ -329,14 +363,14 @@ function documentTitle(document: DomDocument): string {
 
 function stripSiteName(title: string): string {
   // "Models - Pydantic Validation", "Clients | HTTPX": the page part comes first.
-  const parts = title.split(/\s+[-|–—·]\s+/);
+  const parts = title.split(/\s[-|–—·]\s/);
   return (parts.length > 1 ? parts[0] : title)?.trim() ?? '';
 }
 
 function textWithoutPermalinks(el: DomElement): string {
   const clone = el.cloneNode(true);
   for (const a of clone.querySelectorAll('.headerlink, .header-anchor, .hash-link, .anchor-link')) a.remove();
-  return (clone.textContent ?? '').replace(/[¶#\u200b]+\s*$/, '');
+  return trimEndOf(clone.textContent ?? '', '¶#\u200b', true);
 }
 
 function collapse(text: string): string {
@@ -454,11 +488,9 @@ function elementHeadingText(root: DomElement): string {
 }
 
 function firstHeadingText(html: string): string {
-  const m = /<h1\b[^>]*>([\s\S]*?)<\/h1>/i.exec(html);
-  if (!m) return '';
-  return collapse(decodeEntities((m[1] as string).replace(/<[^>]+>/g, '')))
-    .replace(/[¶#\u200b]+$/, '')
-    .trim();
+  const inner = firstElementInner(html, 'h1');
+  if (inner === undefined) return '';
+  return trimEndOf(collapse(decodeEntities(inner.replace(/<[^<>]+>/g, ''))), '¶#\u200b').trim();
 }
 
 function decodeEntities(text: string): string {
@@ -482,11 +514,22 @@ function titleFromUrl(url: string): string {
   }
 }
 
-let service: TurndownService | undefined;
+const services = new Map<boolean, TurndownService>();
 
 /** One configured turndown service, reused: building one costs more than converting a small page. */
-function turndown(): TurndownService {
-  if (service) return service;
+const STRAY_TABLE_PARTS = new Set(['TD', 'TH', 'TR', 'THEAD', 'TBODY', 'TFOOT']);
+
+function insideTable(node: { parentNode: unknown }): boolean {
+  for (let p = node.parentNode as { nodeName?: string; parentNode?: unknown } | null; p; p = p.parentNode as typeof p) {
+    if (p.nodeName === 'TABLE') return true;
+  }
+  return false;
+}
+
+/** The converter, with the gfm plugin (tables, strikethrough, task lists) or, as a fallback, without it. */
+function turndown(withGfm = true): TurndownService {
+  const cached = services.get(withGfm);
+  if (cached) return cached;
   const td = new TurndownService({
     headingStyle: 'atx',
     codeBlockStyle: 'fenced',
@@ -494,7 +537,13 @@ function turndown(): TurndownService {
     emDelimiter: '_',
     strongDelimiter: '**',
   });
-  td.use(gfm);
+  if (withGfm) td.use(gfm);
+  // A cell or row outside any table (stray `<td>` in broken HTML) is its content: the gfm plugin looks up its table
+  // in a WeakMap and threw on `null` ("Invalid value used as weak map key"), failing the page (found by fuzzing).
+  td.addRule('strayTableParts', {
+    filter: (node) => STRAY_TABLE_PARTS.has(node.nodeName) && !insideTable(node),
+    replacement: (content) => content,
+  });
   td.remove(['script', 'style', 'noscript', 'iframe', 'form', 'button', 'input', 'select', 'textarea']);
   // Escaping every `_`, `*` and `[` in prose makes identifiers such as model\_config unreadable and unsearchable;
   // only escape what would change the block structure at the start of a line.
@@ -558,7 +607,7 @@ function turndown(): TurndownService {
     filter: (node) => node.nodeName === 'IMG' && !(node as unknown as DomElement).getAttribute('src'),
     replacement: () => '',
   });
-  service = td;
+  services.set(withGfm, td);
   return td;
 }
 
@@ -599,7 +648,7 @@ function tidy(markdown: string): string {
       out.push(raw);
       continue;
     }
-    const line = raw.replace(/\s+$/, '').replace(/^(\s*)([-*+]|\d+\.)\s{2,3}(?=\S)/, '$1$2 ');
+    const line = raw.trimEnd().replace(/^(\s*)([-*+]|\d+\.)\s{2,3}(?=\S)/, '$1$2 ');
     if (line === '' && (out.length === 0 || out[out.length - 1] === '')) continue;
     out.push(line);
   }

@@ -155,6 +155,25 @@ function parseSections(markdown: string): Section[] {
 }
 
 /**
+ * A trailing attribute list (`{ #id .class }`, `{: #id }`): where it starts (blanks before it included) and its
+ * content (`attr[1]`), as `/[ \t]*\{:?[ \t]*([^{}]*)\}[ \t]*$/` finds it, in linear time (the pattern is cubic).
+ */
+function trailingAttributes(text: string): { index: number; 1: string } | undefined {
+  const blank = (c: number): boolean => c === 0x20 || c === 0x09;
+  let end = text.length;
+  while (end > 0 && blank(text.charCodeAt(end - 1))) end -= 1;
+  if (end === 0 || text.charCodeAt(end - 1) !== 0x7d) return undefined;
+  const open = text.lastIndexOf('{', end - 2);
+  if (open === -1 || text.lastIndexOf('}', end - 2) > open) return undefined;
+  let from = open + 1;
+  if (text.charCodeAt(from) === 0x3a) from += 1;
+  while (from < end - 1 && blank(text.charCodeAt(from))) from += 1;
+  let index = open;
+  while (index > 0 && blank(text.charCodeAt(index - 1))) index -= 1;
+  return { index, 1: text.slice(from, end - 1) };
+}
+
+/**
  * Heading text without its explicit anchor suffix and without HTML tags (outside code). Explicit anchors are
  * MkDocs / Pandoc attribute lists (`{ #anchor }`, `{#anchor .class}`) and Fumadocs heading ids
  * (`[#anchor]`, as in the zod docs: `` ### `z.deepPartial()` [#deep-partial] ``).
@@ -162,7 +181,7 @@ function parseSections(markdown: string): Section[] {
 export function cleanHeading(raw: string): { text: string; explicitAnchor: string | undefined } {
   let text = raw;
   let explicitAnchor: string | undefined;
-  const attr = /[ \t]*\{:?[ \t]*([^{}]*)\}[ \t]*$/.exec(text);
+  const attr = trailingAttributes(text);
   const fumadocs = /(?<=\S)[ \t]*\[#([\w\-.:]+)\][ \t]*$/.exec(text);
   if (attr && /(?:^|\s)[#.][\w-]|=/.test(attr[1] as string)) {
     explicitAnchor = /(?:^|\s)#([\w\-.:]+)/.exec(attr[1] as string)?.[1];
@@ -227,15 +246,32 @@ function trimBlank(lines: string[]): string[] {
   return lines.slice(a, b);
 }
 
-const THEMATIC_BREAK = /^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$/;
+/**
+ * Whether a line is a thematic break (`---`, `* * *`, `___`: up to three spaces, then three or more of one of
+ * `-*_` with spaces or tabs between). A scan, not a regex with a back-reference: the regex overflowed the
+ * regex engine's stack on a 3 M-character `-` line (RangeError, and the library failed to index).
+ */
+function isThematicBreak(line: string): boolean {
+  let i = 0;
+  while (i < 3 && line.charCodeAt(i) === 0x20) i += 1;
+  const marker = line.charCodeAt(i);
+  if (marker !== 0x2d && marker !== 0x2a && marker !== 0x5f) return false;
+  let count = 0;
+  for (; i < line.length; i += 1) {
+    const c = line.charCodeAt(i);
+    if (c === marker) count += 1;
+    else if (c !== 0x20 && c !== 0x09) return false;
+  }
+  return count >= 3;
+}
 
 /** Content without blank lines or thematic breaks at either end: a `---` closing a section separates nothing in a chunk. */
 function trimContent(lines: string[]): string[] {
   let content = trimBlank(lines);
-  while (content.length > 0 && THEMATIC_BREAK.test(content[content.length - 1] as string)) {
+  while (content.length > 0 && isThematicBreak(content[content.length - 1] as string)) {
     content = trimBlank(content.slice(0, -1));
   }
-  while (content.length > 0 && THEMATIC_BREAK.test(content[0] as string)) content = trimBlank(content.slice(1));
+  while (content.length > 0 && isThematicBreak(content[0] as string)) content = trimBlank(content.slice(1));
   return content;
 }
 
@@ -292,7 +328,11 @@ interface Piece {
 
 /** Splits an oversized single-section unit into bodies of at most `maxTokens`, each starting with the heading line. */
 function splitUnit(unit: Unit, maxTokens: number): string[] {
-  const head = unit.headingLine ? `${unit.headingLine}\n\n` : '';
+  // The heading line starts every part, unless it takes half the budget itself: a heading line of 30 KB (a hostile
+  // page) repeated in parts of 100 tokens made 34,517 parts of ~60 KB each (found by fuzzing); then only the
+  // first part starts with it.
+  const repeatHead = unit.headingLine !== '' && estimateTokens(unit.headingLine) * 2 <= maxTokens;
+  const head = unit.headingLine && repeatHead ? `${unit.headingLine}\n\n` : '';
   const fits = (text: string): boolean => estimateTokens(head + text) <= maxTokens;
   const pieces: Piece[] = [];
   for (const block of toBlocks(unit.content)) {
@@ -323,6 +363,7 @@ function splitUnit(unit: Unit, maxTokens: number): string[] {
     acc.push(piece);
   }
   if (acc.length > 0) parts.push(head + join(acc));
+  if (!repeatHead && unit.headingLine && parts.length > 0) parts[0] = `${unit.headingLine}\n\n${parts[0]}`;
   return parts.length > 0 ? parts : [unit.body];
 }
 
@@ -358,14 +399,20 @@ function toBlocks(lines: string[]): Piece[] {
   return blocks;
 }
 
-const TABLE_DELIMITER = /^\s*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?\s*$/;
+/** Whether a line is a table's delimiter row (`| --- | :-: |`): cells of `:?-+:?` between pipes. Linear (the regex was cubic). */
+function isTableDelimiter(line: string): boolean {
+  let row = line.trim();
+  if (row.startsWith('|')) row = row.slice(1);
+  if (row.endsWith('|')) row = row.slice(0, -1);
+  return row.split('|').every((cell) => /^:?-+:?$/.test(cell.trim()));
+}
 const LIST_ITEM = /^ {0,3}(?:[-*+]|\d{1,9}[.)])[ \t]/;
 
 /** Splits a text block (no code fences) that is too long: tables by rows (header repeated), lists by items, then lines. */
 function splitTextBlock(text: string, fits: (text: string) => boolean): string[] {
   const lines = text.split('\n');
   const isTable =
-    lines.length > 2 && (lines[0] as string).trim().startsWith('|') && TABLE_DELIMITER.test(lines[1] as string);
+    lines.length > 2 && (lines[0] as string).trim().startsWith('|') && isTableDelimiter(lines[1] as string);
   if (isTable) {
     const header = lines.slice(0, 2).join('\n');
     return pack(

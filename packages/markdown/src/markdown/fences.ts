@@ -6,7 +6,8 @@ export interface Fence {
   info: string;
 }
 
-const FENCE_OPEN = /^([ \t]*)(`{3,}|~{3,})(.*)$/;
+// `(?!`)` makes the marker the whole run: without it a run ended by a line separator was retried at every length.
+const FENCE_OPEN = /^([ \t]*)(`{3,}(?!`)|~{3,}(?!~))(.*)$/;
 const FENCE_CLOSE = /^[ \t]*(`{3,}|~{3,})[ \t]*$/;
 
 /** Width of a line's leading whitespace, a tab counting as four columns (enough for docs sources). */

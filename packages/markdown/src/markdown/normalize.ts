@@ -46,19 +46,24 @@ interface State {
 const ADMONITION = /^([ \t]*)(?:!!!|\?\?\?\+?)[ \t]*(\S.*)$/;
 const CONTENT_TAB = /^([ \t]*)===[!+]?[ \t]+"([^"]*)"[ \t]*$/;
 // vitepress-plugin-tabs: `== Tab` (and `=== Tab` when nested) inside a `::: tabs` container.
-const VITEPRESS_TAB = /^ {0,3}={2,}[ \t]+([^="\s][^=]*?)[ \t]*$/;
-const PYMDOWN_BLOCK = /^[ \t]*(\/{3,})[ \t]*([A-Za-z][\w-]*)[ \t]*(?:\|[ \t]*(.*?))?[ \t]*$/;
+const VITEPRESS_TAB = /^ {0,3}={2,}[ \t]+([^="\s][^=]*)$/;
+const PYMDOWN_BLOCK = /^[ \t]*(\/{3,})[ \t]*([A-Za-z][\w-]*)[ \t]*(?:\|(.*))?$/;
 const PYMDOWN_CLOSE = /^[ \t]*(\/{3,})[ \t]*$/;
-const CONTAINER = /^([ \t]*)(:{3,})[ \t]*(.*?)[ \t]*$/;
-const INCLUDE_BLOCK = /^([ \t]*)\{\*[ \t]*(\S+)(.*?)\*\}[ \t]*$/;
-const INCLUDE_MACRO = /^([ \t]*)\{!>?[ \t]*(.+?)[ \t]*!\}[ \t]*$/;
+const CONTAINER = /^([ \t]*)(:{3,}(?!:))(.*)$/;
+// The patterns of this file match each line in linear time: a part that ends a line takes the rest (`(.*)$`) and is
+// trimmed in code, rather than a lazy `(.*?)` before `[ \t]*$`, which retries every split of a run of spaces
+// (quadratic or cubic in the line's length; the robustness package's ReDoS test checks every literal).
+const INCLUDE_BLOCK = /^([ \t]*)\{\*(.*)\*\}[ \t]*$/;
+const INCLUDE_MACRO = /^([ \t]*)\{!>?(.+)!\}[ \t]*$/;
 const SNIPPET = /^([ \t]*);?-{2,}8<-{2,}[ \t]+["']?([^"'\s]+)["']?[ \t]*$/;
 const LINK_REF_DEF = /^[ \t]*\[([^\]^\n][^\]\n]*)\]:[ \t]*<?(\S+?)>?(?:[ \t]+(?:"[^"]*"|'[^']*'|\([^)]*\)))?[ \t]*$/;
 const ABBREVIATION = /^\*\[[^\]]+\]:/;
-const MDX_IMPORT = /^import[ \t]+(?:[\w*${}\s,]+[ \t]+from[ \t]+)?["'][^"']+["'];?[ \t]*$/;
+const MDX_IMPORT = /^import[ \t]+(?:[\w*${},][\w*${}\s,]*[ \t]from[ \t]+)?["'][^"']+["'];?[ \t]*$/;
 const MDX_IMPORT_START = /^import[ \t]+(?:type[ \t]+)?\{[^}]*$/;
 const MDX_EXPORT = /^export[ \t]+(?:const|let|var|function|default|async|class|\{)/;
-const JSX_TAGS_LINE = /^[ \t]*(?:<\/?[A-Z][\w.]*(?:[ \t][^<>]*?)?\/?>[ \t]*)+$/;
+// A self-closing tag's `/` is read by the attributes part when there are attributes (`<A x />`), else by `\/`
+// (`<A/>`): one way to match each tag, so the repetition cannot backtrack exponentially (`<A\t/>` × 27 took 4.7 s).
+const JSX_TAGS_LINE = /^[ \t]*(?:<\/?[A-Z][\w.]*(?:[ \t][^<>]*|\/)?>[ \t]*)+$/;
 const JSX_TAG = /<(\/?)([A-Z][\w.]*)((?:[ \t][^<>]*?)?)(\/?)>/g;
 const JSX_OPEN_UNFINISHED = /^[ \t]*<[A-Z][\w.]*(?:[ \t][^>]*)?$/;
 const JSX_INLINE_BLOCK = /^([ \t]*)<([A-Z][\w.]*)((?:[ \t][^<>]*?)?)>(.*)<\/\2>[ \t]*$/;
@@ -264,7 +269,7 @@ function transform(lines: string[], state: State): string[] {
 
     m = CONTAINER.exec(line);
     if (m) {
-      const rest = m[3] as string;
+      const rest = trimBlanks(m[3] as string);
       if (rest === '') {
         paraStart = -1;
         continue;
@@ -283,20 +288,18 @@ function transform(lines: string[], state: State): string[] {
       continue;
     }
 
-    m = INCLUDE_BLOCK.exec(line);
-    if (m) {
-      const indent = m[1] as string;
-      const path = m[2] as string;
+    const block = includeBlock(line);
+    if (block) {
+      const { indent, path, args } = block;
       const text = resolve(path, state);
-      if (text !== undefined) emitBlock(codeBlock(selectLines(text, m[3] as string), path), indent);
+      if (text !== undefined) emitBlock(codeBlock(selectLines(text, args), path), indent);
       else emit(`${indent}${includeNote('Code example', path)}`);
       continue;
     }
 
-    m = INCLUDE_MACRO.exec(line) ?? SNIPPET.exec(line);
-    if (m) {
-      const indent = m[1] as string;
-      const path = m[2] as string;
+    const include = includeDirective(line);
+    if (include) {
+      const { indent, path } = include;
       const text = resolve(path, state);
       if (text !== undefined && state.depth < 5) {
         state.depth += 1;
@@ -354,7 +357,7 @@ function transform(lines: string[], state: State): string[] {
 
     m = HTML_SUMMARY.exec(line);
     if (m) {
-      const text = (m[2] as string).replace(/<[^>]+>/g, '').trim();
+      const text = (m[2] as string).replace(/<[^<>]+>/g, '').trim();
       if (text) emit(`${m[1]}**${text}**`);
       continue;
     }
@@ -483,7 +486,7 @@ function pymdownLabel(type: string, title: string | undefined): string | null {
 }
 
 function containerLabel(rest: string): { label: string | null; skipOptions: boolean } {
-  const m = /^([\w-]+)(?:[ \t]+(.*))?$/.exec(rest) ?? /^\{?\.?([\w-]+)\}?(?:[ \t]+(.*))?$/.exec(rest);
+  const m = /^([\w-]+)(?:[ \t](.*))?$/.exec(rest) ?? /^\{?\.?([\w-]+)\}?(?:[ \t](.*))?$/.exec(rest);
   const word = m?.[1];
   if (!word) {
     // An mkdocstrings directive with a dotted path: `::: pydantic.main.BaseModel`.
@@ -491,7 +494,7 @@ function containerLabel(rest: string): { label: string | null; skipOptions: bool
     return { label: null, skipOptions: false };
   }
   const known = CONTAINER_TYPES[word.toLowerCase()];
-  const title = m?.[2]?.replace(/<[^>]+>/g, '').trim();
+  const title = m?.[2]?.replace(/<[^<>]+>/g, '').trim();
   if (known !== undefined) {
     if (known === null) return { label: null, skipOptions: false };
     if (!title) return { label: `**${known}**`, skipOptions: false };
@@ -526,33 +529,58 @@ function outsideCodeSpan(line: string, marker: string): boolean {
   return (before.match(/`/g)?.length ?? 0) % 2 === 0;
 }
 
+/** Per line array and closer: the line from which on no closer is left (so unclosed openers cost nothing more). */
+const noCloserFrom = new WeakMap<string[], Map<string, number>>();
+
 /**
  * Removes comments (`<!-- -->`, MDX `{/* *\/}`) starting on line `i`, possibly spanning lines. An opener
- * that is never closed is dropped alone rather than swallowing the rest of the page.
+ * that is never closed is dropped alone rather than swallowing the rest of the page. Linear: the text is read
+ * once with a cursor, and a search for a closer in the following lines that failed is not repeated (a page of
+ * unclosed `<!--` lines took seconds when each opener re-joined and re-searched the rest of the page).
  */
 function stripDelimited(lines: string[], i: number, open: string, close: string): { text: string; next: number } {
-  let text = lines[i] as string;
+  let memo = noCloserFrom.get(lines);
+  if (!memo) {
+    memo = new Map();
+    noCloserFrom.set(lines, memo);
+  }
+  let line = lines[i] as string;
   let j = i;
+  let pos = 0;
+  let text = '';
   for (;;) {
-    const start = text.indexOf(open);
-    if (start === -1) break;
-    let end = text.indexOf(close, start + open.length);
-    let k = j;
-    let joined = text;
-    while (end === -1 && k + 1 < lines.length) {
-      k += 1;
-      joined = `${joined}\n${lines[k]}`;
-      end = joined.indexOf(close, start + open.length);
+    const start = line.indexOf(open, pos);
+    if (start === -1) {
+      text += line.slice(pos);
+      break;
     }
-    if (end === -1) {
-      text = text.slice(0, start) + text.slice(start + open.length);
+    text += line.slice(pos, start);
+    const end = line.indexOf(close, start + open.length);
+    if (end !== -1) {
+      pos = end + close.length;
       continue;
     }
-    text = joined.slice(0, start) + joined.slice(end + close.length);
+    // a closer never spans lines: look for it in the lines that follow
+    let k = j + 1;
+    let found = -1;
+    if (k < (memo.get(close) ?? Number.POSITIVE_INFINITY)) {
+      for (; k < lines.length; k += 1) {
+        found = (lines[k] as string).indexOf(close);
+        if (found !== -1) break;
+      }
+      if (found === -1) memo.set(close, j + 1);
+    }
+    if (found === -1) {
+      // never closed: the opener alone goes
+      pos = start + open.length;
+      continue;
+    }
+    line = lines[k] as string;
+    pos = found + close.length;
     j = k;
   }
   // Whatever followed the comment on its last line is processed as that line.
-  return { text: text.replace(/\n/g, ' '), next: j };
+  return { text, next: j };
 }
 
 function skipBalanced(lines: string[], i: number): number {
@@ -577,16 +605,47 @@ function resolve(path: string, state: State): string | undefined {
 
 function includeInCode(line: string, state: State): string[] | null {
   if (!state.resolveInclude) return null;
-  const m = INCLUDE_MACRO.exec(line) ?? SNIPPET.exec(line);
+  const m = includeDirective(line);
   if (!m) return null;
-  const text = resolve(m[2] as string, state);
+  const text = resolve(m.path, state);
   if (text === undefined) return null;
-  const indent = m[1] as string;
+  const indent = m.indent;
   return text
     .replace(/\r\n?/g, '\n')
     .replace(/\n$/, '')
     .split('\n')
     .map((l) => (l ? indent + l : ''));
+}
+
+/** `s` without the spaces and tabs at either end (a scan, for text a pattern left untrimmed). */
+function trimBlanks(s: string): string {
+  let a = 0;
+  let b = s.length;
+  while (a < b && (s.charCodeAt(a) === 0x20 || s.charCodeAt(a) === 0x09)) a += 1;
+  while (b > a && (s.charCodeAt(b - 1) === 0x20 || s.charCodeAt(b - 1) === 0x09)) b -= 1;
+  return a === 0 && b === s.length ? s : s.slice(a, b);
+}
+
+/** A code include `{* path args *}` standing alone on its line: its indentation, path and the arguments after it. */
+function includeBlock(line: string): { indent: string; path: string; args: string } | null {
+  const m = INCLUDE_BLOCK.exec(line);
+  if (!m) return null;
+  const inner = trimBlanks(m[2] as string);
+  let end = 0;
+  while (end < inner.length && !/\s/.test(inner.charAt(end))) end += 1;
+  if (end === 0) return null;
+  return { indent: m[1] as string, path: inner.slice(0, end), args: inner.slice(end) };
+}
+
+/** An include line (`{! path !}`, `{!> path !}`, `--8<-- "path"`): its indentation and path. */
+function includeDirective(line: string): { indent: string; path: string } | null {
+  const m = INCLUDE_MACRO.exec(line);
+  if (m) {
+    const path = trimBlanks(m[2] as string);
+    return path ? { indent: m[1] as string, path } : null;
+  }
+  const s = SNIPPET.exec(line);
+  return s ? { indent: s[1] as string, path: s[2] as string } : null;
 }
 
 function displayPath(path: string): string {
@@ -622,12 +681,14 @@ function codeBlock(text: string, path: string): string[] {
   const lang = LANGUAGE_BY_EXTENSION[ext] ?? ext;
   const longest = Math.max(0, ...(text.match(/`{3,}/g) ?? []).map((s) => s.length));
   const fence = '`'.repeat(Math.max(3, longest + 1));
-  return [`${fence}${lang}`, ...text.replace(/\n+$/, '').split('\n'), fence];
+  let end = text.length;
+  while (end > 0 && text.charCodeAt(end - 1) === 0x0a) end -= 1;
+  return [`${fence}${lang}`, ...text.slice(0, end).split('\n'), fence];
 }
 
 /** Applies fastapi's `ln[1:5,10]` line selection to an included file (1-based, inclusive). */
 function selectLines(text: string, args: string): string {
-  const m = /\bln\[([^\]]*)\]/.exec(args);
+  const m = /\bln\[([^[\]]*)\]/.exec(args);
   if (!m) return text;
   const all = text.replace(/\r\n?/g, '\n').split('\n');
   const picked: string[] = [];
@@ -646,7 +707,7 @@ function selectLines(text: string, args: string): string {
 function cleanFenceLine(line: string, fence: Fence): string {
   const info = fence.info;
   if (info === '') return line;
-  const title = /\btitle=["']([^"']*)["']/.exec(info)?.[1] ?? /\[([^\]]+)\]/.exec(info)?.[1];
+  const title = /\btitle=["']([^"']*)["']/.exec(info)?.[1] ?? /\[([^[\]]+)\]/.exec(info)?.[1];
   let lang = info.split(/\s+/)[0] ?? '';
   if (lang.includes('=')) lang = '';
   lang = lang
@@ -663,14 +724,51 @@ function normalizeLabel(label: string): string {
 
 // `[text][label]`, `[text][]` and `[label]` (shortcut), where text may hold one level of brackets.
 const REF_LINK = /(!?)\[((?:[^[\]]|\[[^[\]]*\])*)\](?:\[([^[\]]*)\])?(?![([:])/g;
-const CODE_SPAN = /(`+)[\s\S]*?\1/g;
+
+/**
+ * The code spans of a line as `[start, end)` offsets: a run of backticks opens one, closed by the next run of the
+ * same length. A scan in linear time (the regex `(`+)[\s\S]*?\1` was cubic in a long run of backticks).
+ */
+function codeSpans(line: string): Array<[number, number]> {
+  const runs: Array<[number, number]> = [];
+  for (let i = 0; i < line.length; ) {
+    if (line.charCodeAt(i) !== 0x60) {
+      i += 1;
+      continue;
+    }
+    let j = i;
+    while (j < line.length && line.charCodeAt(j) === 0x60) j += 1;
+    runs.push([i, j - i]);
+    i = j;
+  }
+  // next[k]: the index of the next run as long as run k, or -1
+  const next = new Array<number>(runs.length).fill(-1);
+  const seen = new Map<number, number>();
+  for (let k = runs.length - 1; k >= 0; k -= 1) {
+    const length = (runs[k] as [number, number])[1];
+    next[k] = seen.get(length) ?? -1;
+    seen.set(length, k);
+  }
+  const spans: Array<[number, number]> = [];
+  for (let k = 0; k < runs.length; ) {
+    const close = next[k] as number;
+    if (close === -1) {
+      k += 1;
+      continue;
+    }
+    const [start] = runs[k] as [number, number];
+    const [at, length] = runs[close] as [number, number];
+    spans.push([start, at + length]);
+    k = close + 1;
+  }
+  return spans;
+}
 
 function resolveRefLinks(line: string, refs: Map<string, string>): string {
   if (!line.includes('[')) return line;
   // Without definitions only a full reference (`[text][label]`) changes (it becomes its text), and it has `][`.
   if (refs.size === 0 && !line.includes('][')) return line;
-  const spans: Array<[number, number]> = [];
-  for (const s of line.matchAll(CODE_SPAN)) spans.push([s.index, s.index + s[0].length]);
+  const spans = codeSpans(line);
   const inCode = (at: number): boolean => spans.some(([a, b]) => at >= a && at < b);
   return line.replace(REF_LINK, (whole, bang: string, text: string, ref: string | undefined, offset: number) => {
     if (inCode(offset)) return whole;
@@ -683,6 +781,22 @@ function resolveRefLinks(line: string, refs: Map<string, string>): string {
     if (ref) return text;
     return whole;
   });
+}
+
+/**
+ * The line without its trailing spaces and tabs, keeping a hard break (two or more spaces) as two spaces. A scan
+ * from the end: `/[ \t]+$/` retries from every space of a long run that does not end the line (quadratic: 100,000
+ * spaces then `x ` took 11–15 s).
+ */
+function trimTrailingSpace(line: string): string {
+  let end = line.length;
+  while (end > 0) {
+    const c = line.charCodeAt(end - 1);
+    if (c !== 0x20 && c !== 0x09) break;
+    end -= 1;
+  }
+  if (end === line.length) return line;
+  return line.length - end >= 2 ? `${line.slice(0, end)}  ` : line.slice(0, end);
 }
 
 /** Resolves reference links outside code and collapses runs of blank lines. */
@@ -705,13 +819,7 @@ function finish(lines: string[], refs: Map<string, string>): string {
       if (out.length > 0 && out[out.length - 1] !== '') out.push('');
       continue;
     }
-    const last = line.charCodeAt(line.length - 1);
-    out.push(
-      resolveRefLinks(
-        last === 0x20 || last === 0x09 ? line.replace(/[ \t]+$/, (ws) => (ws.length >= 2 ? '  ' : '')) : line,
-        refs,
-      ),
-    );
+    out.push(resolveRefLinks(trimTrailingSpace(line), refs));
   }
   while (out.length > 0 && out[out.length - 1] === '') out.pop();
   return out.join('\n');

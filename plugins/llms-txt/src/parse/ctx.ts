@@ -45,9 +45,24 @@ function parseAttributes(s: string): Record<string, string> {
   return attrs;
 }
 
+/** A preamble's `{'title': …, 'url': …}` entries are looked for in its first 64 KB, in lines of at most 2,000 characters. */
+const MAX_PREAMBLE_CHARS = 65_536;
+const MAX_PREAMBLE_LINE = 2_000;
+
+/**
+ * The lines of a preamble the title/url pattern reads. The pattern's lazy parts retry from every `'title':` start
+ * to the line's end (quadratic in a line's length): capping the line length and the preamble bounds that work.
+ */
+function preambleLines(text: string): string[] {
+  return text
+    .slice(0, MAX_PREAMBLE_CHARS)
+    .split('\n')
+    .filter((line) => line.length <= MAX_PREAMBLE_LINE);
+}
+
 /** Whether a text is an llms-ctx file: it has `<doc …>` elements that close. */
 export function looksLikeCtx(text: string): boolean {
-  return /<doc\s[^>]*title\s*=/i.test(text) && /<\/doc>/i.test(text);
+  return /<doc\s[^<>]*title\s*=/i.test(text) && /<\/doc>/i.test(text);
 }
 
 // A structural tag: a name and quoted attributes only (so `<class 'x'>` or `a < b` never match).
@@ -73,8 +88,10 @@ export function parseCtx(text: string): ParsedCtx {
     const between = text.slice(pos, m.index);
     if (inProject) outside.push(between);
     else if (!title && docs.length === 0) {
-      for (const p of between.matchAll(/['"]title['"]\s*:\s*(['"])(.*?)\1\s*,\s*['"]url['"]\s*:\s*(['"])(.*?)\3/g)) {
-        preambleUrls.set(p[2]!, p[4]!);
+      for (const line of preambleLines(between)) {
+        for (const p of line.matchAll(/['"]title['"]\s*:\s*(['"])(.*?)\1\s*,\s*['"]url['"]\s*:\s*(['"])(.*?)\3/g)) {
+          preambleUrls.set(p[2]!, p[4]!);
+        }
       }
     }
     pos = m.index + whole.length;

@@ -1,7 +1,7 @@
 import type { DocPage, TocEntry } from '@pro-context/kernel';
 import { createSlugger } from '@pro-context/markdown';
 import { looksLikeCtx, parseCtx } from './ctx.js';
-import { anchorUrl, cleanTitle, parseHeading, scanLines, sniffNonMarkdown } from './markdown.js';
+import { anchorUrl, cleanTitle, parseHeading, scanLines, sniffNonMarkdown, trimEndChars } from './markdown.js';
 import { splitByHeadings } from './pages.js';
 
 /**
@@ -49,14 +49,20 @@ export function frontmatterAt(lines: readonly string[], i: number): FrontmatterB
     if (t.trim() === '---') {
       return Object.keys(fields).some((k) => FRONTMATTER_URL_KEYS.test(k)) ? { start: i, end: j, fields } : undefined;
     }
-    const m = /^([A-Za-z_][\w-]*)\s*:\s*(.*)$/.exec(t);
-    if (m) fields[m[1]!.toLowerCase()] = m[2]!.trim().replace(/^(["'])(.*)\1$/, '$2');
+    const m = /^([A-Za-z_][\w-]*)\s*:(.*)$/.exec(t);
+    if (m) fields[m[1]!.toLowerCase()] = unquote(m[2]!.trim());
     else if (!/^\s/.test(t) && t.trim()) return undefined;
   }
   return undefined;
 }
 
-export const FENCE_OPEN = /^\s*(`{3,}|~{3,})(.*)$/;
+/** `s` without one pair of matching quotes around it. */
+function unquote(s: string): string {
+  const q = s.charAt(0);
+  return s.length >= 2 && (q === '"' || q === "'") && s.endsWith(q) ? s.slice(1, -1) : s;
+}
+
+export const FENCE_OPEN = /^\s*(`{3,}(?!`)|~{3,}(?!~))(.*)$/;
 const FENCE_CLOSE = /^\s*(`{3,}|~{3,})\s*$/;
 
 /**
@@ -183,10 +189,12 @@ export function stripHash(url: string): string {
 
 /** URL comparison key: no fragment, no `.md`/`index.md`/`index.html` suffix, no trailing slash. */
 export function comparableUrl(url: string): string {
-  return stripHash(url)
-    .replace(/\/index\.html?\.md$|\/index\.mdx?$|\/index\.html?$/i, '/')
-    .replace(/\.html?\.md$|\.mdx?$|\.html?$/i, '')
-    .replace(/\/+$/, '');
+  return trimEndChars(
+    stripHash(url)
+      .replace(/\/index\.html?\.md$|\/index\.mdx?$|\/index\.html?$/i, '/')
+      .replace(/\.html?\.md$|\.mdx?$|\.html?$/i, ''),
+    '/',
+  );
 }
 
 /**

@@ -25,7 +25,8 @@ export function scanLines(text: string): ScannedLine[] {
   const unclosable = new Map<string, number>();
   let i = 0;
   while (i < lines.length) {
-    const open = /^\s*(`{3,}|~{3,})(.*)$/.exec(lines[i]!.text);
+    // `(?!`)`: the marker is the whole run (else a run ended by a line separator is retried at every length)
+    const open = /^\s*(`{3,}(?!`)|~{3,}(?!~))(.*)$/.exec(lines[i]!.text);
     // A backtick fence's info string cannot contain a backtick (else it is inline code).
     if (!open || (open[1]!.startsWith('`') && open[2]!.includes('`'))) {
       i++;
@@ -64,12 +65,17 @@ export interface Heading {
 
 /** The heading on this line, if it is an ATX heading (at most three spaces of indent). */
 export function parseHeading(line: string): Heading | undefined {
-  const m = /^ {0,3}(#{1,6})(?:[ \t]+(.*?))?[ \t]*$/.exec(line);
+  // the text is taken whole and trimmed in code: `[ \t]+(.*?)[ \t]*$` retried every split of a run of blanks
+  const m = /^ {0,3}(#{1,6})(?:[ \t](.*))?$/.exec(line);
   if (!m) return undefined;
-  const text = (m[2] ?? '')
-    .replace(/[ \t]+#+$/, '')
-    .replace(/^#+$/, '')
-    .trim();
+  let text = trimBlanks(m[2] ?? '');
+  let hashes = text.length;
+  while (hashes > 0 && text.charCodeAt(hashes - 1) === 0x23) hashes -= 1;
+  // a closing `#` run after blanks goes, and so does a text of `#` only
+  if (hashes === 0) text = '';
+  else if (hashes < text.length && isBlank(text.charCodeAt(hashes - 1))) text = trimBlanks(text.slice(0, hashes));
+  if (/^#+$/.test(text)) text = '';
+  text = text.trim();
   if (!text) return undefined;
   return { level: m[1]!.length, text };
 }
@@ -174,7 +180,7 @@ export function findBareUrls(text: string): string[] {
   const line = text.length > MAX_LINK_SCAN_CHARS ? text.slice(0, MAX_LINK_SCAN_CHARS) : text;
   const urls: string[] = [];
   for (const m of line.matchAll(/<?(https?:\/\/[^\s<>()[\]"'`]+)>?/gi)) {
-    urls.push(m[1]!.replace(/[.,;:!?*_]+$/, ''));
+    urls.push(trimEndChars(m[1]!, '.,;:!?*_'));
   }
   return urls;
 }
@@ -190,9 +196,11 @@ export interface LinkItem {
 
 /** The link list item on this line, if the line is one. */
 export function parseLinkItem(line: string): LinkItem | undefined {
-  const m = /^(\s*)(?:[-*+]|\d{1,3}[.)])\s+(.*)$/.exec(line);
+  // one blank after the marker, the rest trimmed in code (`\s+(.*)$` retried every split of a run of blanks)
+  const m = /^(\s*)(?:[-*+]|\d{1,3}[.)])\s([\s\S]*)$/.exec(line);
   if (!m) return undefined;
-  let body = m[2]!;
+  let body = m[2]!.trimStart();
+  if (body === '') return undefined;
   let emphasis = '';
   const em = /^(\*\*|__)\[/.exec(body);
   if (em) {
@@ -271,7 +279,7 @@ export function sniffNonMarkdown(text: string): string | undefined {
  */
 export function looksLikeHtml(text: string): boolean {
   const start = text.trimStart().slice(0, 512).toLowerCase();
-  return /^(<!--[\s\S]*?-->\s*)*(<!doctype html|<html[\s>]|<head[\s>]|<body[\s>])/.test(start);
+  return /^(?:<!doctype html|<html[\s>]|<head[\s>]|<body[\s>])/.test(afterLeadingComments(start));
 }
 
 /**
@@ -306,4 +314,36 @@ export function firstSentence(lines: readonly ScannedLine[], max = 200): string 
 /** A copy of `text` that holds no reference to the (possibly huge) string it was cut from. */
 export function detach(text: string): string {
   return Buffer.from(text, 'utf8').toString('utf8');
+}
+
+/**
+ * `start` after the HTML comments (and the whitespace after each) it opens with; an unclosed comment stays. A scan:
+ * the regex `^(<!--[\s\S]*?-->\s*)*` backtracked exponentially on a run of empty comments (213 bytes of `<!---->`: 14 s).
+ */
+function afterLeadingComments(start: string): string {
+  let rest = start;
+  while (rest.startsWith('<!--')) {
+    const end = rest.indexOf('-->', 4);
+    if (end === -1) break;
+    rest = rest.slice(end + 3).trimStart();
+  }
+  return rest;
+}
+
+const isBlank = (c: number): boolean => c === 0x20 || c === 0x09;
+
+/** `s` without spaces and tabs at either end (a scan). */
+function trimBlanks(s: string): string {
+  let a = 0;
+  let b = s.length;
+  while (a < b && isBlank(s.charCodeAt(a))) a += 1;
+  while (b > a && isBlank(s.charCodeAt(b - 1))) b -= 1;
+  return s.slice(a, b);
+}
+
+/** `s` without the characters of `chars` at its end (a scan: `[…]+$` retries from every run that does not end `s`). */
+export function trimEndChars(s: string, chars: string): string {
+  let end = s.length;
+  while (end > 0 && chars.includes(s.charAt(end - 1))) end -= 1;
+  return s.slice(0, end);
 }
