@@ -22,7 +22,10 @@ export type DescriptorFields = LibraryDescriptor & {
  */
 function llmsTxtIsVersioned(library: KnownLibrary): boolean {
   if (!library.versionedDocs || !library.llmsTxt) return false;
-  const latest = `${library.versionedDocs.url.split('{version}').join('latest').replace(/\/+$/, '')}/llms.txt`;
+  const latest = `${library.versionedDocs.url
+    .split('{version}')
+    .join('latest')
+    .replace(/(?<!\/)\/+$/, '')}/llms.txt`;
   return library.llmsTxt.url === latest;
 }
 

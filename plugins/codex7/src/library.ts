@@ -33,8 +33,20 @@ export function topicsOf(toc: readonly TocEntry[]): Record<string, string[]> {
   return topics;
 }
 
-/** The URL without its fragment. */
-const pageOf = (url: string) => url.replace(/#.*$/, '');
+/**
+ * The URL without its fragment: what `url.replace(/#.*$/, '')` gave (from the first `#` after the last line break to
+ * the end), as a linear scan — the regex retried `.*$` from every `#`, quadratic on a long run of them (issue #25).
+ */
+export function pageOf(url: string): string {
+  const lastBreak = Math.max(
+    url.lastIndexOf('\n'),
+    url.lastIndexOf('\r'),
+    url.lastIndexOf('\u2028'),
+    url.lastIndexOf('\u2029'),
+  );
+  const hash = url.indexOf('#', lastBreak + 1);
+  return hash < 0 ? url : url.slice(0, hash);
+}
 
 /** The directory every TOC page lives under (their longest common URL prefix ending in `/`). */
 function baseOf(urls: readonly string[]): string {

@@ -14,7 +14,7 @@ import {
 } from '@pro-context/kernel';
 import { type Context7Client, renderContext7Error } from '@pro-context/plugin-context7';
 import { codex7Errors } from './errors.js';
-import { documentsOf, isLocalLibrary, localIdOf, topicsOf } from './library.js';
+import { documentsOf, isLocalLibrary, localIdOf, pageOf, topicsOf } from './library.js';
 
 const readOnly = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true };
 
@@ -111,7 +111,9 @@ const context7DocsOutput = z.object({
 });
 
 /** Context7 library IDs as its API takes them. */
-const CONTEXT7_ID = /^\/[^/\s]+\/[^/\s]+([/@][^/\s]+)?$/;
+// `/org/project`, `/org/project/version` or `/org/project@version`; the `@version` form needs no branch of its own
+// (the project segment takes it), and one way to match keeps the check linear (issue #25).
+const CONTEXT7_ID = /^\/[^/\s]+\/[^/\s]+(?:\/[^/\s]+)?$/;
 
 /** Engine errors about the question, not about reaching the documentation: Context7 is not asked for them. */
 const NOT_A_FETCH_FAILURE = new Set(['TOPIC_NOT_FOUND', 'VERSION_NOT_FOUND', 'INVALID_INPUT', 'LIBRARY_NOT_FOUND']);
@@ -124,7 +126,7 @@ function isFetchFailure(error: unknown): boolean {
 
 /** `error` with the sentence that would let Context7 answer. */
 function withHint(error: ProContextError, fallback: DocsFallback): ProContextError {
-  return new ProContextError(error.code, `${error.message.replace(/\s*$/, '')} ${fallback.enableHint}`, {
+  return new ProContextError(error.code, `${error.message.trimEnd()} ${fallback.enableHint}`, {
     recoverable: error.recoverable,
     suggestion: `${fallback.enableHint} ${error.suggestion}`.trim(),
     ...(error.retryAfter === undefined ? {} : { retryAfter: error.retryAfter }),
@@ -339,7 +341,7 @@ export function codex7Tools(
             for (const e of entries) selected.add(e.url);
           }
           const inTopics = (chunk: StoredChunk) =>
-            selected.size === 0 || selected.has(chunk.url) || selected.has(chunk.url.replace(/#.*$/, ''));
+            selected.size === 0 || selected.has(chunk.url) || selected.has(pageOf(chunk.url));
 
           const loaded = await engine.loadDocs(id, version, { signal: context.signal });
           const chunks = await loaded.docs.all();
@@ -363,7 +365,7 @@ export function codex7Tools(
           } else {
             // the selected pages in TOC order, each page's chunks in order
             const rank = new Map([...selected].map((url, i) => [url, i]));
-            const pageRank = (c: StoredChunk) => rank.get(c.url) ?? rank.get(c.url.replace(/#.*$/, '')) ?? 0;
+            const pageRank = (c: StoredChunk) => rank.get(c.url) ?? rank.get(pageOf(c.url)) ?? 0;
             ranked = chunks
               .filter(inTopics)
               .sort((a, b) => pageRank(a) - pageRank(b) || a.order - b.order)

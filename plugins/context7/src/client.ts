@@ -148,7 +148,7 @@ export class Context7Client {
 
   private async get(path: string, params: Record<string, string>): Promise<HttpResponse> {
     const apiKey = this.options.apiKey as string;
-    const url = new URL(`${this.options.url.replace(/\/+$/, '')}${path}`);
+    const url = new URL(`${this.options.url.replace(/(?<!\/)\/+$/, '')}${path}`);
     for (const [name, value] of Object.entries(params)) url.searchParams.set(name, value);
     const { timeoutMs } = this.options;
     const deadline = new AbortController();

@@ -128,7 +128,7 @@ function enableHintOf(fallback: DocsFallback | undefined): string {
 /** `error` with the sentence that would let the fallback answer added to its message and suggestion. */
 function withEnableHint(error: ProContextError, fallback: DocsFallback | undefined): ProContextError {
   const hint = enableHintOf(fallback);
-  return new ProContextError(error.code, `${error.message.replace(/\s*$/, '')} ${hint}`, {
+  return new ProContextError(error.code, `${error.message.trimEnd()} ${hint}`, {
     recoverable: error.recoverable,
     suggestion: error.suggestion ? `${hint} ${error.suggestion}` : hint,
     ...(error.retryAfter === undefined ? {} : { retryAfter: error.retryAfter }),

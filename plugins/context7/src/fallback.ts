@@ -28,9 +28,9 @@ export function withinTokens(text: string, tokens: number): string {
  */
 export function context7Fallback(client: Context7Client): DocsFallback {
   const pageOf = (key: string) =>
-    client.url.replace(/\/+$/, '') === DEFAULT_CONTEXT7_URL
+    client.url.replace(/(?<!\/)\/+$/, '') === DEFAULT_CONTEXT7_URL
       ? `https://context7.com/${key}`
-      : `${client.url.replace(/\/+$/, '')}/v2/context?libraryId=/${key}`;
+      : `${client.url.replace(/(?<!\/)\/+$/, '')}/v2/context?libraryId=/${key}`;
   return {
     id: 'context7',
     name: 'Context7',

@@ -3,7 +3,8 @@
  * slashes, version suffixes, GitHub URLs, stray quotes, doubled slashes, `<placeholders>`, paths and slugs.
  */
 
-const QUOTES = /^[\s"'`‘’“”]+|[\s"'`‘’“”]+$/g;
+// The trailing run is tried only where it starts (not after another quote or space): linear (issue #25).
+const QUOTES = /^[\s"'`‘’“”]+|(?<![\s"'`‘’“”])[\s"'`‘’“”]+$/g;
 
 /** Strips whitespace and stray quotes (`"vercel/next.js"`, `'PPR'`) from both ends. */
 export function stripQuotes(text: string): string {
@@ -23,10 +24,12 @@ export function normalizeLibraryKey(raw: string): NormalizedLibraryKey {
   let text = stripQuotes(raw);
   const github = /^(?:https?:\/\/)?(?:www\.)?github\.com\/+([^/\s]+)\/+([^/\s#?]+)/i.exec(text);
   if (github) text = `${github[1]}/${(github[2] as string).replace(/\.git$/i, '')}`;
-  text = text.replace(/\/{2,}/g, '/').replace(/^\/+|\/+$/g, '');
+  text = text.replace(/\/{2,}/g, '/').replace(/^\/+|(?<!\/)\/+$/g, '');
   const parts = text.split('/').filter(Boolean);
   if (parts.length >= 2) {
-    const repo = (parts[1] as string).replace(/@[^/]*$/, ''); // org/repo@v1 → org/repo
+    const project = parts[1] as string;
+    const at = project.indexOf('@'); // org/repo@v1 → org/repo (a scan: `/@[^/]*$/` was quadratic on `@@@…`)
+    const repo = at < 0 ? project : project.slice(0, at);
     return { kind: 'key', key: `${parts[0]}/${repo}` };
   }
   return { kind: 'shorthand', name: parts[0] ?? '' };

@@ -79,7 +79,7 @@ export async function exaPost(
   body: Record<string, unknown>,
   options: ExaRequestOptions,
 ): Promise<{ response: ExaSearchResponse; elapsedMs: number }> {
-  const endpoint = `${options.url.replace(/\/+$/, '')}${path}`;
+  const endpoint = `${options.url.replace(/(?<!\/)\/+$/, '')}${path}`;
   const started = performance.now();
   let response: HttpResponse;
   try {

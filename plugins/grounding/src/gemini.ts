@@ -124,7 +124,7 @@ const hostOf = (url: string) => {
  * answer and its grounding metadata. Failures are catalog errors; none carries the key.
  */
 export async function generateGrounded(http: HttpClient, options: GenerateOptions): Promise<GroundedAnswer> {
-  const endpoint = `${options.url.replace(/\/+$/, '')}/v1beta/models/${encodeURIComponent(options.model)}:generateContent`;
+  const endpoint = `${options.url.replace(/(?<!\/)\/+$/, '')}/v1beta/models/${encodeURIComponent(options.model)}:generateContent`;
   let response: Awaited<ReturnType<HttpClient['request']>>;
   try {
     response = await postWithRetries(

@@ -125,7 +125,7 @@ export function selectNpmVersion(
   if (Object.hasOwn(tags, wanted)) return tags[wanted];
   const exact = semver.valid(semver.clean(wanted) ?? '');
   if (exact) return versions.find((v) => v.version === exact)?.version;
-  const range = semver.validRange(wanted.replace(/\s*,\s*/g, ' '));
+  const range = semver.validRange(commasToSpaces(wanted));
   if (!range) return undefined;
   const latest = tags.latest ? versions.find((v) => v.version === tags.latest) : undefined;
   if (latest && !latest.yanked && semver.satisfies(latest.version, range)) return latest.version;
@@ -154,4 +154,22 @@ export function nearestNpmVersions(
   if (index === -1) index = pool.length;
   const start = Math.min(Math.max(0, index - Math.floor(count / 2)), pool.length - count);
   return pool.slice(start, start + count);
+}
+
+/**
+ * Each comma with the whitespace around it becomes one space (`>=1, <2` → `>=1 <2`): what
+ * the regex `\s*,\s*` (global, replaced by a space) gave, without its quadratic retries over a long run of spaces
+ * (issue #25).
+ */
+export function commasToSpaces(text: string): string {
+  const parts = text.split(',');
+  const last = parts.length - 1;
+  return parts
+    .map((part, i) => {
+      let p = part;
+      if (i > 0) p = p.trimStart();
+      if (i < last) p = p.trimEnd();
+      return p;
+    })
+    .join(' ');
 }

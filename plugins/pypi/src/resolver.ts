@@ -37,7 +37,7 @@ export class PypiRegistryResolver implements RegistryResolver {
     @inject(pypiOptionsToken) private readonly options: PypiPluginOptions,
     @inject(kernelTokens.http) private readonly http: HttpClient,
   ) {
-    this.root = options.url.replace(/\/+$/, '');
+    this.root = options.url.replace(/(?<!\/)\/+$/, '');
     this.reuse = new LRUCache({ max: 200, ttl: Math.max(1, options.reuseSeconds * 1000) });
   }
 

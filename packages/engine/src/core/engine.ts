@@ -916,7 +916,7 @@ export class DocsEngine {
       (URL.canParse(url) ? new URL(url).pathname : url)
         .toLowerCase()
         .replace(/\.(?:md|mdx|html?|txt)$/, '')
-        .replace(/\/+$/, '');
+        .replace(/(?<!\/)\/+$/, '');
     const ends = (url: string, tail: string) => bare(url) === tail || bare(url).endsWith(`/${tail}`);
     const exact = pages.find((p) => ends(p.url, wanted));
     if (exact) return exact.url;

@@ -31,7 +31,7 @@ function reasonOf(error: ProContextError, library: string): string {
 
 /** `error` with the fallback's enabling sentence. */
 function withHint(error: ProContextError, fallback: DocsFallback): ProContextError {
-  return new ProContextError(error.code, `${error.message.replace(/\s*$/, '')} ${fallback.enableHint}`, {
+  return new ProContextError(error.code, `${error.message.trimEnd()} ${fallback.enableHint}`, {
     recoverable: error.recoverable,
     suggestion: `${fallback.enableHint} ${error.suggestion}`.trim(),
     ...(error.retryAfter === undefined ? {} : { retryAfter: error.retryAfter }),
