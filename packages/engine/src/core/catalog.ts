@@ -52,7 +52,8 @@ const VERSION_TOKEN = /^v?(\d+(?:\.\d+)*(?:\.[x*])?)$/i;
  * A version requirement written onto a name, as package managers spell it: `zod@3`, `zod@^3.22`,
  * `pydantic==2.5`, `pydantic >= 2`, `typer~=0.15`, `zod^3`. Its version is read like "pydantic v2".
  */
-const VERSION_OPERATOR = /(?<=[a-z0-9_\])-])\s*(?:@\s*[\^~]?|={1,3}|>=|~=|~>|\^|~)\s*(?=v?\d)/gi;
+// `@(?:\s*[\^~])?\s*` rather than `@\s*[\^~]?\s*`: one way to match the blanks after `@` keeps it linear (issue #25)
+const VERSION_OPERATOR = /(?<=[a-z0-9_\])-])\s*(?:@(?:\s*[\^~])?|={1,3}|>=|~=|~>|\^|~)\s*(?=v?\d)/gi;
 /** Bounds that name no version to serve (`pydantic<2`, `httpx != 0.28`, `zod>3`): dropped, never read as a hint. */
 const VERSION_EXCLUSION = /(?<=[a-z0-9_\])-])\s*(?:<=?|!=|>(?!=))\s*v?\d[\w.*]*/gi;
 
@@ -118,13 +119,24 @@ function queryWords(query: string): { token: string; operator: string }[] {
     .toLowerCase()
     .split(/[\s,;:!?()[\]{}"`]+/)
     .map((t) => ({
-      token: t
-        .replace(/['\u2019]s$/, '')
-        .replace(/_/g, '-')
-        .replace(/^[^a-z0-9@]+|[^a-z0-9]+$/g, ''),
+      token: trimToken(t.replace(/['\u2019]s$/, '').replace(/_/g, '-')),
       operator: LEADING_OPERATOR.exec(t)?.[0] ?? '',
     }))
     .filter((w) => w.token);
+}
+
+const isAlphanumeric = (c: number): boolean => (c >= 97 && c <= 122) || (c >= 48 && c <= 57);
+
+/**
+ * A word without leading punctuation other than `@` and without trailing punctuation: what
+ * `/^[^a-z0-9@]+|[^a-z0-9]+$/g` removed, as a scan (the regex retried its trailing run from every position, issue #25).
+ */
+export function trimToken(word: string): string {
+  let start = 0;
+  while (start < word.length && !isAlphanumeric(word.charCodeAt(start)) && word[start] !== '@') start++;
+  let end = word.length;
+  while (end > start && !isAlphanumeric(word.charCodeAt(end - 1))) end--;
+  return word.slice(start, end);
 }
 
 /** A name as compared: lower-case, words joined by `-` ("Pydantic Settings" → `pydantic-settings`). */

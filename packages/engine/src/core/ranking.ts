@@ -12,7 +12,8 @@ const STOP_WORDS = new Set(
 export function queryTerms(text: string): string[] {
   const out = new Set<string>();
   for (const raw of text.match(/[A-Za-z0-9_.$@-]+/g) ?? []) {
-    const whole = raw.replace(/^[._@$-]+|[._@$-]+$/g, '').toLowerCase();
+    // the trailing run is tried only where it starts: linear (issue #25)
+    const whole = raw.replace(/^[._@$-]+|(?<![._@$-])[._@$-]+$/g, '').toLowerCase();
     if (whole.length > 1 && !STOP_WORDS.has(whole)) out.add(whole);
     for (const part of raw
       .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
@@ -267,7 +268,7 @@ export function chunkTitle(chunk: StoredChunk): string {
   if (!chunk.anchor) return deepest;
   let title = deepest;
   walkLines(chunk.body.split('\n'), (line, _index, _heading, inCode) => {
-    const text = inCode ? undefined : /^ {0,3}#{1,6}[ \t]+(.*?)[ \t]*$/.exec(line)?.[1];
+    const text = inCode ? undefined : headingText(line);
     if (text === undefined) return true;
     // the chunker writes heading lines as `#… <text>` with the path's own text, so a match is exact
     if (chunk.headings.includes(text) || text === chunk.pageTitle) title = text;
@@ -296,7 +297,34 @@ function labelPath(chunk: StoredChunk): string {
 const withoutHeadingLine = (body: string): string => body.replace(/^#{1,6}[ \t].*\n+/, '');
 
 /** A later part's body shown without the part before it: its heading line says it continues. */
-const continuedHeading = (body: string): string => body.replace(/^(#{1,6}[ \t].*?)[ \t]*$/m, '$1 (continued)');
+export const continuedHeading = (body: string): string =>
+  body.replace(
+    /^(#{1,6}[ \t])(.*)$/m,
+    (_line, marker: string, rest: string) => `${marker}${trimEndBlanks(rest)} (continued)`,
+  );
+
+/** The spaces and tabs a heading line may end with. */
+const isBlank = (c: number): boolean => c === 32 || c === 9;
+
+/** `text` without trailing spaces and tabs (a scan: `[ \t]*$` after a lazy run was quadratic, issue #25). */
+function trimEndBlanks(text: string): string {
+  let end = text.length;
+  while (end > 0 && isBlank(text.charCodeAt(end - 1))) end--;
+  return text.slice(0, end);
+}
+
+/**
+ * The text of an ATX heading line, or undefined: what
+ * `/^ {0,3}#{1,6}[ \t]+(.*?)[ \t]*$/` captured, with the blanks around the text trimmed in code so the match is
+ * linear (issue #25).
+ */
+export function headingText(line: string): string | undefined {
+  const rest = /^ {0,3}#{1,6}[ \t](.*)$/.exec(line)?.[1];
+  if (rest === undefined) return undefined;
+  let start = 0;
+  while (start < rest.length && isBlank(rest.charCodeAt(start))) start++;
+  return trimEndBlanks(rest.slice(start));
+}
 
 /** Cuts markdown to at most `tokens` estimated tokens at a paragraph (else line) boundary, outside code fences. */
 export function cutAtBoundary(markdown: string, tokens: number): string {
@@ -722,16 +750,89 @@ function remember<V>(memo: Map<string, V>, key: string, value: V, limit = MEMO_E
 }
 
 function identifierOfHeading(heading: string): string {
-  return heading
-    .replace(/\{#[^}]*\}|\{\/\*.*?\*\/\}/g, '')
-    .replace(/[`*]/g, '')
-    .replace(/\s+\|\s+.*$/, '')
+  const name = withoutSectionSuffix(withoutAttributesAndComments(heading).replace(/[`*]/g, ''))
     .replace(/^@/, '')
     .replace(/^(?:new|class|def|function|async|const|interface|type)\s+/, '')
-    .replace(/^[^\w@$]+/, '')
-    .replace(/(?:\s*\(|(?<=\S)<).*$/, '')
-    .trim()
-    .toLowerCase();
+    .replace(/^[^\w@$]+/, '');
+  return withoutCallOrTypeArguments(name).trim().toLowerCase();
+}
+
+// issue #25: the three scans below give what these regexes gave on a heading, in linear time (each was retried from
+// every opener of a long run): `/\{#[^}]*\}|\{\/\*.*?\*\/\}/g`, `/\s+\|\s+.*$/` and `/(?:\s*\(|(?<=\S)<).*$/`.
+
+const isWhitespace = (c: string | undefined): boolean => c !== undefined && /\s/.test(c);
+const isLineBreak = (c: string): boolean => c === '\n' || c === '\r' || c === '\u2028' || c === '\u2029';
+
+function lastLineBreak(text: string): number {
+  return Math.max(
+    text.lastIndexOf('\n'),
+    text.lastIndexOf('\r'),
+    text.lastIndexOf('\u2028'),
+    text.lastIndexOf('\u2029'),
+  );
+}
+
+/** Without `{#anchor}` attributes and `{/* comments *\/}` (MDX), as `/\{#[^}]*\}|\{\/\*.*?\*\/\}/g` removed them. */
+export function withoutAttributesAndComments(text: string): string {
+  let out = '';
+  let kept = 0;
+  // the next `}`, `*\/}` and line break at or after a position, remembered (positions only grow): linear
+  let brace = -2;
+  let closer = -2;
+  let lineBreak = -2;
+  const next = (memo: number, from: number, find: (from: number) => number): number =>
+    memo === -1 || (memo >= from && memo !== -2) ? memo : find(from);
+  const nextLineBreak = (from: number): number => {
+    for (let i = from; i < text.length; i++) if (isLineBreak(text[i] as string)) return i;
+    return -1;
+  };
+  for (let i = 0; i < text.length; i++) {
+    if (text[i] !== '{') continue;
+    let end = -1;
+    if (text[i + 1] === '#') {
+      brace = next(brace, i + 2, (from) => text.indexOf('}', from));
+      if (brace >= 0) end = brace + 1;
+    } else if (text[i + 1] === '/' && text[i + 2] === '*') {
+      closer = next(closer, i + 3, (from) => text.indexOf('*/}', from));
+      lineBreak = next(lineBreak, i + 3, nextLineBreak);
+      if (closer >= 0 && (lineBreak < 0 || lineBreak > closer)) end = closer + 3;
+    }
+    if (end < 0) continue;
+    out += text.slice(kept, i);
+    kept = end;
+    i = end - 1;
+  }
+  return out + text.slice(kept);
+}
+
+/** Without a ` | Section` suffix, as `/\s+\|\s+.*$/` removed it (from the first `|` with blanks on both sides). */
+export function withoutSectionSuffix(text: string): string {
+  const lastBreak = lastLineBreak(text);
+  for (let q = text.indexOf('|', 1); q > 0; q = text.indexOf('|', q + 1)) {
+    if (!isWhitespace(text[q - 1]) || !isWhitespace(text[q + 1])) continue;
+    // `\s+` after the bar may cross line breaks; `.*` after it may not
+    let after = q + 1;
+    while (isWhitespace(text[after])) after++;
+    if (lastBreak >= after) continue;
+    let start = q - 1;
+    while (start > 0 && isWhitespace(text[start - 1])) start--;
+    return text.slice(0, start);
+  }
+  return text;
+}
+
+/** Without call arguments or type parameters, as `/(?:\s*\(|(?<=\S)<).*$/` removed them (from the first `(` or `<`). */
+export function withoutCallOrTypeArguments(text: string): string {
+  for (let q = lastLineBreak(text) + 1; q < text.length; q++) {
+    const c = text[q];
+    if (c === '(') {
+      let start = q;
+      while (start > 0 && isWhitespace(text[start - 1])) start--;
+      return text.slice(0, start);
+    }
+    if (c === '<' && q > 0 && !isWhitespace(text[q - 1])) return text.slice(0, q);
+  }
+  return text;
 }
 
 /** The words of an identifier or heading, lower-cased, a plural `s` off (`model_validator` ~ `Model validators`). */
@@ -785,7 +886,7 @@ function bodyHeadings(chunk: StoredChunk): string[] {
     // most chunks hold no heading of their own (the chunker splits at headings): one scan says so
     if (/^ {0,3}#{1,6}[ \t]/m.test(chunk.body))
       walkLines(chunk.body.split('\n'), (line, _index, _heading, inCode) => {
-        const text = inCode ? undefined : /^ {0,3}#{1,6}[ \t]+(.*?)[ \t]*$/.exec(line)?.[1];
+        const text = inCode ? undefined : headingText(line);
         if (text !== undefined) found.push(text);
         return true;
       });
