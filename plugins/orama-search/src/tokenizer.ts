@@ -1,4 +1,5 @@
 import type { Tokenizer } from '@orama/orama';
+import { NonProseScanner, replaceSpans } from './non-prose.js';
 import { porterStem } from './porter.js';
 import { americanSpelling } from './spelling.js';
 import { englishStopWords } from './stop-words.js';
@@ -70,10 +71,10 @@ const MAX_TERM_LENGTH = 64;
 // what `/[\p{L}\p{N}_]+(?:[.-][\p{L}\p{N}_]+)*/gu` matches; the scanner below finds it on character codes.
 // Markdown link targets and bare URLs: their path segments would make every page that links somewhere
 // match that somewhere's words.
-const LINK_TARGET = /\]\([^)\s]*(?:\s+"[^"]*")?\)/g;
+// (`](url "title")`, found by NonProseScanner in linear time: issue #25)
 const BARE_URL = /\bhttps?:\/\/[^\s)>\]]+/g;
 // MkDocs attribute lists (`## Title { #anchor .class }`) repeat the heading's words and lengthen the field.
-const ATTRIBUTE_LIST = /\{\s*[#.][^}\n]*\}/g;
+// (found by NonProseScanner: `{ #anchor }` up to the first `}` on its line)
 // English contractions (`isn't`, `Pydantic's`, `you're`): the apostrophe would otherwise cut them into a
 // word and a suffix (`re`, `ll` and `ve` are long enough to be indexed, and `re` is also a Python module).
 // `n't` becomes ` not` (`isn't` → `is not`), the other suffixes are dropped. What
@@ -376,8 +377,14 @@ export function createCodeTokenizer(
     // Each rule runs only on text that can match it (the character it needs is there): a replace copies
     // the whole text even when nothing matches, and most chunks have no attribute list, link or URL.
     let cleaned = text;
-    if (cleaned.includes('{')) cleaned = cleaned.replace(ATTRIBUTE_LIST, ' ');
-    if (cleaned.includes('](')) cleaned = cleaned.replace(LINK_TARGET, ']');
+    if (cleaned.includes('{')) {
+      const scan = new NonProseScanner(cleaned);
+      cleaned = replaceSpans(cleaned, /\{/g, (i) => scan.attributeListEnd(i), ' ');
+    }
+    if (cleaned.includes('](')) {
+      const scan = new NonProseScanner(cleaned);
+      cleaned = replaceSpans(cleaned, /\]\(/g, (i) => scan.linkTargetEnd(i), ']');
+    }
     if (cleaned.includes('http')) cleaned = cleaned.replace(BARE_URL, ' ');
     if (cleaned.includes("'") || cleaned.includes('’')) {
       cleaned = replaceContractions(cleaned, NON_ASCII.test(cleaned));
