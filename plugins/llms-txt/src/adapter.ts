@@ -37,8 +37,8 @@ import {
   scanLines,
   sniffNonMarkdown,
 } from './parse/markdown.js';
-import { llmsTxtLibrarySettings, llmsTxtSettingsOf, settingName } from './settings.js';
 import { atxTitle, htmlTitleText, quoteText } from './scan.js';
+import { llmsTxtLibrarySettings, llmsTxtSettingsOf, settingName } from './settings.js';
 import { hasVersionedDocs, llmsFullTxtUrlOf, llmsTxtUrlOf, pageCandidates, withoutHash } from './urls.js';
 
 /** An llms.txt as read: where from, its text, how it parsed, and the TOC made of it. */

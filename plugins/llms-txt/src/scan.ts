@@ -4,8 +4,7 @@
  */
 
 const isSpace = (c: string | undefined): boolean => c !== undefined && c !== '' && c.trim() === '';
-const isLineBreak = (c: string | undefined): boolean =>
-  c === '\n' || c === '\r' || c === '\u2028' || c === '\u2029';
+const isLineBreak = (c: string | undefined): boolean => c === '\n' || c === '\r' || c === '\u2028' || c === '\u2029';
 
 /** `s.replace(/\/+$/, '')`. */
 export function trimTrailingSlashes(s: string): string {
@@ -55,7 +54,7 @@ export function quoteText(line: string): string | undefined {
   if (line[0] !== '>') return undefined;
   let w = 1;
   while (isSpace(line[w])) w++;
-  let text = line.slice(w);
+  const text = line.slice(w);
   if (text === '') {
     // Only spaces after `>`: `\s*` gives its last one back to `(.+)`, unless that is a line break.
     const last = line.length > 1 ? line[line.length - 1] : undefined;

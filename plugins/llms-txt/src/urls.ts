@@ -1,6 +1,6 @@
 import type { LibraryDescriptor } from '@pro-context/kernel';
-import { llmsTxtSettingsOf, type VersionFormat } from './settings.js';
 import { cutQueryAndHash, replaceLastSegment, trimTrailingSlashes } from './scan.js';
+import { llmsTxtSettingsOf, type VersionFormat } from './settings.js';
 
 const VERSION = '{version}';
 

@@ -4,8 +4,7 @@
  */
 
 const isSpace = (c: string | undefined): boolean => c !== undefined && c !== '' && c.trim() === '';
-const isLineBreak = (c: string | undefined): boolean =>
-  c === '\n' || c === '\r' || c === '\u2028' || c === '\u2029';
+const isLineBreak = (c: string | undefined): boolean => c === '\n' || c === '\r' || c === '\u2028' || c === '\u2029';
 
 /** `/^#\s+(.+?)\s*#*\s*$/.exec(line)?.[1]`: an ATX `# Title` line's text. */
 export function atxTitle(line: string): string | undefined {
