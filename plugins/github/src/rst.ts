@@ -1,4 +1,11 @@
-import { directiveOf, isAdornment, replaceClosingColons } from './scan.js';
+import {
+  directiveOf,
+  hyperlinksAsMarkdown,
+  isAdornment,
+  referencesAsText,
+  replaceClosingColons,
+  replaceRoles,
+} from './scan.js';
 
 /**
  * reStructuredText → markdown, for documentation read from a repository (Sphinx `docs/*.rst`). What an agent
@@ -154,12 +161,8 @@ function convertNested(body: string[]): string[] {
 
 /** Inline markup: literals, roles, hyperlinks, references. */
 function inline(text: string): string {
-  return text
-    .replace(/``([^`]+)``/g, '`$1`')
-    .replace(
-      /:[\w:.-]+:`~?([^`<]*?)(?:\s*<([^>]+)>)?`/g,
-      (_m, label: string, target?: string) => `\`${(label.trim() || target || '').trim()}\``,
-    )
-    .replace(/`([^`<]+?)\s*<(https?:[^>]+)>`__?/g, '[$1]($2)')
-    .replace(/`([^`]+)`__?(?=\W|$)/g, '$1');
+  // roles, hyperlinks and references by linear scans (scan.ts), not lazy regexes that retry on unclosed markup
+  const literals = text.replace(/``([^`]+)``/g, '`$1`');
+  const roles = replaceRoles(literals, (label, target) => `\`${(label.trim() || target || '').trim()}\``);
+  return referencesAsText(hyperlinksAsMarkdown(roles));
 }

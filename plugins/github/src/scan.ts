@@ -123,3 +123,129 @@ export function replaceClosingColons(line: string, replacement: string): string 
   while (start > 0 && isSpace(line[start - 1])) start--;
   return `${line.slice(0, start)}${replacement}`;
 }
+
+const isRoleChar = (c: string | undefined): boolean => c !== undefined && /[\w:.-]/.test(c);
+
+/** The first index at or after a position of any of `chars`, for positions asked in increasing order. */
+function nextIndexOfAny(s: string, chars: string): (from: number) => number {
+  let found = -2;
+  let asked = -1;
+  return (from) => {
+    if (found === -1 && from >= asked) return -1;
+    if (found < from) {
+      asked = from;
+      found = -1;
+      for (let i = from; i < s.length; i++)
+        if (chars.includes(s[i] as string)) {
+          found = i;
+          break;
+        }
+    }
+    return found;
+  };
+}
+
+/**
+ * `text.replace(/:[\w:.-]+:`~?([^`<]*?)(?:\s*<([^>]+)>)?`/g, (_m, label, target) => replace(label, target))`:
+ * Sphinx roles (`:func:`~a.b``, `:ref:`label <target>``).
+ */
+export function replaceRoles(text: string, replace: (label: string, target: string | undefined) => string): string {
+  const labelEnd = nextIndexOfAny(text, '`<');
+  const targetEnd = nextIndexOfAny(text, '>');
+  let runStart = -1;
+  let runEnd = -1;
+  let spacesFor = -1;
+  let spacesStart = -1;
+  let out = '';
+  let pos = 0;
+  let from = 0;
+  for (;;) {
+    const start = text.indexOf(':', from);
+    if (start < 0) break;
+    from = start + 1;
+    if (!(runStart <= start + 1 && start + 1 < runEnd)) {
+      runStart = start + 1;
+      runEnd = runStart;
+      while (isRoleChar(text[runEnd])) runEnd++;
+    }
+    // the name's run must end with `:` right before a backtick
+    if (runEnd - (start + 1) < 2 || text[runEnd - 1] !== ':' || text[runEnd] !== '`') continue;
+    let labelStart = runEnd + 1;
+    if (text[labelStart] === '~') labelStart++;
+    const q = labelEnd(labelStart);
+    if (q < 0) break;
+    if (text[q] === '`') {
+      out += text.slice(pos, start) + replace(text.slice(labelStart, q), undefined);
+      pos = q + 1;
+      from = pos;
+      continue;
+    }
+    const g = targetEnd(q + 1);
+    if (g < 0 || g === q + 1 || text[g + 1] !== '`') continue;
+    if (spacesFor !== q) {
+      spacesFor = q;
+      spacesStart = q;
+      while (spacesStart > 0 && isSpace(text[spacesStart - 1])) spacesStart--;
+    }
+    out +=
+      text.slice(pos, start) + replace(text.slice(labelStart, Math.max(labelStart, spacesStart)), text.slice(q + 1, g));
+    pos = g + 2;
+    from = pos;
+  }
+  return out + text.slice(pos);
+}
+
+/** `text.replace(/`([^`<]+?)\s*<(https?:[^>]+)>`__?/g, '[$1]($2)')`: reStructuredText hyperlinks as markdown links. */
+export function hyperlinksAsMarkdown(text: string): string {
+  const labelEnd = nextIndexOfAny(text, '`<');
+  const targetEnd = nextIndexOfAny(text, '>');
+  let spacesFor = -1;
+  let spacesStart = -1;
+  let out = '';
+  let pos = 0;
+  let from = 0;
+  for (;;) {
+    const start = text.indexOf('`', from);
+    if (start < 0) break;
+    from = start + 1;
+    const q = labelEnd(start + 1);
+    if (q < 0) break;
+    if (text[q] !== '<' || q < start + 2) continue;
+    const scheme = text.startsWith('https:', q + 1) ? 6 : text.startsWith('http:', q + 1) ? 5 : 0;
+    if (!scheme) continue;
+    const g = targetEnd(q + 1 + scheme);
+    if (g < 0 || g === q + 1 + scheme || text[g + 1] !== '`' || text[g + 2] !== '_') continue;
+    if (spacesFor !== q) {
+      spacesFor = q;
+      spacesStart = q;
+      while (spacesStart > 0 && isSpace(text[spacesStart - 1])) spacesStart--;
+    }
+    const end = text[g + 3] === '_' ? g + 4 : g + 3;
+    out += `${text.slice(pos, start)}[${text.slice(start + 1, Math.max(start + 2, spacesStart))}](${text.slice(q + 1, g)})`;
+    pos = end;
+    from = pos;
+  }
+  return out + text.slice(pos);
+}
+
+/** `text.replace(/`([^`]+)`__?(?=\W|$)/g, '$1')`: reStructuredText references (`` `name`_ ``) as their text. */
+export function referencesAsText(text: string): string {
+  let out = '';
+  let pos = 0;
+  let from = 0;
+  for (;;) {
+    const start = text.indexOf('`', from);
+    if (start < 0) break;
+    const close = text.indexOf('`', start + 1);
+    if (close < 0) break;
+    from = close;
+    if (close === start + 1 || text[close + 1] !== '_') continue;
+    const end = text[close + 2] === '_' ? close + 3 : close + 2;
+    const after = text[end];
+    if (after !== undefined && /\w/.test(after)) continue;
+    out += text.slice(pos, start) + text.slice(start + 1, close);
+    pos = end;
+    from = pos;
+  }
+  return out + text.slice(pos);
+}

@@ -2,9 +2,12 @@ import { describe, expect, it } from 'vitest';
 import {
   codeIncludeTargets,
   directiveOf,
+  hyperlinksAsMarkdown,
   isAdornment,
   markdownIncludeTargets,
+  referencesAsText,
   replaceClosingColons,
+  replaceRoles,
   trimPathSlashes,
   trimTrailingSlashes,
 } from '../src/scan.js';
@@ -58,6 +61,21 @@ describe('linear scans give what the regexes they replace gave', () => {
     }
   });
 
+  it('replaceRoles, hyperlinksAsMarkdown and referencesAsText', () => {
+    const role = (label: string, target?: string) => `<${label}|${target}>`;
+    const chars = [':', 'a', '`', '~', '<', '>', ' ', 'http:', 'https:', '_', '.', '-', '\u2028'];
+    // tokens too, so that roles with targets and hyperlinks occur (hundreds of each)
+    const tokens = [':r:`', '`', '~', '<', '<https://x', '<http:', '>', '>`', '>`_', '__', ' ', 'a', ':'];
+    for (const s of [...samples(chars, 20_000, 14), ...samples(tokens, 30_000, 8)]) {
+      const label = JSON.stringify(s);
+      expect(replaceRoles(s, role), label).toBe(
+        s.replace(/:[\w:.-]+:`~?([^`<]*?)(?:\s*<([^>]+)>)?`/g, (_m, l: string, t?: string) => role(l, t)),
+      );
+      expect(hyperlinksAsMarkdown(s), label).toBe(s.replace(/`([^`<]+?)\s*<(https?:[^>]+)>`__?/g, '[$1]($2)'));
+      expect(referencesAsText(s), label).toBe(s.replace(/`([^`]+)`__?(?=\W|$)/g, '$1'));
+    }
+  });
+
   it('finishes on inputs that made the regexes backtrack for long (50,000 repeats)', () => {
     const n = 50_000;
     expect(trimTrailingSlashes(`${'/'.repeat(n)}x`)).toBe(`${'/'.repeat(n)}x`);
@@ -73,5 +91,11 @@ describe('linear scans give what the regexes they replace gave', () => {
       argument: 'x',
     });
     expect(replaceClosingColons(`a${' '.repeat(n)}::`, ':')).toBe('a:');
+    const roles = `:a:\`${'x '.repeat(n)}<`;
+    expect(replaceRoles(roles, () => '')).toBe(roles);
+    expect(replaceRoles(`${':'.repeat(n)}x`, () => '')).toBe(`${':'.repeat(n)}x`);
+    const links = `${'`a <'.repeat(n)}`;
+    expect(hyperlinksAsMarkdown(links)).toBe(links);
+    expect(referencesAsText(`${'`a`_b'.repeat(n)}`)).toBe(`${'`a`_b'.repeat(n)}`);
   });
 });
