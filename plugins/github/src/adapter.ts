@@ -31,6 +31,7 @@ import { GithubApi } from './client.js';
 import { type GithubPluginOptions, githubOptionsToken } from './options.js';
 import { parseRepository, type RepoRef, tagFor, tagFormatsOf, tagNamesOf, versionsOfTags } from './repo.js';
 import { rstToMarkdown } from './rst.js';
+import { codeIncludeTargets, markdownIncludeTargets, trimPathSlashes } from './scan.js';
 import { githubLibrarySettings, githubSettingsOf } from './settings.js';
 import { filesFromTarball } from './tarball.js';
 
@@ -71,7 +72,7 @@ interface Snapshot {
 const DOCS_FOLDERS = ['docs', 'doc', 'documentation', 'Documentation'];
 const DOC_FILE = /\.(md|mdx|markdown|rst)$/i;
 /** Build output, dependencies and theme folders inside a docs folder: no pages there. */
-const SKIPPED = /(^|\/)(node_modules|_build|_static|_templates|site-packages|\.[^/]+)\//;
+const SKIPPED = /(?:^|\/)(?:node_modules|_build|_static|_templates|site-packages|\.[^/]+)\//;
 
 /** A file's text as markdown (MDX kept for the engine's cleanup, reStructuredText converted). */
 function toMarkdown(path: string, text: string): string {
@@ -86,18 +87,18 @@ function humanize(path: string): string {
 }
 
 /** Include directives of MkDocs pages (`{* path … *}`, `{! path !}`, `--8<-- "path"`), as the engine's cleanup reads them. */
-const INCLUDES = [
-  /^[ \t]*\{\*[ \t]*(\S+).*?\*\}[ \t]*$/gm,
-  /^[ \t]*\{!>?[ \t]*(.+?)[ \t]*!\}[ \t]*$/gm,
-  /^[ \t]*;?-{2,}8<-{2,}[ \t]+["']?([^"'\s]+)["']?[ \t]*$/gm,
-];
+const SNIPPET_INCLUDE = /^[ \t]*;?-{2,}8<-{2,}[ \t]+["']?([^"'\s]+)["']?[ \t]*$/gm;
 /** Most files pulled in by include directives for one version, and the largest one read. */
 const MAX_INCLUDES = 2000;
 const MAX_INCLUDE_BYTES = 256 * 1024;
 
 /** The include targets a page names, as written. */
 function includeTargets(text: string): string[] {
-  return INCLUDES.flatMap((re) => [...text.matchAll(re)].map((m) => m[1] as string));
+  return [
+    ...codeIncludeTargets(text),
+    ...markdownIncludeTargets(text),
+    ...[...text.matchAll(SNIPPET_INCLUDE)].map((m) => m[1] as string),
+  ];
 }
 
 /**
@@ -433,8 +434,7 @@ export class GithubSourceAdapter implements SourceAdapter {
     tree: TreeAnswer,
     configured: string | undefined,
   ): { docsPath: string; files: { path: string; size: number }[]; hash: string | undefined } {
-    const folders =
-      configured === undefined ? DOCS_FOLDERS : [configured.replace(/^\.?\/+|\/+$/g, '').replace(/^\.$/, '')];
+    const folders = configured === undefined ? DOCS_FOLDERS : [trimPathSlashes(configured).replace(/^\.$/, '')];
     for (const folder of folders) {
       if (folder === '') break;
       const prefix = `${folder}/`;

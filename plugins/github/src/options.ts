@@ -1,4 +1,5 @@
 import { createToken, ProContextError, z } from '@pro-context/kernel';
+import { trimTrailingSlashes } from './scan.js';
 
 /** The environment variable that sets `sources.github.apiUrl` (GitHub Enterprise: `https://ghe.example.com/api/v3`). */
 export const GITHUB_API_URL_ENV = 'PRO_CONTEXT_GITHUB_API_URL';
@@ -93,7 +94,7 @@ export type GithubPluginOptions = Omit<z.output<typeof githubPluginOptionsSchema
 /** The resolved options, bound by the plugin for {@link GithubSourceAdapter}'s constructor. */
 export const githubOptionsToken = createToken<GithubPluginOptions>('github.options');
 
-const trim = (url: string) => url.replace(/\/+$/, '');
+const trim = (url: string) => trimTrailingSlashes(url);
 
 /**
  * The options with every URL resolved: `apiUrl` from the option, else {@link GITHUB_API_URL_ENV}, else the

@@ -1,3 +1,12 @@
+import {
+  directiveOf,
+  hyperlinksAsMarkdown,
+  isAdornment,
+  referencesAsText,
+  replaceClosingColons,
+  replaceRoles,
+} from './scan.js';
+
 /**
  * reStructuredText → markdown, for documentation read from a repository (Sphinx `docs/*.rst`). What an agent
  * needs of a page survives: section titles (any adornment, levels in order of appearance), literal blocks
@@ -13,7 +22,6 @@ export function rstToMarkdown(rst: string): string {
   const lines = rst.replace(/\r\n?/g, '\n').split('\n');
   const out: string[] = [];
   const levels: string[] = [];
-  const ADORN = /^([=\-`:'"~^_*+#<>.])\1{2,}\s*$/;
   const levelOf = (key: string) => {
     if (!levels.includes(key)) levels.push(key);
     return Math.min(levels.indexOf(key) + 1, 6);
@@ -44,7 +52,7 @@ export function rstToMarkdown(rst: string): string {
     const next = lines[i + 1];
     const after = lines[i + 2];
     // over- and underlined title
-    if (ADORN.test(line) && next !== undefined && next.trim() !== '' && after !== undefined && ADORN.test(after)) {
+    if (isAdornment(line) && next !== undefined && next.trim() !== '' && after !== undefined && isAdornment(after)) {
       out.push(`${'#'.repeat(levelOf(`over${line[0]}`))} ${inline(next.trim())}`, '');
       i += 3;
       continue;
@@ -54,16 +62,16 @@ export function rstToMarkdown(rst: string): string {
       line.trim() !== '' &&
       indentOf(line) === 0 &&
       next !== undefined &&
-      ADORN.test(next) &&
+      isAdornment(next) &&
       next.trim().length >= Math.min(line.trim().length, 3)
     ) {
       out.push(`${'#'.repeat(levelOf(next[0] as string))} ${inline(line.trim())}`, '');
       i += 2;
       continue;
     }
-    const directive = /^(\s*)\.\.\s+([\w:-]+)::\s*(.*)$/.exec(line);
+    const directive = directiveOf(line);
     if (directive) {
-      const [, indent = '', name = '', argument = ''] = directive;
+      const { indent, name, argument } = directive;
       let j = i + 1;
       // directive options (`:linenos:`)
       while (j < lines.length && /^\s+:[\w-]+:/.test(lines[j] as string)) j += 1;
@@ -121,7 +129,7 @@ export function rstToMarkdown(rst: string): string {
     }
     // a paragraph ending in `::` introduces a literal block
     if (/::\s*$/.test(line) && line.trim() !== '') {
-      const text = line.replace(/\s*::\s*$/, line.trim() === '::' ? '' : ':');
+      const text = replaceClosingColons(line, line.trim() === '::' ? '' : ':');
       if (text.trim()) out.push(inline(text));
       let j = i + 1;
       while (j < lines.length && (lines[j] as string).trim() === '') j += 1;
@@ -153,12 +161,8 @@ function convertNested(body: string[]): string[] {
 
 /** Inline markup: literals, roles, hyperlinks, references. */
 function inline(text: string): string {
-  return text
-    .replace(/``([^`]+)``/g, '`$1`')
-    .replace(
-      /:[\w:.-]+:`~?([^`<]*?)(?:\s*<([^>]+)>)?`/g,
-      (_m, label: string, target?: string) => `\`${(label.trim() || target || '').trim()}\``,
-    )
-    .replace(/`([^`<]+?)\s*<(https?:[^>]+)>`__?/g, '[$1]($2)')
-    .replace(/`([^`]+)`__?(?=\W|$)/g, '$1');
+  // roles, hyperlinks and references by linear scans (scan.ts), not lazy regexes that retry on unclosed markup
+  const literals = text.replace(/``([^`]+)``/g, '`$1`');
+  const roles = replaceRoles(literals, (label, target) => `\`${(label.trim() || target || '').trim()}\``);
+  return referencesAsText(hyperlinksAsMarkdown(roles));
 }

@@ -37,6 +37,7 @@ import {
   scanLines,
   sniffNonMarkdown,
 } from './parse/markdown.js';
+import { atxTitle, htmlTitleText, quoteText } from './scan.js';
 import { llmsTxtLibrarySettings, llmsTxtSettingsOf, settingName } from './settings.js';
 import { hasVersionedDocs, llmsFullTxtUrlOf, llmsTxtUrlOf, pageCandidates, withoutHash } from './urls.js';
 
@@ -1056,8 +1057,8 @@ function fileHeader(text: string): { title?: string; summary?: string } {
     .split(/\r?\n/, 40)
     .map((l) => l.trim())
     .filter(Boolean);
-  const title = /^#\s+(.+?)\s*#*$/.exec(lines[0] ?? '')?.[1];
-  const summary = /^>\s*(.+)$/.exec(lines[1] ?? '')?.[1];
+  const title = atxTitle(lines[0] ?? '');
+  const summary = quoteText(lines[1] ?? '');
   // A heading without a summary under it is the first page's, not the site's.
   return title && summary ? { title: cleanTitle(title), summary: summary.trim() } : {};
 }
@@ -1172,8 +1173,8 @@ function classify(response: HttpResponse, text: string): PageResult['contentType
 /** A page's own title: its first heading (markdown) or `<title>` (HTML). */
 function titleOf(text: string, contentType: PageResult['contentType']): string | undefined {
   if (contentType === 'html') {
-    const m = /<title[^>]*>([^<]*)<\/title>/i.exec(text.slice(0, 65536));
-    return m?.[1]?.trim() ? cleanTitle(m[1]) : undefined;
+    const title = htmlTitleText(text.slice(0, 65536));
+    return title?.trim() ? cleanTitle(title) : undefined;
   }
   let inFence = false;
   for (const line of text.slice(0, 65536).split('\n')) {

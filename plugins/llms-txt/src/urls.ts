@@ -1,4 +1,5 @@
 import type { LibraryDescriptor } from '@pro-context/kernel';
+import { cutQueryAndHash, replaceLastSegment, trimTrailingSlashes } from './scan.js';
 import { llmsTxtSettingsOf, type VersionFormat } from './settings.js';
 
 const VERSION = '{version}';
@@ -29,9 +30,9 @@ function substitute(template: string, version: string, format?: VersionFormat): 
 
 /** `base` + `/file`, unless `base` already names a file of that kind. */
 function joinFile(base: string, file: string): string {
-  const clean = base.replace(/[?#].*$/, '');
+  const clean = cutQueryAndHash(base);
   if (clean.endsWith(`/${file}`)) return clean;
-  return `${clean.replace(/\/+$/, '')}/${file}`;
+  return `${trimTrailingSlashes(clean)}/${file}`;
 }
 
 /** The concrete version to put into `{version}` templates, or `undefined` for the unversioned docs. */
@@ -80,7 +81,7 @@ export function llmsFullTxtUrlOf(library: LibraryDescriptor, version: string, ll
   url.search = '';
   url.pathname = /\/llms\.txt$/.test(url.pathname)
     ? url.pathname.replace(/llms\.txt$/, 'llms-full.txt')
-    : url.pathname.replace(/[^/]*$/, 'llms-full.txt');
+    : replaceLastSegment(url.pathname, 'llms-full.txt');
   return url.href;
 }
 

@@ -2,6 +2,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { posix } from 'node:path';
 import type * as TS from 'typescript';
 import { confinedPath } from './paths.js';
+import { jsdocTag, linksAsCode } from './scan.js';
 
 type Ts = typeof TS;
 let loading: Promise<Ts> | undefined;
@@ -41,23 +42,23 @@ function jsDocOf(ts: Ts, node: TS.Node, source: TS.SourceFile): string {
   const tags: string[] = [];
   const examples: string[][] = [];
   let current: string[] = text;
-  for (const line of raw.replace(/\{@link\s+([^}|\s]+)(?:[|\s][^}]*)?\}/g, '`$1`').split('\n')) {
-    const tag = /^@(\w+)\s*(.*)$/.exec(line);
+  for (const line of linksAsCode(raw).split('\n')) {
+    const tag = jsdocTag(line);
     if (!tag) {
       current.push(line);
       continue;
     }
-    if (tag[1] === 'example') {
+    if (tag.name === 'example') {
       current = [];
       examples.push(current);
-      if (tag[2]) current.push(tag[2] as string);
+      if (tag.text) current.push(tag.text);
       continue;
     }
     current = tags;
-    const [name, ...rest] = (tag[2] as string).split(/\s+/);
-    if (tag[1] === 'param' && name)
+    const [name, ...rest] = tag.text.split(/\s+/);
+    if (tag.name === 'param' && name)
       tags.push(`- \`${name}\`${rest.length ? ` — ${rest.join(' ').replace(/^- /, '')}` : ''}`);
-    else tags.push(`- **@${tag[1]}**${tag[2] ? ` ${tag[2]}` : ''}`);
+    else tags.push(`- **@${tag.name}**${tag.text ? ` ${tag.text}` : ''}`);
   }
   const blocks = [text.join('\n').trim(), tags.join('\n').trim()];
   for (const example of examples) {

@@ -1,3 +1,5 @@
+import { adornmentOf } from './scan.js';
+
 /** What a Python distribution's `METADATA` (core metadata, an email-header format) says. */
 export interface DistMetadata {
   name?: string;
@@ -55,22 +57,21 @@ export function rstHeadingsToMarkdown(rst: string): string {
   const lines = rst.split('\n');
   const levels: string[] = [];
   const out: string[] = [];
-  const adornment = /^([=\-~^"'`#*+<>:._])\1{2,}\s*$/;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i] as string;
     const next = lines[i + 1];
-    const over = adornment.exec(line);
+    const over = adornmentOf(line);
     // overline + title + underline
-    if (over && next?.trim() && adornment.test(lines[i + 2] ?? '')) {
-      const key = `o${over[1]}`;
+    if (over && next?.trim() && adornmentOf(lines[i + 2] ?? '')) {
+      const key = `o${over}`;
       if (!levels.includes(key)) levels.push(key);
       out.push(`${'#'.repeat(Math.min(levels.indexOf(key) + 1, 6))} ${next.trim()}`);
       i += 2;
       continue;
     }
-    const under = next === undefined ? null : adornment.exec(next);
-    if (line.trim() && !adornment.test(line) && under && (next as string).trim().length >= line.trim().length) {
-      const key = `u${under[1]}`;
+    const under = next === undefined ? undefined : adornmentOf(next);
+    if (line.trim() && !over && under && (next as string).trim().length >= line.trim().length) {
+      const key = `u${under}`;
       if (!levels.includes(key)) levels.push(key);
       out.push(`${'#'.repeat(Math.min(levels.indexOf(key) + 1, 6))} ${line.trim()}`);
       i += 1;

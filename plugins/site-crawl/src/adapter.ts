@@ -21,6 +21,7 @@ import { type ConvertedPage, classifyContent, oversizeBody, sharedPageConverter 
 import pLimit from 'p-limit';
 import robotsParserModule from 'robots-parser';
 import { type SiteCrawlPluginOptions, siteCrawlOptionsToken } from './options.js';
+import { atxTitle, withoutHeadingId } from './scan.js';
 import { siteLibrarySettings, siteSettingsOf, startUrlOf } from './settings.js';
 import {
   type CrawlScope,
@@ -127,8 +128,8 @@ function markdownTitle(markdown: string): string | undefined {
   for (const line of markdown.slice(0, 65_536).split('\n')) {
     if (/^\s*(```|~~~)/.test(line)) fence = !fence;
     if (fence) continue;
-    const m = /^#\s+(.+?)\s*#*\s*$/.exec(line);
-    if (m?.[1]) return m[1].replace(/\s*\{#[^}]*\}\s*$/, '').trim();
+    const title = atxTitle(line);
+    if (title) return withoutHeadingId(title).trim();
   }
   return undefined;
 }

@@ -1,3 +1,5 @@
+import { sitemapLocTexts } from './scan.js';
+
 /** The folder a crawl stays in, and the URL it starts from. */
 export interface CrawlScope {
   /** The start URL, normalized (a folder URL ends with `/`). */
@@ -73,8 +75,8 @@ export function parseSitemap(xml: string): { index: boolean; locs: string[] } | 
   const index = /<(?:\w+:)?sitemapindex[\s>]/i.test(head) || /<(?:\w+:)?sitemapindex[\s>]/i.test(xml);
   if (!index && !/<(?:\w+:)?urlset[\s>]/i.test(xml)) return undefined;
   const locs: string[] = [];
-  for (const m of xml.matchAll(/<(?:\w+:)?loc>\s*(?:<!\[CDATA\[)?([\s\S]*?)(?:\]\]>)?\s*<\/(?:\w+:)?loc>/gi)) {
-    const loc = decodeXml((m[1] ?? '').trim());
+  for (const text of sitemapLocTexts(xml)) {
+    const loc = decodeXml(text.trim());
     if (loc) locs.push(loc);
   }
   return { index, locs };

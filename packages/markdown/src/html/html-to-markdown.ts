@@ -5,7 +5,14 @@ import { parseHTML } from 'linkedom';
 import TurndownService from 'turndown';
 import { slugify } from '../markdown/slug.js';
 import type { DomDocument, DomElement, DomNode } from './dom.js';
-import { firstElementInner, replaceElements, stripComments, stripElements, trimEndOf } from './strip.js';
+import {
+  breakBetweenEcLines,
+  firstElementInner,
+  replaceElements,
+  stripComments,
+  stripElements,
+  trimEndOf,
+} from './strip.js';
 
 /** The main content of an HTML page as markdown. */
 export interface HtmlToMarkdownResult {
@@ -303,11 +310,8 @@ function slimHtml(html: string): string {
     ['pre'],
     (open, inner, close) => {
       const code = /^\s*(?:<[^>]*>\s*)*?(<code\b[^>]*>)/i.exec(inner)?.[1];
-      const text = inner
-        .replace(/<br\s*\/?>/gi, '\n')
-        // Expressive Code (Starlight) writes each line as a <div class="ec-line">, with no newline between them.
-        .replace(/(<\/div>\s*)(<div\b[^>]*\bclass="[^"]*\bec-line\b)/gi, '$1\n$2')
-        .replace(/<[^<>]*>/g, '');
+      // Expressive Code (Starlight) writes each line as a <div class="ec-line">, with no newline between them.
+      const text = breakBetweenEcLines(inner.replace(/<br\s*\/?>/gi, '\n')).replace(/<[^<>]*>/g, '');
       return code ? `${open}${code}${text}</code>${close}` : `${open}${text}${close}`;
     },
   );

@@ -87,3 +87,51 @@ export function trimEndOf(text: string, chars: string, blanks = false): string {
   }
   return end === text.length ? text : text.slice(0, end);
 }
+
+const DIV_CLOSE = /<\/div>/gi;
+const DIV_OPEN = /<div/iy;
+const CLASS_ATTR = /class="/gi;
+const EC_LINE = /ec-line/gi;
+const isWordChar = (c: string | undefined): boolean => c !== undefined && /\w/.test(c);
+
+/**
+ * `html.replace(/(<\/div>\s*)(<div\b[^>]*\bclass="[^"]*\bec-line\b)/gi, '$1\n$2')`: a newline between Expressive
+ * Code's line `<div>`s, as a linear scan (each `class="` of an opening tag is looked at once; the regex retried
+ * them for every split of the tag).
+ */
+export function breakBetweenEcLines(html: string): string {
+  let out = '';
+  let pos = 0;
+  DIV_CLOSE.lastIndex = 0;
+  for (let m = DIV_CLOSE.exec(html); m; m = DIV_CLOSE.exec(html)) {
+    let open = m.index + m[0].length;
+    while (open < html.length && (html[open] as string).trim() === '') open++;
+    DIV_OPEN.lastIndex = open;
+    if (!DIV_OPEN.test(html) || isWordChar(html[open + 4])) continue;
+    let tagEnd = html.indexOf('>', open + 4);
+    if (tagEnd < 0) tagEnd = html.length;
+    // `[^>]*` is greedy: the last `class="` of the tag whose value has an `ec-line` wins, and its last `ec-line`.
+    const classes: number[] = [];
+    const tag = html.slice(open + 4, tagEnd);
+    CLASS_ATTR.lastIndex = 0;
+    for (let c = CLASS_ATTR.exec(tag); c; c = CLASS_ATTR.exec(tag))
+      if (!isWordChar(html[open + 3 + c.index])) classes.push(open + 4 + c.index + 7);
+    let end = -1;
+    for (let k = classes.length - 1; k >= 0 && end < 0; k--) {
+      const value = classes[k] as number;
+      let valueEnd = html.indexOf('"', value);
+      if (valueEnd < 0) valueEnd = html.length;
+      const text = html.slice(value, valueEnd);
+      EC_LINE.lastIndex = 0;
+      for (let e = EC_LINE.exec(text); e; e = EC_LINE.exec(text)) {
+        const at = value + e.index;
+        if (!isWordChar(html[at - 1]) && !isWordChar(html[at + 7])) end = at + 7;
+      }
+    }
+    if (end < 0) continue;
+    out += `${html.slice(pos, open)}\n`;
+    pos = open;
+    DIV_CLOSE.lastIndex = end;
+  }
+  return out + html.slice(pos);
+}

@@ -1,3 +1,5 @@
+import { replaceBracketLinks, replaceTags } from './inline-scan.js';
+
 /**
  * Heading anchors, in the two flavours documentation sites use. The anchors end up in URLs that agents
  * hand back (`…/page#anchor`, `llms-full.txt#anchor`), so each flavour reproduces its generator exactly and
@@ -39,15 +41,12 @@ export function slugify(heading: string, flavour: SlugFlavour = 'mkdocs'): strin
 
 /** Plain text of a heading's inline markdown: code spans, links, images, emphasis and HTML tags unwrapped. */
 export function headingPlainText(heading: string): string {
-  return heading
-    .replace(/!\[([^\]]*)\]\([^)]*\)/g, '')
-    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .replace(/\[([^\]]*)\]\[[^\]]*\]/g, '$1')
-    .replace(/<\/?[A-Za-z][^>]*>/g, '')
-    .replace(/`+/g, '')
-    .replace(/\*+/g, '')
-    .replace(/\s+/g, ' ')
-    .trim();
+  // Images dropped, links and reference links their labels, tags removed: linear scans (inline-scan.ts).
+  const label = (text: string) => text;
+  let out = replaceBracketLinks(heading, true, '(', () => '');
+  out = replaceBracketLinks(out, false, '(', label);
+  out = replaceBracketLinks(out, false, '[', label);
+  return replaceTags(out, '').replace(/`+/g, '').replace(/\*+/g, '').replace(/\s+/g, ' ').trim();
 }
 
 /** Longest input {@link inlinePlainText} reads: titles and sentences, so a bounded prefix keeps its regexes cheap. */
@@ -63,8 +62,7 @@ export function inlinePlainText(text: string): string {
   let out = text.length > MAX_INLINE_SCAN_CHARS ? text.slice(0, MAX_INLINE_SCAN_CHARS) : text;
   // Links and images become their labels (repeatedly, for nested labels).
   for (let k = 0; k < 3; k++) out = out.replace(/!?\[([^[\]]*)\]\([^()]*(?:\([^()]*\)[^()]*)*\)/g, '$1');
-  return out
-    .replace(/<\/?[A-Za-z][^>]*>/g, ' ')
+  return replaceTags(out, ' ')
     .replace(/(\*\*|__)(.+?)\1/g, '$2')
     .replace(/\\([[\]()*_`#\\])/g, '$1')
     .replace(/\s+/g, ' ')
