@@ -183,6 +183,20 @@ describe.skipIf(skipReason)(
         expect(banana.stderr).toMatch(/^error INVALID_INPUT: .*'banana' is not a version/m);
       });
 
+      it('the CLI: a version hint that cannot be checked is a note; a library nobody knows names the real cause', async () => {
+        // the README's `resolve "pydantic v2"`, offline: the hint cannot be checked, which is not a failure
+        const hinted = await cli(['resolve', 'httpx v2']);
+        expect(hinted.code, hinted.stderr).toBe(0);
+        expect(hinted.stdout).toMatch(/'2' could not be checked/);
+        // a name only a registry could know: the error says the registry could not be reached, not "timed out"
+        const unknown = await cli(['resolve', 'no-such-lib-anywhere']);
+        expect(unknown.code).toBe(1);
+        expect(unknown.stderr).not.toMatch(/timed out|REGISTRY_TIMEOUT|URL_NOT_ALLOWED/);
+        expect(unknown.stderr).toMatch(
+          /^error REGISTRY_UNREACHABLE: No library matches 'no-such-lib-anywhere' here, and it could not be looked up: PyPI \(.*\) could not be reached: /m,
+        );
+      });
+
       it('the stdio server in the same folder, same home: the same answers, with notes, not stale', async () => {
         const transport = new StdioClientTransport({
           command: process.execPath,

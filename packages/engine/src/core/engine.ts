@@ -475,15 +475,38 @@ export class DocsEngine {
       matches = [{ library: await this.library(options.libraryId, context), matchedBy: 'id', distance: 0 }];
     } else {
       matches = this.catalog.match(query, options.language);
+      const lookupFailures: unknown[] = [];
       if (matches.length === 0) {
         // a name no provider listed: the providers may find it (a package name, later)
         const name = normalizeQuery(query);
         const hints = options.language ? { language: options.language } : undefined;
-        const found = name ? await this.catalog.lookup(name, context, hints) : undefined;
+        const found = name ? await this.catalog.lookup(name, context, hints, lookupFailures) : undefined;
         if (found && (!options.language || !found.language || found.language === options.language)) {
           const hint = versionHint(query);
           matches = [{ library: found, matchedBy: 'id', distance: 0, ...(hint ? { versionHint: hint } : {}) }];
         }
+      }
+      // offline, behind a firewall or a DNS sinkhole: the registries that could not be asked are the cause, not
+      // "no library matches" (#26: codes match causes)
+      const registryFailure = lookupFailures.find(
+        (error) => isProContextError(error) && /^REGISTRY_/.test(error.code),
+      ) as ProContextError | undefined;
+      if (matches.length === 0 && registryFailure && this.catalog.suggest(query, options.language).length === 0) {
+        const others = lookupFailures.filter(
+          (e) => e !== registryFailure && isProContextError(e) && /^REGISTRY_/.test(e.code),
+        );
+        throw new ProContextError(
+          registryFailure.code,
+          `No library matches '${query}' here, and it could not be looked up: ${[registryFailure, ...others]
+            .map((e) => (e as ProContextError).message.replace(/\.$/, ''))
+            .join('; ')}.`,
+          {
+            suggestion:
+              'Try again when the registry can be reached, or configure the library with its docs (libraries in the configuration).',
+            details: { ...registryFailure.details, query },
+            cause: registryFailure,
+          },
+        );
       }
       if (matches.length === 0) {
         const anyLanguage = options.language ? this.catalog.match(query) : [];
