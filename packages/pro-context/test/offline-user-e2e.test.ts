@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { type CallToolResult, CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
-import { unreachableUpstreams } from '@pro-context/testing';
+import { type FakeContext7, startFakeContext7, unreachableUpstreams } from '@pro-context/testing';
 import type { FakeWeb } from '@pro-context/testing/fake-web';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliPath, errorOf, skipReason, startCorpusWeb } from './helpers.js';
@@ -249,6 +249,74 @@ describe.skipIf(skipReason)(
         } finally {
           await client.close();
         }
+      });
+    });
+
+    describe.each(cases)('Context7 as the fallback, registries $name', ({ registry }) => {
+      const KEY = 'fake-offline-context7-key-5c2e91';
+      let context7: FakeContext7;
+      let env: Record<string, string>;
+      let cwd: string;
+
+      beforeAll(async () => {
+        context7 = await startFakeContext7({ apiKey: KEY });
+        const url = registry(await unreachableUpstreams());
+        cwd = tempDir('pc-offline-c7-');
+        const config = join(cwd, 'pro-context.config.yaml');
+        writeFileSync(
+          config,
+          JSON.stringify({
+            security: { allowPrivateNetwork: true },
+            http: { retryDelaysMs: [10, 20] },
+            registry: { enabled: false },
+            plugins: ['context7', 'codex7'],
+            project: { autoDetect: false },
+          }),
+        );
+        env = {
+          HOME: tempDir('pc-offline-home-'),
+          PRO_CONTEXT_CONFIG: config,
+          PRO_CONTEXT_PYPI_URL: url,
+          PRO_CONTEXT_NPM_URL: url,
+          PRO_CONTEXT_CONTEXT7_URL: context7.url,
+          CONTEXT7_API_KEY: KEY,
+        };
+      });
+
+      afterAll(async () => {
+        await context7?.close();
+      });
+
+      it("codex7's resolve-library-id and the engine's resolve-library answer next.js from Context7, not URL_NOT_ALLOWED", async () => {
+        const transport = new StdioClientTransport({
+          command: process.execPath,
+          args: [cliPath],
+          cwd,
+          env: { ...getDefaultEnvironment(), ...env },
+          stderr: 'pipe',
+        });
+        const client = new Client({ name: 'e2e', version: '0.0.1' }, { capabilities: {} });
+        await client.connect(transport);
+        const call = async (name: string, args: Record<string, unknown>) =>
+          (await client.callTool({ name, arguments: args }, CallToolResultSchema, {
+            timeout: 60_000,
+          })) as CallToolResult;
+        const text = (r: CallToolResult) => r.content.map((c) => (c.type === 'text' ? c.text : '')).join('');
+        try {
+          const codex7 = await call('resolve-library-id', { libraryName: 'next.js' });
+          expect(codex7.isError, text(codex7)).toBeFalsy();
+          expect(text(codex7)).toContain('/vercel/next.js');
+          const engine = await call('resolve-library', { query: 'next.js' });
+          expect(engine.isError, text(engine)).toBeFalsy();
+          expect(engine.structuredContent).toMatchObject({ sources: ['context7'] });
+          expect(text(engine)).toContain('Found on Context7');
+          const docs = await call('get-docs', { libraryId: 'vercel/next.js', topic: 'middleware' });
+          expect(docs.isError, text(docs)).toBeFalsy();
+          expect(text(docs)).toContain('Source: Context7 /vercel/next.js');
+        } finally {
+          await client.close();
+        }
+        expect(context7.count('/v2/context')).toBeGreaterThan(0);
       });
     });
   },
