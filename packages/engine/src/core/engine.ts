@@ -486,35 +486,22 @@ export class DocsEngine {
           matches = [{ library: found, matchedBy: 'id', distance: 0, ...(hint ? { versionHint: hint } : {}) }];
         }
       }
-      // offline, behind a firewall or a DNS sinkhole: the registries that could not be asked are the cause, not
-      // "no library matches" (#26: codes match causes)
-      const registryFailure = lookupFailures.find(
-        (error) => isProContextError(error) && /^REGISTRY_/.test(error.code),
-      ) as ProContextError | undefined;
-      if (matches.length === 0 && registryFailure && this.catalog.suggest(query, options.language).length === 0) {
-        const others = lookupFailures.filter(
-          (e) => e !== registryFailure && isProContextError(e) && /^REGISTRY_/.test(e.code),
-        );
-        throw new ProContextError(
-          registryFailure.code,
-          `No library matches '${query}' here, and it could not be looked up: ${[registryFailure, ...others]
-            .map((e) => (e as ProContextError).message.replace(/\.$/, ''))
-            .join('; ')}.`,
-          {
-            suggestion:
-              'Try again when the registry can be reached, or configure the library with its docs (libraries in the configuration).',
-            details: { ...registryFailure.details, query },
-            cause: registryFailure,
-          },
-        );
-      }
+      // offline, behind a firewall or a DNS sinkhole: "no library matches" says which registry could not be asked
+      // and why (#26: the cause, not a silent "not found"); the code stays LIBRARY_NOT_FOUND
+      const unasked = lookupFailures
+        .filter(
+          (error): error is ProContextError => isProContextError(error) && /^REGISTRY_|^RATE_LIMITED$/.test(error.code),
+        )
+        .map((error) => error.message.replace(/\.$/, ''));
       if (matches.length === 0) {
         const anyLanguage = options.language ? this.catalog.match(query) : [];
         // close spellings too loose to resolve to ("http" → httpx) are still worth a "did you mean"
         const near = anyLanguage.length > 0 ? [] : this.catalog.suggest(query, options.language);
         throw new ProContextError(
           'LIBRARY_NOT_FOUND',
-          `No library matches '${query}'${options.language ? ` in ${options.language}` : ''}.`,
+          `No library matches '${query}'${options.language ? ` in ${options.language}` : ''}.${
+            unasked.length > 0 ? ` It could not be looked up: ${unasked.join('; ')}.` : ''
+          }`,
           {
             suggestion:
               anyLanguage.length > 0
@@ -523,6 +510,7 @@ export class DocsEngine {
                   "Check the spelling, or call resolve-library with another name or a few words of what it does (list-libraries with a query, e.g. query: 'http client', lists candidates)."),
             details: {
               suggestions: (anyLanguage.length > 0 ? anyLanguage.map((m) => m.library.id) : near).slice(0, 5),
+              ...(unasked.length > 0 ? { registriesUnreachable: unasked } : {}),
             },
           },
         );
