@@ -112,7 +112,7 @@ describe.skipIf(skipReason)(
                 language: 'python',
                 packages: { pypi: 'httpx' },
                 versions: ['0.28.1', '0.27.2'],
-                llmsTxtUrl: web.llmsTxtUrl('httpx'),
+                sources: { llmsTxt: { llmsTxtUrl: web.llmsTxtUrl('httpx') } },
               },
             ],
           }),
