@@ -142,12 +142,12 @@ interface Listed {
 }
 
 /** The stdio server spawned in `cwd` (empty home), the SDK's client connected, with `roots` when given. */
-async function stdioServer(cwd: string, config: string, roots?: { current: string[] }) {
+async function stdioServer(cwd: string, config: string, roots?: { current: string[] }, home = folder()) {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [cliPath],
     cwd,
-    env: { ...getDefaultEnvironment(), HOME: folder(), PRO_CONTEXT_CONFIG: config },
+    env: { ...getDefaultEnvironment(), HOME: home, PRO_CONTEXT_CONFIG: config },
     stderr: 'pipe',
   });
   const stderr: string[] = [];
@@ -249,6 +249,29 @@ describe.skipIf(skip)('the project root (#26.6)', () => {
     });
     expect(run.code).toBe(0);
     expect(detected((JSON.parse(run.stdout) as { libraries: Listed[] }).libraries)).toEqual([]);
+  });
+
+  it('never scans the home folder itself: started in a home holding a stray lockfile, no project', async () => {
+    // what a desktop client does when it starts the server in ~ (#26: an unrelated lockfile listed first)
+    const home = folder({ ...UV_PROJECT, ...NPM_PROJECT });
+    const config = configFile();
+    const run = await cli(home, ['libraries', '--json'], { config, env: { HOME: home } });
+    expect(run.code, run.stderr).toBe(0);
+    expect(detected((JSON.parse(run.stdout) as { libraries: Listed[] }).libraries)).toEqual([]);
+    // the MCP server started there (the CLI alone did not scan before #26; the server scanned its folder)
+    const server = await stdioServer(home, config, undefined, home);
+    try {
+      const deadline = Date.now() + 5_000;
+      let found: string[] = [];
+      while (found.length === 0 && Date.now() < deadline) {
+        const result = await server.call('list-libraries', {});
+        found = detected((result.structuredContent as { libraries: Listed[] }).libraries);
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      expect(found).toEqual([]);
+    } finally {
+      await server.close();
+    }
   });
 
   it('never scans the file system root: started in /, no project', async () => {

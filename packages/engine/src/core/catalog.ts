@@ -268,12 +268,14 @@ export class LibraryCatalog {
 
   /**
    * Asks the providers, in priority order, for a name none of them listed; a library found joins the
-   * catalog. `undefined` when no provider knows it (a failing provider is logged and skipped).
+   * catalog. `undefined` when no provider knows it (a failing provider is logged and skipped, and its error
+   * pushed to `failures` when given: a registry that could not be asked is not a registry that said no).
    */
   async lookup(
     name: string,
     context?: FetchContext,
     hints?: LibraryLookupHints,
+    failures?: unknown[],
   ): Promise<LibraryDescriptor | undefined> {
     for (const provider of this.providers) {
       if (!provider.lookup) continue;
@@ -292,6 +294,7 @@ export class LibraryCatalog {
       } catch (error) {
         if (context?.signal?.aborted) throw error;
         this.logger?.warn(`library provider '${provider.id}' failed to look up '${name}'`, { error });
+        failures?.push(error);
       }
     }
     return undefined;

@@ -475,23 +475,33 @@ export class DocsEngine {
       matches = [{ library: await this.library(options.libraryId, context), matchedBy: 'id', distance: 0 }];
     } else {
       matches = this.catalog.match(query, options.language);
+      const lookupFailures: unknown[] = [];
       if (matches.length === 0) {
         // a name no provider listed: the providers may find it (a package name, later)
         const name = normalizeQuery(query);
         const hints = options.language ? { language: options.language } : undefined;
-        const found = name ? await this.catalog.lookup(name, context, hints) : undefined;
+        const found = name ? await this.catalog.lookup(name, context, hints, lookupFailures) : undefined;
         if (found && (!options.language || !found.language || found.language === options.language)) {
           const hint = versionHint(query);
           matches = [{ library: found, matchedBy: 'id', distance: 0, ...(hint ? { versionHint: hint } : {}) }];
         }
       }
+      // offline, behind a firewall or a DNS sinkhole: "no library matches" says which registry could not be asked
+      // and why (#26: the cause, not a silent "not found"); the code stays LIBRARY_NOT_FOUND
+      const unasked = lookupFailures
+        .filter(
+          (error): error is ProContextError => isProContextError(error) && /^REGISTRY_|^RATE_LIMITED$/.test(error.code),
+        )
+        .map((error) => error.message.replace(/\.$/, ''));
       if (matches.length === 0) {
         const anyLanguage = options.language ? this.catalog.match(query) : [];
         // close spellings too loose to resolve to ("http" → httpx) are still worth a "did you mean"
         const near = anyLanguage.length > 0 ? [] : this.catalog.suggest(query, options.language);
         throw new ProContextError(
           'LIBRARY_NOT_FOUND',
-          `No library matches '${query}'${options.language ? ` in ${options.language}` : ''}.`,
+          `No library matches '${query}'${options.language ? ` in ${options.language}` : ''}.${
+            unasked.length > 0 ? ` It could not be looked up: ${unasked.join('; ')}.` : ''
+          }`,
           {
             suggestion:
               anyLanguage.length > 0
@@ -500,6 +510,7 @@ export class DocsEngine {
                   "Check the spelling, or call resolve-library with another name or a few words of what it does (list-libraries with a query, e.g. query: 'http client', lists candidates)."),
             details: {
               suggestions: (anyLanguage.length > 0 ? anyLanguage.map((m) => m.library.id) : near).slice(0, 5),
+              ...(unasked.length > 0 ? { registriesUnreachable: unasked } : {}),
             },
           },
         );

@@ -139,12 +139,17 @@ export class SourceChain {
     /** The result, with why the sources before its own did not serve (a fallback the user should hear of). */
     const served = (value: T, adapter: SourceAdapter) => {
       if (failures.length === 0) return { value, adapter };
-      this.logger?.warn('documentation source failed; the next one served', {
-        libraryId: library.id,
-        what,
-        servedBy: adapter.id,
-        failures,
-      });
+      // one human line (the CLI prints the message alone): whose sources failed, the first cause, who served
+      const more = failures.length > 1 ? ` and ${failures.length - 1} more` : '';
+      this.logger?.warn(
+        `${library.name}: documentation source failed (${String(failures[0]).replace(/\.$/, '')}${more}); ${adapter.id} served instead`,
+        {
+          libraryId: library.id,
+          what,
+          servedBy: adapter.id,
+          failures,
+        },
+      );
       return { value, adapter, passedOver: [...failures] };
     };
     for (const adapter of adapters) {
