@@ -103,4 +103,16 @@ describe('redaction of secrets (issue #25.5)', () => {
     // completes (a super-linear pattern would not, at this size); no timing asserted
     expect(redactString(hostile).length).toBeGreaterThan(0);
   });
+
+  it('an answer served again is masked the same way, and again once a new secret is registered', () => {
+    const answer = `${'Documentation text. '.repeat(100)} https://docs.example.com/a?token=abc123def456 late-secret-7f3a9c21`;
+    const first = redactAnswer(answer);
+    expect(first).toContain(`token=${REDACTED}`);
+    expect(first).toContain('late-secret-7f3a9c21');
+    expect(redactAnswer(answer)).toBe(first);
+    registerSecrets(['late-secret-7f3a9c21']);
+    const second = redactAnswer(answer);
+    expect(second).not.toContain('late-secret-7f3a9c21');
+    expect(second).toContain(REDACTED);
+  });
 });
