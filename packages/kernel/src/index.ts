@@ -34,6 +34,8 @@ export type {
   UsageSummary,
 } from './contracts/access.js';
 export { keyStoreToken, usageStoreToken } from './contracts/access.js';
+export type { AnswerRevisions } from './contracts/answer-revisions.js';
+export { createAnswerRevisions } from './contracts/answer-revisions.js';
 export type {
   CacheEntry,
   CacheGetOptions,
@@ -96,6 +98,7 @@ export type {
   ToolDefinition,
   ToolPlugin,
   ToolResult,
+  ToolResultReuse,
 } from './contracts/tool-plugin.js';
 export { defineTool, toolPluginToken } from './contracts/tool-plugin.js';
 export type { ErrorCode, ErrorDefinition, ErrorTable, KernelErrorCode } from './errors/catalog.js';

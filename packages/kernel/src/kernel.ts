@@ -4,6 +4,7 @@ import { flattenZodIssues, mergeOptions, validateConfig } from './config/assembl
 import { type ConfigSource, getPath } from './config/load.js';
 import { ONCE } from './config/once.js';
 import type { ResolvedConfig } from './config/types.js';
+import { type AnswerRevisions, createAnswerRevisions } from './contracts/answer-revisions.js';
 import { kernelTokens } from './contracts/services.js';
 import { type Token, tokenCardinality, tokenId } from './contracts/token.js';
 import { kernelErrors, ProContextError, registerErrors } from './errors/pro-context-error.js';
@@ -64,6 +65,8 @@ export interface StartedKernel extends Resolver {
   readonly http: HttpClient;
   readonly events: EventBus;
   readonly allowlist: UrlAllowlist;
+  /** Bumped when anything an answer may come from changed (see `AnswerRevisions`). */
+  readonly revisions: AnswerRevisions;
   readonly plugins: readonly PluginInfo[];
   /** Configuration warnings (keys for plugins that are not installed). */
   readonly warnings: readonly string[];
@@ -248,6 +251,7 @@ export function createKernel(options: KernelOptions = {}): KernelBuilder {
       options.createHttpClient?.(httpClientOptions, logger.child({ component: 'http' })) ??
       missingHttpClient();
     const events = createEventBus();
+    const revisions = createAnswerRevisions();
     const allowlist = createUrlAllowlist([
       ...defaultAllowlist.map((entry) => ({ entry, reason: 'default' })),
       ...plugins.flatMap((p) => p.allowlist ?? []),
@@ -259,6 +263,7 @@ export function createKernel(options: KernelOptions = {}): KernelBuilder {
     child.register(kernelTokens.logger, { useValue: logger });
     child.register(kernelTokens.http, { useValue: http });
     child.register(kernelTokens.events, { useValue: events });
+    child.register(kernelTokens.revisions, { useValue: revisions });
     child.register(kernelTokens.allowlist, { useValue: allowlist });
 
     const providers = new Map<symbol, string>();
@@ -362,6 +367,7 @@ export function createKernel(options: KernelOptions = {}): KernelBuilder {
       http,
       events,
       allowlist,
+      revisions,
       warnings,
       environment,
       plugins: plugins.map((p) => ({

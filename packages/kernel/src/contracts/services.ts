@@ -3,6 +3,7 @@ import type { HttpClient } from '../http/types.js';
 import type { Logger } from '../logging/logger.js';
 import type { UrlAllowlist } from '../util/allowlist.js';
 import type { EventBus } from '../util/events.js';
+import type { AnswerRevisions } from './answer-revisions.js';
 import { createToken } from './token.js';
 
 /**
@@ -20,4 +21,6 @@ export const kernelTokens = {
   allowlist: createToken<UrlAllowlist>('kernel.allowlist'),
   /** The kernel's event bus. */
   events: createToken<EventBus>('kernel.events'),
+  /** The answer revision counter: bumped when anything an answer may come from changed. */
+  revisions: createToken<AnswerRevisions>('kernel.revisions'),
 } as const;

@@ -50,6 +50,21 @@ export interface ToolResult<O> {
    * changed (docs refreshed, a library reconfigured) or after a short while.
    */
   reusable?: () => boolean;
+  /**
+   * Set by a tool whose answer depends on nothing but its arguments and state covered by the kernel's
+   * `AnswerRevisions` (not on the caller, the session or progress): a host may answer the same tool with equal
+   * arguments with this very result again, without calling the tool, while `AnswerRevisions.current()` equals
+   * `revision` and the clock is before `until` (epoch ms). Plain data: nothing to call, nothing to relay.
+   */
+  reuse?: ToolResultReuse;
+}
+
+/** When a host may serve a tool result again: see {@link ToolResult.reuse}. */
+export interface ToolResultReuse {
+  /** `AnswerRevisions.current()` when the answer was made. */
+  revision: number;
+  /** Epoch milliseconds after which the answer is made again. */
+  until: number;
 }
 
 /**
