@@ -1,5 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { ApiKeyRecord, KeyStore } from '@pro-context/kernel';
+import type { ApiKeyRecord, KeyStore } from '@pro-context/access';
 
 /** `pc_` and 40 characters of base64url (seed 001 §10.3): 30 random bytes, 240 bits. */
 export const API_KEY_PATTERN = /^pc_[A-Za-z0-9_-]{40}$/;

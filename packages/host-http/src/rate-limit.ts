@@ -1,17 +1,6 @@
-import type { RateLimitSettings } from '@pro-context/kernel';
+import type { RateDecision, RateLimiter, RateLimitSettings } from '@pro-context/access';
 
-/** A decision for one request, with what the `X-RateLimit-*` headers say. */
-export interface RateDecision {
-  allowed: boolean;
-  /** Bucket capacity (`burstSize`). */
-  limit: number;
-  /** Whole tokens left after this request. */
-  remaining: number;
-  /** Epoch seconds at which the bucket is full again. */
-  reset: number;
-  /** Seconds until enough tokens for the request are back (only when refused). */
-  retryAfter: number;
-}
+export type { RateDecision } from '@pro-context/access';
 
 interface Bucket {
   tokens: number;
@@ -25,7 +14,7 @@ interface Bucket {
  * tokens (capped at the new capacity). A request may cost more than one token (each JSON-RPC message of a
  * batch costs one): it is allowed only when the bucket holds them all, and then takes them all.
  */
-export class TokenBuckets {
+export class TokenBuckets implements RateLimiter {
   private readonly buckets = new Map<string, Bucket>();
 
   constructor(private readonly now: () => number = Date.now) {}

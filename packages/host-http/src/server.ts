@@ -5,17 +5,19 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import {
   type ApiKeyRecord,
-  type ErrorPayload,
   type KeyStore,
   keyStoreToken,
-  ProContextError,
   type RateLimitSettings,
+  type UsageStore,
+  usageStoreToken,
+} from '@pro-context/access';
+import {
+  type ErrorPayload,
+  ProContextError,
   type ResourceDefinition,
   redactString,
   type StartedKernel,
   toolPluginToken,
-  type UsageStore,
-  usageStoreToken,
 } from '@pro-context/kernel';
 import { type BoundMcpServer, createMcpBinding, type McpServerOptions } from '@pro-context/mcp';
 import { createToolRunner, type ToolRunner } from '@pro-context/tool-runner';

@@ -1,4 +1,5 @@
-import type { Logger, UsageDelta, UsageStore } from '@pro-context/kernel';
+import type { UsageDelta, UsageStore } from '@pro-context/access';
+import type { Logger } from '@pro-context/kernel';
 
 /**
  * Counts requests, errors and tool calls per API key in memory and writes them to the {@link UsageStore} in

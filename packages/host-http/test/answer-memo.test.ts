@@ -1,15 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { keyStoreToken, usageStoreToken } from '@pro-context/access';
 import { docsEngineToken, enginePlugin } from '@pro-context/engine';
-import {
-  definePlugin,
-  KERNEL_VERSION,
-  keyStoreToken,
-  type StartedKernel,
-  sourceAdapterToken,
-  usageStoreToken,
-} from '@pro-context/kernel';
+import { definePlugin, KERNEL_VERSION, type StartedKernel, sourceAdapterToken } from '@pro-context/kernel';
 import { sqliteCachePlugin } from '@pro-context/plugin-sqlite-cache';
 import { createTestKernel, StaticSourceAdapter } from '@pro-context/testing';
 import { afterEach, describe, expect, it } from 'vitest';

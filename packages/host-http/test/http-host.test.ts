@@ -1,5 +1,5 @@
 import { CallToolResultSchema, ResourceListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { usageStoreToken } from '@pro-context/kernel';
+import { usageStoreToken } from '@pro-context/access';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashApiKey } from '../src/index.js';
 import { connectClient, initialize, post, rawRequest, skipReason, startTestHost, type TestHost } from './helpers.js';

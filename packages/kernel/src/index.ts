@@ -25,15 +25,6 @@ export {
 export type { ConfigSection, EnvironmentVariable } from './config/sections.js';
 export { defineConfigSection } from './config/sections.js';
 export type { ResolvedConfig } from './config/types.js';
-export type {
-  ApiKeyRecord,
-  KeyStore,
-  RateLimitSettings,
-  UsageDelta,
-  UsageStore,
-  UsageSummary,
-} from './contracts/access.js';
-export { keyStoreToken, usageStoreToken } from './contracts/access.js';
 export type { AnswerRevisions } from './contracts/answer-revisions.js';
 export { createAnswerRevisions } from './contracts/answer-revisions.js';
 export type {

@@ -1,15 +1,7 @@
 #!/usr/bin/env node
+import { type ApiKeyRecord, type KeyStore, keyStoreToken, type UsageStore, usageStoreToken } from '@pro-context/access';
 import { createApiKey } from '@pro-context/host-http';
-import {
-  type ApiKeyRecord,
-  type KeyStore,
-  keyStoreToken,
-  ProContextError,
-  type StartedKernel,
-  toProContextError,
-  type UsageStore,
-  usageStoreToken,
-} from '@pro-context/kernel';
+import { ProContextError, type StartedKernel, toProContextError } from '@pro-context/kernel';
 import { Command, InvalidArgumentError } from 'commander';
 import { PRESET_VERSION, startProContext } from './preset.js';
 

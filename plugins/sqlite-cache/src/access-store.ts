@@ -1,14 +1,14 @@
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
-import {
-  type ApiKeyRecord,
-  type KeyStore,
-  ProContextError,
-  type RateLimitSettings,
-  type UsageDelta,
-  type UsageStore,
-  type UsageSummary,
-} from '@pro-context/kernel';
+import type {
+  ApiKeyRecord,
+  KeyStore,
+  RateLimitSettings,
+  UsageDelta,
+  UsageStore,
+  UsageSummary,
+} from '@pro-context/access';
+import { ProContextError } from '@pro-context/kernel';
 import type Database from 'better-sqlite3';
 import { resolveDatabaseFile } from './options.js';
 import { openWalDatabase } from './schema.js';

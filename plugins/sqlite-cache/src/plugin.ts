@@ -1,12 +1,6 @@
 import { createRequire } from 'node:module';
-import {
-  cacheStoreToken,
-  createToken,
-  definePlugin,
-  keyStoreToken,
-  type PluginDefinition,
-  usageStoreToken,
-} from '@pro-context/kernel';
+import { keyStoreToken, usageStoreToken } from '@pro-context/access';
+import { cacheStoreToken, createToken, definePlugin, type PluginDefinition } from '@pro-context/kernel';
 import { SqliteAccessStore } from './access-store.js';
 import {
   type SqliteCachePluginInput,

@@ -1,4 +1,4 @@
-import { createToken } from './token.js';
+import { createToken } from '@pro-context/kernel';
 
 /** A per-key rate limit (token bucket): refill per minute and capacity. */
 export interface RateLimitSettings {
@@ -68,7 +68,33 @@ export interface UsageStore {
   summary(keyId?: string): Promise<UsageSummary[]>;
 }
 
+/** A decision for one request, with what the `X-RateLimit-*` headers say. */
+export interface RateDecision {
+  allowed: boolean;
+  /** Bucket capacity (`burstSize`). */
+  limit: number;
+  /** Whole tokens left after this request. */
+  remaining: number;
+  /** Epoch seconds at which the bucket is full again. */
+  reset: number;
+  /** Seconds until enough tokens for the request are back (only when refused). */
+  retryAfter: number;
+}
+
+/**
+ * Token buckets per API key (seed 001 §10.4): capacity `burstSize`, refilled at `maxRequestsPerMinute / 60`
+ * per second; a request costing `cost` tokens is allowed only when the bucket holds them all. The HTTP host
+ * keeps buckets in memory unless a plugin binds {@link rateLimiterToken} (a store shared by replicas).
+ */
+export interface RateLimiter {
+  take(keyId: string, settings: RateLimitSettings, cost: number): RateDecision | Promise<RateDecision>;
+  /** Forgets a key's bucket (after revocation). */
+  forget(keyId: string): void | Promise<void>;
+}
+
 /** Singular contract: the API keys of an HTTP host (the `sqlite-cache` plugin provides it). */
 export const keyStoreToken = createToken<KeyStore>('kernel.keyStore');
 /** Singular contract: usage per API key (the `sqlite-cache` plugin provides it). */
 export const usageStoreToken = createToken<UsageStore>('kernel.usageStore');
+/** Optional contract: rate-limit buckets shared by every replica (unbound: the host's in-memory buckets). */
+export const rateLimiterToken = createToken<RateLimiter>('access.rateLimiter');

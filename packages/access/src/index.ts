@@ -1,0 +1,12 @@
+// Every export here is public API; named exports only.
+export type {
+  ApiKeyRecord,
+  KeyStore,
+  RateDecision,
+  RateLimiter,
+  RateLimitSettings,
+  UsageDelta,
+  UsageStore,
+  UsageSummary,
+} from './contracts.js';
+export { keyStoreToken, rateLimiterToken, usageStoreToken } from './contracts.js';
