@@ -1,0 +1,2 @@
+// Every export here is public API; named exports only.
+export {};
