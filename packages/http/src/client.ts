@@ -14,6 +14,7 @@ import {
   ProContextError,
   type UpstreamFailure,
 } from '@pro-context/kernel';
+import { errorText, parseRetryAfterMs } from '@pro-context/plugin-kit';
 import type { Agent, Dispatcher, ProxyAgent } from 'undici';
 import { decodeBody } from './decode.js';
 import {
@@ -28,7 +29,6 @@ import {
   toUrlNotAllowed,
 } from './guard.js';
 import { createProxySelector, type ProxySelector } from './proxy.js';
-import { parseRetryAfterMs } from './retry-after.js';
 
 type Method = NonNullable<HttpRequestOptions['method']>;
 
@@ -318,7 +318,7 @@ class GuardedHttpClient implements HttpClient {
           host: url.host,
           bytes,
           errorCode: isProContextError(failure) ? failure.code : errorCode(failure),
-          error: failure instanceof Error ? failure.message : String(failure),
+          error: errorText(failure),
         });
         throw failure;
       } finally {
@@ -392,7 +392,7 @@ class GuardedHttpClient implements HttpClient {
       this.logger.debug('http request failed', {
         ...fields(),
         errorCode: isProContextError(failure) ? failure.code : errorCode(failure),
-        error: failure instanceof Error ? failure.message : String(failure),
+        error: errorText(failure),
       });
       throw failure;
     } finally {

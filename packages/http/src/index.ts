@@ -5,7 +5,8 @@
  *
  * Every export here is public API. Add exports deliberately.
  */
+
+export { parseRetryAfterMs } from '@pro-context/plugin-kit';
 export { isBlockedAddress } from './address-policy.js';
 export { createHttpClient } from './client.js';
 export { charsetOf, decodeBody, detectEncoding } from './decode.js';
-export { parseRetryAfterMs } from './retry-after.js';

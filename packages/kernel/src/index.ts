@@ -102,12 +102,10 @@ export {
   ProContextError,
   toProContextError,
 } from './errors/pro-context-error.js';
-export type { RegistryFailureSubject, UpstreamFailure } from './http/failure.js';
+export type { UpstreamFailure } from './http/failure.js';
 export {
   describeUpstreamFailure,
   isUnreachableFailure,
-  registryFailure,
-  registryStatusError,
   upstreamFailureOf,
   upstreamFailureOfStatus,
 } from './http/failure.js';
@@ -155,15 +153,7 @@ export type {
 } from './plugins/types.js';
 export type { UrlAllowlist } from './util/allowlist.js';
 export { createUrlAllowlist } from './util/allowlist.js';
-export type { CachedResult, CachedResultOptions } from './util/cached-result.js';
-export { cachedResult, cacheKeyOf } from './util/cached-result.js';
 export type { EventBus, KernelEvents } from './util/events.js';
 export { createEventBus } from './util/events.js';
-export type { RetryPolicy } from './util/post-with-retries.js';
-export { postWithRetries } from './util/post-with-retries.js';
-export { parseRetryAfterMs } from './util/retry-after.js';
-export type { RetrySyncOptions } from './util/retry-sync.js';
-export { retrySync } from './util/retry-sync.js';
-export { Slicer } from './util/slicer.js';
 export { CHARS_PER_TOKEN, charsForTokens, estimateTokens } from './util/tokens.js';
 export { KERNEL_VERSION } from './version.js';

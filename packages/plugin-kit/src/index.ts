@@ -1,2 +1,15 @@
 // Every export here is public API; named exports only.
-export {};
+export type { CachedResult, CachedResultOptions } from './cached-result.js';
+export { cachedResult, cacheKeyOf } from './cached-result.js';
+export { errorText } from './error-text.js';
+export { expandHome } from './paths.js';
+export type { RetryPolicy } from './post-with-retries.js';
+export { postWithRetries } from './post-with-retries.js';
+export type { RegistryFailureSubject } from './registry-failure.js';
+export { registryFailure, registryStatusError } from './registry-failure.js';
+export { parseRetryAfterMs } from './retry-after.js';
+export type { RetrySyncOptions } from './retry-sync.js';
+export { retrySync } from './retry-sync.js';
+export { Slicer } from './slicer.js';
+export type { TtlMemoOptions } from './ttl-memo.js';
+export { TtlMemo } from './ttl-memo.js';

@@ -5,6 +5,7 @@ import {
   isProContextError,
   type ProContextError,
 } from '@pro-context/kernel';
+import { errorText } from '@pro-context/plugin-kit';
 import { context7Errors } from './errors.js';
 import { normalizeLibraryKey } from './normalize.js';
 import type { Context7PluginOptions } from './options.js';
@@ -176,7 +177,7 @@ export class Context7Client {
       if (deadline.signal.aborted) throw timedOut();
       const code = isProContextError(error) ? String((error as ProContextError).details?.errorCode ?? '') : '';
       if (/TIMEOUT/.test(code)) throw timedOut();
-      let detail = error instanceof Error ? error.message : String(error);
+      let detail = errorText(error);
       // a refused address says which setting opens it (a mirror or proxy on a private address)
       if (isProContextError(error) && error.code === 'URL_NOT_ALLOWED' && error.suggestion) {
         detail = `${detail.replace(/\.$/, '')}. ${error.suggestion}`;

@@ -4,9 +4,8 @@ import {
   type HttpResponse,
   isProContextError,
   ProContextError,
-  postWithRetries,
-  type RetryPolicy,
 } from '@pro-context/kernel';
+import { postWithRetries, type RetryPolicy } from '@pro-context/plugin-kit';
 import { EXA_API_KEY_ENV } from './options.js';
 
 /** The answer of both Exa tools when the key is missing (worded as seed 003 words Gemini's). */

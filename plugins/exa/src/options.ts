@@ -1,4 +1,5 @@
-import { createToken, type RetryPolicy, z } from '@pro-context/kernel';
+import { createToken, z } from '@pro-context/kernel';
+import type { RetryPolicy } from '@pro-context/plugin-kit';
 
 /** The environment variable holding the Exa API key. */
 export const EXA_API_KEY_ENV = 'EXA_API_KEY';

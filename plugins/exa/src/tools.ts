@@ -1,7 +1,5 @@
 import {
   type CacheStore,
-  cachedResult,
-  cacheKeyOf,
   cacheStoreToken,
   defineTool,
   type HttpClient,
@@ -14,6 +12,7 @@ import {
   type ToolPlugin,
   z,
 } from '@pro-context/kernel';
+import { cachedResult, cacheKeyOf } from '@pro-context/plugin-kit';
 import { EXA_MISSING_KEY_MESSAGE, type ExaResult, exaErrors, exaPost, withoutKey } from './exa.js';
 import { type ExaPluginOptions, exaOptionsToken } from './options.js';
 

@@ -26,6 +26,7 @@ import {
   splitFrontMatter,
   walkLines,
 } from '@pro-context/markdown';
+import { errorText, TtlMemo } from '@pro-context/plugin-kit';
 import pLimit from 'p-limit';
 import { GithubApi } from './client.js';
 import { type GithubPluginOptions, githubOptionsToken } from './options.js';
@@ -136,8 +137,6 @@ function pageOrder(a: string, b: string): number {
   return ka < kb ? -1 : ka > kb ? 1 : 0;
 }
 
-const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
-
 /**
  * The GitHub source adapter (seed 001 §8.3): a library's documentation read from its repository — the docs
  * folder (markdown, MDX, reStructuredText converted to markdown) as TOC and pages, else the README with its
@@ -158,9 +157,10 @@ export class GithubSourceAdapter implements SourceAdapter {
   private readonly webHost: string;
   /** Repositories of the libraries this adapter was asked about (`owner/name`, lower case): read-page URLs it owns. */
   private readonly handled = new Set<string>();
-  private readonly memo = new Map<string, { at: number; value: Promise<unknown> }>();
+  /** Answers of the API read lately (within `reuseSeconds`). */
+  private readonly memo: TtlMemo<Promise<unknown>>;
   /** Versions read lately (within `reuseSeconds`), so read-page answers their pages without a request. */
-  private readonly snapshots = new Map<string, { at: number; snapshot: Snapshot }>();
+  private readonly snapshots: TtlMemo<Snapshot>;
 
   constructor(
     @inject(githubOptionsToken) private readonly options: GithubPluginOptions,
@@ -168,6 +168,8 @@ export class GithubSourceAdapter implements SourceAdapter {
     @inject(kernelTokens.logger) logger: Logger,
   ) {
     this.logger = logger.child({ plugin: 'github' });
+    this.memo = new TtlMemo({ max: 200, ttlMs: options.reuseSeconds * 1000 });
+    this.snapshots = new TtlMemo({ max: 20, ttlMs: options.reuseSeconds * 1000 });
     this.api = new GithubApi(options, http);
     this.webHost = new URL(options.webUrl).host;
   }
@@ -197,7 +199,7 @@ export class GithubSourceAdapter implements SourceAdapter {
       if (context.signal?.aborted) throw error;
       this.logger.warn('could not list the tags; documenting the latest version only', {
         library: library.id,
-        error: message(error),
+        error: errorText(error),
       });
       return { kind: 'latest' };
     }
@@ -326,7 +328,7 @@ export class GithubSourceAdapter implements SourceAdapter {
         return verdict;
       } catch (error) {
         if (context.signal?.aborted) throw error;
-        span.set('error', message(error));
+        span.set('error', errorText(error));
         return 'unknown';
       }
     });
@@ -357,23 +359,14 @@ export class GithubSourceAdapter implements SourceAdapter {
 
   /** `fn`'s answer, reused for `reuseSeconds` (a failure is not kept). */
   private remember<T>(key: string, fn: () => Promise<T>): Promise<T> {
-    const now = Date.now();
-    const hit = this.memo.get(key);
-    if (hit && now - hit.at < this.options.reuseSeconds * 1000) return hit.value as Promise<T>;
-    const value = fn();
-    if (this.options.reuseSeconds > 0) {
-      this.memo.set(key, { at: now, value });
-      value.catch(() => this.memo.get(key)?.value === value && this.memo.delete(key));
-      if (this.memo.size > 200) this.memo.delete(this.memo.keys().next().value as string);
-    }
-    return value;
+    return this.memo.remember(key, fn);
   }
 
   /** Drops what was read of a version, so the next fetch reads it again. */
   private forgetVersion(repo: RepoRef, ref: string): void {
     const prefix = `${repo.owner}/${repo.name}@${ref}|`;
-    for (const key of [...this.memo.keys()]) if (key.startsWith(`snapshot:${prefix}`)) this.memo.delete(key);
-    for (const key of [...this.snapshots.keys()]) if (key.startsWith(prefix)) this.snapshots.delete(key);
+    this.memo.deleteWhere((key) => key.startsWith(`snapshot:${prefix}`));
+    this.snapshots.deleteWhere((key) => key.startsWith(prefix));
   }
 
   private repoInfo(repo: RepoRef, context: FetchContext): Promise<RepoInfo> {
@@ -601,7 +594,7 @@ export class GithubSourceAdapter implements SourceAdapter {
         });
       } catch (error) {
         if (context.signal?.aborted || (isProContextError(error) && error.code === 'RATE_LIMITED')) throw error;
-        this.logger.warn('tarball failed; reading the files one by one', { repo: full, ref, error: message(error) });
+        this.logger.warn('tarball failed; reading the files one by one', { repo: full, ref, error: errorText(error) });
       }
     }
     const missing = files.filter((f) => !texts.has(f.path));
@@ -665,19 +658,13 @@ export class GithubSourceAdapter implements SourceAdapter {
   private snapshot(repo: RepoRef, ref: string, docsPath: string, pages: DocPage[], toc: TocResult): Snapshot {
     const snapshot = { repo, ref, docsPath, pages, toc, byUrl: new Map(pages.map((p) => [p.url, p])) };
     const key = `${repo.owner}/${repo.name}@${ref}|${docsPath}`;
-    this.snapshots.delete(key);
-    this.snapshots.set(key, { at: Date.now(), snapshot });
-    if (this.snapshots.size > 20) this.snapshots.delete(this.snapshots.keys().next().value as string);
+    this.snapshots.set(key, snapshot);
     return snapshot;
   }
 
   /** A page of a version read lately, by raw URL. */
   private knownPage(rawUrl: string): DocPage | undefined {
-    const now = Date.now();
-    for (const [key, { at, snapshot }] of this.snapshots) {
-      if (now - at >= this.options.reuseSeconds * 1000) this.snapshots.delete(key);
-      else if (snapshot.byUrl.has(rawUrl)) return snapshot.byUrl.get(rawUrl);
-    }
+    for (const snapshot of this.snapshots.values()) if (snapshot.byUrl.has(rawUrl)) return snapshot.byUrl.get(rawUrl);
     return undefined;
   }
 

@@ -1,11 +1,5 @@
-import {
-  defineErrors,
-  type HttpClient,
-  isProContextError,
-  ProContextError,
-  postWithRetries,
-  type RetryPolicy,
-} from '@pro-context/kernel';
+import { defineErrors, type HttpClient, isProContextError, ProContextError } from '@pro-context/kernel';
+import { postWithRetries, type RetryPolicy } from '@pro-context/plugin-kit';
 import { GEMINI_API_KEY_ENV } from './options.js';
 
 /** The exact answer of every ground.* tool when the key is missing (seed 003). */

@@ -1,4 +1,5 @@
-import { createToken, type RetryPolicy, z } from '@pro-context/kernel';
+import { createToken, z } from '@pro-context/kernel';
+import type { RetryPolicy } from '@pro-context/plugin-kit';
 
 /** The environment variable holding the Gemini API key (seed 003). */
 export const GEMINI_API_KEY_ENV = 'OT_GEMINI_API_KEY';

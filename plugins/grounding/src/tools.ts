@@ -1,7 +1,5 @@
 import {
   type CacheStore,
-  cachedResult,
-  cacheKeyOf,
   cacheStoreToken,
   defineTool,
   type HttpClient,
@@ -14,6 +12,7 @@ import {
   type ToolPlugin,
   z,
 } from '@pro-context/kernel';
+import { cachedResult, cacheKeyOf } from '@pro-context/plugin-kit';
 import {
   type GroundedAnswer,
   generateGrounded,

@@ -16,13 +16,13 @@ import {
   type Logger,
   type PageResult,
   ProContextError,
-  Slicer,
   type SourceAdapter,
   type TocEntry,
   type TocResult,
   type UrlAllowlist,
 } from '@pro-context/kernel';
 import { oversizeBody, sharedPageConverter } from '@pro-context/markdown';
+import { errorText, Slicer } from '@pro-context/plugin-kit';
 import pLimit from 'p-limit';
 import { type LlmsTxtPluginOptions, llmsTxtOptionsToken } from './options.js';
 import type { LlmsFullStyle } from './parse/llms-full.js';
@@ -168,10 +168,6 @@ function freshnessOf(headers: Record<string, string>, contentHash: string): Fres
 }
 
 const ok = (status: number) => status >= 200 && status < 300;
-
-function message(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
 
 /**
  * The llms.txt source adapter (seed 001 §8.2): the TOC is the site's parsed llms.txt; documentation comes
@@ -406,7 +402,7 @@ export class LlmsTxtSourceAdapter implements SourceAdapter {
       }
     } catch (error) {
       if (context.signal?.aborted) throw error;
-      status(message(error));
+      status(errorText(error));
       return 'unknown';
     }
     status(response.status);
@@ -643,7 +639,7 @@ export class LlmsTxtSourceAdapter implements SourceAdapter {
     } catch (error) {
       // a failure after pages were handed over fails the whole fetch (the engine drops the partial library)
       if (context.signal?.aborted || (error as { handedOver?: boolean }).handedOver) throw error;
-      return { reason: `llms-full.txt not read: ${message(error)}` };
+      return { reason: `llms-full.txt not read: ${errorText(error)}` };
     }
     if ('status' in read) return { reason: `llms-full.txt answered HTTP ${read.status}` };
     if ('notText' in read) return { reason: 'llms-full.txt is not a text file' };
@@ -877,7 +873,7 @@ export class LlmsTxtSourceAdapter implements SourceAdapter {
         const code = (error as { code?: unknown } | null)?.code;
         skipped.push({
           url: entry.url,
-          reason: message(error),
+          reason: errorText(error),
           ...(code === 'PAGE_TOO_LARGE' || code === 'PAGE_TOO_COMPLEX' ? { code } : {}),
         });
       }

@@ -14,6 +14,7 @@ import {
   type TocEntry,
   type TocResult,
 } from '@pro-context/kernel';
+import { errorText } from '@pro-context/plugin-kit';
 import {
   type DocFile,
   type DocSetSpec,
@@ -119,7 +120,7 @@ export class LocalDocsSourceAdapter implements SourceAdapter {
         // a file removed meanwhile, too large or refused (a link out of the folder) is left out, not fatal
         skipped.push({
           url: localUrl(spec.kind, spec.key, file.rel),
-          reason: error instanceof Error ? error.message : String(error),
+          reason: errorText(error),
         });
       }
       context?.progress?.(++done, listing.files.length, `Read ${file.rel}`);

@@ -11,11 +11,9 @@ import {
   type RegistryResolver,
   type RegistrySearchHit,
   type ResolvedVersion,
-  registryFailure,
-  registryStatusError,
   upstreamFailureOf,
 } from '@pro-context/kernel';
-import { LRUCache } from 'lru-cache';
+import { registryFailure, registryStatusError, TtlMemo } from '@pro-context/plugin-kit';
 import { type NpmEnvironment, type NpmPluginOptions, npmEnvironmentToken, npmOptionsToken } from './options.js';
 import { distTagsOf, type NpmPackument, nearestNpmVersions, npmMetadata, selectNpmVersion } from './packument.js';
 import { discoverNpmRegistry, type NpmRegistrySettings } from './registry-config.js';
@@ -58,7 +56,7 @@ export class NpmRegistryResolver implements RegistryResolver {
    * request (bounded; the engine keeps the long-lived, stale-tolerant version cache). `value` may be `null`: known
    * to be missing.
    */
-  private readonly reuse: LRUCache<string, { value: Known | null }>;
+  private readonly reuse: TtlMemo<{ value: Known | null }>;
   private settings?: Promise<NpmRegistrySettings>;
 
   constructor(
@@ -66,7 +64,7 @@ export class NpmRegistryResolver implements RegistryResolver {
     @inject(kernelTokens.http) private readonly http: HttpClient,
     @inject(npmEnvironmentToken) private readonly environment: NpmEnvironment,
   ) {
-    this.reuse = new LRUCache({ max: 200, ttl: Math.max(1, options.reuseSeconds * 1000) });
+    this.reuse = new TtlMemo({ max: 200, ttlMs: options.reuseSeconds * 1000 });
   }
 
   /** The registries in use, found once (on first use) from the options and the npm configuration. */
@@ -150,7 +148,7 @@ export class NpmRegistryResolver implements RegistryResolver {
       isFull = false;
     }
     const known = doc?.name ? { metadata: npmMetadata(doc, this.ecosystem), doc, full: isFull || 'time' in doc } : null;
-    if (this.options.reuseSeconds > 0) this.reuse.set(path, { value: known });
+    this.reuse.set(path, { value: known });
     return known;
   }
 

@@ -9,6 +9,7 @@ import type {
   SearchOptions,
   SearchResults,
 } from '@pro-context/kernel';
+import { errorText } from '@pro-context/plugin-kit';
 import {
   type ChunkDb,
   type ChunkField,
@@ -230,7 +231,7 @@ export class OramaSearchBackend implements SearchBackend {
     } catch (error) {
       this.logger?.debug('search snapshot unusable', {
         library: describe(key),
-        reason: error instanceof Error ? error.message : String(error),
+        reason: errorText(error),
       });
       return false;
     }

@@ -9,10 +9,8 @@ import {
   ProContextError,
   type RegistryResolver,
   type ResolvedVersion,
-  registryFailure,
-  registryStatusError,
 } from '@pro-context/kernel';
-import { LRUCache } from 'lru-cache';
+import { registryFailure, registryStatusError, TtlMemo } from '@pro-context/plugin-kit';
 import { type PypiProjectJson, pypiMetadata } from './metadata.js';
 import { type PypiPluginOptions, pypiOptionsToken } from './options.js';
 import { isPypiName, nearestVersions, normalizePypiName, selectVersion } from './versions.js';
@@ -31,14 +29,14 @@ export class PypiRegistryResolver implements RegistryResolver {
    * request (bounded; the engine keeps the long-lived, stale-tolerant version cache). `value` may be `null`: known
    * to be missing.
    */
-  private readonly reuse: LRUCache<string, { value: PackageMetadata | null }>;
+  private readonly reuse: TtlMemo<{ value: PackageMetadata | null }>;
 
   constructor(
     @inject(pypiOptionsToken) private readonly options: PypiPluginOptions,
     @inject(kernelTokens.http) private readonly http: HttpClient,
   ) {
     this.root = options.url.replace(/(?<!\/)\/+$/, '');
-    this.reuse = new LRUCache({ max: 200, ttl: Math.max(1, options.reuseSeconds * 1000) });
+    this.reuse = new TtlMemo({ max: 200, ttlMs: options.reuseSeconds * 1000 });
   }
 
   /** The project's metadata, or `null` when the index has no project of that (normalized) name. */
@@ -52,7 +50,7 @@ export class PypiRegistryResolver implements RegistryResolver {
       context,
     );
     const metadata = data?.info?.name ? pypiMetadata(data, this.ecosystem) : null;
-    if (this.options.reuseSeconds > 0) this.reuse.set(normalized, { value: metadata });
+    this.reuse.set(normalized, { value: metadata });
     return metadata;
   }
 

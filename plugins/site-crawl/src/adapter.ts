@@ -18,6 +18,7 @@ import {
   type TocResult,
 } from '@pro-context/kernel';
 import { type ConvertedPage, classifyContent, oversizeBody, sharedPageConverter } from '@pro-context/markdown';
+import { errorText, TtlMemo } from '@pro-context/plugin-kit';
 import pLimit from 'p-limit';
 import robotsParserModule from 'robots-parser';
 import { type SiteCrawlPluginOptions, siteCrawlOptionsToken } from './options.js';
@@ -115,10 +116,6 @@ function freshnessOf(response: HttpResponse): Freshness {
   };
 }
 
-function message(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
 /**
  * The H1 of a markdown text, outside code fences. Only an H1: a twin without one (mkdocs-llmstxt leaves it out)
  * would otherwise be named after its first section.
@@ -161,7 +158,7 @@ export class SiteCrawlSourceAdapter implements SourceAdapter {
   /** Titles of crawled pages, for read-page. */
   private readonly titles = new Map<string, string>();
   /** Crawls done lately, reused within `reuseSeconds`; and crawls in flight, shared. */
-  private readonly recent = new Map<string, { crawl: Crawl; at: number }>();
+  private readonly recent: TtlMemo<Crawl>;
   private readonly inFlight = new Map<string, Promise<Crawl>>();
   /** Freshness anchor (sitemap or start page) per start URL, as the last crawl found it. */
   private readonly anchors = new Map<string, string>();
@@ -172,6 +169,7 @@ export class SiteCrawlSourceAdapter implements SourceAdapter {
     @inject(kernelTokens.logger) logger: Logger,
   ) {
     this.logger = logger.child({ plugin: 'site-crawl' });
+    this.recent = new TtlMemo({ max: 50, ttlMs: options.reuseSeconds * 1000 });
   }
 
   canHandle(library: LibraryDescriptor): boolean {
@@ -300,7 +298,7 @@ export class SiteCrawlSourceAdapter implements SourceAdapter {
           });
         } catch (error) {
           if (context.signal?.aborted) throw error;
-          span.set('error', message(error));
+          span.set('error', errorText(error));
           return 'unknown';
         }
         span.set({ url, status: response.status });
@@ -322,7 +320,7 @@ export class SiteCrawlSourceAdapter implements SourceAdapter {
   }
 
   private forget(startUrl: string): void {
-    for (const key of this.recent.keys()) if (key.startsWith(`${startUrl}\n`)) this.recent.delete(key);
+    this.recent.deleteWhere((key) => key.startsWith(`${startUrl}\n`));
   }
 
   /** The library's crawl: reused when recent, shared when in flight, else run. */
@@ -343,14 +341,14 @@ export class SiteCrawlSourceAdapter implements SourceAdapter {
       library.ttlHours ? library.ttlHours * 3_600_000 : Number.POSITIVE_INFINITY,
     );
     const hit = this.recent.get(key);
-    if (hit && Date.now() - hit.at < reuseMs) return hit.crawl;
+    if (hit) return hit;
     let running = this.inFlight.get(key);
     if (!running) {
       running = this.crawl(scope, caps, context).finally(() => this.inFlight.delete(key));
       this.inFlight.set(key, running);
     }
     const crawl = await running;
-    if (reuseMs > 0) this.recent.set(key, { crawl, at: Date.now() });
+    this.recent.set(key, crawl, reuseMs);
     return crawl;
   }
 
@@ -506,7 +504,7 @@ export class SiteCrawlSourceAdapter implements SourceAdapter {
       if (state.signal?.aborted) throw error;
       const tooLarge = oversizeBody(error, url, limits);
       if (tooLarge) return { reason: tooLarge.message, code: tooLarge.code, links: [] };
-      return { reason: message(error), links: [] };
+      return { reason: errorText(error), links: [] };
     }
     state.bytes += response.body.byteLength;
     if (!ok(response.status)) return { reason: `HTTP ${response.status}`, links: [] };

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Logger } from '@pro-context/kernel';
+import { errorText } from '@pro-context/plugin-kit';
 import type Database from 'better-sqlite3';
 import type { CheckpointReply, CheckpointWorkerData } from './checkpoint-worker.js';
 
@@ -107,7 +108,7 @@ export class Checkpointer {
     this.running = false;
     this.logger.warn('cache: the checkpoint worker failed; checkpoints are made on the main thread', {
       file: this.file,
-      error: error instanceof Error ? error.message : String(error),
+      error: errorText(error),
     });
     try {
       this.db.pragma(`wal_autocheckpoint = ${AUTOCHECKPOINT_PAGES}`);

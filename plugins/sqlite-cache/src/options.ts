@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
-import { defineErrors, expandHome, ProContextError, z } from '@pro-context/kernel';
+import { defineErrors, ProContextError, z } from '@pro-context/kernel';
+import { expandHome } from '@pro-context/plugin-kit';
 
 const hours = z.number().min(0);
 

@@ -1,4 +1,5 @@
-import { ProContextError, retrySync } from '@pro-context/kernel';
+import { ProContextError } from '@pro-context/kernel';
+import { retrySync } from '@pro-context/plugin-kit';
 import Database from 'better-sqlite3';
 
 /** One schema step. Applied once, in its own transaction, recorded in `schema_migrations`. */

@@ -13,6 +13,7 @@ import {
   type Logger,
   ProContextError,
 } from '@pro-context/kernel';
+import { errorText } from '@pro-context/plugin-kit';
 import Database from 'better-sqlite3';
 import { LRUCache } from 'lru-cache';
 import { AUTOCHECKPOINT_PAGES, Checkpointer } from './checkpointer.js';
@@ -259,7 +260,7 @@ export class SqliteCacheStore implements CacheStore {
     } catch (error) {
       db?.close();
       if (isProContextError(error)) throw error;
-      throw new ProContextError('CONFIG_INVALID', `Cannot open the cache database ${file}: ${errorMessage(error)}`, {
+      throw new ProContextError('CONFIG_INVALID', `Cannot open the cache database ${file}: ${errorText(error)}`, {
         suggestion:
           'Point cache.directory (or PRO_CONTEXT_CACHE_DIR) at a writable directory; delete cache.db if it is not a SQLite database.',
         details: { file },
@@ -317,13 +318,13 @@ export class SqliteCacheStore implements CacheStore {
     } catch (error) {
       // a copy that is no database (or of a newer schema): an empty one
       if (!copy) throw error;
-      how = `empty: its copy could not be opened (${errorMessage(error)})`;
+      how = `empty: its copy could not be opened (${errorText(error)})`;
       db = new Database(':memory:');
       migrate(db, file);
     }
     const warning = sqliteCacheErrors.create(
       'CACHE_NOT_WRITABLE',
-      { file, reason: errorMessage(cause), how },
+      { file, reason: errorText(cause), how },
       { details: { file }, cause },
     );
     this.logger?.warn(warning.message, { error: warning.toPayload() });
@@ -552,7 +553,7 @@ export class SqliteCacheStore implements CacheStore {
         // PASSIVE: never waits for another process's readers; close() itself checkpoints fully when last out.
         db.pragma('wal_checkpoint(PASSIVE)');
       } catch (error) {
-        this.logger.warn('cache: could not flush before closing', { file: this.file, error: errorMessage(error) });
+        this.logger.warn('cache: could not flush before closing', { file: this.file, error: errorText(error) });
       }
       db.close();
     }
@@ -606,7 +607,7 @@ export class SqliteCacheStore implements CacheStore {
         namespace,
         key,
         file: this.file,
-        error: errorMessage(error),
+        error: errorText(error),
       });
       stmts.remove.run(namespace, key);
       return undefined;
@@ -664,7 +665,7 @@ export class SqliteCacheStore implements CacheStore {
         setImmediate(next);
       } catch (error) {
         this.touchSlices = false;
-        this.logger.warn('cache: could not record access times', { file: this.file, error: errorMessage(error) });
+        this.logger.warn('cache: could not record access times', { file: this.file, error: errorText(error) });
       }
     };
     setImmediate(next);
@@ -743,7 +744,7 @@ export class SqliteCacheStore implements CacheStore {
 
   private runCleanup(): void {
     this.cleanup().catch((error: unknown) => {
-      this.logger.warn('cache: periodic cleanup failed', { file: this.file, error: errorMessage(error) });
+      this.logger.warn('cache: periodic cleanup failed', { file: this.file, error: errorText(error) });
     });
   }
 }
@@ -842,10 +843,6 @@ function isPermissionProblem(error: unknown): boolean {
     if (/^SQLITE_(READONLY|CANTOPEN|PERM|AUTH)/.test(code)) return true;
   }
   return /readonly database|read-only file system|permission denied|unable to open database file/i.test(
-    errorMessage(error),
+    errorText(error),
   );
-}
-
-function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -1,16 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
-import {
-  expandHome,
-  type IndexableChunk,
-  type IndexKey,
-  type Logger,
-  retrySync,
-  type SearchBackend,
-  type SearchOptions,
-  type SearchResults,
+import type {
+  IndexableChunk,
+  IndexKey,
+  Logger,
+  SearchBackend,
+  SearchOptions,
+  SearchResults,
 } from '@pro-context/kernel';
+import { expandHome, retrySync } from '@pro-context/plugin-kit';
 import Database from 'better-sqlite3';
 import { ANALYSIS, FTS5_TOKENIZER, ftsString, indexText, queryTerms } from './analysis.js';
 

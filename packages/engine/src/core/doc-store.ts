@@ -7,10 +7,10 @@ import {
   type Logger,
   ProContextError,
   type SearchBackend,
-  Slicer,
   type TocResult,
 } from '@pro-context/kernel';
 import { ChunkingPool, indexableChunk, type PageLimits, TermIndex } from '@pro-context/markdown';
+import { Slicer } from '@pro-context/plugin-kit';
 import { IndexingBuild } from './indexing-build.js';
 import { answerKeyPrefix, ns, versionKey } from './keys.js';
 import { SourceChain } from './sources.js';

@@ -6,7 +6,6 @@ import {
   type IndexKey,
   isProContextError,
   type SearchBackend,
-  Slicer,
 } from '@pro-context/kernel';
 import {
   type ChunkingPool,
@@ -18,6 +17,7 @@ import {
   type SkippedPage,
   sharedPageConverter,
 } from '@pro-context/markdown';
+import { Slicer } from '@pro-context/plugin-kit';
 import {
   BLOCK_CHARS,
   BlockCutter,

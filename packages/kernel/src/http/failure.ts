@@ -1,4 +1,4 @@
-import { isProContextError, ProContextError } from '../errors/pro-context-error.js';
+import { isProContextError } from '../errors/pro-context-error.js';
 
 /**
  * Why a request to an upstream (a docs site, a registry, a remote API) failed, as the HTTP client classifies it.
@@ -117,64 +117,4 @@ export function describeUpstreamFailure(failure: UpstreamFailure | undefined): s
     default:
       return undefined;
   }
-}
-
-/** Who a registry error is about: `registry` id (`'pypi'`), how to name it (`'PyPI'`) and its host. */
-export interface RegistryFailureSubject {
-  registry: string;
-  label: string;
-  host: string;
-  /** The request's deadline, ms, stated in a timeout's message. */
-  timeoutMs?: number;
-  /** Replaces the code's generic suggestion. */
-  suggestion?: string;
-}
-
-/**
- * A package registry's transport failure (what the HTTP client threw) as the code that names its cause: a timeout
- * is `REGISTRY_TIMEOUT` stating the deadline; refused by policy, DNS, connection refused or reset, TLS are
- * `REGISTRY_UNREACHABLE`; an answer that cannot be read (too large, a redirect loop) is `REGISTRY_ERROR`. The
- * classification stays in `details.failure`. Anything else (an abort) is returned as it is.
- */
-export function registryFailure(error: unknown, subject: RegistryFailureSubject): unknown {
-  const failure = upstreamFailureOf(error);
-  if (!failure || !isProContextError(error)) return error;
-  const { registry, label, host } = subject;
-  const details = { registry, host, failure, ...(error.details?.status ? { status: error.details.status } : {}) };
-  if (failure === 'timeout') {
-    const ms = subject.timeoutMs ?? (error.details?.timeoutMs as number | undefined);
-    return new ProContextError(
-      'REGISTRY_TIMEOUT',
-      `${label} (${host}) did not answer${ms ? ` within ${Math.round(ms / 100) / 10} s` : ' in time'}.`,
-      { details: { ...details, ...(ms ? { timeoutMs: ms } : {}) }, cause: error },
-    );
-  }
-  const code = isUnreachableFailure(failure) ? 'REGISTRY_UNREACHABLE' : 'REGISTRY_ERROR';
-  const verb = code === 'REGISTRY_UNREACHABLE' ? 'could not be reached' : 'did not answer usefully';
-  return new ProContextError(code, `${label} (${host}) ${verb}: ${error.message.replace(/\.$/, '')}.`, {
-    ...(subject.suggestion ? { suggestion: subject.suggestion } : {}),
-    details,
-    cause: error,
-  });
-}
-
-/** A registry's failing response status as a catalog error (`RATE_LIMITED` for a 429, else `REGISTRY_ERROR`). */
-export function registryStatusError(
-  status: number,
-  retryAfter: number | undefined,
-  subject: RegistryFailureSubject & { url: string },
-): ProContextError {
-  const { registry, label, host } = subject;
-  const failure = upstreamFailureOfStatus(status) ?? 'http-4xx';
-  if (status === 429) {
-    return new ProContextError('RATE_LIMITED', `${label} (${host}) is rate limiting requests.`, {
-      ...(retryAfter === undefined ? {} : { retryAfter }),
-      details: { registry, host, status, failure },
-    });
-  }
-  return new ProContextError('REGISTRY_ERROR', `${label} (${host}) answered HTTP ${status} for ${subject.url}.`, {
-    recoverable: status >= 500,
-    ...(status >= 500 || !subject.suggestion ? {} : { suggestion: subject.suggestion }),
-    details: { registry, host, status, failure },
-  });
 }

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { IndexableChunk } from '@pro-context/kernel';
-import { isProContextError, Slicer } from '@pro-context/kernel';
+import { isProContextError } from '@pro-context/kernel';
+import { errorText, Slicer } from '@pro-context/plugin-kit';
 import { loadHtmlToMarkdown } from '../html/lazy.js';
 import { checkHtmlPage, checkTextPage, type PageLimits, pageLimits } from '../html/limits.js';
 import { type Chunk, chunkMarkdown } from '../markdown/chunk.js';
@@ -139,7 +140,7 @@ export class DocsPreparer {
           code: isProContextError(error) ? error.code : 'INTERNAL_ERROR',
           reason: isProContextError(error)
             ? error.message
-            : `The page ${page.url} could not be chunked (${error instanceof Error ? error.message : String(error)}), so it was left out.`,
+            : `The page ${page.url} could not be chunked (${errorText(error)}), so it was left out.`,
         });
         continue;
       }

@@ -1,6 +1,10 @@
-import { isProContextError } from '../errors/pro-context-error.js';
-import { upstreamFailureOf } from '../http/failure.js';
-import type { HttpClient, HttpRequestOptions, HttpResponse } from '../http/types.js';
+import {
+  type HttpClient,
+  type HttpRequestOptions,
+  type HttpResponse,
+  isProContextError,
+  upstreamFailureOf,
+} from '@pro-context/kernel';
 import { parseRetryAfterMs } from './retry-after.js';
 
 /** How {@link postWithRetries} retries (take the values from the kernel's `http` config). */

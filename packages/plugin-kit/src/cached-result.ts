@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { CacheStore } from '../contracts/cache-store.js';
+import type { CacheStore } from '@pro-context/kernel';
 
 /** Loads in flight, per cache store, so that two kernels never share one. */
 const inFlight = new WeakMap<CacheStore, Map<string, Promise<unknown>>>();
