@@ -1,4 +1,5 @@
-import { configJsonSchema, createKernel, createSilentLogger } from '@pro-context/kernel';
+import { configJsonSchema } from '@pro-context/config';
+import { createKernel, createSilentLogger } from '@pro-context/kernel';
 import { catalogErrorOf, createTestKernel } from '@pro-context/testing';
 import { describe, expect, it } from 'vitest';
 import { enginePlugin } from '../src/plugin.js';

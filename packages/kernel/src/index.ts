@@ -2,26 +2,19 @@
  * @pro-context/kernel: the contracts third parties build against, the plugin system, configuration,
  * the error catalog, log spans and the HTTP client's interface (the client itself is `@pro-context/http`).
  *
- * Every export here is public API. Add exports deliberately.
+ * Every export here is public API; named exports only. Add exports deliberately.
  */
 import 'reflect-metadata';
 
+import * as z from 'zod';
+
 export { inject, injectAll, injectable } from 'tsyringe';
-export * as z from 'zod';
-export type { ConfigIssue, ValidatedConfig } from './config/assemble.js';
-export { buildConfigSchema, configJsonSchema, flattenZodIssues, validateConfig } from './config/assemble.js';
+export type { ConfigIssue, DeclaredConfigSection, ValidatedConfig } from './config/assemble.js';
+export { declaredConfigSections, flattenZodIssues, validateConfig } from './config/assemble.js';
 export type { KernelConfig } from './config/kernel-schema.js';
 export { httpConfigSchema, loggingConfigSchema, securityConfigSchema } from './config/kernel-schema.js';
-export type { ConfigSource, LoadConfigOptions } from './config/load.js';
-export {
-  configFileNames,
-  deepMerge,
-  expandHome,
-  findConfigFile,
-  getPath,
-  kernelEnvironment,
-  loadConfig,
-} from './config/load.js';
+export type { ConfigSource } from './config/load.js';
+export { applyEnvironment, deepMerge, getPath, kernelEnvironment, setPath } from './config/load.js';
 export type { ConfigSection, EnvironmentVariable } from './config/sections.js';
 export { defineConfigSection } from './config/sections.js';
 export type { ResolvedConfig } from './config/types.js';
@@ -157,3 +150,5 @@ export type { EventBus, KernelEvents } from './util/events.js';
 export { createEventBus } from './util/events.js';
 export { CHARS_PER_TOKEN, charsForTokens, estimateTokens } from './util/tokens.js';
 export { KERNEL_VERSION } from './version.js';
+/** zod, re-exported so plugins share the kernel's one copy (schemas of options, config sections, tools). */
+export { z };

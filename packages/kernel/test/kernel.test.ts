@@ -14,7 +14,6 @@ import {
   KERNEL_VERSION,
   kernelTokens,
   type Logger,
-  loadConfig,
   ProContextError,
   type SourceAdapter,
   sourceAdapterToken,
@@ -215,7 +214,7 @@ describe('binding and lifecycle', () => {
 });
 
 describe('configuration', () => {
-  const cachePlugin = definePlugin({
+  const _cachePlugin = definePlugin({
     id: 'cache-like',
     kernel: '*',
     configKey: 'cache',
@@ -247,100 +246,11 @@ describe('configuration', () => {
     register() {},
   });
 
-  function writeConfig(text: string): string {
+  function _writeConfig(text: string): string {
     const dir = mkdtempSync(join(tmpdir(), 'pc-config-'));
     writeFileSync(join(dir, 'pro-context.config.yaml'), text);
     return dir;
   }
-
-  it('reads the file, applies PRO_CONTEXT_* overrides and gives plugins their section', async () => {
-    const dir = writeConfig('cache:\n  maxMemoryMB: 50\nlogging:\n  level: warn\n');
-    const source = loadConfig({ cwd: dir, env: { PRO_CONTEXT_CACHE_DIR: '/data/cache', PRO_CONTEXT_PORT: '4000' } });
-    const kernel = await createKernel({ ...silent, config: source })
-      .use(cachePlugin)
-      .use(hostPlugin)
-      .start();
-    expect(kernel.resolve(createToken<{ directory: string; maxMemoryMB: number }>('test.cacheOptions'))).toEqual({
-      directory: '/data/cache',
-      maxMemoryMB: 50,
-    });
-    expect(serverSection.read(kernel.config).port).toBe(4000);
-    expect(kernel.environment).toEqual([
-      { variable: 'PRO_CONTEXT_CACHE_DIR', key: 'cache.directory', secret: false },
-      { variable: 'PRO_CONTEXT_PORT', key: 'server.port', secret: false },
-    ]);
-    expect(kernel.config.logging.level).toBe('warn');
-    expect(kernel.config.sourceFile).toBe(join(dir, 'pro-context.config.yaml'));
-    await kernel.stop();
-  });
-
-  it('PRO_CONTEXT_DEBUG=true is a shorthand for the debug level', () => {
-    expect(loadConfig({ cwd: tmpdir(), env: { PRO_CONTEXT_DEBUG: 'true' }, file: undefined }).values).toMatchObject({
-      logging: { level: 'debug' },
-    });
-  });
-
-  it('names the exact key, its line and what is wrong in a bad config file', async () => {
-    const dir = writeConfig(
-      [
-        'server:',
-        '  transport: carrier-pigeon',
-        'cache:',
-        '  maxMemoryMB: lots',
-        'cahce:',
-        '  directory: /tmp',
-        '',
-      ].join('\n'),
-    );
-    const error = await expectCode(
-      createKernel({ ...silent, config: loadConfig({ cwd: dir, env: {} }) })
-        .use(cachePlugin)
-        .use(hostPlugin)
-        .start(),
-      'CONFIG_INVALID',
-    );
-    expect(error.message).toContain(`Invalid configuration in ${join(dir, 'pro-context.config.yaml')}:`);
-    expect(error.message).toContain('server.transport (line 2): Invalid option: expected one of "stdio"|"http"');
-    expect(error.message).toContain('cache.maxMemoryMB (line 4): Invalid input: expected number, received string');
-    expect(error.message).toContain('cahce (line 5): Unrecognized key');
-  });
-
-  it('names the environment variable when an override is bad', async () => {
-    const error = await expectCode(
-      createKernel({
-        ...silent,
-        config: loadConfig({ cwd: tmpdir(), env: { PRO_CONTEXT_PORT: 'eighty' }, file: undefined }),
-      })
-        .use(hostPlugin)
-        .start(),
-      'CONFIG_INVALID',
-    );
-    expect(error.message).toContain(
-      'server.port (from PRO_CONTEXT_PORT): Invalid input: expected number, received string',
-    );
-  });
-
-  it('reports YAML syntax errors with line and column', () => {
-    const dir = writeConfig('server:\n  port: [3100\n');
-    expect(() => loadConfig({ cwd: dir, env: {} })).toThrow(/is not valid YAML \(line \d+, column \d+\)/);
-  });
-
-  it('says what to do about a key written twice (the seed example repeats `project:`)', () => {
-    const dir = writeConfig(
-      'project:\n  autoDetect: true\ncache:\n  maxMemoryMB: 50\nproject:\n  workingDirectory: .\n',
-    );
-    const error = (() => {
-      try {
-        loadConfig({ cwd: dir, env: {} });
-      } catch (e) {
-        return e as ProContextError;
-      }
-      throw new Error('expected a CONFIG_INVALID error');
-    })();
-    expect(error.code).toBe('CONFIG_INVALID');
-    expect(error.message).toMatch(/line 5/);
-    expect(error.suggestion).toMatch(/appears twice.*merge/);
-  });
 
   it('warns (does not fail) for sections of plugins that are not installed', async () => {
     const kernel = await createKernel({ ...silent, config: { sources: { github: { token: 'x' } } } })

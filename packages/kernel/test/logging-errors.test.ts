@@ -1,14 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import {
-  configJsonSchema,
   createLogger,
   createToken,
   createUrlAllowlist,
-  definePlugin,
   estimateTokens,
   ProContextError,
   toProContextError,
-  z,
 } from '../src/index.js';
 
 function capture() {
@@ -122,26 +119,6 @@ describe('tokens and schema', () => {
   it('gives the same symbol for the same id across calls (two installed copies agree)', () => {
     expect(createToken('test.same')).toBe(createToken('test.same'));
     expect(() => createToken('no-dot')).toThrow(/must look like/);
-  });
-
-  it('generates a JSON Schema that covers kernel and plugin sections, for editors', () => {
-    const plugin = definePlugin({
-      id: 'demo',
-      kernel: '*',
-      configKey: 'sources.demo',
-      optionsSchema: z.strictObject({ depth: z.number().int().default(2).describe('How deep to crawl.') }),
-      register() {},
-    });
-    const schema = configJsonSchema([plugin]) as {
-      properties: Record<string, { properties?: Record<string, unknown> }>;
-    };
-    expect(schema.properties.logging?.properties?.level).toMatchObject({ enum: ['debug', 'info', 'warn', 'error'] });
-    const sources = schema.properties.sources as { properties: { demo: { properties: { depth: unknown } } } };
-    expect(sources.properties.demo.properties.depth).toMatchObject({
-      type: 'integer',
-      default: 2,
-      description: 'How deep to crawl.',
-    });
   });
 
   it('estimates tokens at about four characters each', () => {

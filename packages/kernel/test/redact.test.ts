@@ -4,7 +4,6 @@ import {
   createKernel,
   createLogger,
   definePlugin,
-  loadConfig,
   ProContextError,
   REDACTED,
   redactAnswer,
@@ -84,7 +83,7 @@ describe('redaction of secrets (issue #25.5)', () => {
       register() {},
     });
     const kernel = await createKernel({
-      config: loadConfig({ env: { MIRROR_API_KEY: 'mirror-key-0c4f7e2a9b' }, cwd: '/nonexistent' }),
+      config: { values: {}, lines: new Map(), fromEnv: new Map(), env: { MIRROR_API_KEY: 'mirror-key-0c4f7e2a9b' } },
       logger,
     })
       .use(mirror)

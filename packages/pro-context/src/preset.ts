@@ -1,14 +1,13 @@
 import { createRequire } from 'node:module';
+import { configJsonSchema, loadConfig } from '@pro-context/config';
 import { enginePlugin } from '@pro-context/engine';
 import { createHttpClient } from '@pro-context/http';
 import {
   type AnyPlugin,
   type ConfigSource,
-  configJsonSchema,
   createKernel,
   type HttpClientOptions,
   type Logger,
-  loadConfig,
   type StartedKernel,
 } from '@pro-context/kernel';
 import { knownLibrariesPlugin } from '@pro-context/known-libraries/plugin';

@@ -1,6 +1,7 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { cacheStoreToken, createKernel, createSilentLogger, isProContextError, loadConfig } from '@pro-context/kernel';
+import { loadConfig } from '@pro-context/config';
+import { cacheStoreToken, createKernel, createSilentLogger, isProContextError } from '@pro-context/kernel';
 import { describe, expect, it } from 'vitest';
 import sqliteCachePluginDefault, { SqliteCacheStore, sqliteCachePlugin, sqliteCacheStoreToken } from '../src/index.js';
 import { recordingLogger, tempDir } from './helpers.js';

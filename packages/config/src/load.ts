@@ -1,0 +1,127 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { isAbsolute, resolve } from 'node:path';
+import {
+  applyEnvironment,
+  type ConfigSource,
+  deepMerge,
+  kernelEnvironment,
+  ProContextError,
+  setPath,
+} from '@pro-context/kernel';
+import { isMap, isSeq, LineCounter, parseDocument } from 'yaml';
+
+/** Names the config file may have, looked up in the working directory, then in `~/.pro-context/`. */
+export const configFileNames = ['pro-context.config.yaml', 'pro-context.config.yml'] as const;
+
+/** Options of {@link loadConfig}. */
+export interface LoadConfigOptions {
+  /** Explicit file; an error if it does not exist. Default: `PRO_CONTEXT_CONFIG`, then the usual places. */
+  file?: string;
+  /** Where to look for `pro-context.config.yaml` (default `process.cwd()`). */
+  cwd?: string;
+  /** Environment (default `process.env`). */
+  env?: Record<string, string | undefined>;
+  /** Values to start from, below the file (e.g. a preset's defaults). */
+  defaults?: Record<string, unknown>;
+  /** Values above the file and the environment (e.g. command-line flags). */
+  overrides?: Record<string, unknown>;
+}
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value) && !(value instanceof Uint8Array);
+
+/** Finds the config file: explicit, `PRO_CONTEXT_CONFIG`, `./pro-context.config.yaml`, `~/.pro-context/config.yaml`. */
+export function findConfigFile(options: LoadConfigOptions = {}): string | undefined {
+  const env = options.env ?? process.env;
+  const cwd = options.cwd ?? process.cwd();
+  const explicit = options.file ?? env.PRO_CONTEXT_CONFIG;
+  if (explicit) {
+    const file = isAbsolute(explicit) ? explicit : resolve(cwd, explicit);
+    if (!existsSync(file)) {
+      throw new ProContextError('CONFIG_INVALID', `Configuration file ${file} does not exist.`, {
+        suggestion: 'Check the path given with --config or PRO_CONTEXT_CONFIG.',
+      });
+    }
+    return file;
+  }
+  for (const name of configFileNames) {
+    const file = resolve(cwd, name);
+    if (existsSync(file)) return file;
+  }
+  const home = resolve(homedir(), '.pro-context', 'config.yaml');
+  return existsSync(home) ? home : undefined;
+}
+
+function collectLines(node: unknown, prefix: string, counter: LineCounter, lines: Map<string, number>): void {
+  if (isMap(node)) {
+    for (const pair of node.items) {
+      const keyNode = pair.key as { value?: unknown; range?: [number, number, number] } | null;
+      const key = keyNode && typeof keyNode === 'object' ? String(keyNode.value) : String(pair.key);
+      const path = prefix ? `${prefix}.${key}` : key;
+      if (keyNode?.range) lines.set(path, counter.linePos(keyNode.range[0]).line);
+      collectLines(pair.value, path, counter, lines);
+    }
+  } else if (isSeq(node)) {
+    node.items.forEach((item, index) => {
+      const path = `${prefix}.${index}`;
+      const range = (item as { range?: [number, number, number] } | null)?.range;
+      if (range) lines.set(path, counter.linePos(range[0]).line);
+      collectLines(item, path, counter, lines);
+    });
+  }
+}
+
+/**
+ * Reads `pro-context.config.yaml` (if any) and applies the kernel's environment variables (plugins'
+ * variables are applied when the kernel validates the configuration, see {@link ConfigSource.env}).
+ * YAML syntax errors fail here with the line and column; values are validated later, against the schema
+ * assembled from the kernel and the installed plugins.
+ */
+export function loadConfig(options: LoadConfigOptions = {}): ConfigSource {
+  const env = options.env ?? process.env;
+  const file = findConfigFile(options);
+  const lines = new Map<string, number>();
+  let values: Record<string, unknown> = { ...(options.defaults ?? {}) };
+  if (file) {
+    const counter = new LineCounter();
+    const doc = parseDocument(readFileSync(file, 'utf8'), {
+      lineCounter: counter,
+      prettyErrors: true,
+      uniqueKeys: true,
+    });
+    if (doc.errors.length > 0) {
+      const first = doc.errors[0];
+      const where = first?.linePos?.[0]
+        ? `line ${first.linePos[0].line}, column ${first.linePos[0].col}`
+        : 'unknown position';
+      throw new ProContextError(
+        'CONFIG_INVALID',
+        `${file} is not valid YAML (${where}): ${first?.message.split('\n')[0] ?? 'parse error'}`,
+        {
+          details: { file },
+          suggestion: /unique/i.test(first?.message ?? '')
+            ? 'A key appears twice at the same level: merge the two blocks into one, then start again.'
+            : 'Fix the YAML at the named line (indentation, a missing colon or quote), then start again.',
+        },
+      );
+    }
+    const parsed = doc.toJS({ maxAliasCount: 100 }) as unknown;
+    if (parsed !== null && parsed !== undefined && !isPlainObject(parsed)) {
+      throw new ProContextError('CONFIG_INVALID', `${file} must contain a mapping of settings at the top level.`, {
+        details: { file },
+      });
+    }
+    collectLines(doc.contents, '', counter, lines);
+    values = deepMerge(values, (parsed as Record<string, unknown> | null) ?? {});
+  }
+  const fromEnv = new Map<string, string>();
+  applyEnvironment(values, env, kernelEnvironment, fromEnv);
+  const debug = env.PRO_CONTEXT_DEBUG;
+  if (debug && /^(1|true|yes|on)$/i.test(debug.trim())) {
+    setPath(values, 'logging.level', 'debug');
+    fromEnv.set('logging.level', 'PRO_CONTEXT_DEBUG');
+  }
+  if (options.overrides) values = deepMerge(values, options.overrides);
+  return { values, file, lines, fromEnv, env, ...(options.overrides ? { overrides: options.overrides } : {}) };
+}
