@@ -1,3 +1,9 @@
+/**
+ * @pro-context/known-libraries: the curated registry of well-known libraries, its schema, lookups and the
+ * library provider plugin that serves it.
+ *
+ * Every export here is public API; named exports only.
+ */
 import { readFileSync } from 'node:fs';
 import { librariesDataUrl } from './plugin.js';
 import { KnownLibraryRegistry } from './registry.js';
@@ -17,7 +23,32 @@ export {
   loadKnownLibraries,
 } from './plugin.js';
 export { KnownLibraryRegistry, type RegistryProblem } from './registry.js';
-export * from './schema.js';
+export type {
+  Category,
+  KnownLibrary,
+  KnownLibraryInput,
+  Language,
+  LlmsFile,
+  RegistryFile,
+  VersionedDocs,
+  VersionFormat,
+} from './schema.js';
+export {
+  categories,
+  categorySchema,
+  idPattern,
+  knownLibrarySchema,
+  languageSchema,
+  languages,
+  llmsFileSchema,
+  packageNamePattern,
+  registryFileSchema,
+  registryOf,
+  repositoryPattern,
+  versionedDocsSchema,
+  versionFormatSchema,
+  versionFormats,
+} from './schema.js';
 export { formatVersion, versionedDocsUrlFor } from './versions.js';
 
 /** Reads and validates a registry file (throws a `ZodError` naming the bad entry and field). */

@@ -1,6 +1,7 @@
 import {
   isProContextError,
   isUnreachableFailure,
+  kernelErrors,
   ProContextError,
   upstreamFailureOf,
   upstreamFailureOfStatus,
@@ -30,19 +31,19 @@ export function registryFailure(error: unknown, subject: RegistryFailureSubject)
   const details = { registry, host, failure, ...(error.details?.status ? { status: error.details.status } : {}) };
   if (failure === 'timeout') {
     const ms = subject.timeoutMs ?? (error.details?.timeoutMs as number | undefined);
-    return new ProContextError(
+    return kernelErrors.create(
       'REGISTRY_TIMEOUT',
-      `${label} (${host}) did not answer${ms ? ` within ${Math.round(ms / 100) / 10} s` : ' in time'}.`,
+      { registry: `${label} (${host})`, deadline: ms ? `within ${Math.round(ms / 100) / 10} s` : 'in time' },
       { details: { ...details, ...(ms ? { timeoutMs: ms } : {}) }, cause: error },
     );
   }
-  const code = isUnreachableFailure(failure) ? 'REGISTRY_UNREACHABLE' : 'REGISTRY_ERROR';
-  const verb = code === 'REGISTRY_UNREACHABLE' ? 'could not be reached' : 'did not answer usefully';
-  return new ProContextError(code, `${label} (${host}) ${verb}: ${error.message.replace(/\.$/, '')}.`, {
-    ...(subject.suggestion ? { suggestion: subject.suggestion } : {}),
-    details,
-    cause: error,
-  });
+  const reason = error.message.replace(/\.$/, '');
+  const options = { ...(subject.suggestion ? { suggestion: subject.suggestion } : {}), details, cause: error };
+  if (isUnreachableFailure(failure)) {
+    return kernelErrors.create('REGISTRY_UNREACHABLE', { registry: `${label} (${host})`, reason }, options);
+  }
+  // REGISTRY_ERROR has two shapes (an unreadable answer here, a failing status below): no template
+  return new ProContextError('REGISTRY_ERROR', `${label} (${host}) did not answer usefully: ${reason}.`, options);
 }
 
 /** A registry's failing response status as a catalog error (`RATE_LIMITED` for a 429, else `REGISTRY_ERROR`). */

@@ -1,6 +1,8 @@
 /**
  * @pro-context/testing: what a plugin author needs to test against pro-context — a test kernel, fakes for
  * every contract, contract suites, and a loopback fake web that serves documentation sites.
+ *
+ * Every export here is public API; named exports only.
  */
 
 export { conformanceFixtures, conformanceFixturesPlugin } from './conformance/fixtures.js';
@@ -24,7 +26,30 @@ export type {
 export { corpusRepos, startFakeGithub } from './fake-github.js';
 export type { FakeProxy } from './fake-proxy.js';
 export { startFakeProxy } from './fake-proxy.js';
-export * from './fake-registries/index.js';
+export type {
+  FakeNpmOptions,
+  FakeNpmPackage,
+  FakeNpmVersion,
+  FakePypiProject,
+  FakePypiRelease,
+  FakeRegistry,
+  FakeRegistryFault,
+  FakeRegistryRequest,
+} from './fake-registries/index.js';
+export {
+  fakeFastapi,
+  fakeNpmPackages,
+  fakePydantic,
+  fakePypiProjects,
+  fakeReact,
+  fakeRequest,
+  fakeTanstackReactQuery,
+  fakeTypingExtensions,
+  fakeZod,
+  NPM_ABBREVIATED_MEDIA_TYPE,
+  startFakeNpm,
+  startFakePypi,
+} from './fake-registries/index.js';
 export type {
   FakeContext7,
   FakeContext7CodeSnippet,

@@ -38,9 +38,14 @@ export const errorCatalog = {
     message: '{host} is not in the read-page allowlist.',
   },
   SOURCE_UNAVAILABLE: { recoverable: true, suggestion: 'Try again later.' },
-  REGISTRY_TIMEOUT: { recoverable: true, suggestion: 'Try again or specify the library ID directly.' },
+  REGISTRY_TIMEOUT: {
+    recoverable: true,
+    suggestion: 'Try again or specify the library ID directly.',
+    message: '{registry} did not answer {deadline}.',
+  },
   REGISTRY_UNREACHABLE: {
     recoverable: true,
+    message: '{registry} could not be reached: {reason}.',
     suggestion:
       "Check the network (a firewall, proxy or DNS sinkhole), or point registries.<id>.url at a mirror you can reach; configure the library's docs (libraries in the config) to work without the registry.",
   },
