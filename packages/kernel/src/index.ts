@@ -27,6 +27,8 @@ export { defineConfigSection } from './config/sections.js';
 export type { ResolvedConfig } from './config/types.js';
 export type { AnswerRevisions } from './contracts/answer-revisions.js';
 export { createAnswerRevisions } from './contracts/answer-revisions.js';
+export type { IndexLease, LeaseHandle, ReplicaEvent, ReplicaEvents } from './contracts/replicas.js';
+export { indexLeaseToken, replicaEventsToken } from './contracts/replicas.js';
 export type {
   CacheEntry,
   CacheGetOptions,
