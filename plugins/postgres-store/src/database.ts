@@ -1,16 +1,30 @@
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { ProContextError, redactString, registerSecrets } from '@pro-context/kernel';
-import pg from 'pg';
+import type pg from 'pg';
 import { postgresStoreErrors } from './options.js';
 
-/** int8 (epoch ms, counts) as numbers: every value this store writes is below 2^53. */
-const types = {
-  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-    oid === 20 && format !== 'binary'
-      ? (value: string) => Number(value)
-      : pg.types.getTypeParser(oid, format ?? 'text')) as typeof pg.types.getTypeParser,
-};
+type Pg = typeof pg;
+
+/**
+ * node-postgres, imported on first use: a server on SQLite never loads it (the preset imports this plugin
+ * either way), and in the CLI's bundle it is a chunk of its own.
+ */
+let driver: Promise<{ pg: Pg; types: { getTypeParser: Pg['types']['getTypeParser'] } }> | undefined;
+function loadDriver() {
+  driver ??= import('pg').then((module) => {
+    const pg = (module.default ?? module) as Pg;
+    // int8 (epoch ms, counts) as numbers: every value this store writes is below 2^53
+    const types = {
+      getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+        oid === 20 && format !== 'binary'
+          ? (value: string) => Number(value)
+          : pg.types.getTypeParser(oid, format ?? 'text')) as Pg['types']['getTypeParser'],
+    };
+    return { pg, types };
+  });
+  return driver;
+}
 
 /** Options of {@link Database}. */
 export interface DatabaseOptions {
@@ -53,7 +67,8 @@ export function registerUrlSecrets(url: string): void {
  * (named by host and database, never the password) and the driver's own (redacted) for anything else.
  */
 export class Database {
-  readonly pool: pg.Pool;
+  private poolPromise: Promise<pg.Pool> | undefined;
+  private closed = false;
   readonly schema: string;
   readonly where: string;
   readonly replicaId: string;
@@ -67,17 +82,25 @@ export class Database {
     this.where = describeUrl(options.url);
     this.replicaId =
       options.replicaId ?? `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`.slice(0, 100);
-    this.pool = new pg.Pool({
-      connectionString: options.url,
-      max: options.poolSize ?? 10,
-      connectionTimeoutMillis: options.connectionTimeoutMs ?? 5000,
-      idleTimeoutMillis: 30_000,
-      application_name: 'pro-context',
-      ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}),
-      types,
+  }
+
+  /** The pool, created on first use. */
+  pool(): Promise<pg.Pool> {
+    this.poolPromise ??= loadDriver().then(({ pg, types }) => {
+      const pool = new pg.Pool({
+        connectionString: this.options.url,
+        max: this.options.poolSize ?? 10,
+        connectionTimeoutMillis: this.options.connectionTimeoutMs ?? 5000,
+        idleTimeoutMillis: 30_000,
+        application_name: 'pro-context',
+        ...(this.options.statementTimeoutMs ? { statement_timeout: this.options.statementTimeoutMs } : {}),
+        types,
+      });
+      // an idle connection dropped by the server (a restart, a failover) is an event, not a crash
+      pool.on('error', () => undefined);
+      return pool;
     });
-    // an idle connection dropped by the server (a restart, a failover) is an event, not a crash
-    this.pool.on('error', () => undefined);
+    return this.poolPromise;
   }
 
   /** `schema.name`, quoted. */
@@ -99,8 +122,9 @@ export class Database {
     values?: unknown[],
   ): Promise<pg.QueryResult<R>> {
     this.queries += 1;
+    if (this.closed) throw this.wrap(new Error('Connection terminated: the store was closed'));
     try {
-      return await this.pool.query<R>(text, values);
+      return await (await this.pool()).query<R>(text, values);
     } catch (error) {
       throw this.wrap(error);
     }
@@ -110,7 +134,7 @@ export class Database {
   async transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
     let client: pg.PoolClient;
     try {
-      client = await this.pool.connect();
+      client = await (await this.pool()).connect();
     } catch (error) {
       throw this.wrap(error);
     }
@@ -130,6 +154,7 @@ export class Database {
 
   /** A dedicated connection (LISTEN), outside the pool. */
   async connectListener(): Promise<pg.Client> {
+    const { pg, types } = await loadDriver();
     const client = new pg.Client({
       connectionString: this.options.url,
       connectionTimeoutMillis: this.options.connectionTimeoutMs ?? 5000,
@@ -147,7 +172,10 @@ export class Database {
   }
 
   async close(): Promise<void> {
-    await this.pool.end().catch(() => undefined);
+    this.closed = true;
+    const pool = this.poolPromise;
+    this.poolPromise = undefined;
+    if (pool) await (await pool).end().catch(() => undefined);
   }
 
   /** Connection failures as `DATABASE_UNAVAILABLE`; SQL errors keep the driver's text, redacted. */

@@ -218,24 +218,27 @@ export class PostgresCacheStore implements CacheStore {
   async cleanup(): Promise<{ deleted: number; bytes: number }> {
     await this.open();
     const budget = this.options.maxSizeMB * 1024 * 1024;
-    let deleted = 0;
-    for (let round = 0; round < 100; round += 1) {
-      const { rows } = await this.db.query<{ bytes: number }>(
-        `SELECT coalesce(sum(size_bytes), 0)::int8 AS bytes FROM ${this.table}`,
-      );
-      const bytes = rows[0]?.bytes ?? 0;
-      if (bytes <= budget) return { deleted, bytes };
-      const { rowCount } = await this.db.query(
-        `DELETE FROM ${this.table} WHERE (namespace, key) IN (
-           SELECT namespace, key FROM ${this.table}
-           ORDER BY (expires_at IS NOT NULL AND expires_at <= $1) DESC, stored_at LIMIT 500)`,
-        [Date.now()],
-      );
-      deleted += rowCount ?? 0;
-      if (!rowCount) return { deleted, bytes };
-    }
-    this.logger?.warn('postgres-store: cleanup stopped after 100 rounds; the cache is still over cache.maxSizeMB');
-    return { deleted, bytes: -1 };
+    const { rows } = await this.db.query<{ bytes: number }>(
+      `SELECT coalesce(sum(size_bytes), 0)::int8 AS bytes FROM ${this.table}`,
+    );
+    const bytes = rows[0]?.bytes ?? 0;
+    if (bytes <= budget) return { deleted: 0, bytes };
+    // one statement: entries in eviction order, deleted while what is deleted before each is short of the excess
+    const { rowCount } = await this.db.query(
+      `DELETE FROM ${this.table} WHERE (namespace, key) IN (
+         SELECT namespace, key FROM (
+           SELECT namespace, key, size_bytes, sum(size_bytes) OVER (
+             ORDER BY (expires_at IS NOT NULL AND expires_at <= $1) DESC, stored_at, namespace, key) AS running
+           FROM ${this.table}) AS ordered
+         WHERE running - size_bytes < $2)`,
+      [Date.now(), bytes - budget],
+    );
+    const deleted = rowCount ?? 0;
+    if (deleted > 0) this.logger?.info(`postgres-store: removed ${deleted} entries to stay within cache.maxSizeMB`);
+    const after = await this.db.query<{ bytes: number }>(
+      `SELECT coalesce(sum(size_bytes), 0)::int8 AS bytes FROM ${this.table}`,
+    );
+    return { deleted, bytes: after.rows[0]?.bytes ?? 0 };
   }
 
   async close(): Promise<void> {
