@@ -27,8 +27,6 @@ export { defineConfigSection } from './config/sections.js';
 export type { ResolvedConfig } from './config/types.js';
 export type { AnswerRevisions } from './contracts/answer-revisions.js';
 export { createAnswerRevisions } from './contracts/answer-revisions.js';
-export type { IndexLease, LeaseHandle, ReplicaEvent, ReplicaEvents } from './contracts/replicas.js';
-export { indexLeaseToken, replicaEventsToken } from './contracts/replicas.js';
 export type {
   CacheEntry,
   CacheGetOptions,
@@ -62,6 +60,8 @@ export type {
   ResolvedVersion,
 } from './contracts/registry-resolver.js';
 export { registryResolverToken } from './contracts/registry-resolver.js';
+export type { IndexLease, LeaseHandle, ReplicaEvent, ReplicaEvents } from './contracts/replicas.js';
+export { indexLeaseToken, replicaEventsToken } from './contracts/replicas.js';
 export type {
   IndexableChunk,
   IndexBatchMessage,

@@ -1,5 +1,5 @@
-import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
 import { ProContextError, redactString, registerSecrets } from '@pro-context/kernel';
 import type pg from 'pg';
 import { postgresStoreErrors } from './options.js';
@@ -209,7 +209,9 @@ export class Database {
       await client.query(
         `CREATE TABLE IF NOT EXISTS ${versions} (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`,
       );
-      const { rows } = await client.query<{ version: number | null }>(`SELECT max(version) AS version FROM ${versions}`);
+      const { rows } = await client.query<{ version: number | null }>(
+        `SELECT max(version) AS version FROM ${versions}`,
+      );
       const current = rows[0]?.version ?? 0;
       if (current > migrations.length) {
         throw new ProContextError(

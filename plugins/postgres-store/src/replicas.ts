@@ -118,7 +118,9 @@ class PostgresLease implements LeaseHandle {
     try {
       if (!(await this.leases.renew(this))) {
         this.stop();
-        this.leases.warn(`postgres-store: the lease '${this.name}' expired before it was renewed; another replica may take it`);
+        this.leases.warn(
+          `postgres-store: the lease '${this.name}' expired before it was renewed; another replica may take it`,
+        );
       }
     } catch {
       // the database is unreachable now: the next renewal retries, and expiry frees the lease if it stays so

@@ -16,7 +16,10 @@ describe.skipIf(skipReason)(`postgres-store across replicas${skipReason ? ` (ski
     const schema = freshSchema();
     const a = new PostgresLeases(openDatabase(schema, 'a'));
     const b = new PostgresLeases(openDatabase(schema, 'b'));
-    const [first, second] = await Promise.all([a.acquire('index:fastapi@1', 30_000), b.acquire('index:fastapi@1', 30_000)]);
+    const [first, second] = await Promise.all([
+      a.acquire('index:fastapi@1', 30_000),
+      b.acquire('index:fastapi@1', 30_000),
+    ]);
     expect([first, second].filter(Boolean)).toHaveLength(1);
     const holder = (first ?? second)!;
     const other = first ? b : a;

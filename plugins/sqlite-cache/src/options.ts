@@ -24,7 +24,9 @@ export const sqliteCachePluginOptionsSchema = z.strictObject({
   store: z
     .literal('sqlite')
     .optional()
-    .describe('Which store holds the cache, keys and usage: sqlite (this one, the default) or postgres (postgres-store).'),
+    .describe(
+      'Which store holds the cache, keys and usage: sqlite (this one, the default) or postgres (postgres-store).',
+    ),
   directory: z
     .string()
     .min(1)
