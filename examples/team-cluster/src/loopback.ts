@@ -195,6 +195,8 @@ export interface LoadOutcome {
   attempts: number;
   ms: number;
   key: string;
+  /** Epoch ms when the request was first sent. */
+  at: number;
 }
 
 /** What {@link runLoad} measured. */
@@ -275,6 +277,7 @@ export async function runLoad(options: {
         n += 1;
         const body = JSON.stringify({ jsonrpc: '2.0', id: n, method: 'tools/call', params: options.body(n) });
         const began = performance.now();
+        const at = Date.now();
         let status = 0;
         let attempts = 0;
         for (; attempts <= (options.retries ?? 3); ) {
@@ -286,7 +289,7 @@ export async function runLoad(options: {
         if (attempts > 1) retried += 1;
         if (status === 0) failed += 1;
         statuses[status] = (statuses[status] ?? 0) + 1;
-        outcomes.push({ status, attempts, ms: performance.now() - began, key });
+        outcomes.push({ status, attempts, ms: performance.now() - began, key, at });
         // a refused client backs off a little, as an agent would
         if (status === 401 || status === 429) await new Promise((resolve) => setTimeout(resolve, 100));
       }
