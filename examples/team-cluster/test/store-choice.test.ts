@@ -31,7 +31,7 @@ describe("the preset's store", () => {
     }
   });
 
-  it('is SQLite unless PRO_CONTEXT_DATABASE_URL or cache.store: postgres chooses PostgreSQL', () => {
+  it('is SQLite unless cache.store: postgres or PRO_CONTEXT_DATABASE_URL (without cache.store: sqlite) chooses PostgreSQL', () => {
     const ids = (env: Record<string, string>, values?: Record<string, unknown>) =>
       defaultPlugins(env, values).map((p) => p.id);
     expect(ids({})).toContain('sqlite-cache');
@@ -40,6 +40,10 @@ describe("the preset's store", () => {
     expect(ids({ PRO_CONTEXT_DATABASE_URL: 'postgres://u:p@127.0.0.1:1/x' })).toContain('postgres-store');
     expect(ids({}, { cache: { store: 'postgres' } })).toContain('postgres-store');
     expect(ids({}, { cache: { store: 'postgres' } })).not.toContain('sqlite-cache');
+    // an explicit cache.store: sqlite wins over the variable
+    expect(ids({ PRO_CONTEXT_DATABASE_URL: 'postgres://u:p@127.0.0.1:1/x' }, { cache: { store: 'sqlite' } })).toContain(
+      'sqlite-cache',
+    );
   });
 
   it('says what is missing when cache.store is postgres without a URL', async () => {

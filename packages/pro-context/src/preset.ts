@@ -67,11 +67,14 @@ export function defaultPlugins(
   ];
 }
 
-/** Whether the configuration chooses the PostgreSQL store (`PRO_CONTEXT_DATABASE_URL`, `cache.store: postgres`). */
+/**
+ * Whether the configuration chooses the PostgreSQL store: `cache.store: postgres`, or `PRO_CONTEXT_DATABASE_URL`
+ * unless the configuration says `cache.store: sqlite`.
+ */
 export function usesPostgres(env: Record<string, string | undefined>, values?: Record<string, unknown>): boolean {
-  if (env.PRO_CONTEXT_DATABASE_URL) return true;
-  const cache = values?.cache as { store?: unknown } | undefined;
-  return cache?.store === 'postgres';
+  const store = (values?.cache as { store?: unknown } | undefined)?.store;
+  if (store === 'postgres' || store === 'sqlite') return store === 'postgres';
+  return Boolean(env.PRO_CONTEXT_DATABASE_URL);
 }
 
 /** Options of {@link startProContext}. */
