@@ -3,11 +3,12 @@
  * stdio server, indexing throughput and scale. Prints tables (stdout; progress on stderr) and writes
  * bench/results/bench.json. Benchmarks, not tests: it never fails on its numbers.
  *
- * Flags: `--sections=quality,stdio,http,scale,libraries,hostile` (default: all), `--http-seconds=N` (each HTTP load run,
+ * Flags: `--sections=quality,stdio,http,scale,libraries,hostile,replicas` (default: all), `--http-seconds=N` (each HTTP load run,
  * default 5), `--copies=N` (synthetic corpus size, default 10), `--calls=N` (timed get-docs and search-docs calls,
  * default 200), `--search-backends=orama-search,packed-search,packed-search-2w,sqlite-search` (the search backends the scale section
  * measures; default Orama and the packed index, side by side), `--libraries=N` and `--libraries-seconds=N` (the
- * many-libraries run through the server: how many libraries, default 100, and its time bound, default 300 s).
+ * many-libraries run through the server: how many libraries, default 100, and its time bound, default 300 s),
+ * `--replicas-seconds=N` (each load run of the replicas section, default 10).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -17,6 +18,7 @@ import { compareQuality, QUALITY_BUDGETS, type QualityReport, type QualityRow } 
 import { type HostileReport, measureHostile } from './lib/hostile.js';
 import { type HttpReport, measureHttp } from './lib/http-bench.js';
 import { startInProcess } from './lib/inprocess.js';
+import { measureReplicas, type ReplicasReport } from './lib/replicas-bench.js';
 import { measureScale, queriesFor, type ScaleReport } from './lib/scale.js';
 import { measureScaleServer, type ScaleServerReport } from './lib/scale-server.js';
 import { corpusLibraries, loadEvalRows, makeProject, median, pct, spawnServer, startWeb, table } from './lib/setup.js';
@@ -24,7 +26,8 @@ import { measureStdio, type StdioReport } from './lib/stdio-bench.js';
 import { evaluateTargets, type TargetResult } from './lib/targets.js';
 
 const arg = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
-const sections = new Set((arg('sections') ?? 'quality,stdio,http,scale,libraries,hostile').split(','));
+const sections = new Set((arg('sections') ?? 'quality,stdio,http,scale,libraries,hostile,replicas').split(','));
+const replicasSeconds = Number(arg('replicas-seconds') ?? 10);
 const manyLibraries = Number(arg('libraries') ?? 100);
 const manySeconds = Number(arg('libraries-seconds') ?? 300);
 const httpSeconds = Number(arg('http-seconds') ?? 5);
@@ -355,6 +358,43 @@ function printHostile(h: HostileReport): void {
   );
 }
 
+function printReplicas(r: ReplicasReport): void {
+  console.log('\n## Replicas on PostgreSQL behind nginx (cached get-docs, loopback)\n');
+  if (r.skipped) {
+    console.log(`skipped: ${r.skipped}`);
+    return;
+  }
+  const n = (x: number | null, digits = 2) => (x === null ? 'n/a' : x.toFixed(digits));
+  console.log(
+    table(
+      [
+        'replicas',
+        'conns',
+        'req/s',
+        'p50',
+        'p99',
+        'non-2xx',
+        'replicas CPU ms/req',
+        'PostgreSQL CPU ms/req',
+        'nginx CPU ms/req',
+        'PG queries/req',
+      ],
+      r.runs.map((x) => [
+        x.replicas,
+        x.connections,
+        x.requestsPerSecond.toFixed(0),
+        ms(x.p50Ms),
+        ms(x.p99Ms),
+        x.non2xx,
+        n(x.serverCpuMsPerRequest),
+        n(x.postgresCpuMsPerRequest),
+        n(x.nginxCpuMsPerRequest),
+        n(x.postgresQueriesPerRequest),
+      ]),
+    ),
+  );
+}
+
 function printTargets(targets: TargetResult[]): void {
   console.log('\n## Targets (2-core machine)\n');
   console.log(
@@ -378,6 +418,7 @@ async function main() {
   let http: HttpReport | undefined;
   let libraries: ScaleServerReport | undefined;
   let hostile: HostileReport | undefined;
+  let replicas: ReplicasReport | undefined;
   try {
     if (sections.has('quality')) {
       log('quality: pro-context over stdio, FTS5, MiniSearch and navigation on the same chunks…');
@@ -446,6 +487,16 @@ async function main() {
       hostile = await measureHostile(web, { log });
       printHostile(hostile);
     }
+    if (sections.has('replicas')) {
+      log('replicas: 1 and 3 replicas on PostgreSQL behind nginx, cached get-docs at 10 and 100 connections…');
+      const asked = rows.filter((r) => r.library === 'fastapi');
+      replicas = await measureReplicas(
+        web,
+        asked.slice(0, 20).map((r) => ({ libraryId: r.library, topic: r.question })),
+        { seconds: replicasSeconds, counts: [1, 3], connections: [10, 100], log },
+      );
+      printReplicas(replicas);
+    }
   } finally {
     await inProcess.stop();
     await web.close();
@@ -463,7 +514,7 @@ async function main() {
   };
   writeFileSync(
     out,
-    `${JSON.stringify({ date: new Date().toISOString(), machine, seconds: (performance.now() - started) / 1000, quality, stdio, http, scale, libraries, hostile, targets }, null, 2)}\n`,
+    `${JSON.stringify({ date: new Date().toISOString(), machine, seconds: (performance.now() - started) / 1000, quality, stdio, http, scale, libraries, hostile, replicas, targets }, null, 2)}\n`,
   );
   console.log(`\nwritten: ${out} (${((performance.now() - started) / 1000).toFixed(0)} s)`);
 }

@@ -4,6 +4,7 @@
 // about half as long. Lazily imported parts (the HTTP client's undici, Orama, the HTML converters) become
 // their own chunks and still load on first use. better-sqlite3 (a native addon) stays external, and so does
 // typescript (local-docs renders installed packages' .d.ts with it, on first use; bundled, it breaks and weighs 9 MB).
+// pg-native (node-postgres' optional libpq binding, never installed: postgres-store uses the JavaScript client) too.
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
@@ -111,7 +112,7 @@ await build({
   format: 'esm',
   platform: 'node',
   target: 'node20',
-  external: ['better-sqlite3', 'typescript'],
+  external: ['better-sqlite3', 'typescript', 'pg-native'],
   sourcemap: 'linked',
   // less to read and parse at every start; names are kept, so stack traces stay readable
   minifyWhitespace: true,

@@ -18,6 +18,7 @@ import { localDocsPlugin } from '@pro-context/plugin-local-docs';
 import { npmPlugin } from '@pro-context/plugin-npm';
 import { oramaSearchPlugin } from '@pro-context/plugin-orama-search/plugin';
 import { packedSearchPlugin } from '@pro-context/plugin-packed-search/plugin';
+import { postgresStorePlugin } from '@pro-context/plugin-postgres-store';
 import { projectPlugin } from '@pro-context/plugin-project/plugin';
 import { pypiPlugin } from '@pro-context/plugin-pypi';
 import { siteCrawlPlugin } from '@pro-context/plugin-site-crawl';
@@ -36,12 +37,17 @@ export const PRESET_VERSION: string = (createRequire(import.meta.url)('../packag
  * the docs engine, docs discovery for packages nobody listed, project detection, and local docs (folders of
  * markdown, `sources.custom`, the installed packages' own docs). `PRO_CONTEXT_SEARCH_BACKEND` chooses another
  * search backend: `orama-search` (Orama; ranks exactly as packed-search, builds slower, on the main thread) or
- * `sqlite-search` (SQLite FTS5, disk-backed indexes; ranks worse).
+ * `sqlite-search` (SQLite FTS5, disk-backed indexes; ranks worse). `PRO_CONTEXT_DATABASE_URL` (or `cache.store:
+ * postgres` in `values`, the configuration) puts the cache, keys, usage and rate limits on PostgreSQL
+ * (`postgres-store`, for several replicas) instead of SQLite.
  */
-export function defaultPlugins(env: Record<string, string | undefined> = process.env): AnyPlugin[] {
+export function defaultPlugins(
+  env: Record<string, string | undefined> = process.env,
+  values?: Record<string, unknown>,
+): AnyPlugin[] {
   const backend = env.PRO_CONTEXT_SEARCH_BACKEND;
   return [
-    sqliteCachePlugin,
+    usesPostgres(env, values) ? postgresStorePlugin : sqliteCachePlugin,
     backend === 'sqlite-search'
       ? sqliteSearchPlugin
       : backend === 'orama-search'
@@ -58,6 +64,16 @@ export function defaultPlugins(env: Record<string, string | undefined> = process
     projectPlugin,
     localDocsPlugin,
   ];
+}
+
+/**
+ * Whether the configuration chooses the PostgreSQL store: `cache.store: postgres`, or `PRO_CONTEXT_DATABASE_URL`
+ * unless the configuration says `cache.store: sqlite`.
+ */
+export function usesPostgres(env: Record<string, string | undefined>, values?: Record<string, unknown>): boolean {
+  const store = (values?.cache as { store?: unknown } | undefined)?.store;
+  if (store === 'postgres' || store === 'sqlite') return store === 'postgres';
+  return Boolean(env.PRO_CONTEXT_DATABASE_URL);
 }
 
 /** Options of {@link startProContext}. */
@@ -98,7 +114,7 @@ export async function startProContext(options: StartOptions = {}): Promise<Start
   });
   const chosen = options.replaceDefaults
     ? (options.plugins ?? [])
-    : [...defaultPlugins(options.env ?? process.env), ...(options.plugins ?? [])];
+    : [...defaultPlugins(options.env ?? process.env, configValues(config)), ...(options.plugins ?? [])];
   const remote = await loadRemotePlugins(enabledRemotePlugins(config, options.env));
   const plugins = [...chosen, ...remote.filter((r) => !chosen.some((p) => p.id === r.id))];
   for (const plugin of withPresetSettings(plugins)) builder.use(plugin);
@@ -112,6 +128,12 @@ export async function startProContext(options: StartOptions = {}): Promise<Start
     startupNotes.set(kernel, [note]);
   }
   return kernel;
+}
+
+/** The values of a loaded configuration, or a ready one. */
+function configValues(config: ConfigSource | Record<string, unknown>): Record<string, unknown> {
+  const source = config as Partial<ConfigSource>;
+  return source.values && source.lines instanceof Map ? source.values : (config as Record<string, unknown>);
 }
 
 /** What a started kernel's configuration got wrong without stopping it (an unknown plugin name), by kernel. */

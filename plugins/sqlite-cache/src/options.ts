@@ -22,6 +22,12 @@ const ttlHoursSchema = z
  * Strict, so a misspelt key is an error rather than a silent default.
  */
 export const sqliteCachePluginOptionsSchema = z.strictObject({
+  store: z
+    .literal('sqlite')
+    .optional()
+    .describe(
+      'Which store holds the cache, keys and usage: sqlite (this one, the default) or postgres (postgres-store).',
+    ),
   directory: z
     .string()
     .min(1)
