@@ -1,5 +1,7 @@
 import { type CacheStore, cacheStoreToken, type StartedKernel } from '@pro-context/kernel';
+import type { ToolRunner } from '@pro-context/tool-runner';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import type { UsageRecorder } from './usage.js';
 
 /** The host's Prometheus metrics (a registry of its own, so two hosts in one process do not collide). */
 export class HostMetrics {
@@ -130,4 +132,27 @@ export class HostMetrics {
   close(): void {
     this.detach();
   }
+}
+
+/**
+ * The runner every session's MCP server uses: `inner`'s calls, each counted in `pro_context_tool_calls_total`
+ * (by tool and outcome) and `pro_context_tool_duration_seconds`, and in its caller's usage.
+ */
+export function instrumentRunner(inner: ToolRunner, metrics: HostMetrics, usage: UsageRecorder | undefined): ToolRunner {
+  return {
+    get tools() {
+      return inner.tools;
+    },
+    definition: (name) => inner.definition(name),
+    async call(name, args, callOptions = {}) {
+      const started = performance.now();
+      const outcome = await inner.call(name, args, callOptions);
+      const known = inner.definition(name) ? name : 'unknown';
+      metrics.toolCalls.inc({ tool: known, outcome: outcome.ok ? 'ok' : String(outcome.error.code) });
+      metrics.toolDuration.observe({ tool: known }, (performance.now() - started) / 1000);
+      const keyId = callOptions.caller?.clientId;
+      if (keyId && usage) usage.toolCall(keyId, known, !outcome.ok);
+      return outcome;
+    },
+  };
 }
