@@ -58,7 +58,11 @@ export function createApp(parts: AppParts): Express {
   });
 
   if (parts.serveMetricsHere)
-    app.get("/metrics", ...([...(parts.metricsSteps ?? [])] as unknown as RequestHandler[]), metricsHandler(parts.metrics));
+    app.get(
+      '/metrics',
+      ...([...(parts.metricsSteps ?? [])] as unknown as RequestHandler[]),
+      metricsHandler(parts.metrics),
+    );
 
   const mcp = [...parts.mcpSteps] as unknown as RequestHandler[];
   const last: RequestHandler = (req, res) => void parts.getOrDelete(req as HostRequest, res);

@@ -20,21 +20,21 @@ export function apiKeyStep(keys: KeyStore | undefined, metrics: HostMetrics): St
   return (req, res, next) => {
     checkAuthorization(keys, req.headers.authorization)
       .then((check) => {
-      if (!check.ok) {
-        const missing = check.reason === 'missing';
-        metrics.authFailures.inc({ code: missing ? 'AUTH_REQUIRED' : 'AUTH_INVALID' });
-        res.setHeader(
-          'WWW-Authenticate',
-          missing ? 'Bearer realm="pro-context"' : 'Bearer realm="pro-context", error="invalid_token"',
-        );
-        sendError(res, 401, missing ? authRequired() : authInvalid());
-        return;
-      }
-      const key = check.record;
-      req.apiKey = key;
-      req.auth = { token: key.id, clientId: key.id, scopes: [], extra: { keyName: key.name } };
-      next();
-    })
+        if (!check.ok) {
+          const missing = check.reason === 'missing';
+          metrics.authFailures.inc({ code: missing ? 'AUTH_REQUIRED' : 'AUTH_INVALID' });
+          res.setHeader(
+            'WWW-Authenticate',
+            missing ? 'Bearer realm="pro-context"' : 'Bearer realm="pro-context", error="invalid_token"',
+          );
+          sendError(res, 401, missing ? authRequired() : authInvalid());
+          return;
+        }
+        const key = check.record;
+        req.apiKey = key;
+        req.auth = { token: key.id, clientId: key.id, scopes: [], extra: { keyName: key.name } };
+        next();
+      })
       .catch(next);
   };
 }

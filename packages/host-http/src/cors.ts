@@ -12,7 +12,14 @@ export const EXPOSED_HEADERS = [
   'WWW-Authenticate',
 ];
 
-const ALLOWED_HEADERS = ['Authorization', 'Content-Type', 'Accept', 'Mcp-Session-Id', 'Mcp-Protocol-Version', 'Last-Event-ID'];
+const ALLOWED_HEADERS = [
+  'Authorization',
+  'Content-Type',
+  'Accept',
+  'Mcp-Session-Id',
+  'Mcp-Protocol-Version',
+  'Last-Event-ID',
+];
 
 /** The `cors` package on the Express routes (preflights included), from `security.cors.origins` (`*`: any). */
 export function corsMiddleware(origins: readonly string[]): RequestHandler {

@@ -54,7 +54,11 @@ export function rateLimitStep({ limiter, defaultLimit, metrics, usage }: LimitsC
         metrics.rateLimited.inc({ key: key.id });
         res.setHeader('Retry-After', String(decision.retryAfter));
         const message = `API key '${key.name}' is over its limit of ${limit.maxRequestsPerMinute} requests per minute (burst ${decision.limit}).`;
-        sendError(res, 429, new ProContextError('RATE_LIMITED', message, { retryAfter: decision.retryAfter }).toPayload());
+        sendError(
+          res,
+          429,
+          new ProContextError('RATE_LIMITED', message, { retryAfter: decision.retryAfter }).toPayload(),
+        );
       },
       next,
     );
@@ -77,7 +81,10 @@ export function batchStep({ limiter, defaultLimit, metrics, usage }: LimitsConte
       metrics.rateLimited.inc({ key: key.id });
       usage?.request(key.id, true);
       if (decision) res.setHeader('Retry-After', String(decision.retryAfter));
-      const details = { ...(decision ? { retryAfter: decision.retryAfter } : {}), ...(suggestion ? { suggestion } : {}) };
+      const details = {
+        ...(decision ? { retryAfter: decision.retryAfter } : {}),
+        ...(suggestion ? { suggestion } : {}),
+      };
       sendError(res, 429, new ProContextError('RATE_LIMITED', message, details).toPayload());
     };
     if (size > limit.burstSize)

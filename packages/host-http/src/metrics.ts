@@ -138,7 +138,11 @@ export class HostMetrics {
  * The runner every session's MCP server uses: `inner`'s calls, each counted in `pro_context_tool_calls_total`
  * (by tool and outcome) and `pro_context_tool_duration_seconds`, and in its caller's usage.
  */
-export function instrumentRunner(inner: ToolRunner, metrics: HostMetrics, usage: UsageRecorder | undefined): ToolRunner {
+export function instrumentRunner(
+  inner: ToolRunner,
+  metrics: HostMetrics,
+  usage: UsageRecorder | undefined,
+): ToolRunner {
   return {
     get tools() {
       return inner.tools;

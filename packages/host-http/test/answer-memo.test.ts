@@ -130,7 +130,10 @@ function stampPlugin(reuseMs: number) {
 async function stampHost(options: { stateless?: boolean; reuseMs?: number } = {}) {
   const { plugin, state } = stampPlugin(options.reuseMs ?? 60_000);
   const cacheDir = mkdtempSync(join(tmpdir(), 'pc-memo-'));
-  const kernel = await createTestKernel({ plugins: [sqliteCachePlugin, plugin], config: { cache: { directory: cacheDir } } });
+  const kernel = await createTestKernel({
+    plugins: [sqliteCachePlugin, plugin],
+    config: { cache: { directory: cacheDir } },
+  });
   state.revisions = kernel.revisions;
   const handle = await serveHttp(kernel, {
     name: 'pro-context',
@@ -144,8 +147,7 @@ async function stampHost(options: { stateless?: boolean; reuseMs?: number } = {}
     rmSync(cacheDir, { recursive: true, force: true });
   });
   const client = await rawClient(kernel, handle, options.stateless ?? false);
-  const stamp = (word = 'hello', headers: Record<string, string> = {}) =>
-    client.call('stamp', { word }, headers);
+  const stamp = (word = 'hello', headers: Record<string, string> = {}) => client.call('stamp', { word }, headers);
   return { kernel, handle, state, stamp, ...client };
 }
 
@@ -164,7 +166,11 @@ async function rawClient(kernel: StartedKernel, handle: HttpServerHandle, statel
   const call = async (name: string, args: Record<string, unknown>, headers: Record<string, string> = {}) => {
     id += 1;
     const params = { name, arguments: args };
-    const res = await post(url, { jsonrpc: '2.0', id, method: 'tools/call', params }, { ...auth, ...session, ...headers });
+    const res = await post(
+      url,
+      { jsonrpc: '2.0', id, method: 'tools/call', params },
+      { ...auth, ...session, ...headers },
+    );
     const body =
       res.status === 200 ? (res.json() as { id: number; result: { content: { text: string }[] } }) : undefined;
     return {
@@ -255,7 +261,11 @@ describe('the HTTP host answer memo (a tool giving ToolResult.reuse)', () => {
     const init = await post(url, initialize);
     const session = { 'Mcp-Session-Id': init.headers.get('mcp-session-id') as string };
     for (const id of [2, 3])
-      await post(url, { jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'stamp', arguments: { word: 'w' } } }, session);
+      await post(
+        url,
+        { jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'stamp', arguments: { word: 'w' } } },
+        session,
+      );
     expect(state.runs).toBe(2);
   });
 });

@@ -19,7 +19,7 @@ describe('CORS (cors.ts)', () => {
       const ours = await serveHandler(fast);
       servers.push(reference, ours);
       for (const origin of [undefined, 'https://app.example', 'https://evil.example']) {
-        const headers = origin ? { Origin: origin } : {};
+        const headers: Record<string, string> = origin ? { Origin: origin } : {};
         const [want, got] = await Promise.all(
           [reference, ours].map((s) => rawRequest(s.url, { method: 'POST', headers, body: '{}' })),
         );

@@ -35,7 +35,10 @@ describe('the direct JSON path mirrors the SDK transport it skips', () => {
       req.on('end', async () => {
         verdicts.push(passesPostChecks(req));
         const mcp = new McpServer({ name: 'sdk', version: '0' });
-        const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+        const transport = new StreamableHTTPServerTransport({
+          sessionIdGenerator: undefined,
+          enableJsonResponse: true,
+        });
         res.on('close', () => void mcp.close());
         await mcp.connect(transport);
         await transport.handleRequest(req, res, JSON.parse(text));
@@ -50,14 +53,23 @@ describe('the direct JSON path mirrors the SDK transport it skips', () => {
   const cases: [string, Record<string, string>][] = [
     ['both types accepted, JSON body', { accept: both, 'content-type': 'application/json' }],
     ['a charset on the JSON type', { accept: both, 'content-type': 'application/json; charset=utf-8' }],
-    ['the types in the other order', { accept: 'text/event-stream, application/json', 'content-type': 'application/json' }],
+    [
+      'the types in the other order',
+      { accept: 'text/event-stream, application/json', 'content-type': 'application/json' },
+    ],
     ['only application/json accepted', { accept: 'application/json', 'content-type': 'application/json' }],
     ['only text/event-stream accepted', { accept: 'text/event-stream', 'content-type': 'application/json' }],
     ['any type accepted', { accept: '*/*', 'content-type': 'application/json' }],
     ['a text body', { accept: both, 'content-type': 'text/plain' }],
     ['a JSON-looking type that is not JSON', { accept: both, 'content-type': 'application/jsonx' }],
-    ['a supported protocol version', { accept: both, 'content-type': 'application/json', 'mcp-protocol-version': LATEST_PROTOCOL_VERSION }],
-    ['an unknown protocol version', { accept: both, 'content-type': 'application/json', 'mcp-protocol-version': '1999-01-01' }],
+    [
+      'a supported protocol version',
+      { accept: both, 'content-type': 'application/json', 'mcp-protocol-version': LATEST_PROTOCOL_VERSION },
+    ],
+    [
+      'an unknown protocol version',
+      { accept: both, 'content-type': 'application/json', 'mcp-protocol-version': '1999-01-01' },
+    ],
   ];
 
   it.each(cases)('takes the direct path exactly when the SDK answers the request: %s', async (_name, headers) => {

@@ -42,7 +42,10 @@ describe('pipeline (respond.ts)', () => {
 
     ran.length = 0;
     const failed = await rawRequest(new URL('/fail', base), { method: 'GET' });
-    expect([failed.status, JSON.parse(failed.body).error]).toEqual([500, { code: -32603, message: 'Internal server error' }]);
+    expect([failed.status, JSON.parse(failed.body).error]).toEqual([
+      500,
+      { code: -32603, message: 'Internal server error' },
+    ]);
     expect(ran).toEqual(['f']);
     expect(String(errors[0])).toContain('f broke');
   });

@@ -88,7 +88,10 @@ describe('the rate limiter seam (limits.ts)', () => {
       register: (ctx) => ctx.bindValue(rateLimiterToken, limiter),
     });
     const [plain, shared] = await Promise.all([createTestKernel(), createTestKernel({ plugins: [bound] })]);
-    cleanups.push(() => plain?.stop(), () => shared?.stop());
+    cleanups.push(
+      () => plain?.stop(),
+      () => shared?.stop(),
+    );
     expect(rateLimiterFor(plain as never)).toBeInstanceOf(TokenBuckets);
     expect(rateLimiterFor(shared as never)).toBe(limiter);
   });

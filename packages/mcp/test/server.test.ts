@@ -113,7 +113,9 @@ describe('createMcpServer', () => {
           : { structured: { said: args.word }, text: args.word };
       },
     });
-    const builder = createKernel({ logger: createSilentLogger() }).use(toolPlugin('a', { tools: () => [reusing as never] }));
+    const builder = createKernel({ logger: createSilentLogger() }).use(
+      toolPlugin('a', { tools: () => [reusing as never] }),
+    );
     const kernel = await builder.start();
     kernels.push(kernel);
     const told: unknown[] = [];

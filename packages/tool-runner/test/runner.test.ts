@@ -153,8 +153,17 @@ describe('createToolRunner', () => {
     const { kernel } = await start(toolPlugin('a', [reusing as never]));
     const runner = createToolRunner(kernel);
     const reused = await runner.call('reusing', { word: 'again' });
-    expect(reused).toEqual({ ok: true, structured: { said: 'again' }, text: 'again', reuse: { revision: 7, until: 1_000 } });
-    expect(await runner.call('reusing', { word: 'once' })).toEqual({ ok: true, structured: { said: 'once' }, text: 'once' });
+    expect(reused).toEqual({
+      ok: true,
+      structured: { said: 'again' },
+      text: 'again',
+      reuse: { revision: 7, until: 1_000 },
+    });
+    expect(await runner.call('reusing', { word: 'once' })).toEqual({
+      ok: true,
+      structured: { said: 'once' },
+      text: 'once',
+    });
   });
 
   it('refuses bad arguments with INVALID_INPUT naming each one', async () => {
