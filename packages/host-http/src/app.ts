@@ -1,8 +1,8 @@
 import type { ServerResponse } from 'node:http';
-import { hostHeaderValidation } from '@modelcontextprotocol/sdk/server/middleware/hostHeaderValidation.js';
 import { type ResourceDefinition, redactString, type StartedKernel, toolPluginToken } from '@pro-context/kernel';
 import express, { type Express, type RequestHandler } from 'express';
 import { corsMiddleware } from './cors.js';
+import { hostCheck } from './host-origin.js';
 import type { HostMetrics } from './metrics.js';
 import { type HostRequest, type Step, sendRpcError } from './respond.js';
 
@@ -44,7 +44,8 @@ export function createApp(parts: AppParts): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', false);
-  if (parts.allowedHosts.length > 0) app.use(hostHeaderValidation([...parts.allowedHosts]));
+  const host = hostCheck(parts.allowedHosts);
+  if (host) app.use(host as RequestHandler);
   app.use(parts.origin as RequestHandler);
   app.use(corsMiddleware(parts.corsOrigins));
 

@@ -14,11 +14,11 @@ export function allowedHostsFor(loopback: boolean, extra: readonly string[]): st
   return loopback || extra.length > 0 ? [...LOOPBACK_HOSTS, ...extra] : [];
 }
 
-type ExpressLikeResponse = { status(code: number): { json(body: unknown): void } };
-
-/** The SDK's middleware answers through Express's `res.status().json()`; a plain Node response gets those two. */
-function expressLike(res: ServerResponse): ExpressLikeResponse {
-  if (typeof (res as Partial<ExpressLikeResponse>).status === 'function') return res as never;
+/**
+ * The SDK's middleware answers through Express's `res.status().json()`: these two, written with plain Node
+ * calls (the POST pipeline has no Express; on Express routes the answer is the same bytes and headers).
+ */
+function expressLike(res: ServerResponse): { status(code: number): { json(body: unknown): void } } {
   return { status: (code) => ({ json: (body) => sendJson(res, code, body) }) };
 }
 
