@@ -1,4 +1,6 @@
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import express, { type Request, type Response } from 'express';
+import { type Step, sendRpcError } from './respond.js';
 
 /** Why a body could not be read: too large (413) or not JSON (400). */
 export type BodyError = 'too-large' | 'not-json';
@@ -71,4 +73,31 @@ export function readJsonBody(
     done({ ok: false, error: 'not-json' });
   });
   return undefined;
+}
+
+function bodyError(res: ServerResponse, tooLarge: boolean): void {
+  if (tooLarge) {
+    res.setHeader('Connection', 'close');
+    sendRpcError(res, 413, -32600, 'Request body too large');
+  } else sendRpcError(res, 400, -32700, 'Parse error: the body is not JSON');
+}
+
+/**
+ * The body step: sets `req.body` from {@link readJsonBody} (a compressed body is inflated by Express's
+ * `express.json`, with the same limit). Past `maxBodyBytes`: 413 and the connection closed; not JSON: 400.
+ */
+export function bodyStep(maxBodyBytes: number): Step {
+  const json = express.json({ limit: maxBodyBytes, type: () => true });
+  return (req, res, next) => {
+    const fallback = readJsonBody(req, maxBodyBytes, (result) => {
+      if (!result.ok) return bodyError(res, result.error === 'too-large');
+      req.body = result.body;
+      next();
+    });
+    if (fallback === 'encoded')
+      json(req as Request, res as Response, (error?: unknown) => {
+        if (!error) return next();
+        bodyError(res, (error as { status?: number }).status === 413);
+      });
+  };
 }

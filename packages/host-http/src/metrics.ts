@@ -1,5 +1,7 @@
 import { type CacheStore, cacheStoreToken, type StartedKernel } from '@pro-context/kernel';
+import type { ToolRunner } from '@pro-context/tool-runner';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import type { UsageRecorder } from './usage.js';
 
 /** The host's Prometheus metrics (a registry of its own, so two hosts in one process do not collide). */
 export class HostMetrics {
@@ -81,38 +83,13 @@ export class HostMetrics {
       labelNames: ['tool'],
       registers,
     });
-    const cache: CacheStore | undefined = kernel.isBound(cacheStoreToken) ? kernel.resolve(cacheStoreToken) : undefined;
-    const cacheGauge = (name: string, help: string, pick: (s: Awaited<ReturnType<CacheStore['stats']>>) => number) =>
-      new Gauge({
-        name,
-        help,
-        registers,
-        async collect() {
-          if (cache) this.set(pick(await cache.stats()));
-        },
-      });
-    cacheGauge('pro_context_cache_hits', 'Cache reads answered (memory or SQLite) since start.', (s) => s.hits);
-    cacheGauge('pro_context_cache_misses', 'Cache reads that found nothing since start.', (s) => s.misses);
-    cacheGauge('pro_context_cache_memory_entries', 'Entries in the memory tier.', (s) => s.memoryEntries);
-    cacheGauge('pro_context_cache_durable_entries', 'Entries in the SQLite tier.', (s) => s.durableEntries);
-    cacheGauge('pro_context_cache_durable_bytes', 'Bytes in the SQLite tier.', (s) => s.durableBytes);
-    new Gauge({
-      name: 'pro_context_cache_reads',
-      help: 'Cache reads since start by namespace and by the tier that answered: memory, sqlite (on disk), or miss (then fetched upstream: pro_context_upstream_fetches_total).',
-      labelNames: ['namespace', 'tier'],
-      registers,
-      async collect() {
-        if (!cache) return;
-        for (const r of (await cache.stats()).reads ?? []) {
-          this.set({ namespace: r.namespace, tier: 'memory' }, r.memoryHits);
-          this.set({ namespace: r.namespace, tier: 'sqlite' }, r.durableHits);
-          this.set({ namespace: r.namespace, tier: 'miss' }, r.misses);
-        }
-      },
-    });
+    cacheGauges(kernel, registers);
+    this.detach = this.watchSpans(kernel);
+  }
 
-    // the kernel's spans: source fetches (`<plugin>.fetch…`) and indexing (`engine.index`)
-    this.detach = kernel.logger.onSpan((span) => {
+  /** The kernel's spans: source fetches (`<plugin>.fetch…`) and indexing (`engine.index`). */
+  private watchSpans(kernel: StartedKernel): () => void {
+    return kernel.logger.onSpan((span) => {
       const outcome = span.success ? 'ok' : String(span.fields.errorCode ?? 'error');
       if (span.name === 'engine.index') {
         this.indexing.observe(span.durationMs / 1000);
@@ -130,4 +107,64 @@ export class HostMetrics {
   close(): void {
     this.detach();
   }
+}
+
+/** The cache's gauges (hits, misses, entries, bytes, reads by namespace and tier), read at each scrape. */
+function cacheGauges(kernel: StartedKernel, registers: Registry[]): void {
+  const cache: CacheStore | undefined = kernel.isBound(cacheStoreToken) ? kernel.resolve(cacheStoreToken) : undefined;
+  const cacheGauge = (name: string, help: string, pick: (s: Awaited<ReturnType<CacheStore['stats']>>) => number) =>
+    new Gauge({
+      name,
+      help,
+      registers,
+      async collect() {
+        if (cache) this.set(pick(await cache.stats()));
+      },
+    });
+  cacheGauge('pro_context_cache_hits', 'Cache reads answered (memory or SQLite) since start.', (s) => s.hits);
+  cacheGauge('pro_context_cache_misses', 'Cache reads that found nothing since start.', (s) => s.misses);
+  cacheGauge('pro_context_cache_memory_entries', 'Entries in the memory tier.', (s) => s.memoryEntries);
+  cacheGauge('pro_context_cache_durable_entries', 'Entries in the SQLite tier.', (s) => s.durableEntries);
+  cacheGauge('pro_context_cache_durable_bytes', 'Bytes in the SQLite tier.', (s) => s.durableBytes);
+  new Gauge({
+    name: 'pro_context_cache_reads',
+    help: 'Cache reads since start by namespace and by the tier that answered: memory, sqlite (on disk), or miss (then fetched upstream: pro_context_upstream_fetches_total).',
+    labelNames: ['namespace', 'tier'],
+    registers,
+    async collect() {
+      if (!cache) return;
+      for (const r of (await cache.stats()).reads ?? []) {
+        this.set({ namespace: r.namespace, tier: 'memory' }, r.memoryHits);
+        this.set({ namespace: r.namespace, tier: 'sqlite' }, r.durableHits);
+        this.set({ namespace: r.namespace, tier: 'miss' }, r.misses);
+      }
+    },
+  });
+}
+
+/**
+ * The runner every session's MCP server uses: `inner`'s calls, each counted in `pro_context_tool_calls_total`
+ * (by tool and outcome) and `pro_context_tool_duration_seconds`, and in its caller's usage.
+ */
+export function instrumentRunner(
+  inner: ToolRunner,
+  metrics: HostMetrics,
+  usage: UsageRecorder | undefined,
+): ToolRunner {
+  return {
+    get tools() {
+      return inner.tools;
+    },
+    definition: (name) => inner.definition(name),
+    async call(name, args, callOptions = {}) {
+      const started = performance.now();
+      const outcome = await inner.call(name, args, callOptions);
+      const known = inner.definition(name) ? name : 'unknown';
+      metrics.toolCalls.inc({ tool: known, outcome: outcome.ok ? 'ok' : String(outcome.error.code) });
+      metrics.toolDuration.observe({ tool: known }, (performance.now() - started) / 1000);
+      const keyId = callOptions.caller?.clientId;
+      if (keyId && usage) usage.toolCall(keyId, known, !outcome.ok);
+      return outcome;
+    },
+  };
 }

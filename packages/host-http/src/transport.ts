@@ -4,138 +4,20 @@ import {
   StreamableHTTPServerTransport,
   type StreamableHTTPServerTransportOptions,
 } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { isJsonContentType } from '@modelcontextprotocol/sdk/shared/mediaType.js';
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   isJSONRPCErrorResponse,
   isJSONRPCResultResponse,
   type JSONRPCMessage,
-  type JSONRPCRequest,
   type MessageExtraInfo,
   type RequestId,
-  SUPPORTED_PROTOCOL_VERSIONS,
 } from '@modelcontextprotocol/sdk/types.js';
-import { AnswerMemo, type MemoSlot } from './memo.js';
+import type { ToolResultReuse } from '@pro-context/kernel';
+import { answer, directRequest, fromMemo, noteReuse, passesPostChecks, writeJson } from './direct-path.js';
+import type { MemoHooks, MemoSlot } from './memo.js';
 
 /** A Node request as the host hands it over: `auth` set by the API-key check. */
 export type HostRequest = IncomingMessage & { auth?: AuthInfo };
-
-/** The host's answer memo, as the transports use it. */
-export interface MemoHooks {
-  store: AnswerMemo;
-  /** A `tools/call` answered from the memo (for the host's metrics, usage counts and log); `ms`: its time. */
-  onHit(tool: string, req: HostRequest, ms: number): void;
-}
-
-/**
- * A JSON-RPC request the direct path may answer: one request object (not a batch, not a notification or a
- * response, not `initialize`) without a progress token. Anything else takes the SDK's path.
- */
-function directRequest(body: unknown): JSONRPCRequest | undefined {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
-  const m = body as { jsonrpc?: unknown; id?: unknown; method?: unknown; params?: unknown };
-  if (m.jsonrpc !== '2.0' || typeof m.method !== 'string' || m.method === 'initialize') return undefined;
-  if (!(typeof m.id === 'string' || (typeof m.id === 'number' && Number.isInteger(m.id)))) return undefined;
-  if (m.params !== undefined) {
-    if (typeof m.params !== 'object' || m.params === null || Array.isArray(m.params)) return undefined;
-    const meta = (m.params as { _meta?: unknown })._meta;
-    if (meta !== undefined && (typeof meta !== 'object' || meta === null || 'progressToken' in meta)) return undefined;
-  }
-  return body as JSONRPCRequest;
-}
-
-/**
- * The SDK transport's checks of a POST after initialization (`handlePostRequest`): Accept lists both
- * `application/json` and `text/event-stream`, the Content-Type is JSON, `Mcp-Protocol-Version` (when sent) is
- * one the SDK supports.
- */
-function passesPostChecks(req: IncomingMessage): boolean {
-  const accept = req.headers.accept;
-  if (!accept?.includes('application/json') || !accept.includes('text/event-stream')) return false;
-  if (!isJsonContentType(req.headers['content-type'])) return false;
-  const version = req.headers['mcp-protocol-version'];
-  return version === undefined || (typeof version === 'string' && SUPPORTED_PROTOCOL_VERSIONS.includes(version));
-}
-
-function writeBody(res: ServerResponse, status: number, body: Buffer, sessionId?: string): void {
-  if (res.writableEnded || res.destroyed) return;
-  const headers: Record<string, string | number> = {
-    'Content-Type': 'application/json',
-    'Content-Length': body.length,
-  };
-  if (sessionId !== undefined) headers['mcp-session-id'] = sessionId;
-  res.writeHead(status, headers).end(body);
-}
-
-function writeJson(res: ServerResponse, status: number, message: unknown, sessionId?: string): void {
-  if (res.writableEnded || res.destroyed) return;
-  writeBody(res, status, Buffer.from(JSON.stringify(message), 'utf8'), sessionId);
-}
-
-const RESULT_END = Buffer.from('}');
-
-/**
- * A JSON-RPC result response around an already serialized `result`: three buffers written corked (one
- * `writev`), the answer itself never copied.
- */
-function writeResult(res: ServerResponse, id: RequestId, result: Buffer, sessionId?: string): void {
-  if (res.writableEnded || res.destroyed) return;
-  const head = Buffer.from(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":`, 'utf8');
-  const headers: Record<string, string | number> = {
-    'Content-Type': 'application/json',
-    'Content-Length': head.length + result.length + RESULT_END.length,
-  };
-  if (sessionId !== undefined) headers['mcp-session-id'] = sessionId;
-  res.writeHead(200, headers);
-  res.cork();
-  res.write(head);
-  res.write(result);
-  res.end(RESULT_END);
-}
-
-/**
- * A `tools/call` the memo answers now (written to `res`, true), or the slot the call fills as it runs
- * (undefined when the request is no `tools/call` or has no memo key).
- */
-function fromMemo(
-  memo: MemoHooks | undefined,
-  message: JSONRPCRequest,
-  req: HostRequest,
-  res: ServerResponse,
-  id: RequestId,
-  sessionId: string | undefined,
-): true | MemoSlot | undefined {
-  if (!memo || message.method !== 'tools/call') return undefined;
-  const started = performance.now();
-  const key = AnswerMemo.keyOf(message.params);
-  if (!key) return undefined;
-  const hit = memo.store.get(key.key);
-  if (!hit) return { key: key.key, tool: key.tool };
-  writeResult(res, id, hit.result, sessionId);
-  memo.onHit(hit.tool, req, performance.now() - started);
-  return true;
-}
-
-/**
- * Writes a directly answered request's response; a successful tool result whose tool said it may be reused
- * goes into the memo, serialized once.
- */
-function answer(
-  memo: MemoHooks | undefined,
-  slot: MemoSlot | undefined,
-  res: ServerResponse,
-  message: JSONRPCMessage,
-  id: RequestId,
-  sessionId?: string,
-): void {
-  if (memo && slot?.reusable && isJSONRPCResultResponse(message) && message.result.isError !== true) {
-    const result = Buffer.from(JSON.stringify(message.result), 'utf8');
-    memo.store.set(slot.key, { tool: slot.tool, result, reusable: slot.reusable });
-    writeResult(res, id, result, sessionId);
-    return;
-  }
-  writeJson(res, 200, { ...message, id }, sessionId);
-}
 
 /**
  * The Streamable HTTP transport of one session: the SDK's `StreamableHTTPServerTransport` for everything it
@@ -188,7 +70,7 @@ export class SessionTransport implements Transport {
       await this.sdk.handleRequest(req, res, body);
       return;
     }
-    const slot = fromMemo(this.memo, message, req, res, message.id, this.sdk.sessionId);
+    const slot = fromMemo(this.memo, message, req, res, this.sdk.sessionId);
     if (slot === true) return;
     this.direct.set(message.id, res);
     if (slot) this.slots.set(message.id, slot);
@@ -202,8 +84,12 @@ export class SessionTransport implements Transport {
       requestInfo: { headers: req.headers },
       ...(req.auth ? { authInfo: req.auth } : {}),
     };
-    if (slot) AnswerMemo.within(slot, () => this.onmessage?.(message, extra));
-    else this.onmessage?.(message, extra);
+    this.onmessage?.(message, extra);
+  }
+
+  /** A directly answered call's tool gave `reuse` (the MCP binding's `onToolReuse`): its answer may be kept. */
+  noteReuse(requestId: RequestId, tool: string, reuse: ToolResultReuse): void {
+    noteReuse(this.slots.get(requestId), tool, reuse);
   }
 
   private acceptsDirect(req: HostRequest): boolean {
@@ -272,20 +158,22 @@ export class StatelessTransport implements Transport {
   handleRequest(req: HostRequest, res: ServerResponse, body: unknown): boolean {
     const message = this.closed || req.method !== 'POST' ? undefined : directRequest(body);
     if (!message || !passesPostChecks(req)) return false;
-    const slot = fromMemo(this.memo, message, req, res, message.id, undefined);
+    const slot = fromMemo(this.memo, message, req, res, undefined);
     if (slot === true) return true;
     this.next += 1;
     const inner = this.next;
     this.pending.set(inner, { id: message.id, res, ...(slot ? { slot } : {}) });
     res.once('close', () => this.pending.delete(inner));
-    const dispatch = () =>
-      this.onmessage?.(
-        { ...message, id: inner },
-        { requestInfo: { headers: req.headers }, ...(req.auth ? { authInfo: req.auth } : {}) },
-      );
-    if (slot) AnswerMemo.within(slot, dispatch);
-    else dispatch();
+    this.onmessage?.(
+      { ...message, id: inner },
+      { requestInfo: { headers: req.headers }, ...(req.auth ? { authInfo: req.auth } : {}) },
+    );
     return true;
+  }
+
+  /** A call's tool gave `reuse` (the MCP binding's `onToolReuse`, with the id this transport gave it). */
+  noteReuse(requestId: RequestId, tool: string, reuse: ToolResultReuse): void {
+    if (typeof requestId === 'number') noteReuse(this.pending.get(requestId)?.slot, tool, reuse);
   }
 
   async send(message: JSONRPCMessage): Promise<void> {

@@ -1,5 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { request as httpRequest } from 'node:http';
+import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -118,4 +119,21 @@ export function rawRequest(
     if (options.body) req.write(options.body);
     req.end();
   });
+}
+
+/** A plain Node server on loopback running `handler` (a module's steps under test), closed by `close()`. */
+export async function serveHandler(
+  handler: (req: IncomingMessage, res: ServerResponse) => void,
+): Promise<{ url: URL; close(): Promise<void> }> {
+  const server = createServer(handler).listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: new URL(`http://127.0.0.1:${port}/mcp`),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
 }

@@ -9,6 +9,7 @@ import {
   ListToolsRequestSchema,
   type LoggingLevel,
   McpError,
+  type RequestId,
   SetLevelRequestSchema,
   SubscribeRequestSchema,
   type Tool,
@@ -24,6 +25,7 @@ import {
   redactAnswer,
   type StartedKernel,
   type ToolPlugin,
+  type ToolResultReuse,
   toolPluginToken,
   toProContextError,
   z,
@@ -63,6 +65,12 @@ export interface McpSessionOptions {
    * resources it subscribed to. Off for a server that has no session to notify (stateless HTTP).
    */
   subscriptions?: boolean;
+  /**
+   * Told, before the answer is sent, of each successful `tools/call` whose tool gave `ToolResult.reuse`: the
+   * JSON-RPC id of the request, the tool and its `reuse` (`{ revision, until }`), as data. For a host that keeps
+   * answers to serve again (the HTTP host's answer memo); nothing of it reaches the client.
+   */
+  onToolReuse?: (requestId: RequestId, tool: string, reuse: ToolResultReuse) => void;
 }
 
 /** Where a `tools/call`'s `arguments` that are no object wait for the handler (see {@link CallToolRequestLenientSchema}). */
@@ -172,6 +180,7 @@ export function createMcpBinding(kernel: StartedKernel, options: McpServerOption
             }),
       });
       if (!outcome.ok) return { isError: true, content: [{ type: 'text', text: outcome.text }] };
+      if (outcome.reuse) session.onToolReuse?.(extra.requestId, request.params.name, outcome.reuse);
       return { content: [{ type: 'text', text: outcome.text }], structuredContent: outcome.structured };
     });
 

@@ -20,7 +20,7 @@ import {
   z,
 } from '@pro-context/kernel';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createMcpServer } from '../src/index.js';
+import { createMcpBinding, createMcpServer } from '../src/index.js';
 
 const echo = defineTool({
   name: 'echo',
@@ -101,6 +101,43 @@ describe('createMcpServer', () => {
     expect(logs).toContainEqual(
       expect.objectContaining({ level: 'info', data: expect.objectContaining({ msg: 'echoed' }) }),
     );
+  });
+
+  it("tells the session's onToolReuse of a tool's reuse with the request id, and sends the client none of it", async () => {
+    const reusing = defineTool({
+      ...echo,
+      name: 'reusing',
+      async handler(args) {
+        return args.word === 'again'
+          ? { structured: { said: 'again' }, text: 'again', reuse: { revision: 3, until: 9_000 } }
+          : { structured: { said: args.word }, text: args.word };
+      },
+    });
+    const builder = createKernel({ logger: createSilentLogger() }).use(
+      toolPlugin('a', { tools: () => [reusing as never] }),
+    );
+    const kernel = await builder.start();
+    kernels.push(kernel);
+    const told: unknown[] = [];
+    const bound = createMcpBinding(kernel, { version: '1' }).createServer({
+      onToolReuse: (requestId, tool, reuse) => void told.push({ requestId, tool, reuse }),
+    });
+    const client = new Client({ name: 't', version: '0' });
+    const [a, b] = InMemoryTransport.createLinkedPair();
+    const sent: unknown[] = [];
+    await Promise.all([bound.server.connect(b), client.connect(a)]);
+    const send = b.send.bind(b);
+    b.send = (message, options) => {
+      sent.push(message);
+      return send(message, options);
+    };
+    const result = await client.callTool({ name: 'reusing', arguments: { word: 'again' } });
+    await client.callTool({ name: 'reusing', arguments: { word: 'once' } });
+    expect(result.structuredContent).toEqual({ said: 'again' });
+    expect(told).toEqual([{ requestId: expect.anything(), tool: 'reusing', reuse: { revision: 3, until: 9_000 } }]);
+    const answered = sent.find((m) => (m as { id?: unknown }).id === (told[0] as { requestId: unknown }).requestId);
+    expect(answered).toMatchObject({ result: { structuredContent: { said: 'again' } } });
+    expect(JSON.stringify(sent)).not.toContain('9000');
   });
 
   it('turns bad arguments into INVALID_INPUT naming the argument', async () => {

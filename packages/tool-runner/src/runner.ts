@@ -9,6 +9,7 @@ import {
   type ToolAnnotations,
   type ToolContext,
   type ToolDefinition,
+  type ToolResultReuse,
   toolPluginToken,
   toProContextError,
   z,
@@ -57,8 +58,11 @@ export interface ToolSuccess {
   ok: true;
   structured: Record<string, unknown>;
   text: string;
-  /** The tool's `reusable` check, when it set one: equal arguments may get this result again while it holds. */
-  reusable?: () => boolean;
+  /**
+   * The tool's `ToolResult.reuse`, passed on as data: a host may answer the same tool with equal arguments with
+   * this result again while the kernel's `AnswerRevisions` is at `revision` and before `until`.
+   */
+  reuse?: ToolResultReuse;
 }
 
 /** A call that failed: the catalog error, and the text the tool chose for it (the JSON payload by default). */
@@ -213,7 +217,7 @@ export function createToolRunner(kernel: Pick<StartedKernel, 'resolveAll' | 'log
         ok: true,
         structured: redactDeep(checked.data, redactAnswer) as Record<string, unknown>,
         text: redactAnswer(result.text),
-        ...(result.reusable ? { reusable: result.reusable } : {}),
+        ...(result.reuse ? { reuse: { revision: result.reuse.revision, until: result.reuse.until } } : {}),
       };
     } catch (error) {
       const coded = toProContextError(error);

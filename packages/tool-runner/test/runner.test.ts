@@ -139,6 +139,33 @@ describe('createToolRunner', () => {
     await expect.poll(() => records.find((r) => r.msg === 'background work done')?.sessionId).toBe('s-1');
   });
 
+  it("passes a tool's reuse on as data in its outcome (revision and until), and nothing of a reusable closure", async () => {
+    const reusing = defineTool({
+      ...echo,
+      name: 'reusing',
+      async handler(args) {
+        const closure = { reusable: () => true };
+        return args.word === 'again'
+          ? { structured: { said: 'again' }, text: 'again', reuse: { revision: 7, until: 1_000 }, ...closure }
+          : { structured: { said: args.word }, text: args.word };
+      },
+    });
+    const { kernel } = await start(toolPlugin('a', [reusing as never]));
+    const runner = createToolRunner(kernel);
+    const reused = await runner.call('reusing', { word: 'again' });
+    expect(reused).toEqual({
+      ok: true,
+      structured: { said: 'again' },
+      text: 'again',
+      reuse: { revision: 7, until: 1_000 },
+    });
+    expect(await runner.call('reusing', { word: 'once' })).toEqual({
+      ok: true,
+      structured: { said: 'once' },
+      text: 'once',
+    });
+  });
+
   it('refuses bad arguments with INVALID_INPUT naming each one', async () => {
     const { kernel } = await start(toolPlugin('a', [echo as never]));
     const { error, payload } = failed(
