@@ -1,2 +1,3 @@
 // Every export here is public API; named exports only.
-export {};
+export type { DetectedDependency, ProjectDependencies } from './project-dependencies.js';
+export { dependencyDescriptor, projectDependenciesToken } from './project-dependencies.js';

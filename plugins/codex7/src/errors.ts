@@ -32,4 +32,9 @@ export const codex7Errors = defineErrors({
     message: "'{libraryId}' is not a Context7 library ID (/org/project, optionally /org/project/version).",
     suggestion: "Pass the 'id' resolve-library-id returned, unchanged.",
   },
+  CODEX7_NO_PASSTHROUGH: {
+    recoverable: false,
+    message: '{service} cannot answer get-context7-docs: it takes no library ID as given.',
+    suggestion: 'Enable the context7 plugin (or codex7, which brings its client) as the documentation fallback.',
+  },
 });

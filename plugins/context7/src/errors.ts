@@ -39,8 +39,11 @@ const OWN_CODES = new Set(Object.keys(context7Errors.errors));
  * `[Context7 API key not configured]`), anything else (refused arguments) as the usual JSON payload.
  */
 export function renderContext7Error(error: ProContextError): string {
-  if (OWN_CODES.has(error.code)) {
-    return error.retryAfter === undefined ? error.message : `${error.message} Retry after ${error.retryAfter}s.`;
-  }
-  return JSON.stringify(error.toPayload(), null, 2);
+  return ownErrorText(error) ?? JSON.stringify(error.toPayload(), null, 2);
+}
+
+/** The plain text of one of the plugin's own errors (its message, and when to retry); undefined for others. */
+export function ownErrorText(error: ProContextError): string | undefined {
+  if (!OWN_CODES.has(error.code)) return undefined;
+  return error.retryAfter === undefined ? error.message : `${error.message} Retry after ${error.retryAfter}s.`;
 }
