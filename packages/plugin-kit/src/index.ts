@@ -1,3 +1,13 @@
 // Every export here is public API; named exports only.
 export type { DetectedDependency, ProjectDependencies } from './project-dependencies.js';
 export { dependencyDescriptor, projectDependenciesToken } from './project-dependencies.js';
+export type { RemoteToolOptionsSpec, RemoteToolPluginSpec, RemoteToolValidatedOptions } from './remote-tool.js';
+export {
+  defineRemoteToolPlugin,
+  maskingKey,
+  remoteToolErrorText,
+  remoteToolOptionsShape,
+  requireKey,
+  withoutBlankKey,
+  withoutKey,
+} from './remote-tool.js';

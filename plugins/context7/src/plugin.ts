@@ -12,6 +12,7 @@ import {
   toolPluginToken,
   type z,
 } from '@pro-context/kernel';
+import { withoutBlankKey } from '@pro-context/plugin-kit';
 import { Context7Client } from './client.js';
 import { DocumentationTools, definitionCaller } from './documentation-tools.js';
 import { context7Errors } from './errors.js';
@@ -61,13 +62,8 @@ export function createContext7Plugin(settings: { tools: boolean }): AnyPlugin {
     ],
     errors: context7Errors.errors,
     register(context, options) {
-      // a blank key (whitespace only, as an empty `export CONTEXT7_API_KEY=" "` leaves it) is no key
-      const { apiKey, ...rest } = options;
-      const resolved: Context7PluginOptions = {
-        ...rest,
-        ...(apiKey?.trim() ? { apiKey: apiKey.trim() } : {}),
-        url: urlOf(options),
-      };
+      // the missing-key rule of remote tools: a blank key (an empty `export CONTEXT7_API_KEY=" "`) is no key
+      const resolved: Context7PluginOptions = { ...withoutBlankKey(options), url: urlOf(options) };
       context.bindValue(context7OptionsToken, resolved);
       context.bindFactory(
         context7ClientToken,

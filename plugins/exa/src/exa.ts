@@ -7,6 +7,7 @@ import {
   postWithRetries,
   type RetryPolicy,
 } from '@pro-context/kernel';
+import { withoutKey } from '@pro-context/plugin-kit';
 import { EXA_API_KEY_ENV } from './options.js';
 
 /** The answer of both Exa tools when the key is missing (worded as seed 003 words Gemini's). */
@@ -62,11 +63,6 @@ export interface ExaRequestOptions {
   timeoutMs: number;
   retry: RetryPolicy;
   signal?: AbortSignal;
-}
-
-/** Replaces every occurrence of the key (should an upstream ever echo it) with a placeholder. */
-export function withoutKey(text: string, key: string | undefined): string {
-  return key ? text.split(key).join('[REDACTED]') : text;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { createToken, type RetryPolicy, z } from '@pro-context/kernel';
+import { remoteToolOptionsShape } from '@pro-context/plugin-kit';
 
 /** The environment variable holding the Exa API key. */
 export const EXA_API_KEY_ENV = 'EXA_API_KEY';
@@ -14,16 +15,11 @@ export const DEFAULT_EXA_URL = 'https://api.exa.ai';
  * silent no-op.
  */
 export const exaPluginOptionsSchema = z.strictObject({
-  enabled: z.boolean().default(true).describe('Offer the web_search and find_similar_content tools (Exa).'),
-  url: z
-    .url({ protocol: /^https?$/ })
-    .optional()
-    .describe(`Root of Exa's API ({url}/search, {url}/findSimilar). Default: ${EXA_URL_ENV}, else ${DEFAULT_EXA_URL}.`),
-  apiKey: z
-    .string()
-    .min(1)
-    .optional()
-    .describe(`Exa API key. Set it with the ${EXA_API_KEY_ENV} environment variable rather than in a file.`),
+  ...remoteToolOptionsShape({
+    enabled: 'Offer the web_search and find_similar_content tools (Exa).',
+    url: `Root of Exa's API ({url}/search, {url}/findSimilar). Default: ${EXA_URL_ENV}, else ${DEFAULT_EXA_URL}.`,
+    apiKey: `Exa API key. Set it with the ${EXA_API_KEY_ENV} environment variable rather than in a file.`,
+  }),
   timeoutSeconds: z
     .number()
     .int()

@@ -6,6 +6,7 @@ import {
   postWithRetries,
   type RetryPolicy,
 } from '@pro-context/kernel';
+import { withoutKey } from '@pro-context/plugin-kit';
 import { GEMINI_API_KEY_ENV } from './options.js';
 
 /** The exact answer of every ground.* tool when the key is missing (seed 003). */
@@ -67,11 +68,6 @@ interface GenerateContentResponse {
 /** Google's JSON error shape. */
 interface GoogleError {
   error?: { code?: number; message?: string; status?: string };
-}
-
-/** Replaces every occurrence of the key (should an upstream ever echo it) with a placeholder. */
-export function withoutKey(text: string, key: string | undefined): string {
-  return key ? text.split(key).join('[REDACTED]') : text;
 }
 
 /** The sources of a response: every web chunk, de-duplicated by URL (first title kept). */

@@ -1,4 +1,5 @@
 import { createToken, type RetryPolicy, z } from '@pro-context/kernel';
+import { remoteToolOptionsShape } from '@pro-context/plugin-kit';
 
 /** The environment variable holding the Gemini API key (seed 003). */
 export const GEMINI_API_KEY_ENV = 'OT_GEMINI_API_KEY';
@@ -24,18 +25,11 @@ export const geminiModelSchema = z
  * error, not a silent no-op.
  */
 export const groundingPluginOptionsSchema = z.strictObject({
-  enabled: z.boolean().default(true).describe('Offer the ground.* tools (Gemini with Google Search grounding).'),
-  url: z
-    .url({ protocol: /^https?$/ })
-    .optional()
-    .describe(
-      `Root of the Gemini API ({url}/v1beta/models/{model}:generateContent). Default: ${GEMINI_URL_ENV}, else ${DEFAULT_GEMINI_URL}.`,
-    ),
-  apiKey: z
-    .string()
-    .min(1)
-    .optional()
-    .describe(`Gemini API key. Set it with the ${GEMINI_API_KEY_ENV} environment variable rather than in a file.`),
+  ...remoteToolOptionsShape({
+    enabled: 'Offer the ground.* tools (Gemini with Google Search grounding).',
+    url: `Root of the Gemini API ({url}/v1beta/models/{model}:generateContent). Default: ${GEMINI_URL_ENV}, else ${DEFAULT_GEMINI_URL}.`,
+    apiKey: `Gemini API key. Set it with the ${GEMINI_API_KEY_ENV} environment variable rather than in a file.`,
+  }),
   model: geminiModelSchema.default(DEFAULT_GEMINI_MODEL).describe('Gemini model used when a call names none.'),
   timeoutSeconds: z
     .number()
