@@ -63,6 +63,19 @@ export const documentationToolDescriptions = {
   resolve_library: 'Find the correct library ID for a package name',
 } as const;
 
+/** The names of seed 004's two documentation tools. */
+export type DocumentationToolName = keyof typeof documentationToolDescriptions;
+/** Their arguments, by name. */
+export interface DocumentationToolArgs {
+  search_documentation: z.output<typeof searchDocumentationInput>;
+  resolve_library: z.output<typeof resolveLibraryInput>;
+}
+/** Their data, by name. */
+export interface DocumentationToolData {
+  search_documentation: SearchDocumentationResult;
+  resolve_library: ResolveLibraryResult;
+}
+
 /** How an answer was obtained: `source` is `local` (the docs engine) or the fallback's id (`context7`). */
 export interface DocsAnswerOrigin {
   source: string;
@@ -290,6 +303,23 @@ export class DocumentationTools {
     };
   }
 
+  /**
+   * One of the two tools' answers: its data, who answered, and the markdown the servers send. The definitions
+   * below and `@pro-context/embed`'s client both answer through it (each tool is defined once).
+   */
+  async answer<N extends DocumentationToolName>(
+    name: N,
+    args: DocumentationToolArgs[N],
+    context: ToolContext,
+  ): Promise<{ data: DocumentationToolData[N]; origin: DocsAnswerOrigin; text: string }> {
+    if (name === 'search_documentation') {
+      const { data, origin } = await this.search(args as DocumentationToolArgs['search_documentation'], context);
+      return { data: data as DocumentationToolData[N], origin, text: renderDocumentation(data, origin) };
+    }
+    const { data, origin } = await this.resolve(args as DocumentationToolArgs['resolve_library'], context);
+    return { data: data as DocumentationToolData[N], origin, text: renderMatches(data, origin) };
+  }
+
   /** The two tools as definitions (their text is markdown with the answer's provenance). */
   definitions(): ToolDefinition[] {
     const annotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true };
@@ -301,8 +331,8 @@ export class DocumentationTools {
       outputSchema: searchDocumentationOutput,
       annotations,
       handler: async (args, context) => {
-        const { data, origin } = await this.search(args, context);
-        return { structured: data, text: renderDocumentation(data, origin) };
+        const { data, text } = await this.answer('search_documentation', args, context);
+        return { structured: data, text };
       },
     });
     const resolve = defineTool({
@@ -313,8 +343,8 @@ export class DocumentationTools {
       outputSchema: resolveLibraryOutput,
       annotations,
       handler: async (args, context) => {
-        const { data, origin } = await this.resolve(args, context);
-        return { structured: data, text: renderMatches(data, origin) };
+        const { data, text } = await this.answer('resolve_library', args, context);
+        return { structured: data, text };
       },
     });
     return [search, resolve] as unknown as ToolDefinition[];
