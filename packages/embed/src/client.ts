@@ -48,8 +48,8 @@ export interface ComposeOptions {
 }
 
 /**
- * Starts a kernel from options: the pro-context preset's `startProContext` (`import { startProContext } from
- * 'pro-context'`) or any function of the same shape. The embed host does not import the preset: its caller
+ * Starts a kernel from options: the pro-context preset's `startProContext` (exported by the `pro-context` package) or any
+ * function of the same shape. The embed host does not import the preset: its caller
  * passes it (the preset passes its own defaults).
  */
 export type KernelComposer<S extends ComposeOptions | undefined = ComposeOptions> = (
@@ -211,7 +211,7 @@ export async function createToolClient<S extends ComposeOptions | undefined = Co
         'createToolClient needs a started kernel or a composer to start one.',
         {
           suggestion:
-            "Pass `kernel` (a started kernel), or `compose: startProContext` (import { startProContext } from 'pro-context').",
+            'Pass `kernel` (a started kernel), or `compose: startProContext` (the pro-context package exports it).',
         },
       );
     }
