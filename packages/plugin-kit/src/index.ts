@@ -1,4 +1,6 @@
 // Every export here is public API; named exports only.
+export type { MessageCatalog, MessageDefinition } from './messages.js';
+export { defineMessages, withEnableHint } from './messages.js';
 export type { DetectedDependency, ProjectDependencies } from './project-dependencies.js';
 export { dependencyDescriptor, projectDependenciesToken } from './project-dependencies.js';
 export type { RemoteToolOptionsSpec, RemoteToolPluginSpec, RemoteToolValidatedOptions } from './remote-tool.js';

@@ -11,14 +11,15 @@ import {
   estimateTokens,
   isProContextError,
   kernelErrors,
-  ProContextError,
+  type ProContextError,
   type SearchBackend,
   type ToolContext,
   type ToolDefinition,
   toProContextError,
   z,
 } from '@pro-context/kernel';
-import { codex7Errors } from './errors.js';
+import { withEnableHint } from '@pro-context/plugin-kit';
+import { codex7Errors, codex7Messages } from './errors.js';
 import { documentsOf, isLocalLibrary, localIdOf, pageOf, topicsOf } from './library.js';
 
 const readOnly = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true };
@@ -129,17 +130,6 @@ function isFetchFailure(error: unknown): boolean {
   return !code.startsWith('CODEX7_') && !NOT_A_FETCH_FAILURE.has(code);
 }
 
-/** `error` with the sentence that would let Context7 answer. */
-function withHint(error: ProContextError, fallback: DocsFallback): ProContextError {
-  return new ProContextError(error.code, `${error.message.trimEnd()} ${fallback.enableHint}`, {
-    recoverable: error.recoverable,
-    suggestion: `${fallback.enableHint} ${error.suggestion}`.trim(),
-    ...(error.retryAfter === undefined ? {} : { retryAfter: error.retryAfter }),
-    ...(error.details ? { details: error.details } : {}),
-    cause: error,
-  });
-}
-
 /** The truncation note the engine's read-page writes (it names read-page and maxTokens). */
 const READ_PAGE_NOTE = /\n\n\[Content truncated\. (\d+) tokens not shown\.[^\n]*\](?:\n\[To continue[^\n]*\])?\s*$/;
 
@@ -170,10 +160,7 @@ export function codex7Tools(engine: DocsEngine, search: SearchBackend, fallback:
   ) {
     const answer = await fallback.docs({ library: name, ...(query ? { topic: query } : {}), tokens }, context.signal);
     if (!answer) {
-      throw new ProContextError(
-        'SOURCE_UNAVAILABLE',
-        `No documentation of ${name} could be fetched (${reason}), and Context7 has none either.`,
-      );
+      throw codex7Messages.create('NONE_ANYWHERE', { name, reason });
     }
     return {
       structured: {
@@ -225,14 +212,11 @@ export function codex7Tools(engine: DocsEngine, search: SearchBackend, fallback:
           span.set({ source: 'local', id: structured.id });
           return { structured, text: renderResolved(structured, notes) };
         }
-        if (!fallback.available && notFound) throw withHint(toProContextError(notFound), fallback);
+        if (!fallback.available && notFound) throw withEnableHint(toProContextError(notFound), fallback.enableHint);
         const [best] = await fallback.search(args.libraryName, context.signal);
         if (!best) {
           if (notFound) throw notFound;
-          throw new ProContextError(
-            'LIBRARY_NOT_FOUND',
-            `No library matches '${args.libraryName.slice(0, 200)}', locally or on Context7.`,
-          );
+          throw codex7Messages.create('NO_MATCH', { name: args.libraryName.slice(0, 200) });
         }
         const structured = {
           id: best.id,
@@ -273,10 +257,10 @@ export function codex7Tools(engine: DocsEngine, search: SearchBackend, fallback:
         const unfetched = async (reason: string, cause?: unknown) => {
           span.set({ fallback: fallback.id, available: fallback.available });
           if (fallback.available) return fromContext7(resolved.name, id, query, args.tokens, reason, context);
-          throw new ProContextError(
-            'SOURCE_UNAVAILABLE',
-            `The documentation of ${resolved.name} could not be fetched: ${reason.replace(/\.$/, '')}. ${fallback.enableHint}`,
-            { suggestion: `${fallback.enableHint} Or try again later.`, ...(cause ? { cause } : {}) },
+          throw codex7Messages.create(
+            'UNFETCHED',
+            { name: resolved.name, reason: reason.replace(/\.$/, ''), hint: fallback.enableHint },
+            cause ? { cause } : {},
           );
         };
         if (resolved.toc.length === 0) {

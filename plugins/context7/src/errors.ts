@@ -1,4 +1,5 @@
 import { defineErrors, type ProContextError } from '@pro-context/kernel';
+import { defineMessages } from '@pro-context/plugin-kit';
 
 /** The message an agent gets when no key is configured (seed 000, exact). */
 export const KEY_MISSING_MESSAGE = '[Context7 API key not configured]';
@@ -29,6 +30,15 @@ export const context7Errors = defineErrors({
     recoverable: true,
     message: "[Context7 has no library matching '{name}']",
     suggestion: 'Call context7.search with the library name and use one of the keys it lists.',
+  },
+});
+
+/** The sentences the plugin answers under the kernel's codes (its message catalog). */
+export const context7Messages = defineMessages({
+  NO_CACHE: {
+    code: 'PLUGIN_DEPENDENCY_MISSING',
+    message: "Plugin 'context7' needs a cache store (sqlite-cache).",
+    suggestion: 'Install a CacheStore plugin such as @pro-context/plugin-sqlite-cache.',
   },
 });
 

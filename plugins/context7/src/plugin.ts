@@ -6,7 +6,6 @@ import {
   definePlugin,
   docsFallbackToken,
   kernelTokens,
-  ProContextError,
   type ToolDefinition,
   type ToolPlugin,
   toolPluginToken,
@@ -15,7 +14,7 @@ import {
 import { withoutBlankKey } from '@pro-context/plugin-kit';
 import { Context7Client } from './client.js';
 import { DocumentationTools, definitionCaller } from './documentation-tools.js';
-import { context7Errors } from './errors.js';
+import { context7Errors, context7Messages } from './errors.js';
 import { context7Fallback } from './fallback.js';
 import {
   CONTEXT7_API_KEY_ENV,
@@ -91,13 +90,7 @@ export function createContext7Plugin(settings: { tools: boolean }): AnyPlugin {
     },
     start(context) {
       if (!context.isBound(cacheStoreToken)) {
-        throw new ProContextError(
-          'PLUGIN_DEPENDENCY_MISSING',
-          "Plugin 'context7' needs a cache store (sqlite-cache).",
-          {
-            suggestion: 'Install a CacheStore plugin such as @pro-context/plugin-sqlite-cache.',
-          },
-        );
+        throw context7Messages.create('NO_CACHE', {});
       }
     },
   });
