@@ -3,10 +3,17 @@ export type { MessageCatalog, MessageDefinition } from './messages.js';
 export { defineMessages, withEnableHint } from './messages.js';
 export type { DetectedDependency, ProjectDependencies } from './project-dependencies.js';
 export { dependencyDescriptor, projectDependenciesToken } from './project-dependencies.js';
-export type { RemoteToolOptionsSpec, RemoteToolPluginSpec, RemoteToolValidatedOptions } from './remote-tool.js';
+export type {
+  RemoteToolOptions,
+  RemoteToolOptionsSpec,
+  RemoteToolPluginSpec,
+  RemoteToolValidatedOptions,
+} from './remote-tool.js';
 export {
   defineRemoteToolPlugin,
   maskingKey,
+  missingKeyMessage,
+  remoteToolCacheMinutes,
   remoteToolErrorText,
   remoteToolOptionsShape,
   requireKey,

@@ -35,6 +35,11 @@ export function withoutKey(text: string, key: string | undefined): string {
   return key ? text.split(key).join('[REDACTED]') : text;
 }
 
+/** The seeds' exact answer of a remote tool whose key is missing: `Error: EXA_API_KEY environment variable not set`. */
+export function missingKeyMessage(keyVariable: string): string {
+  return `Error: ${keyVariable} environment variable not set`;
+}
+
 /** The key, or the plugin's missing-key error (the tools stay listed without a key and answer this). */
 export function requireKey(apiKey: string | undefined, missing: () => ProContextError): string {
   if (!apiKey) throw missing();
@@ -83,6 +88,24 @@ export function remoteToolOptionsShape(describe: RemoteToolOptionsSpec) {
     apiKey: z.string().min(1).optional().describe(describe.apiKey),
   };
 }
+
+/** `cacheMinutes` (0–1440, default 15): how long `what` (`a result`, `an answer`) is reused for an identical call. */
+export function remoteToolCacheMinutes(what: string) {
+  return z
+    .number()
+    .min(0)
+    .max(24 * 60)
+    .default(15)
+    .describe(
+      `Minutes ${what} is reused for an identical call (0: never stored; concurrent calls still share one request).`,
+    );
+}
+
+/**
+ * A remote tool plugin's options as its tools get them (from its schema's output): `url` always set, `retry` the
+ * retries with the kernel's backoff.
+ */
+export type RemoteToolOptions<S extends z.ZodType> = Omit<z.output<S>, 'url'> & { url: string; retry: RetryPolicy };
 
 /** The options a remote tool plugin validates: at least those of {@link remoteToolOptionsShape}. */
 export interface RemoteToolValidatedOptions {

@@ -7,11 +7,11 @@ import {
   postWithRetries,
   type RetryPolicy,
 } from '@pro-context/kernel';
-import { defineMessages, withoutKey } from '@pro-context/plugin-kit';
+import { defineMessages, missingKeyMessage, withoutKey } from '@pro-context/plugin-kit';
 import { EXA_API_KEY_ENV } from './options.js';
 
 /** The answer of both Exa tools when the key is missing (worded as seed 003 words Gemini's). */
-export const EXA_MISSING_KEY_MESSAGE = `Error: ${EXA_API_KEY_ENV} environment variable not set`;
+export const EXA_MISSING_KEY_MESSAGE = missingKeyMessage(EXA_API_KEY_ENV);
 
 /**
  * The exa plugin's own error codes. Every failure of a search reads as seed 004's executor words it,

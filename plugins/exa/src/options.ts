@@ -1,5 +1,5 @@
-import { createToken, type RetryPolicy, z } from '@pro-context/kernel';
-import { remoteToolOptionsShape } from '@pro-context/plugin-kit';
+import { createToken, z } from '@pro-context/kernel';
+import { type RemoteToolOptions, remoteToolCacheMinutes, remoteToolOptionsShape } from '@pro-context/plugin-kit';
 
 /** The environment variable holding the Exa API key. */
 export const EXA_API_KEY_ENV = 'EXA_API_KEY';
@@ -43,14 +43,7 @@ export const exaPluginOptionsSchema = z.strictObject({
     .max(100_000)
     .default(3000)
     .describe('Characters of page text fetched per result when includeContent is true.'),
-  cacheMinutes: z
-    .number()
-    .min(0)
-    .max(24 * 60)
-    .default(15)
-    .describe(
-      'Minutes a result is reused for an identical call (0: never stored; concurrent calls still share one request).',
-    ),
+  cacheMinutes: remoteToolCacheMinutes('a result'),
 });
 
 /** Options of the exa plugin as a user writes them (every key optional). */
@@ -60,10 +53,7 @@ export type ExaPluginOptionsInput = z.input<typeof exaPluginOptionsSchema>;
  * Options of the exa plugin after validation, defaults and the environment: `url` is always set, and
  * `retry` holds `retries` with the kernel's `http` backoff.
  */
-export type ExaPluginOptions = Omit<z.output<typeof exaPluginOptionsSchema>, 'url'> & {
-  url: string;
-  retry: RetryPolicy;
-};
+export type ExaPluginOptions = RemoteToolOptions<typeof exaPluginOptionsSchema>;
 
 /** The resolved options, bound by the plugin for the tools. */
 export const exaOptionsToken = createToken<ExaPluginOptions>('exa.options');

@@ -6,11 +6,11 @@ import {
   postWithRetries,
   type RetryPolicy,
 } from '@pro-context/kernel';
-import { defineMessages, withoutKey } from '@pro-context/plugin-kit';
+import { defineMessages, missingKeyMessage, withoutKey } from '@pro-context/plugin-kit';
 import { GEMINI_API_KEY_ENV } from './options.js';
 
 /** The exact answer of every ground.* tool when the key is missing (seed 003). */
-export const MISSING_KEY_MESSAGE = `Error: ${GEMINI_API_KEY_ENV} environment variable not set`;
+export const MISSING_KEY_MESSAGE = missingKeyMessage(GEMINI_API_KEY_ENV);
 
 /** The grounding plugin's own error codes. */
 export const groundingErrors = defineErrors({

@@ -1,5 +1,5 @@
-import { createToken, type RetryPolicy, z } from '@pro-context/kernel';
-import { remoteToolOptionsShape } from '@pro-context/plugin-kit';
+import { createToken, z } from '@pro-context/kernel';
+import { type RemoteToolOptions, remoteToolCacheMinutes, remoteToolOptionsShape } from '@pro-context/plugin-kit';
 
 /** The environment variable holding the Gemini API key (seed 003). */
 export const GEMINI_API_KEY_ENV = 'OT_GEMINI_API_KEY';
@@ -38,14 +38,7 @@ export const groundingPluginOptionsSchema = z.strictObject({
     .max(300)
     .default(60)
     .describe('Deadline of one Gemini request, seconds (a grounded answer searches first, so it takes a while).'),
-  cacheMinutes: z
-    .number()
-    .min(0)
-    .max(24 * 60)
-    .default(15)
-    .describe(
-      'Minutes an answer is reused for an identical call (0: never stored; concurrent calls still share one request).',
-    ),
+  cacheMinutes: remoteToolCacheMinutes('an answer'),
 });
 
 /** Options of the grounding plugin as a user writes them (every key optional). */
@@ -55,10 +48,7 @@ export type GroundingPluginOptionsInput = z.input<typeof groundingPluginOptionsS
  * Options of the grounding plugin after validation, defaults and the environment: `url` is always set, and
  * `retry` comes from the kernel's `http` section (retries and backoff; Gemini's POST is safe to repeat).
  */
-export type GroundingPluginOptions = Omit<z.output<typeof groundingPluginOptionsSchema>, 'url'> & {
-  url: string;
-  retry: RetryPolicy;
-};
+export type GroundingPluginOptions = RemoteToolOptions<typeof groundingPluginOptionsSchema>;
 
 /** The resolved options, bound by the plugin for the tools. */
 export const groundingOptionsToken = createToken<GroundingPluginOptions>('grounding.options');
