@@ -1,24 +1,18 @@
 import {
+  type AnyPlugin,
   createSilentLogger,
   type DocsFallback,
   docsFallbackToken,
   estimateTokens,
+  type Logger,
   ProContextError,
   type StartedKernel,
   type ToolContext,
   type ToolDefinition,
   toProContextError,
 } from '@pro-context/kernel';
-import {
-  DocumentationTools,
-  type EngineToolCaller,
-  type ResolveLibraryResult,
-  renderDocumentation,
-  renderMatches,
-  type SearchDocumentationResult,
-} from '@pro-context/plugin-context7';
+import { type DocumentationToolName, DocumentationTools, type EngineToolCaller } from '@pro-context/plugin-context7';
 import { createToolRunner, invalidArgumentsError, jsonSchemaOf, type ToolRunner } from '@pro-context/tool-runner';
-import type { StartOptions } from 'pro-context';
 import { parseToolUse } from './parse.js';
 
 /** What {@link ToolClient.executeTool} answers (seed 004 §1.2); it never throws. */
@@ -47,19 +41,34 @@ export interface ToolDescription {
 /** The tools seed 004 names, offered by default (those installed): documentation (Context7) and web search (Exa). */
 export const SEED_TOOLS = ['search_documentation', 'resolve_library', 'web_search', 'find_similar_content'] as const;
 
+/** What {@link ToolClientOptions.compose} receives: the `start` options, with the seed's plugins and a logger. */
+export interface ComposeOptions {
+  plugins?: AnyPlugin[];
+  logger?: Logger;
+}
+
+/**
+ * Starts a kernel from options: the pro-context preset's `startProContext` (exported by the `pro-context` package) or any
+ * function of the same shape. The embed host does not import the preset: its caller
+ * passes it (the preset passes its own defaults).
+ */
+export type KernelComposer<S extends ComposeOptions | undefined = ComposeOptions> = (
+  options: S,
+) => Promise<StartedKernel>;
+
 /** Options of {@link createToolClient}. */
-export interface ToolClientOptions {
-  /**
-   * A started kernel whose tools to offer (the client does not stop it). Default: the pro-context preset
-   * started with `start`, stopped by `close`.
-   */
+export interface ToolClientOptions<S extends ComposeOptions | undefined = ComposeOptions> {
+  /** A started kernel whose tools to offer (the client does not stop it). Give this or `compose`. */
   kernel?: StartedKernel;
   /**
-   * Options of the preset when the client starts it (config file, overrides, extra plugins…). The client adds
-   * the context7 and exa plugins (seed 004's tools; keys from `CONTEXT7_API_KEY` and `EXA_API_KEY`) unless
-   * `start.plugins` names plugins of those ids, and logs nothing unless `start.logger` is given.
+   * Starts the kernel when `kernel` is not given (the preset's `startProContext`); `close` stops it. Called with
+   * `start`, the context7 and exa plugins added (seed 004's tools; keys from `CONTEXT7_API_KEY` and
+   * `EXA_API_KEY`) unless `start.plugins` names plugins of those ids, and a silent logger unless `start.logger`
+   * is given.
    */
-  start?: StartOptions;
+  compose?: KernelComposer<S>;
+  /** Options of `compose` (for the preset: config file, overrides, extra plugins…). */
+  start?: NoInfer<S>;
   /**
    * Which tools to offer: `'seed'` (default) the tools seed 004 names that are installed —
    * `search_documentation`, `resolve_library`, `web_search`, `find_similar_content`; `'all'` every tool of the
@@ -184,29 +193,41 @@ function unknownToolError(name: string, available: readonly string[]): ProContex
 }
 
 /**
- * Creates the in-process tool client: seed 004's tools by default (`search_documentation` and
+ * Creates the in-process tool client on a started kernel, or on one `compose` starts (the preset's
+ * `startProContext`): seed 004's tools by default (`search_documentation` and
  * `resolve_library` — the same definitions the MCP servers list with the context7 plugin — and Exa's
  * `web_search` and `find_similar_content`), any other tool of the kernel on request, run by
  * `@pro-context/tool-runner` with the same validation and errors as the servers.
  */
-export async function createToolClient(options: ToolClientOptions = {}): Promise<ToolClient> {
+export async function createToolClient<S extends ComposeOptions | undefined = ComposeOptions>(
+  options: ToolClientOptions<S> = {},
+): Promise<ToolClient> {
   let kernel = options.kernel;
   const owned = kernel === undefined;
   if (!kernel) {
-    // imported here, so a client given its own kernel never loads the preset's plugins
-    const [{ startProContext }, { context7Plugin }, { exaPlugin }] = await Promise.all([
-      import('pro-context'),
+    if (!options.compose) {
+      throw new ProContextError(
+        'INVALID_INPUT',
+        'createToolClient needs a started kernel or a composer to start one.',
+        {
+          suggestion:
+            'Pass `kernel` (a started kernel), or `compose: startProContext` (the pro-context package exports it).',
+        },
+      );
+    }
+    // imported here, so a client given its own kernel never loads the seed's plugins
+    const [{ context7Plugin }, { exaPlugin }] = await Promise.all([
       import('@pro-context/plugin-context7'),
       import('@pro-context/plugin-exa'),
     ]);
-    const start = options.start ?? {};
+    const start: ComposeOptions = options.start ?? {};
     const given = start.plugins ?? [];
     const seedPlugins = [context7Plugin, exaPlugin].filter((p) => !given.some((g) => g.id === p.id));
-    kernel = await startProContext({
+    kernel = await options.compose({
       ...start,
       plugins: [...given, ...seedPlugins],
       logger: start.logger ?? createSilentLogger(),
-    });
+    } as S);
   }
   const started = kernel;
   let runner: ToolRunner;
@@ -223,10 +244,6 @@ export async function createToolClient(options: ToolClientOptions = {}): Promise
     runner.definition('resolve-library') !== undefined && runner.definition('get-docs') !== undefined;
   // the documentation tools need the docs engine or a fallback that can answer
   const own: ToolDefinition[] = engineInstalled || fallback?.available ? documentation.definitions() : [];
-  const run = {
-    search_documentation: (params: never, context: ToolContext) => documentation.search(params, context),
-    resolve_library: (params: never, context: ToolContext) => documentation.resolve(params, context),
-  } as const;
   const ownByName = new Map(own.map((t) => [t.name, t]));
   const installed: ToolDescription[] = [
     ...own.map((t) => ({ name: t.name, description: t.description, parameters: jsonSchemaOf(t.inputSchema, 'input') })),
@@ -280,20 +297,17 @@ export async function createToolClient(options: ToolClientOptions = {}): Promise
       if (!parsed.success) return failed(name, invalidArgumentsError(name, parsed.error), begun);
       try {
         const context = ownContext(started, callOptions.signal);
-        const { data, origin } = await run[name as keyof typeof run](parsed.data as never, context);
+        // the same answer the tool's definition gives the servers, with who answered for the metadata
+        const { data, origin, text } = await documentation.answer(
+          name as DocumentationToolName,
+          parsed.data as never,
+          context,
+        );
         const checked = ownTool.outputSchema.parse(data);
         return {
           success: true,
           data: checked,
-          metadata: {
-            tool: name,
-            durationMs: Math.round(performance.now() - begun),
-            ...origin,
-            text:
-              name === 'search_documentation'
-                ? renderDocumentation(checked as SearchDocumentationResult, origin)
-                : renderMatches(checked as ResolveLibraryResult, origin),
-          },
+          metadata: { tool: name, durationMs: Math.round(performance.now() - begun), ...origin, text },
         } satisfies ToolResult;
       } catch (error) {
         return failed(name, toProContextError(error), begun);

@@ -198,6 +198,31 @@ describe("createToolClient: the servers' tools in-process", () => {
   });
 });
 
+describe('the kernel the client runs on', () => {
+  it('is given (kernel) or started by the composer it is given (compose): the embed host imports no preset', async () => {
+    await expect(createToolClient()).rejects.toMatchObject({
+      code: 'INVALID_INPUT',
+      message: 'createToolClient needs a started kernel or a composer to start one.',
+    });
+    const seen: { plugins: string[]; silent: boolean }[] = [];
+    const composed = await createToolClient({
+      compose: async (options) => {
+        seen.push({ plugins: (options.plugins ?? []).map((p) => p.id), silent: options.logger !== undefined });
+        return createTestKernel({ plugins: [enginePlugin, ...(options.plugins ?? [])] });
+      },
+      start: { plugins: [groundingPlugin] },
+      tools: 'all',
+    });
+    try {
+      // the composer got the caller's plugins, the seed's (context7, exa) added, and a logger
+      expect(seen).toEqual([{ plugins: ['grounding', 'context7', 'exa'], silent: true }]);
+      expect(composed.getAvailableTools()).toEqual(expect.arrayContaining(['get-docs', 'web_search', 'ground.search']));
+    } finally {
+      await composed.close();
+    }
+  });
+});
+
 describe('libraries the local engine does not have', () => {
   it('without Context7: the answer names what would let Context7 answer, instead of "no match"', async () => {
     const c = await client();

@@ -13,6 +13,7 @@ import {
   startFakeGemini,
 } from '@pro-context/testing';
 import { corpusSites, type FakeWeb, findCorpusRoot, startFakeWeb } from '@pro-context/testing/fake-web';
+import { startProContext } from 'pro-context';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createToolClient, type ToolClient } from '../src/index.js';
 
@@ -32,6 +33,7 @@ describe.skipIf(!corpusRoot)('createToolClient() starting the preset (real SQLit
     dir = mkdtempSync(join(tmpdir(), 'pc-embed-'));
     client = await createToolClient({
       tools: 'all',
+      compose: startProContext,
       start: {
         config: {
           values: {
@@ -89,6 +91,7 @@ describe('search_documentation falls back to Context7 for a library the docs eng
     context7 = await startFakeContext7({ apiKey: 'c7-embed-test-key' });
     dir = mkdtempSync(join(tmpdir(), 'pc-embed-c7-'));
     client = await createToolClient({
+      compose: startProContext,
       start: {
         config: {
           values: {
@@ -148,6 +151,7 @@ describe("createToolClient() starting the preset itself: quiet, with the seed's 
     let client: ToolClient | undefined;
     try {
       client = await createToolClient({
+        compose: startProContext,
         start: {
           config: {
             values: {

@@ -21,6 +21,23 @@ export {
   pageLimits,
   scanHtml,
 } from './html/limits.js';
+// the llms.txt / llms-full.txt parsers (pure, linear): the llms-txt source and local-docs read llms.txt files
+export type { LlmsFullStyle, SplitLlmsFullOptions, SplitLlmsFullResult } from './llms-txt/llms-full.js';
+export { detectLlmsFull, splitLlmsFull } from './llms-txt/llms-full.js';
+export type { LlmsFullSplitterOptions } from './llms-txt/llms-full-stream.js';
+export { LlmsFullSplitter } from './llms-txt/llms-full-stream.js';
+export type { LlmsTxtFormat, LlmsTxtSection, ParsedLlmsTxt } from './llms-txt/llms-txt.js';
+export { llmsTxtPages, parseLlmsTxt } from './llms-txt/llms-txt.js';
+export type { ScannedLine as LlmsScannedLine } from './llms-txt/markdown.js';
+export {
+  cleanTitle as cleanLlmsTitle,
+  detach as detachString,
+  firstSentence as llmsFirstSentence,
+  looksLikeHtml,
+  parseHeading as parseLlmsHeading,
+  scanLines as scanLlmsLines,
+  sniffNonMarkdown,
+} from './llms-txt/markdown.js';
 export type { Chunk, ChunkablePage, ChunkOptions } from './markdown/chunk.js';
 export { chunkMarkdown, cleanHeading, DEFAULT_MAX_CHUNK_TOKENS, DEFAULT_MIN_CHUNK_TOKENS } from './markdown/chunk.js';
 export type { FrontMatterSplit } from './markdown/front-matter.js';

@@ -2,11 +2,32 @@
 export type { CachedResult, CachedResultOptions } from './cached-result.js';
 export { cachedResult, cacheKeyOf } from './cached-result.js';
 export { errorText } from './error-text.js';
+export type { MessageCatalog, MessageDefinition } from './messages.js';
+export { defineMessages, withEnableHint } from './messages.js';
 export { expandHome } from './paths.js';
 export type { RetryPolicy } from './post-with-retries.js';
 export { postWithRetries } from './post-with-retries.js';
+export type { DetectedDependency, ProjectDependencies } from './project-dependencies.js';
+export { dependencyDescriptor, projectDependenciesToken } from './project-dependencies.js';
 export type { RegistryFailureSubject } from './registry-failure.js';
 export { registryFailure, registryStatusError } from './registry-failure.js';
+export type {
+  RemoteToolOptions,
+  RemoteToolOptionsSpec,
+  RemoteToolPluginSpec,
+  RemoteToolValidatedOptions,
+} from './remote-tool.js';
+export {
+  defineRemoteToolPlugin,
+  maskingKey,
+  missingKeyMessage,
+  remoteToolCacheMinutes,
+  remoteToolErrorText,
+  remoteToolOptionsShape,
+  requireKey,
+  withoutBlankKey,
+  withoutKey,
+} from './remote-tool.js';
 export { parseRetryAfterMs } from './retry-after.js';
 export type { RetrySyncOptions } from './retry-sync.js';
 export { retrySync } from './retry-sync.js';

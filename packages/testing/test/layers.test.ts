@@ -55,10 +55,22 @@ function packages(): Pkg[] {
 const all = packages();
 const ours = new Set(all.map((p) => p.name));
 
+/**
+ * Entries the layers table names on their own (`@pro-context/engine/api`): an import of one counts as that entry,
+ * not as its package, so a row may allow the entry and not the rest of the package. Any other deep entry
+ * (`@pro-context/x/sub`) counts as its package.
+ */
+const namedEntries = new Set([...allowed.values()].flat().filter((entry) => !ours.has(entry) && ownPackage(entry)));
+
 function ownPackage(specifier: string): string | undefined {
   const parts = specifier.split('/');
   const name = specifier.startsWith('@') ? parts.slice(0, 2).join('/') : (parts[0] ?? '');
   return ours.has(name) ? name : undefined;
+}
+
+/** What an import of `specifier` counts as: a named entry, else its package (undefined: not ours). */
+function ownEntry(specifier: string): string | undefined {
+  return namedEntries.has(specifier) ? specifier : ownPackage(specifier);
 }
 
 function sourceFiles(dir: string): string[] {
@@ -77,13 +89,16 @@ function importsOf(pkg: Pkg): Map<string, string> {
   const seen = new Map<string, string>();
   for (const file of sourceFiles(join(pkg.dir, 'src'))) {
     for (const match of readFileSync(file, 'utf8').matchAll(importPattern)) {
-      const target = ownPackage(match[1] ?? '');
+      const target = ownEntry(match[1] ?? '');
       if (target && target !== pkg.name && !seen.has(target)) seen.set(target, relative(root, file));
     }
   }
   for (const dep of pkg.deps) {
     const target = ownPackage(dep);
-    if (target && !seen.has(target)) seen.set(target, relative(root, join(pkg.dir, 'package.json')));
+    // a dependency on a package whose named entry the sources import is that entry's dependency (what the
+    // sources import of the package is checked above)
+    if (!target || seen.has(target) || [...seen.keys()].some((entry) => ownPackage(entry) === target)) continue;
+    seen.set(target, relative(root, join(pkg.dir, 'package.json')));
   }
   return seen;
 }
@@ -117,6 +132,15 @@ describe('ARCHITECTURE.md layers', () => {
     const owed = new Set<string>();
     for (const pkg of all) for (const target of importsOf(pkg).keys()) owed.add(`${pkg.name} -> ${target}`);
     expect([...debts].filter((debt) => !owed.has(debt))).toEqual([]);
+  });
+
+  it("plugins may import the engine's API entry and not the engine itself", () => {
+    const may = rule({ name: '@pro-context/plugin-x', dir: '', group: 'plugins', deps: [] }) ?? [];
+    expect(may).toContain('@pro-context/engine/api');
+    expect(may).not.toContain('@pro-context/engine');
+    expect(ownEntry('@pro-context/engine/api')).toBe('@pro-context/engine/api');
+    expect(ownEntry('@pro-context/engine')).toBe('@pro-context/engine');
+    expect(ownEntry('@pro-context/engine/core/ranking')).toBe('@pro-context/engine');
   });
 
   it('the kernel imports no other package of the repository', () => {

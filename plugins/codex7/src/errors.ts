@@ -1,4 +1,5 @@
 import { defineErrors } from '@pro-context/kernel';
+import { defineMessages } from '@pro-context/plugin-kit';
 
 /** Codex7's error codes; the first two are the seed's exact messages (seed 002, "Validation"). */
 export const codex7Errors = defineErrors({
@@ -31,5 +32,24 @@ export const codex7Errors = defineErrors({
     recoverable: true,
     message: "'{libraryId}' is not a Context7 library ID (/org/project, optionally /org/project/version).",
     suggestion: "Pass the 'id' resolve-library-id returned, unchanged.",
+  },
+  CODEX7_NO_PASSTHROUGH: {
+    recoverable: false,
+    message: '{service} cannot answer get-context7-docs: it takes no library ID as given.',
+    suggestion: 'Enable the context7 plugin (or codex7, which brings its client) as the documentation fallback.',
+  },
+});
+
+/** The sentences codex7 answers under the kernel's codes (its message catalog). */
+export const codex7Messages = defineMessages({
+  NONE_ANYWHERE: {
+    code: 'SOURCE_UNAVAILABLE',
+    message: 'No documentation of {name} could be fetched ({reason}), and Context7 has none either.',
+  },
+  NO_MATCH: { code: 'LIBRARY_NOT_FOUND', message: "No library matches '{name}', locally or on Context7." },
+  UNFETCHED: {
+    code: 'SOURCE_UNAVAILABLE',
+    message: 'The documentation of {name} could not be fetched: {reason}. {hint}',
+    suggestion: '{hint} Or try again later.',
   },
 });

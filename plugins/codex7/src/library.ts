@@ -1,4 +1,4 @@
-import type { DocsEngine } from '@pro-context/engine';
+import type { DocsEngine } from '@pro-context/engine/api';
 import type { TocEntry } from '@pro-context/kernel';
 
 /** A document of a local library, as `resolve-library-id` lists it and `get-library-docs` `path` takes it. */

@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { docsEngineToken } from '@pro-context/engine';
+import { docsEngineToken } from '@pro-context/engine/api';
 import {
   definePlugin,
   docsFallbackToken,
@@ -7,7 +7,6 @@ import {
   type ToolPlugin,
   toolPluginToken,
 } from '@pro-context/kernel';
-import { context7ClientToken } from '@pro-context/plugin-context7';
 import { codex7Errors } from './errors.js';
 import { codex7Tools } from './tools.js';
 
@@ -16,7 +15,8 @@ const { version } = createRequire(import.meta.url)('../package.json') as { versi
 /**
  * The codex7 plugin (seed 002): `resolve-library-id` says which tool fits a library, `get-library-docs`
  * serves the docs engine's (local) libraries, `get-context7-docs` passes one topic to Context7. It needs the
- * docs engine and the `context7` plugin (its client; `context7ClientPlugin` adds no tools of its own).
+ * docs engine (through its API, `@pro-context/engine/api`) and the kernel's `DocsFallback`, which the `context7`
+ * plugin binds (`context7ClientPlugin`: Context7 without tools of its own); it imports neither.
  */
 export const codex7Plugin = definePlugin({
   id: 'codex7',
@@ -30,7 +30,6 @@ export const codex7Plugin = definePlugin({
       const tools = codex7Tools(
         resolver.resolve(docsEngineToken),
         resolver.resolve(searchBackendToken),
-        resolver.resolve(context7ClientToken),
         resolver.resolve(docsFallbackToken),
       );
       return { id: 'codex7', tools: () => tools };

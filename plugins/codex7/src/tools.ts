@@ -1,19 +1,25 @@
-import { cutAtBoundary, type DocsEngine, fillBudget, type RankedChunk, type StoredChunk } from '@pro-context/engine';
+import {
+  cutAtBoundary,
+  type DocsEngine,
+  fillBudget,
+  type RankedChunk,
+  type StoredChunk,
+} from '@pro-context/engine/api';
 import {
   type DocsFallback,
   defineTool,
   estimateTokens,
   isProContextError,
   kernelErrors,
-  ProContextError,
+  type ProContextError,
   type SearchBackend,
   type ToolContext,
   type ToolDefinition,
   toProContextError,
   z,
 } from '@pro-context/kernel';
-import { type Context7Client, renderContext7Error } from '@pro-context/plugin-context7';
-import { codex7Errors } from './errors.js';
+import { withEnableHint } from '@pro-context/plugin-kit';
+import { codex7Errors, codex7Messages } from './errors.js';
 import { documentsOf, isLocalLibrary, localIdOf, pageOf, topicsOf } from './library.js';
 
 const readOnly = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true };
@@ -124,17 +130,6 @@ function isFetchFailure(error: unknown): boolean {
   return !code.startsWith('CODEX7_') && !NOT_A_FETCH_FAILURE.has(code);
 }
 
-/** `error` with the sentence that would let Context7 answer. */
-function withHint(error: ProContextError, fallback: DocsFallback): ProContextError {
-  return new ProContextError(error.code, `${error.message.trimEnd()} ${fallback.enableHint}`, {
-    recoverable: error.recoverable,
-    suggestion: `${fallback.enableHint} ${error.suggestion}`.trim(),
-    ...(error.retryAfter === undefined ? {} : { retryAfter: error.retryAfter }),
-    ...(error.details ? { details: error.details } : {}),
-    cause: error,
-  });
-}
-
 /** The truncation note the engine's read-page writes (it names read-page and maxTokens). */
 const READ_PAGE_NOTE = /\n\n\[Content truncated\. (\d+) tokens not shown\.[^\n]*\](?:\n\[To continue[^\n]*\])?\s*$/;
 
@@ -144,12 +139,16 @@ const READ_PAGE_NOTE = /\n\n\[Content truncated\. (\d+) tokens not shown\.[^\n]*
  * cannot be resolved because a registry failed), Context7 answers through `fallback`, and says so; without its
  * key, the answer names the key.
  */
-export function codex7Tools(
-  engine: DocsEngine,
-  search: SearchBackend,
-  context7: Context7Client,
-  fallback: DocsFallback,
-): ToolDefinition[] {
+export function codex7Tools(engine: DocsEngine, search: SearchBackend, fallback: DocsFallback): ToolDefinition[] {
+  // the fallback's own errors (Context7's plain `[Context7 API key not configured]`) as it writes them
+  const renderError = (error: ProContextError) =>
+    fallback.renderError?.(error) ?? JSON.stringify(error.toPayload(), null, 2);
+  // the fallback's text for the agent's library id and topic as given (Context7's `/org/project/version` kept)
+  const textOf = (libraryId: string, query: string, signal: AbortSignal) => {
+    if (!fallback.text) throw codex7Errors.create('CODEX7_NO_PASSTHROUGH', { service: fallback.name });
+    return fallback.text(libraryId, query, signal);
+  };
+
   /** Context7's documentation of a local library the engine could not fetch, as get-library-docs answers. */
   async function fromContext7(
     name: string,
@@ -161,10 +160,7 @@ export function codex7Tools(
   ) {
     const answer = await fallback.docs({ library: name, ...(query ? { topic: query } : {}), tokens }, context.signal);
     if (!answer) {
-      throw new ProContextError(
-        'SOURCE_UNAVAILABLE',
-        `No documentation of ${name} could be fetched (${reason}), and Context7 has none either.`,
-      );
+      throw codex7Messages.create('NONE_ANYWHERE', { name, reason });
     }
     return {
       structured: {
@@ -186,7 +182,7 @@ export function codex7Tools(
     inputSchema: resolveInput,
     outputSchema: resolveOutput,
     annotations: readOnly,
-    renderError: renderContext7Error,
+    renderError,
     async handler(args, context) {
       return context.logger.span('codex7.resolve', { libraryName: args.libraryName }, async (span) => {
         let local: Awaited<ReturnType<DocsEngine['resolve']>> | undefined;
@@ -200,7 +196,7 @@ export function codex7Tools(
           notFound = error;
         }
         // a local library without documentation is worth less than Context7's, when Context7 can answer
-        if (local && (local.toc.length > 0 || !context7.configured)) {
+        if (local && (local.toc.length > 0 || !fallback.available)) {
           const notes =
             local.toc.length === 0
               ? [...local.notes, `Its documentation could not be fetched. ${fallback.enableHint}`]
@@ -216,14 +212,11 @@ export function codex7Tools(
           span.set({ source: 'local', id: structured.id });
           return { structured, text: renderResolved(structured, notes) };
         }
-        if (!context7.configured && notFound) throw withHint(toProContextError(notFound), fallback);
-        const [best] = await context7.searchLibraries(args.libraryName);
+        if (!fallback.available && notFound) throw withEnableHint(toProContextError(notFound), fallback.enableHint);
+        const [best] = await fallback.search(args.libraryName, context.signal);
         if (!best) {
           if (notFound) throw notFound;
-          throw new ProContextError(
-            'LIBRARY_NOT_FOUND',
-            `No library matches '${args.libraryName.slice(0, 200)}', locally or on Context7.`,
-          );
+          throw codex7Messages.create('NO_MATCH', { name: args.libraryName.slice(0, 200) });
         }
         const structured = {
           id: best.id,
@@ -246,7 +239,7 @@ export function codex7Tools(
     inputSchema: libraryDocsInput,
     outputSchema: libraryDocsOutput,
     annotations: readOnly,
-    renderError: renderContext7Error,
+    renderError,
     async handler(args, context) {
       const fields = { libraryId: args.libraryId, topics: args.topics, customQuery: args.customQuery, path: args.path };
       return context.logger.span('codex7.get-library-docs', fields, async (span) => {
@@ -264,10 +257,10 @@ export function codex7Tools(
         const unfetched = async (reason: string, cause?: unknown) => {
           span.set({ fallback: fallback.id, available: fallback.available });
           if (fallback.available) return fromContext7(resolved.name, id, query, args.tokens, reason, context);
-          throw new ProContextError(
-            'SOURCE_UNAVAILABLE',
-            `The documentation of ${resolved.name} could not be fetched: ${reason.replace(/\.$/, '')}. ${fallback.enableHint}`,
-            { suggestion: `${fallback.enableHint} Or try again later.`, ...(cause ? { cause } : {}) },
+          throw codex7Messages.create(
+            'UNFETCHED',
+            { name: resolved.name, reason: reason.replace(/\.$/, ''), hint: fallback.enableHint },
+            cause ? { cause } : {},
           );
         };
         if (resolved.toc.length === 0) {
@@ -398,7 +391,7 @@ export function codex7Tools(
     inputSchema: context7DocsInput,
     outputSchema: context7DocsOutput,
     annotations: readOnly,
-    renderError: renderContext7Error,
+    renderError,
     async handler(args, context) {
       const fields = { libraryId: args.libraryId, topic: args.topic ?? '' };
       return context.logger.span('codex7.get-context7-docs', fields, async (span) => {
@@ -409,7 +402,7 @@ export function codex7Tools(
         const topic = args.topic?.trim() ?? '';
         // Context7 requires a query: without a topic, the library's name (its general documentation)
         const name = args.libraryId.split('/')[2] as string;
-        const text = await context7.text(args.libraryId, topic || name);
+        const text = await textOf(args.libraryId, topic || name, context.signal);
         if (!text.trim()) {
           const message = `Documentation not found or not finalized for ${args.libraryId}.`;
           return {

@@ -1,13 +1,14 @@
 import {
   type DocsFallback,
   defineTool,
-  ProContextError,
+  type ProContextError,
   type ToolContext,
   type ToolDefinition,
   toProContextError,
   withoutDocsFallback,
   z,
 } from '@pro-context/kernel';
+import { defineMessages, withEnableHint } from '@pro-context/plugin-kit';
 import { CONTEXT7_ENABLE_HINT } from './fallback.js';
 
 /**
@@ -17,6 +18,18 @@ import { CONTEXT7_ENABLE_HINT } from './fallback.js';
  * kernel's {@link DocsFallback} (Context7) when the engine does not know the library or cannot fetch its
  * documentation; each answer says who gave it.
  */
+
+/** The sentences the documentation tools answer under the kernel's codes (their message catalog). */
+export const documentationMessages = defineMessages({
+  NOT_INSTALLED: { code: 'INTERNAL_ERROR', message: 'The tool {name} is not installed.' },
+  NO_MATCH: { code: 'LIBRARY_NOT_FOUND', message: "No library matches '{name}' ({reason})." },
+  UNFETCHED: { code: 'SOURCE_UNAVAILABLE', message: 'No documentation of {name} could be fetched: {reason}' },
+  NOWHERE: {
+    code: 'LIBRARY_NOT_FOUND',
+    message: "No library matches '{name}', locally ({reason}) or on {service}.",
+    suggestion: 'Check the name with resolve_library.',
+  },
+});
 
 /** `search_documentation` arguments (seed 004 §2.2). */
 export const searchDocumentationInput = z.object({
@@ -63,6 +76,19 @@ export const documentationToolDescriptions = {
   resolve_library: 'Find the correct library ID for a package name',
 } as const;
 
+/** The names of seed 004's two documentation tools. */
+export type DocumentationToolName = keyof typeof documentationToolDescriptions;
+/** Their arguments, by name. */
+export interface DocumentationToolArgs {
+  search_documentation: z.output<typeof searchDocumentationInput>;
+  resolve_library: z.output<typeof resolveLibraryInput>;
+}
+/** Their data, by name. */
+export interface DocumentationToolData {
+  search_documentation: SearchDocumentationResult;
+  resolve_library: ResolveLibraryResult;
+}
+
 /** How an answer was obtained: `source` is `local` (the docs engine) or the fallback's id (`context7`). */
 export interface DocsAnswerOrigin {
   source: string;
@@ -89,7 +115,7 @@ export function definitionCaller(definitions: () => readonly ToolDefinition[]): 
     has: (name) => find(name) !== undefined,
     async call(name, args, context) {
       const definition = find(name);
-      if (!definition) throw new ProContextError('INTERNAL_ERROR', `The tool ${name} is not installed.`);
+      if (!definition) throw documentationMessages.create('NOT_INSTALLED', { name });
       return definition.handler(definition.inputSchema.parse(args), context);
     },
   };
@@ -125,18 +151,6 @@ function enableHintOf(fallback: DocsFallback | undefined): string {
     : `Enable the context7 plugin (PRO_CONTEXT_PLUGINS=context7) and ${CONTEXT7_ENABLE_HINT.replace(/^Set/, 'set')}`;
 }
 
-/** `error` with the sentence that would let the fallback answer added to its message and suggestion. */
-function withEnableHint(error: ProContextError, fallback: DocsFallback | undefined): ProContextError {
-  const hint = enableHintOf(fallback);
-  return new ProContextError(error.code, `${error.message.trimEnd()} ${hint}`, {
-    recoverable: error.recoverable,
-    suggestion: error.suggestion ? `${hint} ${error.suggestion}` : hint,
-    ...(error.retryAfter === undefined ? {} : { retryAfter: error.retryAfter }),
-    ...(error.details ? { details: error.details } : {}),
-    cause: error,
-  });
-}
-
 /** Seed 004's documentation tools over the docs engine's tools, then the kernel's fallback (Context7). */
 export class DocumentationTools {
   constructor(
@@ -170,7 +184,7 @@ export class DocumentationTools {
   /** The fallback, when it can answer; otherwise the error to throw (naming what would enable it). */
   private remote(error: ProContextError): DocsFallback {
     if (this.fallback?.available) return this.fallback;
-    throw withEnableHint(error, this.fallback);
+    throw withEnableHint(error, enableHintOf(this.fallback));
   }
 
   /**
@@ -205,7 +219,7 @@ export class DocumentationTools {
       return { data: { matches }, origin: { source: 'local' } };
     }
     const notFound =
-      error ?? new ProContextError('LIBRARY_NOT_FOUND', `No library matches '${args.libraryName}' (${reason}).`);
+      error ?? documentationMessages.create('NO_MATCH', { name: args.libraryName, reason: String(reason) });
     const fallback = this.remote(notFound);
     const found = await fallback.search(args.libraryName, context.signal);
     const matches = found.map((l) => ({
@@ -233,10 +247,7 @@ export class DocumentationTools {
     let reason: string;
     if (library && library.toc.length === 0) {
       reason = library.notes?.[0] ?? `the documentation of ${library.name} could not be fetched`;
-      failure = new ProContextError(
-        'SOURCE_UNAVAILABLE',
-        `No documentation of ${library.name} could be fetched: ${reason}`,
-      );
+      failure = documentationMessages.create('UNFETCHED', { name: library.name, reason });
     } else if (library) {
       const maxTokens = Math.min(GET_DOCS_MAX_TOKENS, Math.max(GET_DOCS_MIN_TOKENS, args.tokens));
       try {
@@ -264,8 +275,7 @@ export class DocumentationTools {
       }
     } else {
       reason = unknown ?? `the local docs engine does not know '${args.libraryName}'`;
-      failure =
-        error ?? new ProContextError('LIBRARY_NOT_FOUND', `No library matches '${args.libraryName}' (${reason}).`);
+      failure = error ?? documentationMessages.create('NO_MATCH', { name: args.libraryName, reason });
     }
     const fallback = this.remote(failure);
     const answer = await fallback.docs(
@@ -273,11 +283,7 @@ export class DocumentationTools {
       context.signal,
     );
     if (!answer) {
-      throw new ProContextError(
-        'LIBRARY_NOT_FOUND',
-        `No library matches '${args.libraryName}', locally (${reason}) or on ${fallback.name}.`,
-        { suggestion: 'Check the name with resolve_library.' },
-      );
+      throw documentationMessages.create('NOWHERE', { name: args.libraryName, reason, service: fallback.name });
     }
     return {
       data: {
@@ -288,6 +294,23 @@ export class DocumentationTools {
       },
       origin: { source: fallback.id, reason, url: answer.url },
     };
+  }
+
+  /**
+   * One of the two tools' answers: its data, who answered, and the markdown the servers send. The definitions
+   * below and `@pro-context/embed`'s client both answer through it (each tool is defined once).
+   */
+  async answer<N extends DocumentationToolName>(
+    name: N,
+    args: DocumentationToolArgs[N],
+    context: ToolContext,
+  ): Promise<{ data: DocumentationToolData[N]; origin: DocsAnswerOrigin; text: string }> {
+    if (name === 'search_documentation') {
+      const { data, origin } = await this.search(args as DocumentationToolArgs['search_documentation'], context);
+      return { data: data as DocumentationToolData[N], origin, text: renderDocumentation(data, origin) };
+    }
+    const { data, origin } = await this.resolve(args as DocumentationToolArgs['resolve_library'], context);
+    return { data: data as DocumentationToolData[N], origin, text: renderMatches(data, origin) };
   }
 
   /** The two tools as definitions (their text is markdown with the answer's provenance). */
@@ -301,8 +324,8 @@ export class DocumentationTools {
       outputSchema: searchDocumentationOutput,
       annotations,
       handler: async (args, context) => {
-        const { data, origin } = await this.search(args, context);
-        return { structured: data, text: renderDocumentation(data, origin) };
+        const { data, text } = await this.answer('search_documentation', args, context);
+        return { structured: data, text };
       },
     });
     const resolve = defineTool({
@@ -313,8 +336,8 @@ export class DocumentationTools {
       outputSchema: resolveLibraryOutput,
       annotations,
       handler: async (args, context) => {
-        const { data, origin } = await this.resolve(args, context);
-        return { structured: data, text: renderMatches(data, origin) };
+        const { data, text } = await this.answer('resolve_library', args, context);
+        return { structured: data, text };
       },
     });
     return [search, resolve] as unknown as ToolDefinition[];

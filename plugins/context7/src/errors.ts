@@ -1,4 +1,5 @@
 import { defineErrors, type ProContextError } from '@pro-context/kernel';
+import { defineMessages } from '@pro-context/plugin-kit';
 
 /** The message an agent gets when no key is configured (seed 000, exact). */
 export const KEY_MISSING_MESSAGE = '[Context7 API key not configured]';
@@ -32,6 +33,15 @@ export const context7Errors = defineErrors({
   },
 });
 
+/** The sentences the plugin answers under the kernel's codes (its message catalog). */
+export const context7Messages = defineMessages({
+  NO_CACHE: {
+    code: 'PLUGIN_DEPENDENCY_MISSING',
+    message: "Plugin 'context7' needs a cache store (sqlite-cache).",
+    suggestion: 'Install a CacheStore plugin such as @pro-context/plugin-sqlite-cache.',
+  },
+});
+
 const OWN_CODES = new Set(Object.keys(context7Errors.errors));
 
 /**
@@ -39,8 +49,11 @@ const OWN_CODES = new Set(Object.keys(context7Errors.errors));
  * `[Context7 API key not configured]`), anything else (refused arguments) as the usual JSON payload.
  */
 export function renderContext7Error(error: ProContextError): string {
-  if (OWN_CODES.has(error.code)) {
-    return error.retryAfter === undefined ? error.message : `${error.message} Retry after ${error.retryAfter}s.`;
-  }
-  return JSON.stringify(error.toPayload(), null, 2);
+  return ownErrorText(error) ?? JSON.stringify(error.toPayload(), null, 2);
+}
+
+/** The plain text of one of the plugin's own errors (its message, and when to retry); undefined for others. */
+export function ownErrorText(error: ProContextError): string | undefined {
+  if (!OWN_CODES.has(error.code)) return undefined;
+  return error.retryAfter === undefined ? error.message : `${error.message} Retry after ${error.retryAfter}s.`;
 }

@@ -1,5 +1,6 @@
 import { type DocsFallback, estimateTokens, type FallbackLibrary } from '@pro-context/kernel';
 import type { Context7Client, Context7Library } from './client.js';
+import { ownErrorText } from './errors.js';
 import { normalizeLibraryKey, normalizeTopic } from './normalize.js';
 import { CONTEXT7_API_KEY_ENV, DEFAULT_CONTEXT7_URL } from './options.js';
 
@@ -75,5 +76,8 @@ export function context7Fallback(client: Context7Client): DocsFallback {
         ...(trustScore === undefined ? {} : { trustScore }),
       };
     },
+    // Codex7's get-context7-docs: the agent's library id (a version kept) and topic, passed through as given
+    text: (libraryId, query) => client.text(libraryId, query),
+    renderError: ownErrorText,
   };
 }

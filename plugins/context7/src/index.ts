@@ -14,6 +14,9 @@ export type {
 export { Context7Client } from './client.js';
 export type {
   DocsAnswerOrigin,
+  DocumentationToolArgs,
+  DocumentationToolData,
+  DocumentationToolName,
   EngineToolCaller,
   LibraryMatch,
   ResolveLibraryResult,

@@ -6,15 +6,15 @@ import {
   definePlugin,
   docsFallbackToken,
   kernelTokens,
-  ProContextError,
   type ToolDefinition,
   type ToolPlugin,
   toolPluginToken,
   type z,
 } from '@pro-context/kernel';
+import { withoutBlankKey } from '@pro-context/plugin-kit';
 import { Context7Client } from './client.js';
 import { DocumentationTools, definitionCaller } from './documentation-tools.js';
-import { context7Errors } from './errors.js';
+import { context7Errors, context7Messages } from './errors.js';
 import { context7Fallback } from './fallback.js';
 import {
   CONTEXT7_API_KEY_ENV,
@@ -61,13 +61,8 @@ export function createContext7Plugin(settings: { tools: boolean }): AnyPlugin {
     ],
     errors: context7Errors.errors,
     register(context, options) {
-      // a blank key (whitespace only, as an empty `export CONTEXT7_API_KEY=" "` leaves it) is no key
-      const { apiKey, ...rest } = options;
-      const resolved: Context7PluginOptions = {
-        ...rest,
-        ...(apiKey?.trim() ? { apiKey: apiKey.trim() } : {}),
-        url: urlOf(options),
-      };
+      // the missing-key rule of remote tools: a blank key (an empty `export CONTEXT7_API_KEY=" "`) is no key
+      const resolved: Context7PluginOptions = { ...withoutBlankKey(options), url: urlOf(options) };
       context.bindValue(context7OptionsToken, resolved);
       context.bindFactory(
         context7ClientToken,
@@ -95,13 +90,7 @@ export function createContext7Plugin(settings: { tools: boolean }): AnyPlugin {
     },
     start(context) {
       if (!context.isBound(cacheStoreToken)) {
-        throw new ProContextError(
-          'PLUGIN_DEPENDENCY_MISSING',
-          "Plugin 'context7' needs a cache store (sqlite-cache).",
-          {
-            suggestion: 'Install a CacheStore plugin such as @pro-context/plugin-sqlite-cache.',
-          },
-        );
+        throw context7Messages.create('NO_CACHE', {});
       }
     },
   });

@@ -3,13 +3,19 @@ import {
   type HttpClient,
   type HttpResponse,
   isProContextError,
-  ProContextError,
+  type ProContextError,
 } from '@pro-context/kernel';
-import { postWithRetries, type RetryPolicy } from '@pro-context/plugin-kit';
+import {
+  defineMessages,
+  missingKeyMessage,
+  postWithRetries,
+  type RetryPolicy,
+  withoutKey,
+} from '@pro-context/plugin-kit';
 import { EXA_API_KEY_ENV } from './options.js';
 
 /** The answer of both Exa tools when the key is missing (worded as seed 003 words Gemini's). */
-export const EXA_MISSING_KEY_MESSAGE = `Error: ${EXA_API_KEY_ENV} environment variable not set`;
+export const EXA_MISSING_KEY_MESSAGE = missingKeyMessage(EXA_API_KEY_ENV);
 
 /**
  * The exa plugin's own error codes. Every failure of a search reads as seed 004's executor words it,
@@ -30,6 +36,31 @@ export const exaErrors = defineErrors({
     recoverable: true,
     message: 'Exa search failed: {detail} (HTTP {status})',
     suggestion: 'Fix the named argument and call the tool again.',
+  },
+});
+
+/** The sentences of Exa's failures under the kernel's codes (the plugin's message catalog). */
+export const exaMessages = defineMessages({
+  TIMED_OUT: {
+    code: 'SOURCE_UNAVAILABLE',
+    message: 'Exa search failed: no answer within {seconds} s.',
+    suggestion: 'Try again later, or raise exa.timeoutSeconds.',
+  },
+  UNREACHABLE: {
+    code: 'SOURCE_UNAVAILABLE',
+    message: 'Exa search failed: Exa could not be reached: {detail}',
+    suggestion: 'Try again later, or raise exa.timeoutSeconds.',
+  },
+  NOT_JSON: { code: 'SOURCE_UNAVAILABLE', message: 'Exa search failed: the answer is not JSON.' },
+  RATE_LIMITED: {
+    code: 'RATE_LIMITED',
+    message: 'Exa search failed: rate limit reached (HTTP 429): {detail}',
+    suggestion: 'Try again after {retryAfter} seconds.',
+  },
+  UNAVAILABLE: {
+    code: 'SOURCE_UNAVAILABLE',
+    message: 'Exa search failed: {detail} (HTTP {status})',
+    suggestion: 'Try again later.',
   },
 });
 
@@ -63,11 +94,6 @@ export interface ExaRequestOptions {
   signal?: AbortSignal;
 }
 
-/** Replaces every occurrence of the key (should an upstream ever echo it) with a placeholder. */
-export function withoutKey(text: string, key: string | undefined): string {
-  return key ? text.split(key).join('[REDACTED]') : text;
-}
-
 /**
  * POSTs `body` to `{url}{path}` with `x-api-key`, retried on 5xx, 429 and network failures within the
  * deadline; answers the parsed body and the round-trip time. Failures are catalog errors without the key.
@@ -96,13 +122,9 @@ export async function exaPost(
   } catch (error) {
     if (isProContextError(error) && error.code === 'SOURCE_UNAVAILABLE') {
       const timedOut = typeof (error.details as { timeoutMs?: unknown } | undefined)?.timeoutMs === 'number';
-      throw new ProContextError(
-        'SOURCE_UNAVAILABLE',
-        timedOut
-          ? `Exa search failed: no answer within ${Math.round(options.timeoutMs / 1000)} s.`
-          : withoutKey(`Exa search failed: Exa could not be reached: ${error.message}`, options.apiKey),
-        { suggestion: 'Try again later, or raise exa.timeoutSeconds.', cause: error },
-      );
+      throw timedOut
+        ? exaMessages.create('TIMED_OUT', { seconds: Math.round(options.timeoutMs / 1000) }, { cause: error })
+        : exaMessages.create('UNREACHABLE', { detail: withoutKey(error.message, options.apiKey) }, { cause: error });
     }
     throw error;
   }
@@ -110,7 +132,7 @@ export async function exaPost(
   try {
     return { response: response.json<ExaSearchResponse>(), elapsedMs: Math.round(performance.now() - started) };
   } catch {
-    throw new ProContextError('SOURCE_UNAVAILABLE', 'Exa search failed: the answer is not JSON.');
+    throw exaMessages.create('NOT_JSON', {});
   }
 }
 
@@ -127,15 +149,9 @@ function statusError(response: HttpResponse, apiKey: string): ProContextError {
   const status = response.status;
   if (status === 429) {
     const retryAfter = response.retryAfter ?? 60;
-    return new ProContextError('RATE_LIMITED', `Exa search failed: rate limit reached (HTTP 429): ${detail}`, {
-      retryAfter,
-      suggestion: `Try again after ${retryAfter} seconds.`,
-    });
+    return exaMessages.create('RATE_LIMITED', { detail, retryAfter }, { retryAfter });
   }
   if (status === 401 || status === 403) return exaErrors.create('EXA_KEY_REJECTED', { status, detail });
   if (status >= 400 && status < 500) return exaErrors.create('EXA_REQUEST_INVALID', { status, detail });
-  return new ProContextError('SOURCE_UNAVAILABLE', `Exa search failed: ${detail} (HTTP ${status})`, {
-    suggestion: 'Try again later.',
-    details: { status },
-  });
+  return exaMessages.create('UNAVAILABLE', { detail, status }, { details: { status } });
 }

@@ -1,5 +1,10 @@
 import { createToken, z } from '@pro-context/kernel';
-import type { RetryPolicy } from '@pro-context/plugin-kit';
+import {
+  type RemoteToolOptions,
+  type RetryPolicy,
+  remoteToolCacheMinutes,
+  remoteToolOptionsShape,
+} from '@pro-context/plugin-kit';
 
 /** The environment variable holding the Exa API key. */
 export const EXA_API_KEY_ENV = 'EXA_API_KEY';
@@ -15,16 +20,11 @@ export const DEFAULT_EXA_URL = 'https://api.exa.ai';
  * silent no-op.
  */
 export const exaPluginOptionsSchema = z.strictObject({
-  enabled: z.boolean().default(true).describe('Offer the web_search and find_similar_content tools (Exa).'),
-  url: z
-    .url({ protocol: /^https?$/ })
-    .optional()
-    .describe(`Root of Exa's API ({url}/search, {url}/findSimilar). Default: ${EXA_URL_ENV}, else ${DEFAULT_EXA_URL}.`),
-  apiKey: z
-    .string()
-    .min(1)
-    .optional()
-    .describe(`Exa API key. Set it with the ${EXA_API_KEY_ENV} environment variable rather than in a file.`),
+  ...remoteToolOptionsShape({
+    enabled: 'Offer the web_search and find_similar_content tools (Exa).',
+    url: `Root of Exa's API ({url}/search, {url}/findSimilar). Default: ${EXA_URL_ENV}, else ${DEFAULT_EXA_URL}.`,
+    apiKey: `Exa API key. Set it with the ${EXA_API_KEY_ENV} environment variable rather than in a file.`,
+  }),
   timeoutSeconds: z
     .number()
     .int()
@@ -48,14 +48,7 @@ export const exaPluginOptionsSchema = z.strictObject({
     .max(100_000)
     .default(3000)
     .describe('Characters of page text fetched per result when includeContent is true.'),
-  cacheMinutes: z
-    .number()
-    .min(0)
-    .max(24 * 60)
-    .default(15)
-    .describe(
-      'Minutes a result is reused for an identical call (0: never stored; concurrent calls still share one request).',
-    ),
+  cacheMinutes: remoteToolCacheMinutes('a result'),
 });
 
 /** Options of the exa plugin as a user writes them (every key optional). */
@@ -65,10 +58,7 @@ export type ExaPluginOptionsInput = z.input<typeof exaPluginOptionsSchema>;
  * Options of the exa plugin after validation, defaults and the environment: `url` is always set, and
  * `retry` holds `retries` with the kernel's `http` backoff.
  */
-export type ExaPluginOptions = Omit<z.output<typeof exaPluginOptionsSchema>, 'url'> & {
-  url: string;
-  retry: RetryPolicy;
-};
+export type ExaPluginOptions = RemoteToolOptions<typeof exaPluginOptionsSchema>;
 
 /** The resolved options, bound by the plugin for the tools. */
 export const exaOptionsToken = createToken<ExaPluginOptions>('exa.options');

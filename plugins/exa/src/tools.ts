@@ -6,14 +6,13 @@ import {
   inject,
   injectable,
   kernelTokens,
-  type ProContextError,
   type ToolContext,
   type ToolDefinition,
   type ToolPlugin,
   z,
 } from '@pro-context/kernel';
-import { cachedResult, cacheKeyOf } from '@pro-context/plugin-kit';
-import { EXA_MISSING_KEY_MESSAGE, type ExaResult, exaErrors, exaPost, withoutKey } from './exa.js';
+import { cachedResult, cacheKeyOf, maskingKey, remoteToolErrorText, requireKey } from '@pro-context/plugin-kit';
+import { EXA_MISSING_KEY_MESSAGE, type ExaResult, exaErrors, exaPost } from './exa.js';
 import { type ExaPluginOptions, exaOptionsToken } from './options.js';
 
 /** Cache namespace of Exa results. */
@@ -129,10 +128,7 @@ export function renderFindSimilar(url: string, output: FindSimilarOutput): strin
 }
 
 /** The text of an error result: the plain message for a missing key, else the catalog payload. */
-function renderExaError(error: ProContextError): string {
-  if (error.code === 'EXA_KEY_MISSING') return EXA_MISSING_KEY_MESSAGE;
-  return JSON.stringify(error.toPayload(), null, 2);
-}
+const renderExaError = remoteToolErrorText('EXA_KEY_MISSING', EXA_MISSING_KEY_MESSAGE);
 
 /** Exa's `web_search` and `find_similar_content` tools (seed 004 §2.2). */
 @injectable()
@@ -173,8 +169,7 @@ export class ExaTools implements ToolPlugin {
   }
 
   private request() {
-    const apiKey = this.options.apiKey;
-    if (!apiKey) throw exaErrors.create('EXA_KEY_MISSING', {});
+    const apiKey = requireKey(this.options.apiKey, () => exaErrors.create('EXA_KEY_MISSING', {}));
     return {
       apiKey,
       options: {
@@ -213,7 +208,7 @@ export class ExaTools implements ToolPlugin {
             highlights: { numSentences: 3, highlightsPerUrl: 1 },
           },
         };
-        try {
+        return maskingKey(apiKey, async () => {
           const { value, cached } = await this.cached(cacheKeyOf('search', this.options.url, body), async () => {
             const { response, elapsedMs } = await exaPost(this.http, '/search', body, options);
             const results = (response.results ?? []).map((r) => ({
@@ -231,10 +226,7 @@ export class ExaTools implements ToolPlugin {
           });
           span.set({ resultCount: value.results.length, cached });
           return { structured: value, text: renderWebSearch(value) };
-        } catch (error) {
-          if (error instanceof Error) error.message = withoutKey(error.message, apiKey);
-          throw error;
-        }
+        });
       },
     );
   }
@@ -250,7 +242,7 @@ export class ExaTools implements ToolPlugin {
           numResults: args.numResults,
           contents: { highlights: { numSentences: 2, highlightsPerUrl: 1 } },
         };
-        try {
+        return maskingKey(apiKey, async () => {
           const { value, cached } = await this.cached(cacheKeyOf('findSimilar', this.options.url, body), async () => {
             const { response } = await exaPost(this.http, '/findSimilar', body, options);
             return {
@@ -264,10 +256,7 @@ export class ExaTools implements ToolPlugin {
           });
           span.set({ resultCount: value.results.length, cached });
           return { structured: value, text: renderFindSimilar(args.url, value) };
-        } catch (error) {
-          if (error instanceof Error) error.message = withoutKey(error.message, apiKey);
-          throw error;
-        }
+        });
       },
     );
   }

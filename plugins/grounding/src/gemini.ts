@@ -1,9 +1,15 @@
-import { defineErrors, type HttpClient, isProContextError, ProContextError } from '@pro-context/kernel';
-import { postWithRetries, type RetryPolicy } from '@pro-context/plugin-kit';
+import { defineErrors, type HttpClient, isProContextError, type ProContextError } from '@pro-context/kernel';
+import {
+  defineMessages,
+  missingKeyMessage,
+  postWithRetries,
+  type RetryPolicy,
+  withoutKey,
+} from '@pro-context/plugin-kit';
 import { GEMINI_API_KEY_ENV } from './options.js';
 
 /** The exact answer of every ground.* tool when the key is missing (seed 003). */
-export const MISSING_KEY_MESSAGE = `Error: ${GEMINI_API_KEY_ENV} environment variable not set`;
+export const MISSING_KEY_MESSAGE = missingKeyMessage(GEMINI_API_KEY_ENV);
 
 /** The grounding plugin's own error codes. */
 export const groundingErrors = defineErrors({
@@ -21,6 +27,36 @@ export const groundingErrors = defineErrors({
     recoverable: true,
     message: 'Gemini refused the request (HTTP {status}{statusText}): {detail}',
     suggestion: 'Check the model name (for example gemini-2.5-flash) and the query, then call the tool again.',
+  },
+});
+
+/** The sentences of Gemini's failures under the kernel's codes (the plugin's message catalog). */
+export const geminiMessages = defineMessages({
+  TIMED_OUT: {
+    code: 'SOURCE_UNAVAILABLE',
+    message: 'Gemini did not answer within {seconds} s.',
+    suggestion: 'Try again later, or raise grounding.timeoutSeconds.',
+  },
+  UNREACHABLE: {
+    code: 'SOURCE_UNAVAILABLE',
+    message: 'Gemini could not be reached: {detail}',
+    suggestion: 'Try again later, or raise grounding.timeoutSeconds.',
+  },
+  NOT_JSON: { code: 'SOURCE_UNAVAILABLE', message: 'Gemini answered with something that is not JSON ({host}).' },
+  NO_ANSWER: {
+    code: 'SOURCE_UNAVAILABLE',
+    message: 'Gemini returned no answer ({why}).',
+    suggestion: 'Rephrase the query, or try again.',
+  },
+  RATE_LIMITED: {
+    code: 'RATE_LIMITED',
+    message: 'Gemini rate limit reached (HTTP 429{statusText}): {detail}',
+    suggestion: 'Try again after {retryAfter} seconds.',
+  },
+  UNAVAILABLE: {
+    code: 'SOURCE_UNAVAILABLE',
+    message: 'Gemini is unavailable (HTTP {status}{statusText}): {detail}',
+    suggestion: 'Try again later.',
   },
 });
 
@@ -61,11 +97,6 @@ interface GenerateContentResponse {
 /** Google's JSON error shape. */
 interface GoogleError {
   error?: { code?: number; message?: string; status?: string };
-}
-
-/** Replaces every occurrence of the key (should an upstream ever echo it) with a placeholder. */
-export function withoutKey(text: string, key: string | undefined): string {
-  return key ? text.split(key).join('[REDACTED]') : text;
 }
 
 /** The sources of a response: every web chunk, de-duplicated by URL (first title kept). */
@@ -138,13 +169,9 @@ export async function generateGrounded(http: HttpClient, options: GenerateOption
   } catch (error) {
     if (isProContextError(error) && error.code === 'SOURCE_UNAVAILABLE') {
       const timedOut = typeof (error.details as { timeoutMs?: unknown } | undefined)?.timeoutMs === 'number';
-      throw new ProContextError(
-        'SOURCE_UNAVAILABLE',
-        timedOut
-          ? `Gemini did not answer within ${Math.round(options.timeoutMs / 1000)} s.`
-          : withoutKey(`Gemini could not be reached: ${error.message}`, options.apiKey),
-        { suggestion: 'Try again later, or raise grounding.timeoutSeconds.', cause: error },
-      );
+      throw timedOut
+        ? geminiMessages.create('TIMED_OUT', { seconds: Math.round(options.timeoutMs / 1000) }, { cause: error })
+        : geminiMessages.create('UNREACHABLE', { detail: withoutKey(error.message, options.apiKey) }, { cause: error });
     }
     throw error;
   }
@@ -153,10 +180,7 @@ export async function generateGrounded(http: HttpClient, options: GenerateOption
   try {
     body = response.json<GenerateContentResponse>();
   } catch {
-    throw new ProContextError(
-      'SOURCE_UNAVAILABLE',
-      `Gemini answered with something that is not JSON (${hostOf(endpoint)}).`,
-    );
+    throw geminiMessages.create('NOT_JSON', { host: hostOf(endpoint) });
   }
   const candidate = body.candidates?.[0];
   const text = (candidate?.content?.parts ?? [])
@@ -166,9 +190,7 @@ export async function generateGrounded(http: HttpClient, options: GenerateOption
     .trim();
   if (!candidate || text.length === 0) {
     const why = body.promptFeedback?.blockReason ?? candidate?.finishReason ?? 'no candidates';
-    throw new ProContextError('SOURCE_UNAVAILABLE', `Gemini returned no answer (${why}).`, {
-      suggestion: 'Rephrase the query, or try again.',
-    });
+    throw geminiMessages.create('NO_ANSWER', { why });
   }
   const metadata = candidate.groundingMetadata;
   return {
@@ -195,16 +217,13 @@ function statusError(response: Awaited<ReturnType<HttpClient['request']>>, optio
   const status = response.status;
   if (status === 429) {
     const retryAfter = response.retryAfter ?? 60;
-    return new ProContextError('RATE_LIMITED', `Gemini rate limit reached (HTTP 429${values.statusText}): ${detail}`, {
-      retryAfter,
-      suggestion: `Try again after ${retryAfter} seconds.`,
-    });
+    return geminiMessages.create('RATE_LIMITED', { statusText: values.statusText, detail, retryAfter }, { retryAfter });
   }
   if (status === 401 || status === 403) return groundingErrors.create('GROUNDING_KEY_REJECTED', values);
   if (status >= 400 && status < 500) return groundingErrors.create('GROUNDING_REQUEST_INVALID', values);
-  return new ProContextError(
-    'SOURCE_UNAVAILABLE',
-    `Gemini is unavailable (HTTP ${status}${values.statusText}): ${detail}`,
-    { suggestion: 'Try again later.', details: { status } },
+  return geminiMessages.create(
+    'UNAVAILABLE',
+    { status, statusText: values.statusText, detail },
+    { details: { status } },
   );
 }

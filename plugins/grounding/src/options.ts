@@ -1,5 +1,10 @@
 import { createToken, z } from '@pro-context/kernel';
-import type { RetryPolicy } from '@pro-context/plugin-kit';
+import {
+  type RemoteToolOptions,
+  type RetryPolicy,
+  remoteToolCacheMinutes,
+  remoteToolOptionsShape,
+} from '@pro-context/plugin-kit';
 
 /** The environment variable holding the Gemini API key (seed 003). */
 export const GEMINI_API_KEY_ENV = 'OT_GEMINI_API_KEY';
@@ -25,18 +30,11 @@ export const geminiModelSchema = z
  * error, not a silent no-op.
  */
 export const groundingPluginOptionsSchema = z.strictObject({
-  enabled: z.boolean().default(true).describe('Offer the ground.* tools (Gemini with Google Search grounding).'),
-  url: z
-    .url({ protocol: /^https?$/ })
-    .optional()
-    .describe(
-      `Root of the Gemini API ({url}/v1beta/models/{model}:generateContent). Default: ${GEMINI_URL_ENV}, else ${DEFAULT_GEMINI_URL}.`,
-    ),
-  apiKey: z
-    .string()
-    .min(1)
-    .optional()
-    .describe(`Gemini API key. Set it with the ${GEMINI_API_KEY_ENV} environment variable rather than in a file.`),
+  ...remoteToolOptionsShape({
+    enabled: 'Offer the ground.* tools (Gemini with Google Search grounding).',
+    url: `Root of the Gemini API ({url}/v1beta/models/{model}:generateContent). Default: ${GEMINI_URL_ENV}, else ${DEFAULT_GEMINI_URL}.`,
+    apiKey: `Gemini API key. Set it with the ${GEMINI_API_KEY_ENV} environment variable rather than in a file.`,
+  }),
   model: geminiModelSchema.default(DEFAULT_GEMINI_MODEL).describe('Gemini model used when a call names none.'),
   timeoutSeconds: z
     .number()
@@ -45,14 +43,7 @@ export const groundingPluginOptionsSchema = z.strictObject({
     .max(300)
     .default(60)
     .describe('Deadline of one Gemini request, seconds (a grounded answer searches first, so it takes a while).'),
-  cacheMinutes: z
-    .number()
-    .min(0)
-    .max(24 * 60)
-    .default(15)
-    .describe(
-      'Minutes an answer is reused for an identical call (0: never stored; concurrent calls still share one request).',
-    ),
+  cacheMinutes: remoteToolCacheMinutes('an answer'),
 });
 
 /** Options of the grounding plugin as a user writes them (every key optional). */
@@ -62,10 +53,7 @@ export type GroundingPluginOptionsInput = z.input<typeof groundingPluginOptionsS
  * Options of the grounding plugin after validation, defaults and the environment: `url` is always set, and
  * `retry` comes from the kernel's `http` section (retries and backoff; Gemini's POST is safe to repeat).
  */
-export type GroundingPluginOptions = Omit<z.output<typeof groundingPluginOptionsSchema>, 'url'> & {
-  url: string;
-  retry: RetryPolicy;
-};
+export type GroundingPluginOptions = RemoteToolOptions<typeof groundingPluginOptionsSchema>;
 
 /** The resolved options, bound by the plugin for the tools. */
 export const groundingOptionsToken = createToken<GroundingPluginOptions>('grounding.options');

@@ -1,4 +1,4 @@
-import { definePlugin, toolPluginToken } from '@pro-context/kernel';
+import { defineRemoteToolPlugin } from '@pro-context/plugin-kit';
 import { groundingErrors } from './gemini.js';
 import {
   DEFAULT_GEMINI_URL,
@@ -11,12 +11,6 @@ import {
 } from './options.js';
 import { GroundingTools } from './tools.js';
 
-/** The options with a blank key (whitespace only, as an empty `export OT_GEMINI_API_KEY=" "` leaves it) removed: no key. */
-function withoutBlankKey(options: ValidatedOptions): ValidatedOptions {
-  const { apiKey, ...rest } = options;
-  return apiKey?.trim() ? { ...rest, apiKey: apiKey.trim() } : rest;
-}
-
 type ValidatedOptions = Omit<GroundingPluginOptions, 'url' | 'retry'> & { url?: string };
 
 /**
@@ -24,30 +18,27 @@ type ValidatedOptions = Omit<GroundingPluginOptions, 'url' | 'retry'> & { url?: 
  * Gemini with Google Search grounding. Options come from the `grounding` config section;
  * `PRO_CONTEXT_GEMINI_URL` sets `grounding.url` and `OT_GEMINI_API_KEY` sets `grounding.apiKey` (a secret:
  * never printed or logged). Without a key the tools are still listed and answer with the seed's message.
+ * Built on `@pro-context/plugin-kit`'s remote-tool scaffolding (the missing-key rule: a blank key is no key).
  */
-export const groundingPlugin = definePlugin<ValidatedOptions, GroundingPluginOptionsInput>({
+export const groundingPlugin = defineRemoteToolPlugin<
+  ValidatedOptions,
+  GroundingPluginOptionsInput,
+  GroundingPluginOptions
+>({
   id: 'grounding',
   version: '0.1.0',
   description:
     'Web search grounded by Gemini with Google Search (ground.search, ground.dev, ground.docs, ground.reddit)',
-  kernel: '^0.1.0',
   configKey: 'grounding',
   optionsSchema: groundingPluginOptionsSchema,
-  environment: [
-    { variable: GEMINI_URL_ENV, key: 'grounding.url' },
-    { variable: GEMINI_API_KEY_ENV, key: 'grounding.apiKey', secret: true },
-  ],
+  urlVariable: GEMINI_URL_ENV,
+  keyVariable: GEMINI_API_KEY_ENV,
+  defaultUrl: DEFAULT_GEMINI_URL,
   errors: groundingErrors.errors,
-  register(context, options) {
-    if (!options.enabled) return;
-    const { retries, retryDelaysMs } = context.config.http;
-    context.bindValue(groundingOptionsToken, {
-      ...withoutBlankKey(options),
-      url: options.url ?? DEFAULT_GEMINI_URL,
-      retry: { retries, retryDelaysMs, maxRetryAfterMs: 60_000 },
-    });
-    context.bindClass(toolPluginToken, GroundingTools);
-  },
+  optionsToken: groundingOptionsToken,
+  // the kernel's `http.retries` (Gemini's POST is safe to repeat)
+  retries: (_options, http) => http.retries,
+  tools: GroundingTools,
 });
 
 export default groundingPlugin;

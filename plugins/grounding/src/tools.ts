@@ -6,20 +6,18 @@ import {
   inject,
   injectable,
   kernelTokens,
-  type ProContextError,
   type ToolContext,
   type ToolDefinition,
   type ToolPlugin,
   z,
 } from '@pro-context/kernel';
-import { cachedResult, cacheKeyOf } from '@pro-context/plugin-kit';
+import { cachedResult, cacheKeyOf, remoteToolErrorText, requireKey, withoutKey } from '@pro-context/plugin-kit';
 import {
   type GroundedAnswer,
   generateGrounded,
   groundingErrors,
   MISSING_KEY_MESSAGE,
   renderSources,
-  withoutKey,
 } from './gemini.js';
 import { type GroundingPluginOptions, geminiModelSchema, groundingOptionsToken } from './options.js';
 
@@ -147,10 +145,7 @@ export function renderGrounded(answer: GroundedAnswer): string {
 }
 
 /** The text of an error result: the seed's exact message for a missing key, else the catalog payload. */
-function renderGroundingError(error: ProContextError): string {
-  if (error.code === 'GROUNDING_KEY_MISSING') return MISSING_KEY_MESSAGE;
-  return JSON.stringify(error.toPayload(), null, 2);
-}
+const renderGroundingError = remoteToolErrorText('GROUNDING_KEY_MISSING', MISSING_KEY_MESSAGE);
 
 /** The `ground.*` tools over Gemini's `generateContent` with Google Search grounding. */
 @injectable()
@@ -223,10 +218,10 @@ export class GroundingTools implements ToolPlugin {
     prompt: string,
     context: ToolContext,
   ): Promise<{ structured: GroundingOutput; text: string }> {
-    const apiKey = this.options.apiKey;
+    const configured = this.options.apiKey;
     const modelName = modelOverride ?? this.options.model;
     return context.logger.span(span, { query: queryText }, async (record) => {
-      if (!apiKey) throw groundingErrors.create('GROUNDING_KEY_MISSING', {});
+      const apiKey = requireKey(configured, () => groundingErrors.create('GROUNDING_KEY_MISSING', {}));
       const ttlMs = Math.round(this.options.cacheMinutes * 60_000);
       const key = cacheKeyOf(span, this.options.url, modelName, prompt);
       try {

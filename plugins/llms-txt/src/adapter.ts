@@ -21,22 +21,25 @@ import {
   type TocResult,
   type UrlAllowlist,
 } from '@pro-context/kernel';
-import { oversizeBody, sharedPageConverter } from '@pro-context/markdown';
+import {
+  cleanLlmsTitle as cleanTitle,
+  detachString as detach,
+  llmsFirstSentence as firstSentence,
+  LlmsFullSplitter,
+  type LlmsFullStyle,
+  llmsTxtPages,
+  looksLikeHtml,
+  oversizeBody,
+  type ParsedLlmsTxt,
+  parseLlmsHeading as parseHeading,
+  parseLlmsTxt,
+  scanLlmsLines as scanLines,
+  sharedPageConverter,
+  sniffNonMarkdown,
+} from '@pro-context/markdown';
 import { errorText, Slicer } from '@pro-context/plugin-kit';
 import pLimit from 'p-limit';
 import { type LlmsTxtPluginOptions, llmsTxtOptionsToken } from './options.js';
-import type { LlmsFullStyle } from './parse/llms-full.js';
-import { LlmsFullSplitter } from './parse/llms-full-stream.js';
-import { llmsTxtPages, type ParsedLlmsTxt, parseLlmsTxt } from './parse/llms-txt.js';
-import {
-  cleanTitle,
-  detach,
-  firstSentence,
-  looksLikeHtml,
-  parseHeading,
-  scanLines,
-  sniffNonMarkdown,
-} from './parse/markdown.js';
 import { atxTitle, htmlTitleText, quoteText } from './scan.js';
 import { llmsTxtLibrarySettings, llmsTxtSettingsOf, settingName } from './settings.js';
 import { hasVersionedDocs, llmsFullTxtUrlOf, llmsTxtUrlOf, pageCandidates, withoutHash } from './urls.js';

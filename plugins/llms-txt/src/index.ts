@@ -4,15 +4,21 @@
  *
  * Every export here is public API.
  */
+
+// the parsers live in @pro-context/markdown (local-docs reads llms.txt files too); re-exported unchanged
+export type {
+  LlmsFullSplitterOptions,
+  LlmsFullStyle,
+  LlmsTxtFormat,
+  LlmsTxtSection,
+  ParsedLlmsTxt,
+  SplitLlmsFullOptions,
+  SplitLlmsFullResult,
+} from '@pro-context/markdown';
+export { detectLlmsFull, LlmsFullSplitter, llmsTxtPages, parseLlmsTxt, splitLlmsFull } from '@pro-context/markdown';
 export { LlmsTxtSourceAdapter } from './adapter.js';
 export type { LlmsTxtPluginOptions, LlmsTxtPluginOptionsInput } from './options.js';
 export { llmsTxtOptionsToken, llmsTxtPluginOptionsSchema } from './options.js';
-export type { LlmsFullStyle, SplitLlmsFullOptions, SplitLlmsFullResult } from './parse/llms-full.js';
-export { detectLlmsFull, splitLlmsFull } from './parse/llms-full.js';
-export type { LlmsFullSplitterOptions } from './parse/llms-full-stream.js';
-export { LlmsFullSplitter } from './parse/llms-full-stream.js';
-export type { LlmsTxtFormat, LlmsTxtSection, ParsedLlmsTxt } from './parse/llms-txt.js';
-export { llmsTxtPages, parseLlmsTxt } from './parse/llms-txt.js';
 export { default, llmsTxtPlugin } from './plugin.js';
 export type { LlmsTxtLibrarySettings, VersionFormat } from './settings.js';
 export { llmsTxtLibrarySettings, llmsTxtLibrarySettingsSchema, llmsTxtSettingsOf } from './settings.js';

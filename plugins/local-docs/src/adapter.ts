@@ -1,18 +1,17 @@
 import { readFile, stat } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import {
-  type DocPage,
-  type DocsResult,
-  type DocVersions,
-  type FetchContext,
-  type Freshness,
-  type LibraryDescriptor,
-  type PageResult,
-  ProContextError,
-  type SourceAdapter,
-  type TocEntry,
-  type TocResult,
+import type {
+  DocPage,
+  DocsResult,
+  DocVersions,
+  FetchContext,
+  Freshness,
+  LibraryDescriptor,
+  PageResult,
+  SourceAdapter,
+  TocEntry,
+  TocResult,
 } from '@pro-context/kernel';
 import { errorText } from '@pro-context/plugin-kit';
 import {
@@ -30,7 +29,7 @@ import {
 import { renderDts } from './dts.js';
 import type { InstalledPackages } from './installed.js';
 import { parseMetadata, rstHeadingsToMarkdown } from './metadata.js';
-import { localDocsErrors } from './options.js';
+import { localDocsErrors, localDocsMessages } from './options.js';
 import { confinedPath, realRootOf } from './paths.js';
 import { isLocalUrl, localUrl, parseLocalUrl } from './urls.js';
 
@@ -126,14 +125,10 @@ export class LocalDocsSourceAdapter implements SourceAdapter {
       context?.progress?.(++done, listing.files.length, `Read ${file.rel}`);
     }
     if (pages.length === 0) {
-      throw new ProContextError(
-        'INVALID_CONTENT',
-        `No documentation files were found for ${library.name} in ${spec.root}.`,
-        {
-          suggestion:
-            'Put markdown files (.md, .mdx) in the folder, or point the path at an llms.txt or a markdown file.',
-          details: { root: spec.root, skipped },
-        },
+      throw localDocsMessages.create(
+        'NO_FILES',
+        { name: library.name, root: spec.root },
+        { details: { root: spec.root, skipped } },
       );
     }
     const toc = await this.fetchToc(library, version);
@@ -156,9 +151,7 @@ export class LocalDocsSourceAdapter implements SourceAdapter {
     // only the documents of the root: never an arbitrary file in it
     const file = listing.files.find((f) => f.rel === rel);
     if (!file) {
-      throw new ProContextError('PAGE_NOT_FOUND', `${url.href} is not a documentation file of ${key}.`, {
-        suggestion: 'Use a URL from the table of contents (resolve-library).',
-      });
+      throw localDocsMessages.create('NOT_A_FILE_OF', { url: url.href, key });
     }
     const page = await readDocFile(spec, file, this.deps.limits, this.render);
     return {
@@ -235,20 +228,13 @@ export class LocalDocsSourceAdapter implements SourceAdapter {
     }
     const installed = this.deps.installed.of(library);
     if (!installed) {
-      throw new ProContextError(
-        'SOURCE_UNAVAILABLE',
-        `${library.name} has no local documentation: no localPath, and it is not installed in the project.`,
-        {
-          recoverable: false,
-          suggestion: `Give ${library.id} a localPath, or install it in the project (project.workingDirectory).`,
-        },
-      );
+      throw localDocsMessages.create('NO_LOCAL_DOCS', { name: library.name, id: library.id });
     }
     if (version !== installed.version) {
-      throw new ProContextError(
-        'SOURCE_UNAVAILABLE',
-        `${installed.name} ${installed.version} is installed in the project, not ${version}: its installed documentation does not describe ${version}.`,
-        { recoverable: false, details: { installed: installed.version, requested: version } },
+      throw localDocsMessages.create(
+        'OTHER_VERSION_INSTALLED',
+        { name: installed.name, installed: installed.version, version },
+        { details: { installed: installed.version, requested: version } },
       );
     }
     return this.installedSpec(installed.ecosystem, installed.name);
@@ -261,7 +247,7 @@ export class LocalDocsSourceAdapter implements SourceAdapter {
 
   private installedSpec(ecosystem: 'npm' | 'pypi', name: string): DocSetSpec {
     const installed = this.deps.installed.get(ecosystem, name);
-    if (!installed) throw new ProContextError('PAGE_NOT_FOUND', `${name} is not installed in the project (any more).`);
+    if (!installed) throw localDocsMessages.create('NOT_INSTALLED', { name });
     return installed.ecosystem === 'npm'
       ? {
           layout: 'npm',
@@ -276,7 +262,7 @@ export class LocalDocsSourceAdapter implements SourceAdapter {
 
   private async folderSpec(libraryId: string): Promise<DocSetSpec> {
     const path = this.folders.get(libraryId);
-    if (!path) throw new ProContextError('PAGE_NOT_FOUND', `No local documentation is configured for ${libraryId}.`);
+    if (!path) throw localDocsMessages.create('NOT_CONFIGURED', { libraryId });
     let isDir: boolean;
     try {
       isDir = (await stat(path)).isDirectory();

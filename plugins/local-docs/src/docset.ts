@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readdir, readFile, realpath, stat } from 'node:fs/promises';
 import { basename, extname, isAbsolute, join, posix, resolve } from 'node:path';
 import type { DocPage, TocEntry } from '@pro-context/kernel';
-import { createSlugger, headingPlainText, splitFrontMatter, walkLines } from '@pro-context/markdown';
+import { createSlugger, headingPlainText, parseLlmsTxt, splitFrontMatter, walkLines } from '@pro-context/markdown';
 import { confinedPath, isInside, realRootOf } from './paths.js';
 import { localUrl, type RootKind } from './urls.js';
 
@@ -187,7 +187,6 @@ export async function listDocSet(spec: DocSetSpec, limits: ReadLimits): Promise<
       await confinedPath(spec.root, spec.file);
       return { files: [{ rel: spec.file, role: 'page' }], external: [], skipped };
     case 'llms-txt': {
-      const { parseLlmsTxt } = await import('@pro-context/plugin-llms-txt');
       const text = await readFile(await confinedPath(spec.root, spec.file), 'utf8');
       const base = urlOf(posix.dirname(spec.file) === '.' ? '' : `${posix.dirname(spec.file)}/`);
       const parsed = parseLlmsTxt(text, base.endsWith('/') ? base : `${base}/`);

@@ -1,4 +1,5 @@
 import { createToken, defineConfigSection, defineErrors, z } from '@pro-context/kernel';
+import { defineMessages } from '@pro-context/plugin-kit';
 
 /**
  * Options of the local-docs plugin (config section `sources.localDocs`). A strict object: a misspelt key is an
@@ -91,6 +92,41 @@ export const customSourcesSection = defineConfigSection(
     .default([])
     .describe('Custom documentation sources: llms.txt URLs, local files and folders, repositories.'),
 );
+
+/** The plugin's sentences under the kernel's codes (its message catalog). */
+export const localDocsMessages = defineMessages({
+  NO_FILES: {
+    code: 'INVALID_CONTENT',
+    message: 'No documentation files were found for {name} in {root}.',
+    suggestion: 'Put markdown files (.md, .mdx) in the folder, or point the path at an llms.txt or a markdown file.',
+  },
+  NOT_A_FILE_OF: {
+    code: 'PAGE_NOT_FOUND',
+    message: '{url} is not a documentation file of {key}.',
+    suggestion: 'Use a URL from the table of contents (resolve-library).',
+  },
+  NO_LOCAL_DOCS: {
+    code: 'SOURCE_UNAVAILABLE',
+    message: '{name} has no local documentation: no localPath, and it is not installed in the project.',
+    suggestion: 'Give {id} a localPath, or install it in the project (project.workingDirectory).',
+    recoverable: false,
+  },
+  OTHER_VERSION_INSTALLED: {
+    code: 'SOURCE_UNAVAILABLE',
+    message:
+      '{name} {installed} is installed in the project, not {version}: its installed documentation does not describe {version}.',
+    recoverable: false,
+  },
+  NOT_INSTALLED: { code: 'PAGE_NOT_FOUND', message: '{name} is not installed in the project (any more).' },
+  NOT_CONFIGURED: { code: 'PAGE_NOT_FOUND', message: 'No local documentation is configured for {libraryId}.' },
+  GONE: {
+    code: 'PAGE_NOT_FOUND',
+    message: '{rel} does not exist in {root}.',
+    suggestion: 'Call resolve-library again: the table of contents lists the files that exist now.',
+  },
+  NOT_LOCAL_URL: { code: 'PAGE_NOT_FOUND', message: '{url} is not a local documentation page.' },
+  BAD_ESCAPE: { code: 'PAGE_NOT_FOUND', message: '{url} is not a local documentation page (bad escape).' },
+});
 
 /** The plugin's error codes. */
 export const localDocsErrors = defineErrors({

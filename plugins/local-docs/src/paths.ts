@@ -1,7 +1,6 @@
 import { realpath } from 'node:fs/promises';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
-import { ProContextError } from '@pro-context/kernel';
-import { localDocsErrors } from './options.js';
+import { localDocsErrors, localDocsMessages } from './options.js';
 
 /** Whether `child` is `root` or inside it (both absolute, already normalized). */
 export function isInside(root: string, child: string): boolean {
@@ -24,10 +23,7 @@ export async function confinedPath(root: string, rel: string): Promise<string> {
   try {
     real = await realpath(lexical);
   } catch (error) {
-    throw new ProContextError('PAGE_NOT_FOUND', `${rel} does not exist in ${root}.`, {
-      cause: error,
-      suggestion: 'Call resolve-library again: the table of contents lists the files that exist now.',
-    });
+    throw localDocsMessages.create('GONE', { rel, root }, { cause: error });
   }
   if (!isInside(realRoot, real)) {
     throw localDocsErrors.create(

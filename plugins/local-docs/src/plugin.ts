@@ -1,7 +1,8 @@
 import { createRequire } from 'node:module';
 import { dirname, isAbsolute, resolve } from 'node:path';
-import { projectConfigSection } from '@pro-context/engine';
+import { projectConfigSection } from '@pro-context/engine/api';
 import { definePlugin, libraryProviderToken, type Resolver, sourceAdapterToken } from '@pro-context/kernel';
+import { projectDependenciesToken } from '@pro-context/plugin-kit';
 import { LocalDocsSourceAdapter } from './adapter.js';
 import { InstalledPackages } from './installed.js';
 import {
@@ -57,14 +58,13 @@ export const localDocsPlugin = definePlugin<LocalDocsPluginOptions, LocalDocsPlu
     const project = projectConfigSection.read(context.config);
     // no project, nothing scanned: installed packages follow project detection, which this switch turns off
     if (!project.autoDetect) return;
-    const detection = context
-      .resolveAll(libraryProviderToken)
-      .find((p) => p.id === 'project' && typeof p.watch === 'function');
-    if (!detection?.watch) return;
+    // project detection's dependencies, when it is installed (a service it provides)
+    if (!context.isBound(projectDependenciesToken)) return;
+    const detection = context.resolve(projectDependenciesToken);
     const root = isAbsolute(project.workingDirectory)
       ? project.workingDirectory
       : resolve(process.cwd(), project.workingDirectory);
-    installedProviderOf(context)?.follow(detection as Parameters<InstalledPackagesProvider['follow']>[0], root, {
+    installedProviderOf(context)?.follow(detection, root, {
       ...(project.pythonEnv ? { pythonEnv: project.pythonEnv } : {}),
       logger: context.logger.child({ component: 'local-docs' }),
     });

@@ -1,7 +1,6 @@
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import type { LibraryDescriptor, LibraryProvider, Logger } from '@pro-context/kernel';
-// (the provider entry, not the package's: that one brings the lockfile parsers into start-up)
-import { toDescriptor } from '@pro-context/plugin-project/provider';
+import { dependencyDescriptor, type ProjectDependencies } from '@pro-context/plugin-kit';
 import {
   findNpmPackage,
   findVenv,
@@ -57,12 +56,10 @@ export class CustomSourcesProvider implements LibraryProvider {
   }
 }
 
-/** The part of project detection's provider this one reads (its libraries, and when they change). */
-type ProjectProvider = Pick<LibraryProvider, 'libraries' | 'settled'> & Required<Pick<LibraryProvider, 'watch'>>;
-
 /**
  * The project's dependencies as installed (priority 250), found from project detection's libraries
- * (`@pro-context/plugin-project`, which reads the manifests and lockfiles): an npm dependency in
+ * (`@pro-context/plugin-project`, which reads the manifests and lockfiles and provides them as the
+ * `projectDependenciesToken` service of `@pro-context/plugin-kit`): an npm dependency in
  * `node_modules/<pkg>` beside its manifest (or above, up to the project root), a Python one in the project's
  * virtual environment. Each comes with its installed version (`installedVersion`, and `versions: [installed]`
  * so that it is served offline, when no package registry can be asked); the engine places it beneath what it
@@ -93,11 +90,7 @@ export class InstalledPackagesProvider implements LibraryProvider {
   }
 
   /** Follows project detection: each time it announces the project's libraries, finds them installed. */
-  follow(
-    project: ProjectProvider & { readonly root?: string | undefined },
-    root: string,
-    options: { pythonEnv?: string; logger?: Logger } = {},
-  ): void {
+  follow(project: ProjectDependencies, root: string, options: { pythonEnv?: string; logger?: Logger } = {}): void {
     this.following = project;
     this.unwatch = project.watch(() => {
       if (this.running) {
@@ -165,7 +158,7 @@ export class InstalledPackagesProvider implements LibraryProvider {
     if (this.stopped) return;
     this.installed.replace(packages);
     this.found = packages.map((p) => ({
-      ...toDescriptor({
+      ...dependencyDescriptor({
         ecosystem: p.ecosystem,
         name: p.name,
         version: p.version,

@@ -1,4 +1,4 @@
-import { ProContextError } from '@pro-context/kernel';
+import { localDocsMessages } from './options.js';
 
 /**
  * Host of the URLs local documentation is served under (`https://local-docs.invalid/lib/<id>/guide.md`). The
@@ -36,11 +36,11 @@ export const isLocalUrl = (url: URL) => url.hostname === LOCAL_HOST;
 export function parseLocalUrl(url: URL): LocalUrl {
   const [, kind, key, ...rest] = url.pathname.split('/');
   if (!isLocalUrl(url) || (kind !== 'lib' && kind !== 'npm' && kind !== 'pypi') || !key) {
-    throw new ProContextError('PAGE_NOT_FOUND', `${url.href} is not a local documentation page.`);
+    throw localDocsMessages.create('NOT_LOCAL_URL', { url: url.href });
   }
   try {
     return { kind, key: decodeURIComponent(key), rel: rest.map(decodeURIComponent).join('/') };
   } catch {
-    throw new ProContextError('PAGE_NOT_FOUND', `${url.href} is not a local documentation page (bad escape).`);
+    throw localDocsMessages.create('BAD_ESCAPE', { url: url.href });
   }
 }

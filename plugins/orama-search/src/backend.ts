@@ -10,6 +10,7 @@ import type {
   SearchResults,
 } from '@pro-context/kernel';
 import { errorText } from '@pro-context/plugin-kit';
+import { type CodeTokenizer, createCodeTokenizer, LoadedIndexes, type SearchLanguage } from '@pro-context/search-kit';
 import {
   type ChunkDb,
   type ChunkField,
@@ -20,7 +21,6 @@ import {
   saveChunkDb,
   searchChunks,
 } from './chunk-db.js';
-import { type CodeTokenizer, createCodeTokenizer, type SearchLanguage } from './tokenizer.js';
 
 /** Settings of {@link OramaSearchBackend} (the plugin's options, with defaults applied). */
 export interface OramaSearchBackendOptions {
@@ -103,10 +103,11 @@ export class OramaSearchBackend implements SearchBackend {
   private readonly options: OramaSearchBackendOptions;
   private readonly tokenizer: CodeTokenizer;
   private readonly logger: Logger | undefined;
-  /** Loaded indexes in least-recently-used order (a Map iterates in insertion order). */
-  private readonly loaded = new Map<string, LoadedIndex>();
-  /** Bumped by every index/restore/drop of a key, so a slow build cannot resurrect a dropped index. */
-  private readonly generations = new Map<string, number>();
+  /**
+   * Loaded indexes in least-recently-used order, and the generation of each key (bumped by every
+   * index/restore/drop of a key, so a slow build cannot resurrect a dropped index).
+   */
+  private readonly loaded: LoadedIndexes<LoadedIndex>;
 
   /**
    * @param options - settings; any left out take {@link defaultOramaSearchBackendOptions}.
@@ -125,6 +126,11 @@ export class OramaSearchBackend implements SearchBackend {
     }
     this.tokenizer = createCodeTokenizer(this.options.language);
     this.logger = logger;
+    const limit = this.options.maxLoadedIndexes;
+    this.loaded = new LoadedIndexes<LoadedIndex>({
+      over: (loaded) => loaded.size > limit,
+      evicted: (index) => this.logger?.debug('search index evicted', { index, limit }),
+    });
   }
 
   async index(key: IndexKey, chunks: IndexableChunk[]): Promise<void> {
@@ -138,14 +144,14 @@ export class OramaSearchBackend implements SearchBackend {
       }
       seen.add(chunk.id);
     }
-    const generation = this.bump(id);
+    const generation = this.loaded.bump(id);
     const started = performance.now();
     const db = createChunkDb(this.tokenizer);
     try {
       for (let i = 0; i < chunks.length; i++) {
         if (i > 0 && i % INSERT_SLICE === 0) {
           await yieldToEventLoop();
-          if (this.generations.get(id) !== generation) return;
+          if (!this.loaded.isCurrent(id, generation)) return;
         }
         const chunk = chunks[i]!;
         // Only the text goes in; the store keeps nothing of it (see createIdOnlyDocumentsStore).
@@ -160,8 +166,8 @@ export class OramaSearchBackend implements SearchBackend {
       // The word cache now holds every word of these chunks; queries refill it with their few words.
       this.tokenizer.releaseCache();
     }
-    if (this.generations.get(id) !== generation) return;
-    this.install(id, { db, chunks: chunks.length });
+    if (!this.loaded.isCurrent(id, generation)) return;
+    this.loaded.install(id, { db, chunks: chunks.length });
     this.logger?.debug('search index built', {
       library: describe(key),
       chunks: chunks.length,
@@ -170,7 +176,7 @@ export class OramaSearchBackend implements SearchBackend {
   }
 
   async search(key: IndexKey, query: string, options: SearchOptions = {}): Promise<SearchResults> {
-    const entry = this.touch(keyOf(key));
+    const entry = this.loaded.touch(keyOf(key));
     const limit = Math.max(0, Math.floor(options.limit ?? DEFAULT_LIMIT));
     const tolerance = Math.max(0, Math.floor(options.tolerance ?? this.options.tolerance));
     // Orama returns every document for an empty term; an empty query matches nothing here.
@@ -188,8 +194,8 @@ export class OramaSearchBackend implements SearchBackend {
 
   async drop(key: IndexKey): Promise<void> {
     const id = keyOf(key);
-    this.bump(id);
-    this.loaded.delete(id);
+    this.loaded.bump(id);
+    this.loaded.remove(id);
   }
 
   async snapshot(key: IndexKey): Promise<Uint8Array | null> {
@@ -211,7 +217,7 @@ export class OramaSearchBackend implements SearchBackend {
   async restore(key: IndexKey, snapshot: Uint8Array): Promise<boolean> {
     const id = keyOf(key);
     // An index() or drop() of this key that starts while the snapshot is being read wins over it.
-    const generation = this.generations.get(id);
+    const generation = this.loaded.generation(id);
     let db: ChunkDb;
     let chunks: number;
     try {
@@ -235,9 +241,9 @@ export class OramaSearchBackend implements SearchBackend {
       });
       return false;
     }
-    if (this.generations.get(id) !== generation) return false;
-    this.bump(id);
-    this.install(id, { db, chunks });
+    if (!this.loaded.isCurrent(id, generation)) return false;
+    this.loaded.bump(id);
+    this.loaded.install(id, { db, chunks });
     return true;
   }
 
@@ -262,30 +268,5 @@ export class OramaSearchBackend implements SearchBackend {
       return 'no index data';
     }
     return undefined;
-  }
-
-  private bump(id: string): number {
-    const next = (this.generations.get(id) ?? 0) + 1;
-    this.generations.set(id, next);
-    return next;
-  }
-
-  private touch(id: string): LoadedIndex | undefined {
-    const entry = this.loaded.get(id);
-    if (entry !== undefined) {
-      this.loaded.delete(id);
-      this.loaded.set(id, entry);
-    }
-    return entry;
-  }
-
-  private install(id: string, entry: LoadedIndex): void {
-    this.loaded.delete(id);
-    this.loaded.set(id, entry);
-    while (this.loaded.size > this.options.maxLoadedIndexes) {
-      const oldest = this.loaded.keys().next().value as string;
-      this.loaded.delete(oldest);
-      this.logger?.debug('search index evicted', { index: oldest, limit: this.options.maxLoadedIndexes });
-    }
   }
 }

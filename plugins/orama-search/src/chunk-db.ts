@@ -12,10 +12,17 @@ import {
   save,
   search,
 } from '@orama/orama';
-import { BM25_SHARE, MAX_TYPO_CANDIDATES, NUMERIC_TERM } from './scoring.js';
-import { englishSynonymGroups, SYNONYM_WEIGHT, synonymIndex } from './synonyms.js';
-import type { CodeTokenizer } from './tokenizer.js';
-import { allowedTypos, TypoVocabulary } from './typo-vocabulary.js';
+import type { CodeTokenizer } from '@pro-context/search-kit';
+import {
+  allowedTypos,
+  BM25_SHARE,
+  englishSynonymGroups,
+  MAX_TYPO_CANDIDATES,
+  NUMERIC_TERM,
+  SYNONYM_WEIGHT,
+  synonymIndex,
+  TypoVocabulary,
+} from '@pro-context/search-kit';
 
 /** The indexed fields of a chunk. */
 export const chunkFields = ['title', 'section', 'headings', 'body'] as const;

@@ -4,12 +4,12 @@
  *
  * Every export here is public API. Add exports deliberately.
  */
+
+export type { CodeTokenizer, QueryTerm, SearchLanguage } from '@pro-context/search-kit';
+export { createCodeTokenizer, englishSynonymGroups } from '@pro-context/search-kit';
 export type { OramaSearchBackendInput, OramaSearchBackendOptions } from './backend.js';
 export { defaultOramaSearchBackendOptions, OramaSearchBackend } from './backend.js';
 export type { ChunkField } from './chunk-db.js';
 export type { OramaSearchPluginInput, OramaSearchPluginOptions } from './options.js';
 export { oramaSearchPluginOptionsSchema } from './options.js';
 export { default, oramaSearchPlugin } from './plugin.js';
-export { englishSynonymGroups } from './synonyms.js';
-export type { CodeTokenizer, QueryTerm, SearchLanguage } from './tokenizer.js';
-export { createCodeTokenizer } from './tokenizer.js';

@@ -1,16 +1,6 @@
 import { createRequire } from 'node:module';
-import {
-  definePlugin,
-  type IndexableChunk,
-  type IndexKey,
-  type Logger,
-  type PluginDefinition,
-  type SearchBackend,
-  type SearchOptions,
-  type SearchResults,
-  searchBackendToken,
-} from '@pro-context/kernel';
-import type { OramaSearchBackend } from './backend.js';
+import { definePlugin, type PluginDefinition, searchBackendToken } from '@pro-context/kernel';
+import { LazySearchBackend } from '@pro-context/search-kit';
 import {
   type OramaSearchPluginInput,
   type OramaSearchPluginOptions,
@@ -22,46 +12,6 @@ export { rankingOptionsShape } from './options.js';
 
 // src/ and dist/ are both one level below the package root, so this works from either.
 const pkg = createRequire(import.meta.url)('../package.json') as { version: string };
-
-/**
- * The backend, with Orama loaded on first use rather than at start-up (a stdio server should answer
- * `tools/list` before it needs a search index).
- */
-class LazyOramaSearchBackend implements SearchBackend {
-  readonly id = 'orama-search';
-  private backend: Promise<OramaSearchBackend> | undefined;
-
-  constructor(
-    private readonly options: OramaSearchPluginOptions,
-    private readonly logger: Logger,
-  ) {}
-
-  private load(): Promise<OramaSearchBackend> {
-    this.backend ??= import('./backend.js').then(
-      ({ OramaSearchBackend }) => new OramaSearchBackend(this.options, this.logger),
-    );
-    return this.backend;
-  }
-
-  async index(key: IndexKey, chunks: IndexableChunk[]): Promise<void> {
-    return (await this.load()).index(key, chunks);
-  }
-  async search(key: IndexKey, query: string, options?: SearchOptions): Promise<SearchResults> {
-    return (await this.load()).search(key, query, options);
-  }
-  async has(key: IndexKey): Promise<boolean> {
-    return this.backend ? (await this.backend).has(key) : false;
-  }
-  async drop(key: IndexKey): Promise<void> {
-    if (this.backend) await (await this.backend).drop(key);
-  }
-  async snapshot(key: IndexKey): Promise<Uint8Array | null> {
-    return this.backend ? (await this.backend).snapshot(key) : null;
-  }
-  async restore(key: IndexKey, snapshot: Uint8Array): Promise<boolean> {
-    return (await this.load()).restore(key, snapshot);
-  }
-}
 
 /**
  * Provides `searchBackendToken` with an {@link OramaSearchBackend}, configured by the `search` config
@@ -79,7 +29,14 @@ export const oramaSearchPlugin: PluginDefinition<OramaSearchPluginOptions, Orama
   optionsSchema: oramaSearchPluginOptionsSchema,
   register(context, options) {
     const logger = context.logger;
-    context.bindFactory(searchBackendToken, () => new LazyOramaSearchBackend(options, logger));
+    // Orama loaded on first use rather than at start-up (a stdio server answers `tools/list` before it needs an index)
+    context.bindFactory(
+      searchBackendToken,
+      () =>
+        new LazySearchBackend('orama-search', () =>
+          import('./backend.js').then(({ OramaSearchBackend }) => new OramaSearchBackend(options, logger)),
+        ),
+    );
   },
 });
 

@@ -11,9 +11,10 @@ import {
   type CodeTokenizer,
   createCodeTokenizer,
   englishSynonymGroups,
+  LoadedIndexes,
   type SearchLanguage,
   synonymIndex,
-} from '@pro-context/plugin-orama-search/analysis';
+} from '@pro-context/search-kit';
 import { packedSearchErrors } from './errors.js';
 import { type ChunkField, PackedIndex, PackedIndexBuilder, type PackedIndexData } from './packed-index.js';
 import { toPacked } from './protocol.js';
@@ -80,11 +81,11 @@ export class PackedSearchBackend implements SearchBackend {
   private readonly synonyms: ReadonlyMap<string, readonly string[]>;
   private readonly logger: Logger | undefined;
   private builder: WorkerIndexBuilder | undefined;
-  /** Loaded indexes in least-recently-used order (a Map iterates in insertion order). */
-  private readonly loaded = new Map<string, PackedIndex>();
-  private loadedBytes = 0;
-  /** Bumped by every index/restore/drop of a key, so a slow build cannot resurrect a dropped index. */
-  private readonly generations = new Map<string, number>();
+  /**
+   * Loaded indexes in least-recently-used order with the bytes they hold, and the generation of each key (bumped
+   * by every index/restore/drop of a key, so a slow build cannot resurrect a dropped index).
+   */
+  private readonly loaded: LoadedIndexes<PackedIndex>;
 
   /**
    * @param options - settings; any left out take {@link defaultPackedSearchBackendOptions}.
@@ -112,6 +113,18 @@ export class PackedSearchBackend implements SearchBackend {
     this.tokenizer = createCodeTokenizer(this.options.language);
     this.synonyms = synonymIndex(englishSynonymGroups, (word) => this.tokenizer.termOf(word));
     this.logger = logger;
+    const { maxLoadedIndexes, maxMemoryMB } = this.options;
+    this.loaded = new LoadedIndexes<PackedIndex>({
+      sizeOf: (entry) => entry.memoryBytes,
+      over: (loaded) => loaded.size > maxLoadedIndexes || loaded.totalBytes > maxMemoryMB * MB,
+      evicted: (index, entry) =>
+        this.logger?.debug('search index evicted', {
+          index,
+          bytes: entry.memoryBytes,
+          loadedMB: Math.round(this.loaded.totalBytes / MB),
+          limitMB: maxMemoryMB,
+        }),
+    });
   }
 
   async index(key: IndexKey, chunks: IndexableChunk[]): Promise<void> {
@@ -125,8 +138,8 @@ export class PackedSearchBackend implements SearchBackend {
       }
       seen.add(chunk.id);
     }
-    const generation = this.bump(id);
-    const superseded = () => this.generations.get(id) !== generation;
+    const generation = this.loaded.bump(id);
+    const superseded = () => !this.loaded.isCurrent(id, generation);
     const started = performance.now();
     let data: PackedIndexData | undefined;
     if (this.options.worker) {
@@ -149,7 +162,7 @@ export class PackedSearchBackend implements SearchBackend {
       data = await this.buildHere(chunks, superseded);
     }
     if (data === undefined || superseded()) return;
-    this.install(id, new PackedIndex(data, this.tokenizer));
+    this.loaded.install(id, new PackedIndex(data, this.tokenizer));
     this.logger?.debug('search index built', {
       library: describe(key),
       chunks: chunks.length,
@@ -166,8 +179,8 @@ export class PackedSearchBackend implements SearchBackend {
   indexer(key: IndexKey): IndexBuild {
     const id = keyOf(key);
     const seen = new Set<string>();
-    const generation = this.bump(id);
-    const superseded = () => this.generations.get(id) !== generation;
+    const generation = this.loaded.bump(id);
+    const superseded = () => !this.loaded.isCurrent(id, generation);
     const started = performance.now();
     let count = 0;
     const failed = (error: unknown): never => {
@@ -212,7 +225,7 @@ export class PackedSearchBackend implements SearchBackend {
         const data = session ? await session.finish().catch(failed) : here?.finish();
         seen.clear();
         if (data === undefined || superseded()) return;
-        this.install(id, new PackedIndex(data, this.tokenizer));
+        this.loaded.install(id, new PackedIndex(data, this.tokenizer));
         this.logger?.debug('search index built', {
           library: describe(key),
           chunks: count,
@@ -235,7 +248,7 @@ export class PackedSearchBackend implements SearchBackend {
   }
 
   async search(key: IndexKey, query: string, options: SearchOptions = {}): Promise<SearchResults> {
-    const entry = this.touch(keyOf(key));
+    const entry = this.loaded.touch(keyOf(key));
     const limit = Math.max(0, Math.floor(options.limit ?? DEFAULT_LIMIT));
     const tolerance = Math.max(0, Math.floor(options.tolerance ?? this.options.tolerance));
     if (entry === undefined || query.trim() === '') return { hits: [], total: 0 };
@@ -243,8 +256,7 @@ export class PackedSearchBackend implements SearchBackend {
     const results = entry.search(query, { boost: this.options.boost, tolerance, limit, synonyms: this.synonyms });
     // a misspelt query loads the index's typo vocabulary: it counts from then on
     if (entry.memoryBytes !== before) {
-      this.loadedBytes += entry.memoryBytes - before;
-      this.evict(keyOf(key));
+      this.loaded.resized(keyOf(key), entry.memoryBytes - before);
     }
     return results;
   }
@@ -255,8 +267,8 @@ export class PackedSearchBackend implements SearchBackend {
 
   async drop(key: IndexKey): Promise<void> {
     const id = keyOf(key);
-    this.bump(id);
-    this.remove(id);
+    this.loaded.bump(id);
+    this.loaded.remove(id);
   }
 
   async snapshot(key: IndexKey): Promise<Uint8Array | null> {
@@ -267,15 +279,15 @@ export class PackedSearchBackend implements SearchBackend {
 
   async restore(key: IndexKey, snapshot: Uint8Array): Promise<boolean> {
     const id = keyOf(key);
-    const generation = this.generations.get(id);
+    const generation = this.loaded.generation(id);
     const decoded = decodeSnapshot(snapshot, this.tokenizer.fingerprint);
     if (!decoded.ok) {
       this.logger?.debug('search snapshot refused', { library: describe(key), reason: decoded.reason });
       return false;
     }
-    if (this.generations.get(id) !== generation) return false;
-    this.bump(id);
-    this.install(id, new PackedIndex(decoded.data, this.tokenizer));
+    if (!this.loaded.isCurrent(id, generation)) return false;
+    this.loaded.bump(id);
+    this.loaded.install(id, new PackedIndex(decoded.data, this.tokenizer));
     return true;
   }
 
@@ -289,7 +301,7 @@ export class PackedSearchBackend implements SearchBackend {
 
   /** Bytes held by the loaded indexes. */
   get memoryBytes(): number {
-    return this.loadedBytes;
+    return this.loaded.totalBytes;
   }
 
   /** Stops the build worker, if one was started (builds under way fail). */
@@ -310,50 +322,5 @@ export class PackedSearchBackend implements SearchBackend {
       builder.add(toPacked(chunks[i]!));
     }
     return builder.finish();
-  }
-
-  private bump(id: string): number {
-    const next = (this.generations.get(id) ?? 0) + 1;
-    this.generations.set(id, next);
-    return next;
-  }
-
-  private touch(id: string): PackedIndex | undefined {
-    const entry = this.loaded.get(id);
-    if (entry !== undefined) {
-      this.loaded.delete(id);
-      this.loaded.set(id, entry);
-    }
-    return entry;
-  }
-
-  private remove(id: string): void {
-    const entry = this.loaded.get(id);
-    if (entry === undefined) return;
-    this.loaded.delete(id);
-    this.loadedBytes -= entry.memoryBytes;
-  }
-
-  private install(id: string, entry: PackedIndex): void {
-    this.remove(id);
-    this.loaded.set(id, entry);
-    this.loadedBytes += entry.memoryBytes;
-    this.evict(id);
-  }
-
-  /** Drops least recently used indexes beyond the limits; `keep` (the one just used) always stays. */
-  private evict(keep: string): void {
-    const budget = this.options.maxMemoryMB * MB;
-    for (const [id, entry] of this.loaded) {
-      if (this.loaded.size <= this.options.maxLoadedIndexes && this.loadedBytes <= budget) break;
-      if (id === keep) continue;
-      this.remove(id);
-      this.logger?.debug('search index evicted', {
-        index: id,
-        bytes: entry.memoryBytes,
-        loadedMB: Math.round(this.loadedBytes / MB),
-        limitMB: this.options.maxMemoryMB,
-      });
-    }
   }
 }

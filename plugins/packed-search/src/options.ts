@@ -1,6 +1,6 @@
 import { z } from '@pro-context/kernel';
-// the plugin entry, not /analysis: that one is loaded by the index worker, which must not load the kernel's zod
-import { rankingOptionsShape } from '@pro-context/plugin-orama-search/plugin';
+// the options entry, not the package's: that one is loaded by the index worker, which must not load the kernel's zod
+import { rankingOptionsShape } from '@pro-context/search-kit/options';
 
 /**
  * Options of the `packed-search` plugin: the `search` section of `pro-context.config.yaml` (the options of

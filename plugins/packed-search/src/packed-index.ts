@@ -9,7 +9,7 @@ import {
   NUMERIC_TERM,
   type SearchLanguage,
   SYNONYM_WEIGHT,
-} from '@pro-context/plugin-orama-search/analysis';
+} from '@pro-context/search-kit';
 import { packedArrays, snapshotLayout } from './snapshot.js';
 
 /** The indexed fields of a chunk, in the order they are indexed (the order `orama-search` uses). */

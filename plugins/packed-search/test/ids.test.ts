@@ -1,4 +1,4 @@
-import { createCodeTokenizer } from '@pro-context/plugin-orama-search/analysis';
+import { createCodeTokenizer } from '@pro-context/search-kit';
 import { describe, expect, it } from 'vitest';
 import { ID_RESTART, mergePacked, PackedIndex, PackedIndexBuilder } from '../src/packed-index.js';
 import { decodeSnapshot, encodeSnapshot } from '../src/snapshot.js';

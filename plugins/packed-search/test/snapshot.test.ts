@@ -1,4 +1,4 @@
-import { createCodeTokenizer } from '@pro-context/plugin-orama-search/analysis';
+import { createCodeTokenizer } from '@pro-context/search-kit';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PackedSearchBackend } from '../src/backend.js';
 import { PackedIndexBuilder, type PackedIndexData, packedArrays } from '../src/packed-index.js';

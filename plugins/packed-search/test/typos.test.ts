@@ -1,4 +1,4 @@
-import { createCodeTokenizer, TypoVocabulary } from '@pro-context/plugin-orama-search/analysis';
+import { createCodeTokenizer, TypoVocabulary } from '@pro-context/search-kit';
 import { describe, expect, it } from 'vitest';
 import { PackedIndex, PackedIndexBuilder } from '../src/packed-index.js';
 

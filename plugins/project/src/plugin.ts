@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
-import { projectConfigSection } from '@pro-context/engine';
+import { projectConfigSection } from '@pro-context/engine/api';
 import { definePlugin, libraryProviderToken, type Resolver } from '@pro-context/kernel';
+import { projectDependenciesToken } from '@pro-context/plugin-kit';
 import { ProjectLibraryProvider } from './provider.js';
 
 const { version } = createRequire(import.meta.url)('../package.json') as { version: string };
@@ -9,7 +10,8 @@ const { version } = createRequire(import.meta.url)('../package.json') as { versi
  * Project auto-detection: after start, in the background, scans the project (`project.root`, else the nearest
  * folder with a project file from `project.workingDirectory` up, default the current directory) for Python and JavaScript manifests and lockfiles, and provides the dependencies as
  * libraries at their installed versions. `project.autoDetect: false` turns it off. The `project` section is
- * the engine's.
+ * the engine's (its engine API, `@pro-context/engine/api`). Provides `projectDependenciesToken`
+ * (`@pro-context/plugin-kit`): the detected dependencies as a service.
  */
 export const projectPlugin = definePlugin({
   id: 'project',
@@ -19,7 +21,10 @@ export const projectPlugin = definePlugin({
   dependsOn: ['engine'],
   environment: [{ variable: 'PRO_CONTEXT_PROJECT', key: 'project.root' }],
   register(context) {
-    context.bindValue(libraryProviderToken, new ProjectLibraryProvider());
+    const provider = new ProjectLibraryProvider();
+    context.bindValue(libraryProviderToken, provider);
+    // the project's dependencies as a service (local-docs follows them to find them installed)
+    context.bindValue(projectDependenciesToken, provider);
   },
   start(context) {
     const project = projectConfigSection.read(context.config);

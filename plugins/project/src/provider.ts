@@ -1,27 +1,15 @@
 import { homedir } from 'node:os';
 import { isAbsolute, parse, resolve } from 'node:path';
 import type { LibraryDescriptor, LibraryProvider, Logger } from '@pro-context/kernel';
+import { dependencyDescriptor, type ProjectDependencies } from '@pro-context/plugin-kit';
 import { type DetectedLibrary, type DetectOptions, detectProject, findProjectRoot } from './detect.js';
 
-/** The languages detected packages are written in, by ecosystem. */
-const LANGUAGES = { pypi: 'python', npm: 'javascript' } as const;
-
 /**
- * A detected dependency as a library: id and name the package name (an npm scope's `@` dropped from the id,
- * which allows no `@`), `packages` naming its registry, the installed version and the file it came from.
- * The engine merges it beneath a library another provider already describes (the same package).
+ * A detected dependency as a library (the rule of the `ProjectDependencies` contract, in
+ * `@pro-context/plugin-kit`): id and name the package name, `packages` naming its registry, the installed version
+ * and the file it came from.
  */
-export function toDescriptor(detected: DetectedLibrary): LibraryDescriptor {
-  return {
-    id: detected.name.replace(/^@/, ''),
-    name: detected.name,
-    language: LANGUAGES[detected.ecosystem],
-    packages: { [detected.ecosystem]: detected.name },
-    ...(detected.name.startsWith('@') ? { aliases: [detected.name] } : {}),
-    ...(detected.version ? { installedVersion: detected.version } : {}),
-    detectedFrom: detected.detectedFrom,
-  };
-}
+export const toDescriptor: (detected: DetectedLibrary) => LibraryDescriptor = dependencyDescriptor;
 
 /** Where a scan looks: a folder named as the project (scanned as is), or a folder to walk up from. */
 export type ProjectLocation =
@@ -36,7 +24,7 @@ type ScanOptions = DetectOptions & { cwd?: string; home?: string; logger?: Logge
  * The project's libraries as a {@link LibraryProvider} (priority 300, beneath config, the curated registry and
  * discovery): empty at start, filled by {@link scan} in the background, announced through `watch`.
  */
-export class ProjectLibraryProvider implements LibraryProvider {
+export class ProjectLibraryProvider implements LibraryProvider, ProjectDependencies {
   readonly id = 'project';
   readonly priority = 300;
   private detected: LibraryDescriptor[] = [];

@@ -4,7 +4,7 @@
  * fails to parse.
  */
 
-import { NonProseScanner } from './non-prose.js';
+import { NonProseScanner } from '@pro-context/search-kit';
 
 /** Bump when the analysis changes: indexes built with another one are not restored (see the registry). */
 export const ANALYSIS = 'porter-unicode61-camel-joined-3';

@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import type { ProContextError } from '../errors/pro-context-error.js';
 import { createToken } from './token.js';
 
 /** A library a {@link DocsFallback} knows. */
@@ -50,6 +51,14 @@ export interface DocsFallback {
     request: { library: string; topic?: string; tokens: number },
     signal?: AbortSignal,
   ): Promise<FallbackDocs | undefined>;
+  /**
+   * The service's own text for one of its library ids and a query, both as given (not normalized, not cut), for
+   * a tool that passes an agent's request through unchanged (Codex7's `get-context7-docs`); empty when it has
+   * none. Throws the service's coded errors.
+   */
+  text?(libraryId: string, query: string, signal?: AbortSignal): Promise<string>;
+  /** The text of a tool's error result for the service's own errors (Context7's plain `[…]`); else undefined. */
+  renderError?(error: ProContextError): string | undefined;
 }
 
 /** The {@link DocsFallback} of a kernel, when a plugin provides one (optional: check `isBound`). */

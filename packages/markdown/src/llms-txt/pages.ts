@@ -1,4 +1,4 @@
-import { createSlugger } from '@pro-context/markdown';
+import { createSlugger } from '../markdown/slug.js';
 import { cleanTitle, firstSentence, parseHeading, type ScannedLine, scanLines } from './markdown.js';
 
 /** One page cut out of a bundle (a condensed manual, an llms-full.txt without page URLs). */

@@ -1,4 +1,3 @@
-import type { Tokenizer } from '@orama/orama';
 import { NonProseScanner, replaceSpans } from './non-prose.js';
 import { porterStem } from './porter.js';
 import { americanSpelling } from './spelling.js';
@@ -22,11 +21,18 @@ export interface IndexEntry extends QueryTerm {
   slot: number;
 }
 
+/** The tokenizer shape Orama takes (`Tokenizer` of `@orama/orama`), declared here: the analysis needs no Orama. */
+export interface OramaTokenizerShape {
+  language: string;
+  normalizationCache: Map<string, string>;
+  tokenize: (raw: string, language?: string, prop?: string, withCache?: boolean) => string[];
+}
+
 /**
  * Orama's tokenizer interface plus what the custom index needs: index-time terms with duplicates (real
  * term frequencies) and query terms that keep the typed form.
  */
-export interface CodeTokenizer extends Tokenizer {
+export interface CodeTokenizer extends OramaTokenizerShape {
   /**
    * Identifies the analysis (rules + language). A snapshot made with another fingerprint is refused,
    * because its terms would not match the terms this tokenizer produces for queries.

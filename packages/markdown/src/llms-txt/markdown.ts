@@ -6,7 +6,7 @@
  *
  * Hand-written on purpose: llms.txt needs a line-oriented, forgiving reader rather than a full CommonMark tree.
  */
-import { inlinePlainText } from '@pro-context/markdown';
+import { inlinePlainText } from '../markdown/slug.js';
 
 /** One line of a document, with whether it sits inside a fenced code block (fence lines included). */
 export interface ScannedLine {

@@ -1,5 +1,5 @@
 import type { DocPage, TocEntry } from '@pro-context/kernel';
-import { createSlugger } from '@pro-context/markdown';
+import { createSlugger } from '../markdown/slug.js';
 import { looksLikeCtx, parseCtx } from './ctx.js';
 import { anchorUrl, cleanTitle, parseHeading, scanLines, sniffNonMarkdown, trimEndChars } from './markdown.js';
 import { splitByHeadings } from './pages.js';

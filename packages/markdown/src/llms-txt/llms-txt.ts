@@ -1,5 +1,5 @@
 import type { DocPage, TocEntry } from '@pro-context/kernel';
-import { inlinePlainText, slugify } from '@pro-context/markdown';
+import { inlinePlainText, slugify } from '../markdown/slug.js';
 import { looksLikeCtx, parseCtx } from './ctx.js';
 import { detectLlmsFull, splitLlmsFull } from './llms-full.js';
 import {
