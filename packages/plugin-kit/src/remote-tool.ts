@@ -4,12 +4,12 @@ import {
   type ErrorTable,
   type PluginDefinition,
   type ProContextError,
-  type RetryPolicy,
   type Token,
   type ToolPlugin,
   toolPluginToken,
   z,
 } from '@pro-context/kernel';
+import type { RetryPolicy } from './post-with-retries.js';
 
 /**
  * The scaffolding of a remote tool plugin (a hosted API behind an API key: Exa, Gemini grounding, Context7): the

@@ -1,5 +1,15 @@
-import { createToken, ProContextError, type ToolPlugin, toolPluginToken, z } from '@pro-context/kernel';
-import { createTestKernel } from '@pro-context/testing';
+import {
+  type AnyPlugin,
+  createKernel,
+  createSilentLogger,
+  createToken,
+  type HttpClient,
+  ProContextError,
+  type StartedKernel,
+  type ToolPlugin,
+  toolPluginToken,
+  z,
+} from '@pro-context/kernel';
 import { describe, expect, it } from 'vitest';
 import {
   defineRemoteToolPlugin,
@@ -43,6 +53,25 @@ describe('the missing-key rule', () => {
   });
 });
 
+/**
+ * A kernel with only the plugin under test (no `@pro-context/testing`: it depends on `@pro-context/http`, which
+ * depends on this package). The HTTP client is never called here.
+ */
+async function startKernel(options: {
+  plugins: AnyPlugin[];
+  env?: Record<string, string>;
+  config?: Record<string, unknown>;
+}): Promise<StartedKernel> {
+  const values = options.config ?? {};
+  const builder = createKernel({
+    config: options.env ? { values, lines: new Map(), fromEnv: new Map(), env: options.env } : values,
+    http: { retries: 2, close: async () => undefined } as unknown as HttpClient,
+    logger: createSilentLogger(),
+  });
+  for (const plugin of options.plugins) builder.use(plugin);
+  return builder.start();
+}
+
 describe('defineRemoteToolPlugin', () => {
   interface Resolved {
     enabled: boolean;
@@ -73,7 +102,7 @@ describe('defineRemoteToolPlugin', () => {
   });
 
   it('binds the options by the missing-key rule, with the default URL and the kernel’s retries', async () => {
-    const kernel = await createTestKernel({ plugins: [plugin], env: { FAKE_REMOTE_KEY: '  ' } });
+    const kernel = await startKernel({ plugins: [plugin], env: { FAKE_REMOTE_KEY: '  ' } });
     try {
       const options = kernel.resolve(optionsToken);
       expect(options.apiKey).toBeUndefined();
@@ -86,7 +115,7 @@ describe('defineRemoteToolPlugin', () => {
   });
 
   it('reads the key and the URL from their variables; enabled: false binds nothing', async () => {
-    const kernel = await createTestKernel({
+    const kernel = await startKernel({
       plugins: [plugin],
       env: { FAKE_REMOTE_KEY: ' k-9 ', FAKE_REMOTE_URL: 'http://127.0.0.1:9' },
     });
@@ -95,7 +124,7 @@ describe('defineRemoteToolPlugin', () => {
     } finally {
       await kernel.stop();
     }
-    const off = await createTestKernel({ plugins: [plugin], config: { fakeRemote: { enabled: false } } });
+    const off = await startKernel({ plugins: [plugin], config: { fakeRemote: { enabled: false } } });
     try {
       expect(off.isBound(optionsToken)).toBe(false);
     } finally {
