@@ -30,7 +30,7 @@ import {
 import { loadRemotePlugins, type RemotePluginName, remotePluginLoaders } from './remote-plugins.js';
 import { followClientRoots } from './roots.js';
 import { serverConfigSection } from './settings.js';
-import { deferredStart, PROJECT_WAIT_MS, projectSettled } from './startup.js';
+import { deferredStart, PROJECT_WAIT_MS, projectSettled, STARTUP_FALLBACK_MS } from './startup.js';
 
 interface GlobalOptions {
   config?: string;
@@ -272,7 +272,15 @@ export function buildProgram(): Command {
         await serveStdio(kernel, {
           ...identity,
           runner: deferred.runner,
-          configure: (server) => followClientRoots(server, started, deferred.started),
+          configure: (server) => {
+            followClientRoots(server, started, deferred.started);
+            const previous = server.server.oninitialized;
+            server.server.oninitialized = () => {
+              previous?.();
+              // a client that never lists the tools (it reads resources only) gets the project scan a moment later
+              deferred.startWithin(STARTUP_FALLBACK_MS);
+            };
+          },
         });
       }
     } catch (error) {

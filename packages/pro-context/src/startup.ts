@@ -4,6 +4,9 @@ import { createToolRunner, type ToolRunner } from '@pro-context/tool-runner';
 /** How long a tool call waits for the project scan before answering without it (ms). */
 export const PROJECT_WAIT_MS = Number(process.env.PRO_CONTEXT_PROJECT_WAIT_MS) || 5000;
 
+/** How long after `initialized` the stdio server starts the background phases if no tools/list or call came (ms). */
+export const STARTUP_FALLBACK_MS = 1000;
+
 /**
  * Runs the kernel's background phases (the project scan) if nothing has yet, then waits, at most `waitMs`, for
  * the providers whose libraries arrive late (project detection, the installed packages it names) to settle.
@@ -29,6 +32,11 @@ export interface DeferredStart {
   runner: ToolRunner;
   /** Resolves when the background phases were started (after `tools/list` was answered, or at the first call). */
   started: Promise<void>;
+  /**
+   * Starts them at the latest `ms` from now, for a client that never lists the tools nor calls one (it may read
+   * resources only): the server calls it once the client is initialized.
+   */
+  startWithin(ms: number): void;
 }
 
 /**
@@ -38,7 +46,8 @@ export interface DeferredStart {
  * of the event loop after the tools were read for it), or at the first tool call if that comes first. A tool
  * call waits for the late providers to settle ({@link projectSettled}, bounded), so the first `get-docs` sees
  * the project's installed versions as a server that has been running a while does; later calls find them
- * settled and do not wait.
+ * settled and do not wait. A client that does neither gets them {@link DeferredStart.startWithin} a moment after it
+ * initialized.
  */
 export function deferredStart(kernel: StartedKernel, base: ToolRunner = createToolRunner(kernel)): DeferredStart {
   let begin: () => void = () => undefined;
@@ -78,5 +87,8 @@ export function deferredStart(kernel: StartedKernel, base: ToolRunner = createTo
       return base.call(name, args, options);
     },
   };
-  return { runner, started };
+  const startWithin = (ms: number) => {
+    setTimeout(() => void startNow(`${ms} ms after initialized`), ms).unref();
+  };
+  return { runner, started, startWithin };
 }
