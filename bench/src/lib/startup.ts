@@ -150,7 +150,8 @@ function runClient(server: string[], cwd: string, env: Record<string, string>): 
  * Measures start-up in the empty folder and in the project folder: one warm-up of each server, then `runs`
  * runs of each in turn (pro-context, bare, pro-context, bare…). pro-context runs with its defaults (no config
  * file, a fresh home whose cache the warm-up creates) and the registries on loopback (an npm and a PyPI
- * registry that know no package), so nothing leaves the machine.
+ * registry that know no package, answering 404 as the real ones do for an unknown name; reached with
+ * `--allow-private-network`), so nothing leaves the machine.
  */
 export async function measureStartup(options: StartupOptions): Promise<StartupReport> {
   const root = mkdtempSync(join(tmpdir(), 'pro-context-startup-'));
@@ -171,7 +172,9 @@ export async function measureStartup(options: StartupOptions): Promise<StartupRe
         PRO_CONTEXT_NPM_URL: npm.url,
         PRO_CONTEXT_PYPI_URL: pypi.url,
       };
-      const proContext = [process.execPath, options.cli];
+      // the registries are loopback fakes, which the SSRF guard refuses unless private addresses are allowed: refused,
+      // every lookup of the project's packages would log warnings a real registry's 404 does not cause
+      const proContext = [process.execPath, options.cli, '--allow-private-network'];
       const bare = [process.execPath, bareServer];
       options.log(
         `  start-up, ${folder} folder${packages ? ` (${packages} packages)` : ''}: ${options.runs} runs each…`,
