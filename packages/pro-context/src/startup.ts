@@ -4,6 +4,9 @@ import { createToolRunner, type ToolRunner } from '@pro-context/tool-runner';
 /** How long a tool call waits for the project scan before answering without it (ms). */
 export const PROJECT_WAIT_MS = Number(process.env.PRO_CONTEXT_PROJECT_WAIT_MS) || 5000;
 
+/** How long after answering `tools/list` the stdio server starts the background phases (ms). */
+export const AFTER_TOOLS_LIST_MS = 100;
+
 /** How long after `initialized` the stdio server starts the background phases if no tools/list or call came (ms). */
 export const STARTUP_FALLBACK_MS = 1000;
 
@@ -42,8 +45,9 @@ export interface DeferredStart {
 /**
  * The stdio server's tool runner: start-up at the floor. The kernel is started with `deferBackground`, so
  * nothing the first answers do not need (the project scan, the background resolution of what it finds) runs
- * before them; this runner starts the background phases once `tools/list` has been answered (on the next turn
- * of the event loop after the tools were read for it), or at the first tool call if that comes first. A tool
+ * before them; this runner starts the background phases {@link AFTER_TOOLS_LIST_MS} after `tools/list` was
+ * answered (the listings a client asks with it, resources and prompts, go out first), or at the first tool call
+ * if that comes first. A tool
  * call waits for the late providers to settle ({@link projectSettled}, bounded), so the first `get-docs` sees
  * the project's installed versions as a server that has been running a while does; later calls find them
  * settled and do not wait. A client that does neither gets them {@link DeferredStart.startWithin} a moment after it
@@ -65,8 +69,9 @@ export function deferredStart(kernel: StartedKernel, base: ToolRunner = createTo
   const startSoon = () => {
     if (scheduled || soon) return;
     soon = true;
-    // after the answer that read the tools is written: the response goes out on this turn
-    setImmediate(() => void startNow('tools/list answered'));
+    // after the answer that read the tools is written, and the listings a client asks with it (resources,
+    // prompts) are answered: a tool call does not wait for this, it starts them itself
+    setTimeout(() => void startNow('tools/list answered'), AFTER_TOOLS_LIST_MS).unref();
   };
   let warned = false;
   const runner: ToolRunner = {
