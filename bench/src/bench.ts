@@ -3,7 +3,9 @@
  * stdio server, indexing throughput and scale. Prints tables (stdout; progress on stderr) and writes
  * bench/results/bench.json. Benchmarks, not tests: it never fails on its numbers.
  *
- * Flags: `--sections=quality,stdio,http,scale,libraries,hostile,replicas` (default: all), `--http-seconds=N` (each HTTP load run,
+ * Flags: `--sections=startup,quality,stdio,http,scale,libraries,hostile,replicas` (default: all), `--startup-runs=N` (start-up
+ * runs of each server in each folder, default 9), `--startup-packages=N` (the project folder's node_modules, default
+ * 100), `--startup-cli=PATH` (the pro-context command the start-up section runs, default this checkout's build), `--http-seconds=N` (each HTTP load run,
  * default 5), `--copies=N` (synthetic corpus size, default 10), `--calls=N` (timed get-docs and search-docs calls,
  * default 200), `--search-backends=orama-search,packed-search,packed-search-2w,sqlite-search` (the search backends the scale section
  * measures; default Orama and the packed index, side by side), `--libraries=N` and `--libraries-seconds=N` (the
@@ -21,13 +23,27 @@ import { startInProcess } from './lib/inprocess.js';
 import { measureReplicas, type ReplicasReport } from './lib/replicas-bench.js';
 import { measureScale, queriesFor, type ScaleReport } from './lib/scale.js';
 import { measureScaleServer, type ScaleServerReport } from './lib/scale-server.js';
-import { corpusLibraries, loadEvalRows, makeProject, median, pct, spawnServer, startWeb, table } from './lib/setup.js';
+import {
+  cliPath,
+  corpusLibraries,
+  loadEvalRows,
+  makeProject,
+  median,
+  pct,
+  spawnServer,
+  startWeb,
+  table,
+} from './lib/setup.js';
+import { measureStartup, type StartupReport, startupMedians } from './lib/startup.js';
 import { measureStdio, type StdioReport } from './lib/stdio-bench.js';
 import { evaluateTargets, type TargetResult } from './lib/targets.js';
 
 const arg = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
-const sections = new Set((arg('sections') ?? 'quality,stdio,http,scale,libraries,hostile,replicas').split(','));
+const sections = new Set((arg('sections') ?? 'startup,quality,stdio,http,scale,libraries,hostile,replicas').split(','));
 const replicasSeconds = Number(arg('replicas-seconds') ?? 10);
+const startupRuns = Number(arg('startup-runs') ?? 9);
+const startupPackages = Number(arg('startup-packages') ?? 100);
+const startupCli = arg('startup-cli') ?? cliPath;
 const manyLibraries = Number(arg('libraries') ?? 100);
 const manySeconds = Number(arg('libraries-seconds') ?? 300);
 const httpSeconds = Number(arg('http-seconds') ?? 5);
@@ -181,6 +197,41 @@ function printStdio(s: StdioReport): void {
     `first index through the server (get-docs round trip): ${Object.entries(s.firstIndexMs)
       .map(([id, v]) => `${id} ${v.toFixed(0)} ms`)
       .join(', ')}`,
+  );
+}
+
+function printStartup(s: StartupReport): void {
+  console.log(
+    `\n## Start-up: pro-context vs a bare MCP SDK server with one tool (whole process with its client, ${s.runs} runs each, alternating; load average ${os
+      .loadavg()
+      .map((x) => x.toFixed(1))
+      .join(' ')})\n`,
+  );
+  console.log(
+    table(
+      [
+        'folder',
+        'pro-context',
+        'bare SDK server',
+        'ratio (min–max)',
+        'tools/list: pro-context / bare',
+        'server CPU: pro-context / bare',
+      ],
+      s.scenarios.map((scenario) => {
+        const m = startupMedians(scenario);
+        return [
+          scenario.packages ? `project (${scenario.packages} packages)` : 'empty',
+          ms(m.proContextWallMs, 0),
+          ms(m.bareWallMs, 0),
+          `${m.ratio.toFixed(2)}× (${m.ratioMin.toFixed(2)}–${m.ratioMax.toFixed(2)})`,
+          `${ms(m.proContextToolsListMs, 0)} / ${ms(m.bareToolsListMs, 0)}`,
+          `${ms(m.proContextCpuMs, 0)} / ${ms(m.bareCpuMs, 0)}`,
+        ];
+      }),
+    ),
+  );
+  console.log(
+    `\nmedians; the ratio is pro-context's whole-process time ÷ the bare server's, pair by pair. Command: ${s.cli}`,
   );
 }
 
@@ -405,8 +456,15 @@ function printTargets(targets: TargetResult[]): void {
   );
 }
 
-async function main() {
-  const started = performance.now();
+/** Every section but start-up: they share the fake web and an in-process kernel. */
+async function measureServing(): Promise<{
+  quality?: QualityReport;
+  stdio?: StdioReport;
+  http?: HttpReport;
+  scale?: ScaleReport;
+  libraries?: ScaleServerReport;
+  hostile?: HostileReport;
+}> {
   const rows = loadEvalRows();
   const web = await startWeb();
   const inProcess = await startInProcess(web);
@@ -501,7 +559,29 @@ async function main() {
     await inProcess.stop();
     await web.close();
   }
-  const targets = evaluateTargets({ quality, stdio, http, scale, libraries });
+  return {
+    ...(quality ? { quality } : {}),
+    ...(stdio ? { stdio } : {}),
+    ...(http ? { http } : {}),
+    ...(scale ? { scale } : {}),
+    ...(libraries ? { libraries } : {}),
+    ...(hostile ? { hostile } : {}),
+    ...(replicas ? { replicas } : {}),
+  };
+}
+
+async function main() {
+  const started = performance.now();
+  let startup: StartupReport | undefined;
+  // first, on a quiet machine: nothing else of the benchmark is running yet
+  if (sections.has('startup')) {
+    log('startup: pro-context and a bare SDK server, whole process with its client, empty and project folders…');
+    startup = await measureStartup({ cli: startupCli, runs: startupRuns, packages: startupPackages, log });
+    printStartup(startup);
+  }
+  const reports = [...sections].some((s) => s !== 'startup') ? await measureServing() : {};
+  const { quality, stdio, http, scale, libraries, hostile, replicas } = reports;
+  const targets = evaluateTargets({ startup, quality, stdio, http, scale, libraries });
   printTargets(targets);
   const out = join(dirname(fileURLToPath(import.meta.url)), '..', 'results', 'bench.json');
   mkdirSync(dirname(out), { recursive: true });
@@ -514,7 +594,7 @@ async function main() {
   };
   writeFileSync(
     out,
-    `${JSON.stringify({ date: new Date().toISOString(), machine, seconds: (performance.now() - started) / 1000, quality, stdio, http, scale, libraries, hostile, replicas, targets }, null, 2)}\n`,
+    `${JSON.stringify({ date: new Date().toISOString(), machine, seconds: (performance.now() - started) / 1000, startup, quality, stdio, http, scale, libraries, hostile, replicas, targets }, null, 2)}\n`,
   );
   console.log(`\nwritten: ${out} (${((performance.now() - started) / 1000).toFixed(0)} s)`);
 }

@@ -6,6 +6,7 @@ import type { QualityReport } from './compare.js';
 import type { HttpReport } from './http-bench.js';
 import type { ScaleReport } from './scale.js';
 import type { ScaleServerReport } from './scale-server.js';
+import { type StartupReport, startupMedians } from './startup.js';
 import type { StdioReport } from './stdio-bench.js';
 
 /** One target and how the run did. */
@@ -20,6 +21,7 @@ const ms = (x: number) => `${x.toFixed(x < 20 ? 2 : 0)} ms`;
 
 /** Judges every target the run measured; sections not run are listed as such. */
 export function evaluateTargets(report: {
+  startup?: StartupReport | undefined;
   quality?: QualityReport | undefined;
   stdio?: StdioReport | undefined;
   http?: HttpReport | undefined;
@@ -29,6 +31,21 @@ export function evaluateTargets(report: {
   const out: TargetResult[] = [];
   const s = report.stdio;
   const notRun = (target: string) => out.push({ target, measured: '—', verdict: 'not run' });
+  // issue 27: start-up (whole process with its client) <= 1.15x a bare SDK server with one tool, in both folders
+  for (const folder of ['empty', 'project'] as const) {
+    const scenario = report.startup?.scenarios.find((x) => x.folder === folder);
+    const target = `start-up <= 1.15x a bare SDK server, ${folder === 'empty' ? 'empty folder' : `project folder (${scenario?.packages ?? 100} packages)`}`;
+    if (!scenario) {
+      notRun(target);
+      continue;
+    }
+    const m = startupMedians(scenario);
+    out.push({
+      target,
+      measured: `${m.ratio.toFixed(2)}x (${m.proContextWallMs.toFixed(0)} vs ${m.bareWallMs.toFixed(0)} ms)`,
+      verdict: verdict(m.ratio <= 1.15),
+    });
+  }
   if (s) {
     out.push({
       target: 'cached get-docs p50 <= 5 ms (stdio)',

@@ -36,6 +36,8 @@ export const enginePlugin = definePlugin<EngineOptions, unknown>({
   configKey: 'engine',
   optionsSchema: engineOptionsSchema,
   configSections: [librariesConfigSection, projectConfigSection],
+  provides: [libraryProviderToken, docsEngineToken, toolPluginToken],
+  needs: [cacheStoreToken, searchBackendToken],
   register(context, options) {
     // the configuration's libraries are the first library provider (priority 0: config wins)
     context.bindFactory(

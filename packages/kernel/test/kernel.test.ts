@@ -270,3 +270,107 @@ describe('configuration', () => {
     await kernel.stop();
   });
 });
+
+describe('services declared as data, and the background phase', () => {
+  const storeToken = createToken<{ name: string }>('test.store');
+
+  it('starts a plugin after the plugins that declare the tokens it needs, whatever the order of use()', async () => {
+    const log: string[] = [];
+    const consumer = definePlugin({
+      id: 'consumer',
+      kernel: '*',
+      needs: [storeToken],
+      register() {},
+      start: (ctx) => void log.push(`start consumer (store ${ctx.resolve(storeToken).name})`),
+    });
+    const store = definePlugin({
+      id: 'store',
+      kernel: '*',
+      provides: [storeToken],
+      register: (ctx) => ctx.bindValue(storeToken, { name: 'disk' }),
+      start: () => void log.push('start store'),
+    });
+    const kernel = await createKernel(silent).use(consumer).use(store).start();
+    expect(log).toEqual(['start store', 'start consumer (store disk)']);
+    await kernel.stop();
+  });
+
+  it('refuses to start when a needed token is bound by no plugin, naming the plugin, the token and who declares it', async () => {
+    const consumer = definePlugin({ id: 'consumer', kernel: '*', needs: [storeToken], register() {} });
+    const error = await expectCode(createKernel(silent).use(consumer).start(), 'PLUGIN_DEPENDENCY_MISSING');
+    expect(error.message).toBe("Plugin 'consumer' needs 'test.store', which no plugin provides.");
+    const off = definePlugin({ id: 'store', kernel: '*', provides: [storeToken], register() {} });
+    const again = await expectCode(createKernel(silent).use(consumer).use(off).start(), 'PLUGIN_DEPENDENCY_MISSING');
+    expect(again.message).toContain("('store' declares it but bound nothing");
+  });
+
+  it('takes an undeclared plugin at its register() (a third party): a need it binds is met', async () => {
+    const consumer = definePlugin({ id: 'consumer', kernel: '*', needs: [storeToken], register() {} });
+    const legacy = definePlugin({
+      id: 'legacy',
+      kernel: '*',
+      register: (ctx) => ctx.bindValue(storeToken, { name: 'legacy' }),
+    });
+    const kernel = await createKernel(silent).use(consumer).use(legacy).start();
+    expect(kernel.resolve(storeToken).name).toBe('legacy');
+    await kernel.stop();
+  });
+
+  it('refuses provides/needs that are not tokens', async () => {
+    await expectCode(
+      () => definePlugin({ id: 'x', kernel: '*', needs: ['test.store'] as never, register() {} }),
+      'PLUGIN_INVALID',
+    );
+  });
+
+  it('runs background phases after start by itself, or when the host asks (deferBackground), once', async () => {
+    const log: string[] = [];
+    const scanner = definePlugin({
+      id: 'scanner',
+      kernel: '*',
+      register() {},
+      start: () => void log.push('start'),
+      background: () => void log.push('background'),
+    });
+    const auto = await createKernel(silent).use(scanner).start();
+    expect(log).toEqual(['start']);
+    await new Promise((r) => setImmediate(r));
+    expect(log).toEqual(['start', 'background']);
+    await auto.stop();
+
+    log.length = 0;
+    const deferred = await createKernel({ ...silent, deferBackground: true })
+      .use(scanner)
+      .start();
+    await new Promise((r) => setTimeout(r, 20));
+    expect(log).toEqual(['start']);
+    await Promise.all([deferred.background(), deferred.background()]);
+    expect(log).toEqual(['start', 'background']);
+    await deferred.stop();
+  });
+
+  it('runs no background phase after stop, and logs (does not throw) a failing one', async () => {
+    const errors: string[] = [];
+    const logger = createSilentLogger();
+    logger.addSink((record) => void errors.push(record.msg), { level: 'error' });
+    let ran = 0;
+    const failing = definePlugin({
+      id: 'failing',
+      kernel: '*',
+      register() {},
+      background() {
+        ran += 1;
+        throw new Error('scan failed');
+      },
+    });
+    const stopped = await createKernel({ logger, deferBackground: true }).use(failing).start();
+    await stopped.stop();
+    await stopped.background();
+    expect(ran).toBe(0);
+    const kernel = await createKernel({ logger, deferBackground: true }).use(failing).start();
+    await kernel.background();
+    expect(ran).toBe(1);
+    expect(errors).toContain('plugin background phase failed');
+    await kernel.stop();
+  });
+});

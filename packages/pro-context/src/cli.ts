@@ -30,6 +30,7 @@ import {
 import { loadRemotePlugins, type RemotePluginName, remotePluginLoaders } from './remote-plugins.js';
 import { followClientRoots } from './roots.js';
 import { serverConfigSection } from './settings.js';
+import { deferredStart, PROJECT_WAIT_MS, projectSettled, STARTUP_FALLBACK_MS } from './startup.js';
 
 interface GlobalOptions {
   config?: string;
@@ -41,9 +42,6 @@ interface GlobalOptions {
   project?: string;
   verbose?: boolean;
 }
-
-/** How long a one-shot command waits for the project scan before answering without it (ms). */
-const PROJECT_WAIT_MS = Number(process.env.PRO_CONTEXT_PROJECT_WAIT_MS) || 5000;
 
 const positiveInt = (value: string) => {
   const n = Number(value);
@@ -102,18 +100,8 @@ function quietLogger(options: GlobalOptions): Logger | undefined {
  * installed packages it names) so that a one-shot command answers with the project's libraries, as a server that
  * has been running a moment does. A scan still running by then is left behind with one line on stderr.
  */
-async function projectSettled(kernel: StartedKernel): Promise<void> {
-  const pending = kernel.resolveAll(libraryProviderToken).flatMap((p) => (p.settled ? [p.settled()] : []));
-  if (pending.length === 0) return;
-  let timer: NodeJS.Timeout | undefined;
-  const settled = await Promise.race([
-    Promise.all(pending).then(() => true),
-    new Promise<boolean>((done) => {
-      timer = setTimeout(() => done(false), PROJECT_WAIT_MS);
-    }),
-  ]);
-  clearTimeout(timer);
-  if (!settled)
+async function waitForProject(kernel: StartedKernel): Promise<void> {
+  if (!(await projectSettled(kernel)))
     process.stderr.write(
       `warning: the project scan took more than ${PROJECT_WAIT_MS / 1000} s: answering without the project's libraries (--project <dir> names the project folder)\n`,
     );
@@ -136,7 +124,7 @@ function runTool(
 ): Promise<void> {
   const showProgress = process.stderr.isTTY && !program.opts<GlobalOptions>().json;
   return withKernel(program, async (kernel) => {
-    await projectSettled(kernel);
+    await waitForProject(kernel);
     if (prepare) await prepare(kernel, args);
     // the runner the MCP binding uses: the same validation (in and out) and errors an agent gets
     const result = await createToolRunner(kernel).call(name, args, {
@@ -261,22 +249,39 @@ export function buildProgram(): Command {
           ...overridesFrom(options, false),
           ...(serveOptions.http ? { server: { transport: 'http' } } : {}),
         },
+        // the stdio server starts the project scan once tools/list is answered (deferredStart); an HTTP
+        // server (a config file may choose it too) runs it right after start, as it serves many clients
+        deferBackground: true,
       });
       checkHttpSettings(kernel.config);
       applyHeapGrowth(serverConfigSection.read(kernel.config).heapGrowthPercent);
       // the command held it before loading the program (bin.ts)
       if (!serverConfigSection.read(kernel.config).holdYoungGeneration) releaseYoungGeneration();
       const identity = { name: 'pro-context', version: PRESET_VERSION, instructions: serverInstructions(kernel) };
-      if (serverConfigSection.read(kernel.config).transport === 'http')
+      if (serverConfigSection.read(kernel.config).transport === 'http') {
+        void kernel.background();
         // loaded only for the HTTP host: a stdio server never pays for express, prom-client and the HTTP transport
         await (await import('@pro-context/host-http')).serveHttp(kernel, {
           ...identity,
           ...httpHostOptionsFrom(kernel.config),
           handleSignals: true,
         });
-      else {
+      } else {
         const started = kernel;
-        await serveStdio(kernel, { ...identity, configure: (server) => followClientRoots(server, started) });
+        const deferred = deferredStart(kernel);
+        await serveStdio(kernel, {
+          ...identity,
+          runner: deferred.runner,
+          configure: (server) => {
+            followClientRoots(server, started, deferred.started);
+            const previous = server.server.oninitialized;
+            server.server.oninitialized = () => {
+              previous?.();
+              // a client that never lists the tools (it reads resources only) gets the project scan a moment later
+              deferred.startWithin(STARTUP_FALLBACK_MS);
+            };
+          },
+        });
       }
     } catch (error) {
       printError(error);
@@ -383,7 +388,7 @@ export function buildProgram(): Command {
       const { all, ...args } = opts;
       if (!all) return runTool(program, 'list-libraries', args);
       return withKernel(program, async (kernel) => {
-        await projectSettled(kernel);
+        await waitForProject(kernel);
         const runner = createToolRunner(kernel);
         const libraries: unknown[] = [];
         const lines: string[] = [];

@@ -91,6 +91,11 @@ export interface StartOptions {
   replaceDefaults?: boolean;
   logger?: Logger;
   httpOptions?: Partial<HttpClientOptions>;
+  /**
+   * Leave the plugins' background phases (the project scan) to the caller, who runs `kernel.background()` once
+   * its first answers are out (the stdio server: after `tools/list`). Default false: they run right after start.
+   */
+  deferBackground?: boolean;
 }
 
 /**
@@ -111,6 +116,7 @@ export async function startProContext(options: StartOptions = {}): Promise<Start
     createHttpClient,
     ...(options.logger ? { logger: options.logger } : {}),
     ...(options.httpOptions ? { httpOptions: options.httpOptions } : {}),
+    ...(options.deferBackground ? { deferBackground: true } : {}),
   });
   const chosen = options.replaceDefaults
     ? (options.plugins ?? [])

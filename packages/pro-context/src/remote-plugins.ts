@@ -1,9 +1,4 @@
 import { type AnyPlugin, type ConfigSource, defineConfigSection, getPath, z } from '@pro-context/kernel';
-import { codex7Plugin } from '@pro-context/plugin-codex7';
-import { context7ClientPlugin, context7Plugin } from '@pro-context/plugin-context7';
-import { exaPlugin } from '@pro-context/plugin-exa';
-import { groundingPlugin } from '@pro-context/plugin-grounding';
-
 /**
  * The remote tool plugins the preset can enable by name (`plugins:` / `PRO_CONTEXT_PLUGINS`); a plugin not
  * enabled is never registered, so it binds, starts and lists nothing. A loader returns the plugins to add;
@@ -11,17 +6,20 @@ import { groundingPlugin } from '@pro-context/plugin-grounding';
  * Context7's client alone, `context7` the client with its tools). Add a remote plugin here: its name and a
  * loader.
  *
- * Small plugins are imported statically: in the bundled CLI a dynamic `import()` of a workspace plugin makes
- * esbuild split the code it shares with the server (kernel, engine, zod) into more chunks, which cost ~30 ms
- * of CPU at every start (measured: 0.41 s vs 0.38 s to the first tools/list), more than evaluating these
- * modules does (not measurable). A plugin with heavy dependencies should import those lazily inside itself,
- * as the HTTP client does with undici, or be loaded here with `await import(…)`.
+ * Each is imported (`import()`) only when enabled: a server that enables none never reads, parses or evaluates
+ * their modules (start-up at the floor, issue #27).
  */
 export const remotePluginLoaders = {
-  context7: async (): Promise<AnyPlugin[]> => [context7Plugin],
-  codex7: async (): Promise<AnyPlugin[]> => [context7ClientPlugin, codex7Plugin],
-  grounding: async (): Promise<AnyPlugin[]> => [groundingPlugin],
-  exa: async (): Promise<AnyPlugin[]> => [exaPlugin],
+  context7: async (): Promise<AnyPlugin[]> => [(await import('@pro-context/plugin-context7')).context7Plugin],
+  codex7: async (): Promise<AnyPlugin[]> => {
+    const [context7, codex7] = await Promise.all([
+      import('@pro-context/plugin-context7'),
+      import('@pro-context/plugin-codex7'),
+    ]);
+    return [context7.context7ClientPlugin, codex7.codex7Plugin];
+  },
+  grounding: async (): Promise<AnyPlugin[]> => [(await import('@pro-context/plugin-grounding')).groundingPlugin],
+  exa: async (): Promise<AnyPlugin[]> => [(await import('@pro-context/plugin-exa')).exaPlugin],
 } satisfies Record<string, () => Promise<AnyPlugin[]>>;
 
 /** A remote plugin's name in `plugins:` / `PRO_CONTEXT_PLUGINS`. */

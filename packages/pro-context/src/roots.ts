@@ -10,9 +10,14 @@ import { ProjectLibraryProvider } from '@pro-context/plugin-project/plugin';
  * client and the server share a machine: after `initialized`, when the client declares the `roots` capability,
  * `roots/list` is asked and its `file://` folders are scanned as the project (instead of the folder the server was
  * started in); `notifications/roots/list_changed` scans again. A project named by the configuration
- * (`project.root`, `PRO_CONTEXT_PROJECT`, `--project`) or `project.autoDetect: false` is left as it is.
+ * (`project.root`, `PRO_CONTEXT_PROJECT`, `--project`) or `project.autoDetect: false` is left as it is. The scan
+ * of the roots starts once `backgroundStarted` resolves (the stdio server: after `tools/list` was answered).
  */
-export function followClientRoots(server: McpServer, kernel: StartedKernel): void {
+export function followClientRoots(
+  server: McpServer,
+  kernel: StartedKernel,
+  backgroundStarted: Promise<void> = Promise.resolve(),
+): void {
   const project = projectConfigSection.read(kernel.config);
   if (!project.autoDetect || project.root) return;
   const detection = kernel
@@ -34,6 +39,10 @@ export function followClientRoots(server: McpServer, kernel: StartedKernel): voi
       logger.info("the client's roots name no local folder: project detection keeps the working directory's");
       return;
     }
+    // once the background phases (the working directory's scan, which this one replaces) have started: not
+    // before the first answers (tools/list) are out
+    await backgroundStarted;
+    await kernel.background();
     logger.info(`project detection follows the client's roots: ${folders.join(', ')}`);
     detection.start({ roots: folders }, { logger });
   };

@@ -62,32 +62,20 @@ export async function createTestKernel(options: TestKernelOptions = {}): Promise
   const entries = (options.plugins ?? []).map((p) => (Array.isArray(p) ? p : ([p, undefined] as const)));
   for (const [plugin, pluginOptions] of entries) builder.use(plugin, pluginOptions);
 
-  // Fakes go in as a plugin that binds only what no plugin under test binds.
+  // Fakes go in as a plugin that binds only what no plugin under test provides: read from each plugin's
+  // `provides` declaration, or (a plugin that declares nothing: a third party's) from a dry run of its register()
   const provides = new Set<symbol>();
-  const probe = (plugin: AnyPlugin) => {
-    try {
-      plugin.register(
-        {
-          pluginId: plugin.id,
-          config: {} as never,
-          logger: createSilentLogger(),
-          bindValue: (token) => void provides.add(token),
-          bindClass: (token) => void provides.add(token),
-          bindFactory: (token) => void provides.add(token),
-        },
-        {} as never,
-      );
-    } catch {
-      // registration that needs real options tells us nothing; the real start will report it
-    }
-  };
-  for (const [plugin] of entries) probe(plugin);
+  for (const [plugin] of entries) {
+    if (plugin.provides) for (const token of plugin.provides) provides.add(token);
+    else probe(plugin, provides);
+  }
   const fakeCache = options.fakeCache ?? true;
   const fakeSearch = options.fakeSearch ?? true;
   builder.use(
     definePlugin({
       id: 'test-fakes',
       kernel: `>=${KERNEL_VERSION}`,
+      provides: [cacheStoreToken, searchBackendToken],
       register(ctx) {
         if (fakeCache && !provides.has(cacheStoreToken)) {
           ctx.bindValue(cacheStoreToken, fakeCache === true ? new MemoryCacheStore() : fakeCache);
@@ -99,4 +87,23 @@ export async function createTestKernel(options: TestKernelOptions = {}): Promise
     }),
   );
   return builder.start();
+}
+
+/** The tokens an undeclared plugin's register() binds with empty options, into `provides`. */
+function probe(plugin: AnyPlugin, provides: Set<symbol>): void {
+  try {
+    plugin.register(
+      {
+        pluginId: plugin.id,
+        config: {} as never,
+        logger: createSilentLogger(),
+        bindValue: (token) => void provides.add(token),
+        bindClass: (token) => void provides.add(token),
+        bindFactory: (token) => void provides.add(token),
+      },
+      {} as never,
+    );
+  } catch {
+    // registration that needs real options tells us nothing; the real start will report it
+  }
 }

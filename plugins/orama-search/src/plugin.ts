@@ -25,6 +25,7 @@ export const oramaSearchPlugin: PluginDefinition<OramaSearchPluginOptions, Orama
   version: pkg.version,
   description: 'SearchBackend on Orama BM25: one index per library version, code-aware tokenizer, typo tolerance.',
   kernel: '^0.1.0',
+  provides: [searchBackendToken],
   configKey: 'search',
   optionsSchema: oramaSearchPluginOptionsSchema,
   register(context, options) {

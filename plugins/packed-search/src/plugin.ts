@@ -24,6 +24,7 @@ export const packedSearchPlugin: PluginDefinition<PackedSearchPluginOptions, Pac
   description:
     'SearchBackend on a packed inverted index: built in a worker thread, memory-bounded, ranks like orama-search.',
   kernel: '^0.1.0',
+  provides: [searchBackendToken],
   configKey: 'search',
   optionsSchema: packedSearchPluginOptionsSchema,
   errors: packedSearchErrors.errors,

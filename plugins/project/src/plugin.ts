@@ -20,16 +20,18 @@ export const projectPlugin = definePlugin({
   kernel: '^0.1.0',
   dependsOn: ['engine'],
   environment: [{ variable: 'PRO_CONTEXT_PROJECT', key: 'project.root' }],
+  provides: [libraryProviderToken],
   register(context) {
     const provider = new ProjectLibraryProvider();
     context.bindValue(libraryProviderToken, provider);
     // the project's dependencies as a service (local-docs follows them to find them installed)
     context.bindValue(projectDependenciesToken, provider);
   },
-  start(context) {
+  // the scan is work no first answer needs: it runs in the kernel's background phase, once the host answered
+  // tools/list (a tool call waits for it to settle); the provider starts it on the next turn and returns
+  background(context) {
     const project = projectConfigSection.read(context.config);
     if (!project.autoDetect) return;
-    // readiness never waits on the walk: the provider starts it on the next turn and returns
     providerOf(context)?.start(project.root ? { root: project.root } : { workingDirectory: project.workingDirectory }, {
       logger: context.logger.child({ component: 'project' }),
     });

@@ -40,6 +40,7 @@ export const sqliteCachePlugin: PluginDefinition<SqliteCachePluginOptions, Sqlit
   description: 'CacheStore on SQLite (better-sqlite3, WAL) with an in-memory LRU in front.',
   kernel: '^0.1.0',
   configKey: 'cache',
+  provides: [cacheStoreToken, keyStoreToken, usageStoreToken],
   optionsSchema: sqliteCachePluginOptionsSchema,
   errors: sqliteCacheErrors.errors,
   environment: [{ variable: 'PRO_CONTEXT_CACHE_DIR', key: 'cache.directory' }],

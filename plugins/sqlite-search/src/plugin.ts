@@ -29,6 +29,7 @@ export const sqliteSearchPlugin: PluginDefinition<SqliteSearchPluginOptions, Sql
   description: 'SearchBackend on SQLite FTS5: disk-backed BM25 indexes, memory bounded by the page cache.',
   kernel: '^0.1.0',
   configKey: 'search',
+  provides: [searchBackendToken],
   optionsSchema: sqliteSearchPluginOptionsSchema,
   register(context, options) {
     const cache = context.config.raw.cache as { directory?: unknown } | undefined;

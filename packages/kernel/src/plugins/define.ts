@@ -45,6 +45,13 @@ export function assertPluginShape(value: unknown, where: string): asserts value 
   if (plugin.start !== undefined && typeof plugin.start !== 'function')
     fail(`plugin '${id}': start must be a function.`);
   if (plugin.stop !== undefined && typeof plugin.stop !== 'function') fail(`plugin '${id}': stop must be a function.`);
+  if (plugin.background !== undefined && typeof plugin.background !== 'function')
+    fail(`plugin '${id}': background must be a function.`);
+  for (const key of ['provides', 'needs'] as const) {
+    const tokens = plugin[key];
+    if (tokens !== undefined && (!Array.isArray(tokens) || tokens.some((t) => typeof t !== 'symbol')))
+      fail(`plugin '${id}': ${key} must be an array of tokens (createToken(…)).`);
+  }
   if (
     plugin.dependsOn !== undefined &&
     (!Array.isArray(plugin.dependsOn) || plugin.dependsOn.some((d) => typeof d !== 'string'))

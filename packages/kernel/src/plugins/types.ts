@@ -64,6 +64,18 @@ export interface PluginDefinition<O = unknown, I = O> {
   /** Ids of plugins that must also be installed. Checked before `register`; they start first. */
   readonly dependsOn?: readonly string[];
   /**
+   * The tokens `register` binds, declared as data: plugins that `need` one start after this plugin, and a test
+   * kernel binds its fakes only for tokens no plugin provides. A plugin may bind less when its options turn it
+   * off. Undeclared (a third party's plugin): the kernel still takes what `register` binds.
+   */
+  readonly provides?: readonly Token<unknown>[];
+  /**
+   * The tokens this plugin resolves from others, declared as data: it starts after the plugins that provide
+   * them, and the kernel refuses to start (`PLUGIN_DEPENDENCY_MISSING`, naming plugin and token) when, all
+   * plugins registered, one of them is bound by none.
+   */
+  readonly needs?: readonly Token<unknown>[];
+  /**
    * Dotted path of this plugin's section in `pro-context.config.yaml` (`'sources.llmsTxt'`, `'cache'`).
    * The section is validated by `optionsSchema` as part of the whole configuration.
    */
@@ -96,7 +108,14 @@ export interface PluginDefinition<O = unknown, I = O> {
   register(context: PluginRegistrationContext, options: O): void;
   /** Starts background work or opens resources, after every plugin registered. */
   start?(context: PluginStartContext, options: O): Promise<void> | void;
-  /** Releases what `start` acquired. Called in reverse start order. */
+  /**
+   * Work no first answer needs (a project scan, a warm-up): run after every plugin started, once the host has
+   * answered its first requests (`StartedKernel.background()`; without a host that defers it, on the next turn
+   * of the event loop after start). It should start the work and return; `stop` cancels what is still running.
+   * A failure is logged, not fatal.
+   */
+  background?(context: PluginStartContext, options: O): Promise<void> | void;
+  /** Releases what `start` (and `background`) acquired. Called in reverse start order. */
   stop?(context: PluginStartContext): Promise<void> | void;
 }
 
