@@ -464,6 +464,7 @@ async function measureServing(): Promise<{
   scale?: ScaleReport;
   libraries?: ScaleServerReport;
   hostile?: HostileReport;
+  replicas?: ReplicasReport;
 }> {
   const rows = loadEvalRows();
   const web = await startWeb();
