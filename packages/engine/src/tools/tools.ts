@@ -6,7 +6,9 @@ import {
   type ToolContext,
   type ToolDefinition,
 } from '@pro-context/kernel';
-import { type DocsAnswer, type DocsEngine, tocEntryLine } from '../core/engine.js';
+import type { DocsEngine } from '../engine.js';
+import { tocEntryLine } from '../resolve-library/toc.js';
+import { docsFooterOverhead, renderDocsAnswer } from './render-docs.js';
 import {
   getDocsInput,
   getDocsOutput,
@@ -30,11 +32,6 @@ function fetchContext(context: ToolContext): FetchContext {
   };
 }
 
-/** Related pages a low-confidence get-docs answer carries in its structured result even when the text has no room. */
-const RESERVED_RELATED_PAGES = 2;
-/** Below this confidence an answer always carries relatedPages (seed 001 §11.3). */
-const LOW_CONFIDENCE = 0.5;
-
 /** list-libraries' answer (its text and structured entries together), estimated tokens: a page within it. */
 const LIST_TOKENS = 2000;
 /** What list-libraries' page leaves for its last line and the answer's frame. */
@@ -55,104 +52,9 @@ function offsetOf(cursor: string): number {
   return Number(m[1]);
 }
 
-/** Tokens at least left for the source line when content must be asked for again within less. */
-const SOURCE_LINE_RESERVE = 60;
-
-/** A get-docs answer as the agent reads it. */
-export interface RenderedDocsAnswer {
-  /** The answer as returned: related pages only those the text lists, as the text lists them. */
-  structured: DocsAnswer;
-  /** The markdown text: content, source line, related pages. */
-  text: string;
-  /** Estimated tokens of the text besides the content (separator, source line, related pages). */
-  footerTokens: number;
-  /** Estimated tokens by which content plus source line exceed `maxTokens` (0 when they fit). */
-  overflow: number;
-}
-
-/**
- * Renders a get-docs answer as markdown within `maxTokens` (by the kernel's `estimateTokens`): content,
- * then the source line, then as many related pages as fit, a page's description dropped before the page
- * is. The structured answer lists the same related pages (a low-confidence one keeps its first related pages when none fit). When content and source line alone exceed
- * `maxTokens`, `overflow` says by how much (the text is then over budget: ask the engine again for less
- * content).
- */
-export function renderDocsAnswer(answer: DocsAnswer, maxTokens: number): RenderedDocsAnswer {
-  const source = `Source: ${answer.source} · version ${answer.version} · fetched ${answer.lastUpdated}${answer.stale ? ' · STALE (the source could not be refreshed)' : ''} · confidence ${answer.confidence}`;
-  const more = answer.moreSections ?? 0;
-  const leftOut =
-    more > 0
-      ? `\n${more} more matching section${more === 1 ? '' : 's'} left out: raise maxTokens, read related pages or search-docs.`
-      : '';
-  const notes = (answer.notes ?? []).map((note) => `\nNote: ${note}`).join('');
-  const footer = (list: readonly string[]) =>
-    `---\n\n${source}${leftOut}${notes}${list.length > 0 ? `\n\nRelated pages (read-page):\n${list.join('\n')}` : ''}`;
-  const render = (list: readonly string[]) => (answer.content ? `${answer.content}\n\n${footer(list)}` : footer(list));
-  const footerCost = (list: readonly string[]) => estimateTokens(`\n\n${footer(list)}`);
-  const fits = (list: readonly string[]) => estimateTokens(render(list)) <= maxTokens;
-  const overflow = Math.max(0, estimateTokens(render([])) - maxTokens);
-  const shown: DocsAnswer['relatedPages'] = [];
-  const lines: string[] = [];
-  if (overflow === 0) {
-    for (const page of answer.relatedPages) {
-      const bare = tocEntryLine({ title: page.title, url: page.url });
-      const full = tocEntryLine(page);
-      if (fits([...lines, full])) {
-        lines.push(full);
-        shown.push(page);
-      } else if (full !== bare && fits([...lines, bare])) {
-        lines.push(bare);
-        shown.push({ ...page, description: '' });
-      } else {
-        break;
-      }
-    }
-  }
-  // seed 001 §11.3: a low-confidence answer includes relatedPages, even when its content filled the text
-  const structuredPages =
-    shown.length === 0 && answer.confidence < LOW_CONFIDENCE
-      ? answer.relatedPages.slice(0, RESERVED_RELATED_PAGES)
-      : shown;
-  return {
-    structured: { ...answer, relatedPages: structuredPages },
-    text: render(lines),
-    footerTokens: footerCost(lines),
-    overflow,
-  };
-}
-
-/**
- * get-docs within `maxTokens` as the agent reads it. Content comes first: it fills `maxTokens`, less
- * the source line when the two would not fit (the engine refills from the same ranking, told the line's
- * size through `footer`), and related pages fill only what the content leaves (chunks go in whole, so
- * there usually is some), a page's description dropped before the page. Content is never cut to make
- * room for links to other pages: the answer is what the agent asked for.
- */
-export async function docsWithinBudget(
-  ask: (contentTokens: number, footer: (answer: DocsAnswer) => number) => Promise<DocsAnswer>,
-  maxTokens: number,
-): Promise<RenderedDocsAnswer> {
-  // the engine fits content and source line in one go (it refills from the same ranking when needed)
-  const sourceLine = (answer: DocsAnswer) =>
-    renderDocsAnswer(
-      {
-        ...answer,
-        content: '',
-        relatedPages: [],
-      },
-      Number.POSITIVE_INFINITY,
-    ).footerTokens;
-  const raw = await ask(maxTokens, sourceLine);
-  const first = renderDocsAnswer(raw, maxTokens);
-  if (first.overflow === 0) return first;
-  // only when the source line changed with the refill (another best chunk, a longer URL)
-  const second = await ask(Math.max(1, maxTokens - Math.max(sourceLine(raw), SOURCE_LINE_RESERVE)), sourceLine);
-  // the second ask finds the docs the first one fetched: for this call, they were fetched, not cached
-  return renderDocsAnswer({ ...second, cached: raw.cached }, maxTokens);
-}
-
 /** The five tools of seed 001 §5 over a {@link DocsEngine}. */
 export function docsTools(engine: DocsEngine): ToolDefinition[] {
+  const footerOverhead = docsFooterOverhead();
   const resolveLibrary = defineTool({
     name: 'resolve-library',
     title: 'Resolve library',
@@ -207,34 +109,27 @@ export function docsTools(engine: DocsEngine): ToolDefinition[] {
     outputSchema: getDocsOutput,
     annotations: readOnly,
     async handler(args, context) {
-      const answer = await context.logger.span(
+      return context.logger.span(
         'get-docs',
         { libraryId: args.libraryId, topic: args.topic, version: args.version, maxTokens: args.maxTokens },
         async (span) => {
-          // the engine's answer the text is rendered from (the last asked): it says whether it may be served again
-          let last: DocsAnswer | undefined;
-          const rendered = await docsWithinBudget(async (budget, footer) => {
-            last = await engine.getDocs(
-              args.libraryId,
-              args.topic,
-              args.version,
-              budget,
-              fetchContext(context),
-              footer,
-            );
-            return last;
-          }, args.maxTokens);
+          // one way: the engine ranks and fills once, leaving room for the footer rendered here; rendered once
+          const { answer, reuse } = await engine.answerDocs(
+            {
+              libraryId: args.libraryId,
+              topic: args.topic,
+              version: args.version,
+              maxTokens: args.maxTokens,
+              overhead: footerOverhead,
+            },
+            fetchContext(context),
+          );
+          const rendered = renderDocsAnswer(answer, args.maxTokens);
           const a = rendered.structured;
           span.set({ resultLen: a.content.length, confidence: a.confidence, cached: a.cached, stale: a.stale });
-          const reusable = last && engine.reusable(last);
-          return { ...rendered, ...(reusable ? { reusable } : {}) };
+          return { structured: a, text: rendered.text, ...(reuse ? { reuse } : {}) };
         },
       );
-      return {
-        structured: answer.structured,
-        text: answer.text,
-        ...(answer.reusable ? { reusable: answer.reusable } : {}),
-      };
     },
   });
 

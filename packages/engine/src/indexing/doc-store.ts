@@ -11,9 +11,9 @@ import {
   type TocResult,
 } from '@pro-context/kernel';
 import { ChunkingPool, indexableChunk, type PageLimits, TermIndex } from '@pro-context/markdown';
+import { SourceChain } from '../versions/sources.js';
 import { IndexingBuild } from './indexing-build.js';
 import { answerKeyPrefix, ns, versionKey } from './keys.js';
-import { SourceChain } from './sources.js';
 import {
   type BlockSource,
   blockPrefix,
@@ -203,6 +203,11 @@ export class DocStore {
       maxLoadedLibraries: number;
       maxLoadedMB?: number;
       pageLimits?: Partial<PageLimits>;
+      /**
+       * Called whenever the docs an answer may come from change: a revision loaded (restored, built, refreshed,
+       * replaced), a library version let go or cleared (the engine bumps the kernel's `AnswerRevisions`).
+       */
+      onChange?: (reason: string) => void;
     },
     /** Where pages are converted and chunked: worker threads, so that answers never wait behind it. */
     private readonly pool: ChunkingPool = new ChunkingPool({ size: 0 }),
@@ -221,7 +226,6 @@ export class DocStore {
     return [...this.loaded.keys()];
   }
 
-  /** The revision of the library version's docs held in memory, if they are (and not past their TTL). */
   /** Per-page limits of the builds (the engine's `engine.pages`). */
   get pageLimits(): Partial<PageLimits> | undefined {
     return this.options.pageLimits;
@@ -233,6 +237,12 @@ export class DocStore {
     return docs ? skippedNotes(docs.record) : [];
   }
 
+  /** When the docs of a library version held in memory expire (`null`: never), `undefined` when none are held. */
+  loadedExpiresAt(libraryId: string, version: string): number | null | undefined {
+    return this.loaded.get(versionKey(libraryId, version))?.expiresAt;
+  }
+
+  /** The revision of the library version's docs held in memory, if they are (and not past their TTL). */
   loadedRevision(libraryId: string, version: string): string | undefined {
     const docs = this.loaded.get(versionKey(libraryId, version));
     if (!docs || (docs.expiresAt !== null && docs.expiresAt <= Date.now())) return undefined;
@@ -259,7 +269,12 @@ export class DocStore {
    * The library version's docs, ready to search: from memory, else restored from the cache, else
    * fetched through the adapter chain, chunked and indexed. Stale docs are served and refreshed behind.
    */
-  async load(library: LibraryDescriptor, version: string, context: FetchContext = {}): Promise<LoadResult> {
+  async load(
+    library: LibraryDescriptor,
+    version: string,
+    context: FetchContext = {},
+    documenting?: readonly string[],
+  ): Promise<LoadResult> {
     const key = versionKey(library.id, version);
     const loaded = this.loaded.get(key);
     // docs from a local adapter whose files changed since they were indexed are built again now
@@ -268,7 +283,7 @@ export class DocStore {
       this.touch(key, inMemory);
       await this.ensureIndexed(inMemory);
       const stale = inMemory.expiresAt !== null && inMemory.expiresAt <= Date.now();
-      if (stale) this.refreshInBackground(library, version, inMemory);
+      if (stale) this.refreshInBackground(library, version, inMemory, documenting);
       return { docs: inMemory, cached: true, stale };
     }
     let shared = this.builds.get(key);
@@ -290,6 +305,7 @@ export class DocStore {
           },
         },
         loaded !== undefined,
+        documenting,
       ).finally(() => {
         if (this.builds.get(key) === build) this.builds.delete(key);
       });
@@ -352,8 +368,8 @@ export class DocStore {
   }
 
   /** Starts loading in the background (search-docs answers INDEXING_IN_PROGRESS meanwhile). */
-  loadInBackground(library: LibraryDescriptor, version: string): Promise<LoadResult> {
-    const promise = this.load(library, version);
+  loadInBackground(library: LibraryDescriptor, version: string, documenting?: readonly string[]): Promise<LoadResult> {
+    const promise = this.load(library, version, {}, documenting);
     this.track(promise).catch((error: unknown) =>
       this.logger.warn('background indexing failed', { libraryId: library.id, version, error }),
     );
@@ -365,6 +381,7 @@ export class DocStore {
     version: string,
     context: FetchContext,
     changed = false,
+    documenting?: readonly string[],
   ): Promise<LoadResult> {
     const key = versionKey(library.id, version);
     // (a manifest is held parsed while its docs are loaded: the cache's memory tier would keep a second copy, as text)
@@ -374,10 +391,10 @@ export class DocStore {
     const restored = cached && (await this.restore(library, version, cached.value, cached.expiresAt));
     if (cached && restored) {
       await this.ensureIndexed(restored);
-      if (cached.stale) this.refreshInBackground(library, version, restored);
+      if (cached.stale) this.refreshInBackground(library, version, restored, documenting);
       return { docs: restored, cached: true, stale: cached.stale };
     }
-    const docs = await this.fetchAndIndex(library, version, context);
+    const docs = await this.fetchAndIndex(library, version, context, documenting);
     return { docs, cached: false, stale: false };
   }
 
@@ -472,6 +489,7 @@ export class DocStore {
     const docs = new StoredDocsTable(manifest, expiresAt, this.blocks, pending, terms);
     const key = versionKey(manifest.libraryId, manifest.version);
     this.touch(key, docs);
+    this.options.onChange?.(`docs ${key} loaded`);
     this.account(key, docs);
     return docs;
   }
@@ -500,7 +518,7 @@ export class DocStore {
   }
 
   private forget(key: string): void {
-    this.loaded.delete(key);
+    if (this.loaded.delete(key)) this.options.onChange?.(`docs ${key} dropped`);
     this.totalLoadedBytes -= this.loadedBytes.get(key) ?? 0;
     this.loadedBytes.delete(key);
   }
@@ -529,7 +547,12 @@ export class DocStore {
     });
   }
 
-  private async fetchAndIndex(library: LibraryDescriptor, version: string, context: FetchContext): Promise<LoadedDocs> {
+  private async fetchAndIndex(
+    library: LibraryDescriptor,
+    version: string,
+    context: FetchContext,
+    documenting?: readonly string[],
+  ): Promise<LoadedDocs> {
     return this.logger.span('engine.index', { libraryId: library.id, version }, async (span) => {
       const fetchStarted = performance.now();
       const key = { libraryId: library.id, version };
@@ -584,7 +607,7 @@ export class DocStore {
           ...context,
           progress: (done, total, message) => report(total > 0 ? (80 * done) / total : 0, message, done === 0),
         },
-        version,
+        documenting,
       );
       const chunkStarted = performance.now();
       const current = build ?? new IndexingBuild(this, key, this.options.maxChunkTokens, context.signal);
@@ -789,7 +812,12 @@ export class DocStore {
     }
   }
 
-  private refreshInBackground(library: LibraryDescriptor, version: string, docs: LoadedDocs): void {
+  private refreshInBackground(
+    library: LibraryDescriptor,
+    version: string,
+    docs: LoadedDocs,
+    documenting?: readonly string[],
+  ): void {
     const key = versionKey(library.id, version);
     if (this.refreshing.has(key)) return;
     this.refreshing.add(key);
@@ -810,7 +838,7 @@ export class DocStore {
           }
           // the stale docs keep answering while the new ones are fetched and indexed; the backend installs
           // the new index when it is complete, and the new chunks replace the old in the same tick
-          await this.fetchAndIndex(library, version, {});
+          await this.fetchAndIndex(library, version, {}, documenting);
         })
         .catch((error: unknown) => {
           // the origin is down: keep serving the stale docs (they were never taken out), and say so in health
@@ -830,6 +858,7 @@ export class DocStore {
     library: LibraryDescriptor,
     version: string,
     context: FetchContext = {},
+    documenting?: readonly string[],
   ): Promise<TocRecord & { cached: boolean; stale: boolean }> {
     const key = versionKey(library.id, version);
     const cached = await this.cache.get<TocRecord>(ns.toc, key, { allowStale: true });
@@ -843,7 +872,7 @@ export class DocStore {
     if (cached && !cached.stale && !changed) return { ...cached.value, cached: true, stale: false };
     if (cached && !changed) {
       if (!this.tocRefreshes.has(key)) {
-        const refresh = this.fetchToc(library, version, {})
+        const refresh = this.fetchToc(library, version, {}, documenting)
           .then(() => undefined)
           .catch((error: unknown) => {
             this.logger.warn('TOC refresh failed; serving the stale TOC', { libraryId: library.id, error });
@@ -857,7 +886,7 @@ export class DocStore {
     // concurrent first calls share one fetch
     const running = this.tocFetches.get(key);
     if (running) return { ...(await running), cached: false, stale: false };
-    const fetching = this.fetchToc(library, version, context).finally(() => this.tocFetches.delete(key));
+    const fetching = this.fetchToc(library, version, context, documenting).finally(() => this.tocFetches.delete(key));
     this.tocFetches.set(key, fetching);
     try {
       return { ...(await fetching), cached: false, stale: false };
@@ -868,7 +897,12 @@ export class DocStore {
     }
   }
 
-  private async fetchToc(library: LibraryDescriptor, version: string, context: FetchContext): Promise<TocRecord> {
+  private async fetchToc(
+    library: LibraryDescriptor,
+    version: string,
+    context: FetchContext,
+    documenting?: readonly string[],
+  ): Promise<TocRecord> {
     const {
       value: toc,
       adapter,
@@ -878,7 +912,7 @@ export class DocStore {
       'fetch the table of contents',
       (a, ctx) => a.fetchToc(library, version, ctx),
       context,
-      version,
+      documenting,
     );
     const ttlMs = library.ttlHours ? library.ttlHours * 3_600_000 : undefined;
     const record: TocRecord = { toc, adapterId: adapter.id, ...(passedOver ? { passedOver } : {}) };

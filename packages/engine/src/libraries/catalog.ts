@@ -8,9 +8,9 @@ import {
   ProContextError,
 } from '@pro-context/kernel';
 import { distance } from 'fastest-levenshtein';
+import { withinOneEdit } from '../core/ranking.js';
 import { slug } from '../libraries/config-provider.js';
 import { applyLibrarySettings } from '../libraries/settings.js';
-import { withinOneEdit } from './ranking.js';
 
 /** The languages of each package ecosystem's libraries. */
 const ECOSYSTEM_LANGUAGES: Record<string, string[]> = { pypi: ['python'], npm: ['javascript', 'typescript'] };
@@ -226,6 +226,8 @@ export class LibraryCatalog {
     providers: readonly LibraryProvider[],
     private readonly settings: readonly LibrarySettingsDeclaration[] = [],
     private readonly logger?: Logger,
+    /** Called when a library joins, changes or leaves the catalog after start (answers may change with it). */
+    private readonly onChange?: (reason: string) => void,
   ) {
     this.providers = [...providers].sort((a, b) => a.priority - b.priority);
     // highest priority number first, so a lower one overrides it field by field
@@ -322,6 +324,7 @@ export class LibraryCatalog {
     if (library.installedVersion) held.installedVersion = library.installedVersion;
     if (library.detectedFrom) held.detectedFrom = library.detectedFrom;
     this.libraries.set(id, held);
+    this.onChange?.(`library ${id} adopted`);
     return held;
   }
 
@@ -344,12 +347,13 @@ export class LibraryCatalog {
 
   /** Removes a library (a placeholder a provider's lookup replaced). */
   remove(id: string): void {
-    this.libraries.delete(id);
+    if (this.libraries.delete(id)) this.onChange?.(`library ${id} removed`);
   }
 
   /** Adds or replaces a library (registry lookups, project detection). */
   add(library: LibraryDescriptor): void {
     this.libraries.set(library.id, library);
+    this.onChange?.(`library ${library.id} added`);
   }
 
   /** The library with this exact id (case-insensitive), name or alias, if any. */

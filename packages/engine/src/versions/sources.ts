@@ -30,8 +30,6 @@ function isCondensed(value: unknown): boolean {
  */
 export class SourceChain {
   readonly status = new Map<string, AdapterStatus>();
-  /** `libraryId@version` → the adapters that said they document it (set when the version is resolved). */
-  private readonly documented = new Map<string, ReadonlySet<string>>();
 
   constructor(
     private readonly adapters: readonly SourceAdapter[],
@@ -41,21 +39,14 @@ export class SourceChain {
   }
 
   /**
-   * Adapters able to serve this library, best first (a library's `source` forces one); for a `version` that
-   * only some adapters document ({@link documents}), only those.
+   * Adapters able to serve this library, best first (a library's `source` forces one); when `documenting` names
+   * the adapters that document the version asked (`ServedVersion.documenting`), only those.
    */
-  for(library: LibraryDescriptor, version?: string): SourceAdapter[] {
-    const only = version === undefined ? undefined : this.documented.get(`${library.id}@${version}`);
+  for(library: LibraryDescriptor, documenting?: readonly string[]): SourceAdapter[] {
     return [...this.adapters]
       .filter((a) => (library.source ? a.id === library.source : true) && a.canHandle(library))
-      .filter((a) => !only || only.has(a.id))
+      .filter((a) => !documenting || documenting.includes(a.id))
       .sort((a, b) => a.priority - b.priority);
-  }
-
-  /** Records which adapters document a library version (`undefined`: every adapter that can handle it). */
-  documents(libraryId: string, version: string, adapterIds: readonly string[] | undefined): void {
-    if (adapterIds) this.documented.set(`${libraryId}@${version}`, new Set(adapterIds));
-    else this.documented.delete(`${libraryId}@${version}`);
   }
 
   /** What an adapter reports for `pro-context://health` (its `health()`), if anything; a failing report is left out. */
@@ -116,9 +107,9 @@ export class SourceChain {
     what: string,
     fn: (adapter: SourceAdapter, context?: FetchContext) => Promise<T>,
     context?: FetchContext,
-    version?: string,
+    documenting?: readonly string[],
   ): Promise<{ value: T; adapter: SourceAdapter; passedOver?: string[] }> {
-    const adapters = this.for(library, version);
+    const adapters = this.for(library, documenting);
     if (adapters.length === 0) {
       // a provider that found the library may know where its documentation is not (docs discovery)
       const note = library.docsNote ? ` ${library.docsNote}` : '';

@@ -13,7 +13,7 @@ import {
   upstreamFailureOf,
 } from '@pro-context/kernel';
 import semver from 'semver';
-import { ns } from './keys.js';
+import { ns } from '../indexing/keys.js';
 
 /** A library version as served, and what else exists. */
 export interface VersionInfo {

@@ -19,8 +19,8 @@ import {
   sectionOffset,
   sharedPageConverter,
 } from '@pro-context/markdown';
-import { ns } from './keys.js';
-import type { SourceChain } from './sources.js';
+import { ns } from '../indexing/keys.js';
+import type { SourceChain } from '../versions/sources.js';
 
 /** A page as cached in namespace `pages`. */
 export interface PageRecord {
