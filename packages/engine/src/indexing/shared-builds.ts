@@ -95,10 +95,11 @@ export class SharedBuilds<T> {
     void write();
     const renew = setInterval(write, LEASE_RENEW_MS);
     renew.unref();
-    // the lease goes with its build: a build of the same library started meanwhile (this one was cancelled) keeps its own
+    // the lease goes with its build: a build of the same library started meanwhile (this one was cancelled) keeps its
+    // own, also when it started while this one's lease was being read (it is in `builds` by then)
     const release = async () => {
       const held = await this.cache.get<typeof lease>(ns.indexing, key, { memory: false });
-      if (held?.value.build === lease.build) await this.cache.delete(ns.indexing, key);
+      if (held?.value.build === lease.build && !this.builds.has(key)) await this.cache.delete(ns.indexing, key);
     };
     void work
       .catch(() => undefined)

@@ -110,19 +110,7 @@ export class SourceChain {
     documenting?: readonly string[],
   ): Promise<{ value: T; adapter: SourceAdapter; passedOver?: string[] }> {
     const adapters = this.for(library, documenting);
-    if (adapters.length === 0) {
-      // a provider that found the library may know where its documentation is not (docs discovery)
-      const note = library.docsNote ? ` ${library.docsNote}` : '';
-      throw new ProContextError('SOURCE_UNAVAILABLE', `No documentation source can serve ${library.name}.${note}`, {
-        recoverable: false,
-        suggestion: library.source
-          ? `The source '${library.source}' configured for ${library.id} is not installed.`
-          : library.localPath || library.repository
-            ? // it has one: what is missing is a source adapter that reads it
-              `${library.id} is configured with ${library.localPath ? `the folder (localPath) '${library.localPath}'` : `the repository '${library.repository}'`}, but no installed source reads it: enable the plugin that does, or add a docsUrl or sources.llmsTxt.llmsTxtUrl.`
-            : `Give ${library.id} a docsUrl, sources.llmsTxt.llmsTxtUrl or repository in the configuration.`,
-      });
-    }
+    if (adapters.length === 0) throw noSource(library);
     const failures: string[] = [];
     const errors: unknown[] = [];
     let lastError: unknown;
@@ -162,27 +150,54 @@ export class SourceChain {
       }
     }
     if (condensed) return condensed;
-    if (adapters.length === 1 && isProContextError(lastError)) {
-      // a provider's note on where the documentation is not (docs discovery) still belongs to the answer
-      if (!library.docsNote || lastError.message.includes(library.docsNote)) throw lastError;
-      throw new ProContextError(lastError.code, `${lastError.message} ${library.docsNote}`, {
-        recoverable: lastError.recoverable,
-        ...(lastError.suggestion ? { suggestion: lastError.suggestion } : {}),
-        ...(lastError.retryAfter ? { retryAfter: lastError.retryAfter } : {}),
-        ...(lastError.details ? { details: lastError.details } : {}),
-        cause: lastError,
-      });
-    }
-    const why = `${failures.join(' | ')}${library.docsNote ? ` ${library.docsNote}` : ''}`;
-    // every source said no for good (not found, not documentation): trying again later would not help, and the
-    // first source's advice (the library's own settings, usually) is what to do
-    const final = errors.every((e) => isProContextError(e) && !e.recoverable);
-    const first = errors[0];
-    throw new ProContextError('SOURCE_UNAVAILABLE', `Could not ${what} for ${library.name}. ${why}`, {
-      details: { failures },
-      ...(final ? { recoverable: false } : {}),
-      ...(final && isProContextError(first) && first.suggestion ? { suggestion: first.suggestion } : {}),
-      ...(isProContextError(lastError) && lastError.retryAfter ? { retryAfter: lastError.retryAfter } : {}),
+    throw allFailed(library, what, adapters.length, failures, errors, lastError);
+  }
+}
+
+/** SOURCE_UNAVAILABLE for a library no installed source can serve, with what to configure. */
+function noSource(library: LibraryDescriptor): ProContextError {
+  // a provider that found the library may know where its documentation is not (docs discovery)
+  const note = library.docsNote ? ` ${library.docsNote}` : '';
+  return new ProContextError('SOURCE_UNAVAILABLE', `No documentation source can serve ${library.name}.${note}`, {
+    recoverable: false,
+    suggestion: library.source
+      ? `The source '${library.source}' configured for ${library.id} is not installed.`
+      : library.localPath || library.repository
+        ? // it has one: what is missing is a source adapter that reads it
+          `${library.id} is configured with ${library.localPath ? `the folder (localPath) '${library.localPath}'` : `the repository '${library.repository}'`}, but no installed source reads it: enable the plugin that does, or add a docsUrl or sources.llmsTxt.llmsTxtUrl.`
+        : `Give ${library.id} a docsUrl, sources.llmsTxt.llmsTxtUrl or repository in the configuration.`,
+  });
+}
+
+/** The error of a chain whose every adapter failed: the only one's own, else SOURCE_UNAVAILABLE listing why each did. */
+function allFailed(
+  library: LibraryDescriptor,
+  what: string,
+  tried: number,
+  failures: readonly string[],
+  errors: readonly unknown[],
+  lastError: unknown,
+): ProContextError | unknown {
+  if (tried === 1 && isProContextError(lastError)) {
+    // a provider's note on where the documentation is not (docs discovery) still belongs to the answer
+    if (!library.docsNote || lastError.message.includes(library.docsNote)) return lastError;
+    return new ProContextError(lastError.code, `${lastError.message} ${library.docsNote}`, {
+      recoverable: lastError.recoverable,
+      ...(lastError.suggestion ? { suggestion: lastError.suggestion } : {}),
+      ...(lastError.retryAfter ? { retryAfter: lastError.retryAfter } : {}),
+      ...(lastError.details ? { details: lastError.details } : {}),
+      cause: lastError,
     });
   }
+  const why = `${failures.join(' | ')}${library.docsNote ? ` ${library.docsNote}` : ''}`;
+  // every source said no for good (not found, not documentation): trying again later would not help, and the
+  // first source's advice (the library's own settings, usually) is what to do
+  const final = errors.every((e) => isProContextError(e) && !e.recoverable);
+  const first = errors[0];
+  return new ProContextError('SOURCE_UNAVAILABLE', `Could not ${what} for ${library.name}. ${why}`, {
+    details: { failures },
+    ...(final ? { recoverable: false } : {}),
+    ...(final && isProContextError(first) && first.suggestion ? { suggestion: first.suggestion } : {}),
+    ...(isProContextError(lastError) && lastError.retryAfter ? { retryAfter: lastError.retryAfter } : {}),
+  });
 }

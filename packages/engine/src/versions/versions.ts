@@ -1,20 +1,20 @@
 import {
   type CacheStore,
   type DocVersions,
-  describeUpstreamFailure,
   type FetchContext,
   isProContextError,
   type LibraryDescriptor,
   type Logger,
-  type PackageMetadata,
   ProContextError,
   type RegistryResolver,
   type SourceAdapter,
-  upstreamFailureOf,
 } from '@pro-context/kernel';
-import semver from 'semver';
-import { ns } from '../indexing/keys.js';
+import { matchVersion, registryOf, type VersionScheme, versionSchemeOf } from './match.js';
+import { reasonOf, resolveInRegistry, unreachable, unrefreshed } from './registry-versions.js';
 
+export type { VersionScheme } from './match.js';
+export { matchVersion, registryOf, versionSchemeOf } from './match.js';
+export { REGISTRY_RETRY_AFTER_MS } from './registry-versions.js';
 /** A library version as served, and what else exists. */
 export interface VersionInfo {
   /** The exact version served. */
@@ -61,116 +61,6 @@ export interface VersionSources {
   logger?: Logger;
 }
 
-/** The PEP 440 library, loaded on first use (most answers never evaluate a Python specifier). */
-let pep440: Promise<typeof import('@renovatebot/pep440')> | undefined;
-const loadPep440 = () => {
-  // a CommonJS module: bundled (dist/bin), its exports are the namespace's `default`
-  pep440 ??= import('@renovatebot/pep440').then(
-    (m) => ((m as unknown as { default?: typeof m }).default ?? m) as typeof import('@renovatebot/pep440'),
-  );
-  return pep440;
-};
-
-/** How versions are compared and ranges evaluated: npm's semver or Python's PEP 440. */
-export type VersionScheme = 'semver' | 'pep440';
-
-/** Ecosystems whose versions follow PEP 440; every other one is compared as semver. */
-const PEP440_ECOSYSTEMS = new Set(['pypi']);
-/** Languages of libraries with no `packages` entry, mapped to the ecosystem of their registry. */
-const LANGUAGE_ECOSYSTEMS: Record<string, string> = { python: 'pypi', javascript: 'npm', typescript: 'npm' };
-
-/** The ecosystems a library's packages belong to: its `packages` keys, else its language's registry. */
-function ecosystemsOf(library: LibraryDescriptor): string[] {
-  const listed = Object.keys(library.packages ?? {});
-  if (listed.length > 0) return listed;
-  const byLanguage = library.language ? LANGUAGE_ECOSYSTEMS[library.language.toLowerCase()] : undefined;
-  return byLanguage ? [byLanguage] : [];
-}
-
-/** The version scheme of a library: PEP 440 for a PyPI package (or a Python library), semver otherwise. */
-export function versionSchemeOf(library: LibraryDescriptor): VersionScheme {
-  return ecosystemsOf(library).some((e) => PEP440_ECOSYSTEMS.has(e)) ? 'pep440' : 'semver';
-}
-
-/**
- * The registry that knows this library, and the package name to ask it for: the first `packages` entry whose
- * ecosystem an installed registry serves, else (configs written before `packages`) the registry of the
- * library's language, asked for `packageName` or the name.
- */
-export function registryOf(
-  library: LibraryDescriptor,
-  registries: readonly RegistryResolver[],
-): { registry: RegistryResolver; name: string } | undefined {
-  for (const [ecosystem, name] of Object.entries(library.packages ?? {})) {
-    const registry = registries.find((r) => r.ecosystem === ecosystem);
-    if (registry) return { registry, name };
-  }
-  if (library.packages && Object.keys(library.packages).length > 0) return undefined;
-  const language = library.language?.toLowerCase();
-  if (!language) return undefined;
-  const registry = registries.find((r) => r.ecosystem === LANGUAGE_ECOSYSTEMS[language]);
-  return registry ? { registry, name: library.packageName ?? library.name } : undefined;
-}
-
-const BARE_VERSION = /^v?\d+(\.\d+)*$/i;
-const WILDCARD = /^v?(\d+(?:\.\d+)*)(?:\.[x*])+$/i;
-
-/**
- * The newest of `versions` (newest first) a spec names, evaluated as the scheme does: an exact version;
- * a wildcard (`2.10.x`, `2.*`); a range (`^3.22`, `>=2,<3`, `~=2.10`). A bare number that is not itself a
- * version (`3`) names nothing here: callers ask for its series (`3.x`) explicitly. A range the scheme cannot
- * read is tried in the other scheme (`zod==3.25.0`, `pydantic^2`).
- */
-export async function matchVersion(
-  scheme: VersionScheme,
-  spec: string,
-  versions: readonly string[],
-): Promise<string | undefined> {
-  if (versions.includes(spec)) return spec;
-  if (BARE_VERSION.test(spec)) return versions.find((v) => v === spec.replace(/^v/i, ''));
-  const wildcard = WILDCARD.exec(spec)?.[1];
-  const schemes: VersionScheme[] = scheme === 'pep440' ? ['pep440', 'semver'] : ['semver', 'pep440'];
-  for (const s of schemes) {
-    if (s === 'semver') {
-      const range = semver.validRange(spec, { loose: true });
-      if (!range) continue;
-      return versions.find((v) => {
-        const parsed = semver.valid(v, { loose: true }) ?? semver.coerce(v)?.version;
-        return parsed !== undefined && parsed !== null && semver.satisfies(parsed, range, { loose: true });
-      });
-    }
-    const specifier = wildcard ? `==${wildcard}.*` : spec;
-    const pep = await loadPep440();
-    if (!pep.validRange(specifier)) continue;
-    return versions.find((v) => pep.valid(v) !== null && pep.satisfies(v, specifier));
-  }
-  return undefined;
-}
-
-/** A version list as cached: the registry's metadata and when it was read. */
-interface CachedVersions {
-  metadata: PackageMetadata;
-  fetchedAt: number;
-}
-
-/** Answers of a registry about the package itself, not failures to ask it. */
-const REGISTRY_ANSWERS = new Set(['LIBRARY_NOT_FOUND', 'VERSION_NOT_FOUND', 'INVALID_INPUT']);
-
-/**
- * Whether an error means the registry could not be asked, of any kind: refused by policy (a DNS sinkhole answers
- * public hosts with an address the guard refuses), DNS, refused, reset, TLS, timeout, 5xx, 429, an unreadable
- * answer. Its last list, or the library's own versions, serve instead.
- */
-const unreachable = (error: unknown) => isProContextError(error) && !REGISTRY_ANSWERS.has(error.code);
-
-/** Why a registry could not be asked, in words. */
-function reasonOf(error: unknown): string {
-  const failure = describeUpstreamFailure(upstreamFailureOf(error));
-  if (failure) return failure;
-  if (isProContextError(error) && error.code === 'REGISTRY_TIMEOUT') return 'it did not answer in time';
-  return 'it could not be asked';
-}
-
 /** A spec with no digit at all (`banana`) is no version or range; `latest`, `stable`, `*`, `x` are. */
 function looksLikeVersion(spec: string): boolean {
   return /\d/.test(spec) || /^(latest|stable|[x*])$/i.test(spec);
@@ -184,102 +74,54 @@ function notAVersion(library: LibraryDescriptor, spec: string, known: readonly s
   });
 }
 
-/** How long a registry that could not be reached is not asked again (the curated data and caches answer). */
-export const REGISTRY_RETRY_AFTER_MS = 60_000;
-/** Registries that could not be reached, with the error and when. */
-const unreachableRegistries = new WeakMap<RegistryResolver, { at: number; error: unknown }>();
+/** A registry's answer, or why it could not be asked (the library's own versions serve then). */
+type RegistryOutcome = { info: VersionInfo } | { unreachableId?: string; unreachableError?: unknown };
 
 /**
- * Asks the registry unless it could not be reached within the last {@link REGISTRY_RETRY_AFTER_MS}: then its
- * last error is thrown at once, so a firewall that drops packets costs one registry deadline a minute, not
- * one per call.
+ * The released version as the package registry of the library's ecosystem knows it (the spec handed to it as
+ * written); `{}` when no registry is installed for it or it does not know a hand-configured library, the
+ * registry and its error when it could not be asked.
  */
-async function askRegistry<T>(registry: RegistryResolver, ask: () => Promise<T>, retryAfterMs: number): Promise<T> {
-  const down = unreachableRegistries.get(registry);
-  if (down && Date.now() - down.at < retryAfterMs) throw down.error;
-  try {
-    const answer = await ask();
-    unreachableRegistries.delete(registry);
-    return answer;
-  } catch (error) {
-    if (unreachable(error)) unreachableRegistries.set(registry, { at: Date.now(), error });
-    throw error;
-  }
-}
-
-/**
- * The version a spec names in a registry's metadata, evaluated here (a cached list): latest stable without
- * a spec, else {@link matchVersion} over the stable releases, then over every release.
- */
-async function fromMetadata(
-  metadata: PackageMetadata,
-  spec: string | undefined,
-  scheme: VersionScheme,
-  registry: RegistryResolver,
-  name: string,
-): Promise<string> {
-  const stable = metadata.versions.filter((v) => !v.prerelease && !v.yanked).map((v) => v.version);
-  if (!spec || spec === 'latest' || spec === 'stable') {
-    const latest = metadata.latestStable ?? stable[0];
-    if (latest) return latest;
-  } else {
-    const found =
-      (await matchVersion(scheme, spec, stable)) ??
-      (await matchVersion(
-        scheme,
-        spec,
-        metadata.versions.map((v) => v.version),
-      ));
-    if (found) return found;
-  }
-  throw new ProContextError('VERSION_NOT_FOUND', `${name} has no version matching '${spec}' in ${registry.id}.`, {
-    suggestion: `Available versions: ${stable.slice(0, 10).join(', ')}`,
-    details: { requested: spec, availableVersions: stable.slice(0, 10) },
-  });
-}
-
-/**
- * Asks the registry (the spec as written), caching the version list it returns; a list cached within the
- * TTL answers without asking, and an unreachable registry is answered from the last list (marked stale).
- */
-async function resolveInRegistry(
-  registry: RegistryResolver,
-  name: string,
-  spec: string | undefined,
+async function fromRegistry(
+  library: LibraryDescriptor,
+  requested: string | undefined,
   scheme: VersionScheme,
   sources: VersionSources,
-): Promise<{ version: string; metadata: PackageMetadata; stale: boolean; reason?: string }> {
-  const key = `${registry.id}:${name.toLowerCase()}`;
-  const cached = await sources.cache
-    ?.get<CachedVersions>(ns.versions, key, { allowStale: true })
-    .catch(() => undefined);
-  const ttl = sources.versionsTtlMs ?? 3_600_000;
-  if (cached && Date.now() - cached.value.fetchedAt < ttl) {
-    const version = await fromMetadata(cached.value.metadata, spec, scheme, registry, name);
-    return { version, ...cached.value, stale: false };
-  }
+): Promise<RegistryOutcome> {
+  const found = registryOf(library, sources.registries);
+  if (!found) return {};
+  const { registry, name } = found;
   try {
-    const resolved = await askRegistry(
-      registry,
-      () => registry.resolveVersion(name, spec, sources.context),
-      sources.registryRetryAfterMs ?? REGISTRY_RETRY_AFTER_MS,
-    );
-    const entry: CachedVersions = { metadata: resolved.metadata, fetchedAt: Date.now() };
-    // kept without expiry: an expired list is still the fallback when the registry is down
-    await sources.cache?.set(ns.versions, key, entry, { ttlMs: 0 }).catch((error: unknown) => {
-      sources.logger?.warn('could not cache a version list', { registry: registry.id, name, error });
-    });
-    return { version: resolved.version, metadata: resolved.metadata, stale: false };
+    const resolved = await resolveInRegistry(registry, name, requested, scheme, sources);
+    const stable = resolved.metadata.versions.filter((v) => !v.prerelease && !v.yanked).map((v) => v.version);
+    const info: VersionInfo = {
+      version: resolved.version,
+      ...(requested ? { requested } : {}),
+      available: stable.slice(0, 10),
+      latest: resolved.metadata.latestStable ?? stable[0] ?? resolved.version,
+      from: registry.id,
+      ...(resolved.stale
+        ? { stale: true, unreachable: registry.id, ...(resolved.reason ? { unreachableReason: resolved.reason } : {}) }
+        : {}),
+    };
+    return { info };
   } catch (error) {
-    if (!cached || !unreachable(error) || sources.context?.signal?.aborted) throw error;
-    sources.logger?.debug('registry unreachable: serving its last version list', { registry: registry.id, name });
-    let version: string;
-    try {
-      version = await fromMetadata(cached.value.metadata, spec, scheme, registry, name);
-    } catch (notFound) {
-      throw unrefreshed(notFound, registry.id, reasonOf(error));
+    if (requested && !looksLikeVersion(requested) && isProContextError(error) && error.code === 'VERSION_NOT_FOUND') {
+      const known = (error.details?.availableVersions as string[] | undefined) ?? [];
+      throw notAVersion(library, requested, known);
     }
-    return { version, ...cached.value, stale: true, reason: reasonOf(error) };
+    // offline, behind a firewall or a DNS sinkhole, with no list cached: the library's own versions serve the
+    // latest (with a note); a version asked for that they cannot name is VERSION_NOT_FOUND saying why
+    if (unreachable(error) && !sources.context?.signal?.aborted) {
+      sources.logger?.debug('registry unreachable and no version list cached: serving the configured versions', {
+        registry: registry.id,
+        name,
+      });
+      return { unreachableError: error, unreachableId: registry.id };
+    }
+    // a hand-configured library the registry does not know is served from its configuration
+    if (!(isProContextError(error) && error.code === 'LIBRARY_NOT_FOUND')) throw error;
+    return {};
   }
 }
 
@@ -298,47 +140,19 @@ export async function resolveReleasedVersion(
 ): Promise<VersionInfo> {
   const requested = spec?.trim() || undefined;
   const scheme = versionSchemeOf(library);
-  const found = registryOf(library, sources.registries);
-  let unreachableError: unknown;
-  let unreachableId: string | undefined;
-  if (found) {
-    const { registry, name } = found;
-    try {
-      const resolved = await resolveInRegistry(registry, name, requested, scheme, sources);
-      const stable = resolved.metadata.versions.filter((v) => !v.prerelease && !v.yanked).map((v) => v.version);
-      return {
-        version: resolved.version,
-        ...(requested ? { requested } : {}),
-        available: stable.slice(0, 10),
-        latest: resolved.metadata.latestStable ?? stable[0] ?? resolved.version,
-        from: registry.id,
-        ...(resolved.stale
-          ? {
-              stale: true,
-              unreachable: registry.id,
-              ...(resolved.reason ? { unreachableReason: resolved.reason } : {}),
-            }
-          : {}),
-      };
-    } catch (error) {
-      if (requested && !looksLikeVersion(requested) && isProContextError(error) && error.code === 'VERSION_NOT_FOUND') {
-        const known = (error.details?.availableVersions as string[] | undefined) ?? [];
-        throw notAVersion(library, requested, known);
-      }
-      // offline, behind a firewall or a DNS sinkhole, with no list cached: the library's own versions serve the
-      // latest (with a note); a version asked for that they cannot name is VERSION_NOT_FOUND saying why (below)
-      if (unreachable(error) && !sources.context?.signal?.aborted) {
-        sources.logger?.debug('registry unreachable and no version list cached: serving the configured versions', {
-          registry: registry.id,
-          name,
-        });
-        unreachableError = error;
-        unreachableId = registry.id;
-      }
-      // a hand-configured library the registry does not know is served from its configuration
-      else if (!(isProContextError(error) && error.code === 'LIBRARY_NOT_FOUND')) throw error;
-    }
-  }
+  const outcome = await fromRegistry(library, requested, scheme, sources);
+  if ('info' in outcome) return outcome.info;
+  return fromConfig(library, requested, scheme, sources, outcome);
+}
+
+/** The released version as the library's own versions (configured, or listed by its sources) name it. */
+async function fromConfig(
+  library: LibraryDescriptor,
+  requested: string | undefined,
+  scheme: VersionScheme,
+  sources: VersionSources,
+  { unreachableId, unreachableError }: { unreachableId?: string; unreachableError?: unknown },
+): Promise<VersionInfo> {
   // no registry and no configured versions: the versions the sources list (a repository's tags), latest = the head
   const listed = library.versions?.length || unreachableId ? [] : await listedVersionsOf(library, sources);
   // the version installed in the project exists, whatever a registry that cannot be asked would say
@@ -386,25 +200,6 @@ export async function resolveReleasedVersion(
     suggestion: `Available versions: ${available.slice(0, 10).join(', ')}`,
     details: { requested, availableVersions: available.slice(0, 10) },
   });
-}
-
-/**
- * A `VERSION_NOT_FOUND` from a version list that could not be refreshed: it lists the versions known and says
- * the list is not the registry's current one (the version may exist).
- */
-function unrefreshed(error: unknown, registry: string, reason: string): unknown {
-  if (!isProContextError(error) || error.code !== 'VERSION_NOT_FOUND') return error;
-  const known = (error.details?.availableVersions as string[] | undefined) ?? [];
-  const requested = String(error.details?.requested ?? '');
-  return new ProContextError(
-    'VERSION_NOT_FOUND',
-    `${error.message.replace(/\.$/, '')}: the ${registry} registry could not be asked (${reason}), so the list of versions could not be refreshed.`,
-    {
-      suggestion: `${known.length > 0 ? `Known versions: ${known.join(', ')}. ` : ''}Ask again without a version for the current documentation, or once the ${registry} registry can be reached${requested ? ` to check '${requested}'` : ''}.`,
-      details: { ...error.details, availableVersions: known, unrefreshed: true, unreachable: registry },
-      cause: error,
-    },
-  );
 }
 
 /** The versions the adapters list (`kind: 'list'`, such as a repository's tags), each once, in their order. */
