@@ -18,8 +18,10 @@ import { PageReader, type PageSlice } from './read-page/pages.js';
 import { readPage, tocTitleOf } from './read-page/read-page.js';
 import type { ResolveOptions } from './resolve-library/matches.js';
 import { type ResolveResult, resolveLibrary } from './resolve-library/resolve.js';
-import { tocMarkdown } from './resolve-library/toc.js';
+import { libraryToc } from './resolve-library/toc.js';
 import { type SearchAnswer, searchDocs } from './search-docs/search.js';
+import { renderResolveNote } from './tools/render-notes.js';
+import { renderTocMarkdown } from './tools/render-toc.js';
 import { type ServedVersion, servedVersion } from './versions/served-version.js';
 import { SourceChain } from './versions/sources.js';
 
@@ -164,8 +166,10 @@ export class DocsEngine {
   }
 
   /** resolve-library: fuzzy match, versions, sources and the TOC. */
-  resolve(query: string, options: ResolveOptions = {}, context: FetchContext = {}): Promise<ResolveResult> {
-    return resolveLibrary(this.parts, query, options, context);
+  async resolve(query: string, options: ResolveOptions = {}, context: FetchContext = {}): Promise<ResolveResult> {
+    const answer = await resolveLibrary(this.parts, query, options, context);
+    // the notes are data in the use case; their sentences are the renderer's
+    return { ...answer, notes: answer.notes.map(renderResolveNote) };
   }
 
   /**
@@ -206,8 +210,8 @@ export class DocsEngine {
   }
 
   /** The TOC of a resolved (or resolvable) library as markdown, for `library://{libraryId}/toc`. */
-  tocMarkdown(libraryId: string): Promise<string> {
-    return tocMarkdown(this.parts, libraryId);
+  async tocMarkdown(libraryId: string): Promise<string> {
+    return renderTocMarkdown(await libraryToc(this.parts, libraryId));
   }
 
   /** Waits for background work: resolution of libraries delivered after start, persistence of indexes, refreshes. */

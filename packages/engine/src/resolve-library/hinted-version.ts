@@ -2,6 +2,7 @@ import { type FetchContext, isProContextError, type LibraryDescriptor } from '@p
 import type { EngineParts } from '../engine-parts.js';
 import { type ServedVersion, servedVersion, versionSources } from '../versions/served-version.js';
 import { resolveReleasedVersion, type VersionInfo } from '../versions/versions.js';
+import type { ResolveNote } from './notes.js';
 
 /**
  * The version a hint in a resolve-library query names, when it was released and has documentation of its
@@ -12,7 +13,7 @@ export async function hintedVersion(
   library: LibraryDescriptor,
   hint: string,
   latest: ServedVersion,
-  notes: string[],
+  notes: ResolveNote[],
   context?: FetchContext,
 ): Promise<ServedVersion | undefined> {
   // a range as written ("zod@^3.22", "pydantic>=2"); a bare version exactly, else the newest of its
@@ -27,9 +28,13 @@ export async function hintedVersion(
       if (!isProContextError(error) || error.code !== 'VERSION_NOT_FOUND') throw error;
       if (error.details?.unrefreshed) {
         // offline: the hint could not be checked, which is not the same as not existing
-        notes.push(
-          `${library.name}'s versions could not be checked (the ${String(error.details.unreachable)} registry could not be reached), so '${hint}' could not be checked either; this is its current documentation (${latest.version}).`,
-        );
+        notes.push({
+          kind: 'hint-unchecked',
+          library: library.name,
+          registry: String(error.details.unreachable),
+          hint,
+          version: latest.version,
+        });
         return undefined;
       }
     }
@@ -38,11 +43,7 @@ export async function hintedVersion(
     const known = latest.available.filter((v) => v !== 'latest');
     // "zod==2.5" asked for version 2.5
     const shown = hint.replace(/^={1,3}\s*/, '');
-    notes.push(
-      known.length > 0
-        ? `${library.name} has no version '${shown}' (available: ${known.join(', ')}); this is the latest stable, ${latest.version}.`
-        : `pro-context knows no versions of ${library.name}, so '${shown}' could not be checked; this is its current documentation.`,
-    );
+    notes.push({ kind: 'no-such-version', library: library.name, hint: shown, known, version: latest.version });
     return undefined;
   }
   // the latest stable: its documenting adapters are those found for it
@@ -52,9 +53,12 @@ export async function hintedVersion(
     return await servedVersion(parts, library, released.version, context);
   } catch (error) {
     if (!isProContextError(error) || error.code !== 'VERSION_NOT_FOUND') throw error;
-    notes.push(
-      `${library.name} ${released.version} exists, but only the documentation of the latest stable version, ${latest.version}, is available (its documentation URL is not version-specific); this TOC is ${latest.version}'s.`,
-    );
+    notes.push({
+      kind: 'version-undocumented',
+      library: library.name,
+      released: released.version,
+      latest: latest.version,
+    });
     return undefined;
   }
 }

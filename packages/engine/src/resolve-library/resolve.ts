@@ -6,6 +6,7 @@ import { describeLibrary } from '../libraries/list-libraries.js';
 import { type ServedVersion, servedVersion } from '../versions/served-version.js';
 import { hintedVersion } from './hinted-version.js';
 import { matchesOf, type ResolveOptions } from './matches.js';
+import type { ResolveNote } from './notes.js';
 import { describeToc, prioritiseToc } from './toc.js';
 
 /** How many other matching libraries a resolve-library answer lists as `alternatives`. */
@@ -39,13 +40,16 @@ export interface ResolveResult {
   tocError?: { code: string; message: string; timedOut: boolean };
 }
 
+/** resolve-library's answer with its notes as data (`DocsEngine.resolve` renders them). */
+export type ResolveAnswer = Omit<ResolveResult, 'notes'> & { notes: ResolveNote[] };
+
 /** resolve-library: fuzzy match, versions, sources and the TOC. */
 export async function resolveLibrary(
   parts: EngineParts,
   query: string,
   options: ResolveOptions = {},
   context: FetchContext = {},
-): Promise<ResolveResult> {
+): Promise<ResolveAnswer> {
   const matches = await matchesOf(parts, query, options, context);
   const best = matches[0] as CatalogMatch;
   const library = best.library;
@@ -53,9 +57,7 @@ export async function resolveLibrary(
   const notes = versionNotes(library, latest);
   // seed 001 §5.1: fuzzy matching handles typos; the agent is told, in the structured answer, which name it got
   if (best.matchedBy === 'fuzzy')
-    notes.push(
-      `Matched '${query.trim()}' to ${library.id} (${library.name}) by a close spelling; check it is the library meant.`,
-    );
+    notes.push({ kind: 'fuzzy', query: query.trim(), libraryId: library.id, library: library.name });
   const hinted = options.libraryId ? undefined : best.versionHint;
   const requested = hinted ? await hintedVersion(parts, library, hinted, latest, notes, context) : undefined;
   const served = requested ?? latest;
@@ -96,24 +98,34 @@ export async function resolveLibrary(
 }
 
 /** What the agent must hear about the version served: an unreachable registry, an installed version. */
-function versionNotes(library: LibraryDescriptor, latest: ServedVersion): string[] {
-  const notes: string[] = [];
+function versionNotes(library: LibraryDescriptor, latest: ServedVersion): ResolveNote[] {
+  const notes: ResolveNote[] = [];
+  const name = library.name;
   if (latest.unreachable) {
-    const why = latest.unreachableReason ? ` (${latest.unreachableReason})` : '';
-    notes.push(
-      latest.from === 'config'
-        ? `The ${latest.unreachable} registry could not be reached${why}, so ${library.name}'s versions could not be checked: this is its current documentation (${latest.version}).`
-        : `The ${latest.unreachable} registry could not be reached${why}: ${library.name}'s versions are the last list it gave (cached).`,
-    );
+    notes.push({
+      kind: 'registry-unreachable',
+      library: name,
+      registry: latest.unreachable,
+      ...(latest.unreachableReason ? { reason: latest.unreachableReason } : {}),
+      fromConfig: latest.from === 'config',
+      version: latest.version,
+    });
   }
   if (latest.installed)
-    notes.push(
-      `${library.name} ${latest.version} is the version installed in this project (${library.detectedFrom ?? 'project files'}); it is served when no version is asked${latest.latest !== latest.version ? ` (latest stable: ${latest.latest})` : ''}.`,
-    );
+    notes.push({
+      kind: 'installed',
+      library: name,
+      version: latest.version,
+      ...(library.detectedFrom ? { detectedFrom: library.detectedFrom } : {}),
+      latest: latest.latest,
+    });
   else if (latest.installedUndocumented)
-    notes.push(
-      `${library.name} ${latest.installedUndocumented} is installed in this project, but its documentation is not available; this is the latest stable, ${latest.version}.`,
-    );
+    notes.push({
+      kind: 'installed-undocumented',
+      library: name,
+      installed: latest.installedUndocumented,
+      version: latest.version,
+    });
   return notes;
 }
 
@@ -130,7 +142,7 @@ async function readToc(
   parts: EngineParts,
   library: LibraryDescriptor,
   served: ServedVersion,
-  notes: string[],
+  notes: ResolveNote[],
   context: FetchContext,
 ): Promise<ReadToc> {
   try {
@@ -141,26 +153,33 @@ async function readToc(
       context,
     );
     // what the source says the entries do not (files left out over a cap, and the setting that raises it)
-    if (record.toc.notes) notes.push(...record.toc.notes);
-    // pages left out of the index over a per-page limit, when the docs are indexed and loaded
-    notes.push(...parts.store.loadedNotes(library.id, served.version));
+    const said = [...(record.toc.notes ?? []), ...parts.store.loadedNotes(library.id, served.version)];
+    // (and pages left out of the index over a per-page limit, when the docs are indexed and loaded)
+    notes.push(...said.map((text): ResolveNote => ({ kind: 'source', text })));
     // a source before the one that served could not: the agent (and its user) should hear why
     if (record.passedOver?.length)
-      notes.push(
-        `${library.name}'s documentation comes from ${record.adapterId}, because ${record.passedOver.join('; ')}.`,
-      );
-    if (record.stale)
-      notes.push(
-        `The table of contents is from the cache and has expired: it is being refreshed from ${library.name}'s source${parts.sources.status.get(record.adapterId)?.status === 'failing' ? ', which could not be reached on its last try' : ''}.`,
-      );
+      notes.push({
+        kind: 'passed-over',
+        library: library.name,
+        adapterId: record.adapterId,
+        reasons: record.passedOver,
+      });
+    if (record.stale) {
+      const failing = parts.sources.status.get(record.adapterId)?.status === 'failing';
+      notes.push({ kind: 'toc-stale', library: library.name, failing });
+    }
     const summary = describeToc(record.toc);
     return { toc: record.toc.entries, adapterId: record.adapterId, ...(summary ? { summary } : {}) };
   } catch (error) {
     // seed 001 §5.1: no documentation source → the metadata without a TOC, and a note why
     if (!isProContextError(error) || context.signal?.aborted) throw error;
-    notes.push(
-      `No documentation could be indexed for ${library.name} ${served.version}: ${error.message}${error.suggestion ? ` ${error.suggestion}` : ''}`,
-    );
+    notes.push({
+      kind: 'no-docs',
+      library: library.name,
+      version: served.version,
+      message: error.message,
+      ...(error.suggestion ? { suggestion: error.suggestion } : {}),
+    });
     const timedOut =
       (error.details as { timedOut?: unknown } | undefined)?.timedOut === true || /timed out/i.test(error.message);
     return { toc: [], tocError: { code: error.code, message: error.message, timedOut } };

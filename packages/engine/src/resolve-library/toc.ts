@@ -36,29 +36,24 @@ export function prioritiseToc(entries: readonly TocEntry[], limit: number, maxTo
   return shown;
 }
 
-/** The TOC of a resolved (or resolvable) library as markdown, for `library://{libraryId}/toc`. */
-export async function tocMarkdown(parts: EngineParts, libraryId: string): Promise<string> {
+/** A library's TOC for `library://{libraryId}/toc`, or why there is none (rendered by `tools/render-toc.ts`). */
+export type LibraryToc =
+  | { library: string; version: string; toc: TocResult }
+  | { library: string; error: { message: string; suggestion?: string } };
+
+/** The TOC of a resolved (or resolvable) library: the version resolved in this process, else the one served. */
+export async function libraryToc(parts: EngineParts, libraryId: string): Promise<LibraryToc> {
   const library = await parts.libraries.library(libraryId);
   const served = parts.resolved.get(library.id) ?? (await servedVersion(parts, library));
-  const version = served.version;
-  let toc: TocResult;
   try {
-    ({ toc } = await parts.store.toc(library, version, {}, served.documenting));
+    const { toc } = await parts.store.toc(library, served.version, {}, served.documenting);
+    return { library: library.name, version: served.version, toc };
   } catch (error) {
     // as resolve-library does: the library is known, its documentation could not be read; say why
     if (!isProContextError(error) || error.code === 'INTERNAL_ERROR') throw error;
-    return `# ${library.name} Documentation\n\nNo table of contents: ${error.message}${error.suggestion ? ` ${error.suggestion}` : ''}\n`;
+    return {
+      library: library.name,
+      error: { message: error.message, ...(error.suggestion ? { suggestion: error.suggestion } : {}) },
+    };
   }
-  const lines = [`# ${toc.title ?? library.name} Documentation`, ''];
-  if (toc.summary) lines.push(`> ${toc.summary}`, '');
-  lines.push(`Version ${version}. Read any page with read-page.`, '');
-  let section: string | undefined;
-  for (const entry of toc.entries) {
-    if (entry.section !== section) {
-      section = entry.section;
-      lines.push('', `## ${section ?? 'Pages'}`);
-    }
-    lines.push(tocEntryLine(entry));
-  }
-  return `${lines.join('\n').replace(/\n{3,}/g, '\n\n')}\n`;
 }
