@@ -29,6 +29,22 @@ const registry: LibraryProvider = {
     name === 'gamma' ? { id: 'gamma', name: 'gamma', language: 'python', source: 'internal' } : null,
 };
 
+/** A provider that delivers libraries after start, when told to (as project detection does). */
+let deliver: () => void = () => undefined;
+const detected: LibraryProvider = {
+  id: 'detected',
+  priority: 40,
+  libraries: () => [
+    { id: 'delta', name: 'delta', language: 'python', installedVersion: '1.0.0', detectedFrom: 'uv.lock' },
+  ],
+  watch: (listener) => {
+    deliver = listener;
+    return () => {
+      deliver = () => undefined;
+    };
+  },
+};
+
 async function engineWith(adapter: StaticSourceAdapter, engine: Record<string, unknown> = {}, ttlHours?: number) {
   return (await kernelWith(adapter, engine, ttlHours)).resolve(docsEngineToken);
 }
@@ -45,7 +61,10 @@ async function kernelWith(adapter: StaticSourceAdapter, engine: Record<string, u
       definePlugin({
         id: 'registry',
         kernel: `>=${KERNEL_VERSION}`,
-        register: (ctx) => ctx.bindValue(libraryProviderToken, registry),
+        register: (ctx) => {
+          ctx.bindValue(libraryProviderToken, registry);
+          ctx.bindValue(libraryProviderToken, detected);
+        },
       }),
     ],
     config: {
@@ -157,6 +176,17 @@ describe("answer revisions (the kernel's AnswerRevisions, bumped by the engine)"
     // a library added to the catalog (a provider's lookup)
     expect(await bumped(() => engine.findLibrary('gamma'))).toBe(true);
     expect(reasons).toContain('library gamma added');
+  });
+
+  it('bump when a provider delivers libraries after start (project detection)', async () => {
+    const adapter = new StaticSourceAdapter('internal', { acme: page('acme', 'ALPHA'), beta: page('beta', 'BETA') });
+    const kernel = await kernelWith(adapter, { preResolveDetected: false });
+    const reasons: string[] = [];
+    kernel.revisions.onBump((_revision, reason) => reasons.push(reason));
+    const before = kernel.revisions.current();
+    deliver();
+    expect(kernel.revisions.current()).toBeGreaterThan(before);
+    expect(reasons).toContain('library delta adopted');
   });
 
   it('bump when a docs revision is refreshed (stale docs fetched again behind the answer)', async () => {
