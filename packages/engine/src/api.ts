@@ -10,13 +10,14 @@
 export type { DocsFallback, FallbackDocs, FallbackLibrary } from '@pro-context/kernel';
 // the remote-docs token: Context7 (or another service) behind the engine, declared once, in the kernel
 export { docsFallbackToken } from '@pro-context/kernel';
-export type { LoadedDocs, StoredChunk } from './core/doc-store.js';
-export type { DocsEngine, ResolveResult } from './core/engine.js';
 export type { RankedChunk } from './core/ranking.js';
 // the budget and cut helpers: ranked sections within a token budget, a text cut at a paragraph boundary
 export { cutAtBoundary, fillBudget } from './core/ranking.js';
+export type { DocsEngine } from './engine.js';
+export type { LoadedDocs, StoredChunk } from './indexing/doc-store.js';
 // the engine's service token
 export { docsEngineToken } from './plugin.js';
+export type { ResolveResult } from './resolve-library/resolve.js';
 export type { ProjectConfig } from './settings.js';
 // the `project` section (project detection, its working directory and Python environment)
 export { projectConfigSection } from './settings.js';

@@ -12,7 +12,7 @@ import {
   type ToolPlugin,
   toolPluginToken,
 } from '@pro-context/kernel';
-import { DocsEngine } from './core/engine.js';
+import { DocsEngine } from './engine.js';
 import { ConfigLibraryProvider } from './libraries/config-provider.js';
 import { settingsDeclarations } from './libraries/settings.js';
 import { type EngineOptions, engineOptionsSchema } from './options.js';
@@ -61,6 +61,7 @@ export const enginePlugin = definePlugin<EngineOptions, unknown>({
         http: resolver.resolve(kernelTokens.http),
         allowlist: resolver.resolve(kernelTokens.allowlist),
         logger: resolver.resolve(kernelTokens.logger).child({ component: 'engine' }),
+        revisions: resolver.resolve(kernelTokens.revisions),
         onLibraryResolved: (libraryId) => events.emit('resources.changed', { reason: `resolved ${libraryId}` }),
       });
     });

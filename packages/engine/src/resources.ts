@@ -1,5 +1,5 @@
 import type { CacheStore, ResourceDefinition, ResourceTemplateDefinition } from '@pro-context/kernel';
-import type { DocsEngine } from './core/engine.js';
+import type { DocsEngine } from './engine.js';
 
 /** `pro-context://health` and `pro-context://libraries` (seed 001 §6.1, §6.2). */
 export function engineResources(engine: DocsEngine, cache: CacheStore, version: string): ResourceDefinition[] {

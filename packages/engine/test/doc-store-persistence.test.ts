@@ -12,8 +12,8 @@ import {
 import { chunkMarkdown } from '@pro-context/markdown';
 import { createTestKernel, MemoryCacheStore, StaticSourceAdapter } from '@pro-context/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { DocsRecord, StoredChunk } from '../src/core/doc-store.js';
-import { ns } from '../src/core/keys.js';
+import type { DocsRecord, StoredChunk } from '../src/indexing/doc-store.js';
+import { ns } from '../src/indexing/keys.js';
 import { docsEngineToken, enginePlugin } from '../src/plugin.js';
 
 /** A memory cache that counts reads per namespace (what an answer had to read). */

@@ -10,7 +10,7 @@ import {
 } from '@pro-context/kernel';
 import { createTestKernel, MemoryCacheStore, StaticSourceAdapter } from '@pro-context/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { answerKey, answerKeyPrefix, ns } from '../src/core/keys.js';
+import { answerKey, answerKeyPrefix, ns } from '../src/indexing/keys.js';
 import { docsEngineToken, enginePlugin } from '../src/plugin.js';
 
 /** An adapter that writes its fetch time as a bare date, as a hand-written internal adapter might. */
@@ -91,7 +91,7 @@ describe('get-docs answers from its cache while the docs are in memory', () => {
     const engine = kernel.resolve(docsEngineToken);
     const first = await engine.getDocs('acme', 'create an invoice', undefined, 2000);
     expect(first.content).toContain('acme.invoices.create()');
-    const key = answerKey('acme', first.version, 2000, false, 'create an invoice');
+    const key = answerKey('acme', first.version, 2000, '', 'create an invoice');
     await expect.poll(async () => (await cache.get(ns.answers, key)) !== undefined).toBe(true);
     const stored = (await cache.get<Record<string, unknown>>(ns.answers, key))?.value ?? {};
 
@@ -127,7 +127,7 @@ describe('a refresh of the docs', () => {
     const { version } = await engine.getDocs('acme', 'widgets', undefined, 2000);
     await engine.idle();
     // an answer stored for this revision, kept longer than the docs
-    const planted = answerKey('acme', version, 2000, false, 'what are widgets');
+    const planted = answerKey('acme', version, 2000, '', 'what are widgets');
     await cache.set(ns.answers, planted, { content: 'Widgets are ALPHA-ONE.', revision: 'r1' }, { ttlMs: 60_000 });
     expect((await engine.readPage('https://docs.acme.test/widgets', 2000, 0)).content).toContain('ALPHA-ONE');
 

@@ -12,8 +12,8 @@ import type {
 } from '@pro-context/kernel';
 import { ChunkingPool } from '@pro-context/markdown';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type BuildTarget, IndexingBuild } from '../src/core/indexing-build.js';
-import type { StoredChunk } from '../src/core/stored-docs.js';
+import { type BuildTarget, IndexingBuild } from '../src/indexing/indexing-build.js';
+import type { StoredChunk } from '../src/indexing/stored-docs.js';
 
 /** The chunking worker as built (`pnpm build`): the piped path runs only in a worker thread. */
 const workerUrl = new URL('../../markdown/dist/prepare-worker.js', import.meta.url);

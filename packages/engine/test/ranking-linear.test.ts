@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { normalizeQuery, trimToken } from '../src/core/catalog.js';
 import {
   continuedHeading,
   headingIdentifier,
@@ -9,6 +8,7 @@ import {
   withoutCallOrTypeArguments,
   withoutSectionSuffix,
 } from '../src/core/ranking.js';
+import { normalizeQuery, trimToken } from '../src/libraries/catalog.js';
 
 // issue #25: ranking's heading regexes were super-linear on fetched text (a chunk's lines and headings). Each rewrite
 // must give exactly what the regex gave: compared here on generated strings over the characters that matter, and on

@@ -1,7 +1,6 @@
 import { estimateTokens } from '@pro-context/kernel';
 import { chunkMarkdown } from '@pro-context/markdown';
 import { describe, expect, it } from 'vitest';
-import type { StoredChunk } from '../src/core/doc-store.js';
 import {
   asksAboutVersions,
   chunkTitle,
@@ -21,6 +20,7 @@ import {
   withoutLibraryName,
   withSectionParts,
 } from '../src/core/ranking.js';
+import type { StoredChunk } from '../src/indexing/doc-store.js';
 
 const page = 'https://docs.example.test/deployment/workers/';
 

@@ -7,8 +7,8 @@ import { createSilentLogger, createUrlAllowlist, type HttpClient } from '@pro-co
 import { catalogErrorOf, MemoryCacheStore } from '@pro-context/testing';
 import { findCorpusRoot } from '@pro-context/testing/fake-web';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { PageReader, type TocTitleLookup, truncationNote } from '../src/core/pages.js';
-import { SourceChain } from '../src/core/sources.js';
+import { PageReader, type TocTitleLookup, truncationNote } from '../src/read-page/pages.js';
+import { SourceChain } from '../src/versions/sources.js';
 
 // A loopback docs site: path → markdown body.
 const pages = new Map<string, string>();

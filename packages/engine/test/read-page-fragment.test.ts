@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chunkMarkdown, cleanHeading, sectionOffset } from '@pro-context/markdown';
 import { describe, expect, it } from 'vitest';
-import { readableMarkdown } from '../src/core/pages.js';
+import { readableMarkdown } from '../src/read-page/pages.js';
 
 const md = (...lines: string[]): string => lines.join('\n');
 /** The heading line a fragment lands on in the markdown read-page returns (or undefined). */

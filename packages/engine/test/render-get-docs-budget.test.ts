@@ -9,10 +9,12 @@ import {
   toolPluginToken,
 } from '@pro-context/kernel';
 import { createTestKernel, StaticSourceAdapter } from '@pro-context/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DocsAnswer } from '../src/core/engine.js';
-import { enginePlugin } from '../src/plugin.js';
-import { docsWithinBudget, renderDocsAnswer } from '../src/tools/tools.js';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { DocsAnswer } from '../src/engine.js';
+import { fillWithOverhead, overheadTokens, renderedTokens } from '../src/get-docs/overhead.js';
+import { docsEngineToken, enginePlugin } from '../src/plugin.js';
+import { docsFooterOverhead, renderDocsAnswer } from '../src/tools/render-docs.js';
+import { docsTools } from '../src/tools/tools.js';
 
 const base = 'https://docs.example.test/streaming';
 
@@ -45,8 +47,10 @@ const context: ToolContext = {
   logger: createSilentLogger(),
 };
 
+let kernel: StartedKernel;
+afterAll(() => kernel.stop());
+
 describe('get-docs text within maxTokens', () => {
-  let kernel: StartedKernel;
   let getDocs: ToolDefinition;
 
   beforeAll(async () => {
@@ -69,7 +73,6 @@ describe('get-docs text within maxTokens', () => {
     const tools = (await plugin?.tools()) ?? [];
     getDocs = tools.find((t) => t.name === 'get-docs') as ToolDefinition;
   });
-  afterAll(() => kernel.stop());
 
   for (const maxTokens of [500, 1000, 5000, 10000]) {
     it(`keeps content, source line and related pages within ${maxTokens} tokens`, async () => {
@@ -142,41 +145,69 @@ describe('renderDocsAnswer', () => {
   });
 });
 
-describe('docsWithinBudget', () => {
-  const base2 = 'https://docs.example.test';
-  const answerOf = (contentTokens: number, cached: boolean): DocsAnswer => ({
+describe('fillWithOverhead (the engine fills once, with room for the footer)', () => {
+  const overhead = docsFooterOverhead();
+  const answerOf = (contentTokens: number): DocsAnswer => ({
     content: 'y'.repeat(contentTokens * 4),
-    source: `${base2}/page/#section`,
+    source: 'https://docs.example.test/page/#section',
     version: '1.0.0',
     lastUpdated: '2025-01-01T00:00:00.000Z',
     confidence: 0.9,
-    cached,
+    cached: false,
     stale: false,
-    relatedPages: [{ title: 'One', url: `${base2}/one/`, description: 'About one.' }],
-    moreSections: 0,
+    relatedPages: [{ title: 'One', url: 'https://docs.example.test/one/', description: 'About one.' }],
+    moreSections: 3,
+    notes: ['A page was left out.'],
   });
 
-  it('asks for the whole budget first and never cuts content to make room for related pages', async () => {
+  it('measures the footer exactly as the renderer prints it', () => {
+    for (const answer of [answerOf(10), { ...answerOf(10), stale: true, moreSections: 1, notes: [] }, answerOf(0)]) {
+      const rendered = renderDocsAnswer({ ...answer, relatedPages: [] }, Number.POSITIVE_INFINITY);
+      expect(overheadTokens(overhead, answer)).toBe(rendered.footerTokens);
+      expect(renderedTokens(overhead, answer)).toBe(estimateTokens(rendered.text));
+    }
+  });
+
+  it('asks for the whole budget first and never cuts content to make room for related pages', () => {
     const asked: number[] = [];
-    const out = await docsWithinBudget(async (tokens) => {
-      asked.push(tokens);
-      return answerOf(tokens - 60, false);
-    }, 1000);
+    const answer = fillWithOverhead(
+      (tokens) => {
+        asked.push(tokens);
+        return answerOf(tokens - 80);
+      },
+      1000,
+      overhead,
+    );
     expect(asked).toEqual([1000]);
-    expect(estimateTokens(out.text)).toBeLessThanOrEqual(1000);
-    expect(estimateTokens(out.structured.content)).toBe(940);
+    expect(estimateTokens(renderDocsAnswer(answer, 1000).text)).toBeLessThanOrEqual(1000);
+    expect(estimateTokens(answer.content)).toBe(920);
   });
 
-  it('asks again within less when content and source line do not fit, and keeps the first call’s cached flag', async () => {
+  it('fills again within less when content and footer do not fit', () => {
     const asked: number[] = [];
-    const out = await docsWithinBudget(async (tokens) => {
-      asked.push(tokens);
-      // the first call fetched the docs; the second finds them in the cache
-      return answerOf(tokens, asked.length > 1);
-    }, 1000);
+    const answer = fillWithOverhead(
+      (tokens) => {
+        asked.push(tokens);
+        return answerOf(tokens);
+      },
+      1000,
+      overhead,
+    );
     expect(asked.length).toBe(2);
-    expect(asked[1]).toBeLessThan(1000);
-    expect(estimateTokens(out.text)).toBeLessThanOrEqual(1000);
-    expect(out.structured.cached).toBe(false);
+    expect(asked[1]).toBe(1000 - overheadTokens(overhead, answerOf(1000)));
+    expect(estimateTokens(renderDocsAnswer(answer, 1000).text)).toBeLessThanOrEqual(1000);
+  });
+
+  it('get-docs asks the engine once per call, fetching or cached', async () => {
+    const engine = kernel.resolve(docsEngineToken);
+    const calls = vi.spyOn(engine, 'answerDocs');
+    const getDocs = docsTools(engine).find((t) => t.name === 'get-docs') as ToolDefinition;
+    for (const maxTokens of [500, 777, 1000]) {
+      calls.mockClear();
+      const { text } = await callGetDocs(getDocs, maxTokens);
+      expect(calls).toHaveBeenCalledTimes(1);
+      expect(estimateTokens(text)).toBeLessThanOrEqual(maxTokens);
+    }
+    calls.mockRestore();
   });
 });

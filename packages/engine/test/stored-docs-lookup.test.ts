@@ -5,7 +5,7 @@ import {
   type StoredChunk,
   StoredDocsTable,
   toManifest,
-} from '../src/core/stored-docs.js';
+} from '../src/indexing/stored-docs.js';
 
 const meta = {
   libraryId: 'acme',

@@ -13,7 +13,7 @@ import {
 } from '@pro-context/kernel';
 import { createTestKernel, MemoryCacheStore, StaticSourceAdapter } from '@pro-context/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { StoredChunk } from '../src/core/doc-store.js';
+import type { StoredChunk } from '../src/indexing/doc-store.js';
 import { enginePlugin } from '../src/plugin.js';
 
 /** Forty pages of about 7 KB each: the docs span several blocks and, in fives, eight batches. */

@@ -8,8 +8,8 @@ import {
 } from '@pro-context/kernel';
 import { catalogErrorOf, createTestKernel, StaticRegistryResolver, StaticSourceAdapter } from '@pro-context/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { resolveLibraryVersion } from '../src/core/versions.js';
 import { docsEngineToken, enginePlugin } from '../src/plugin.js';
+import { resolveLibraryVersion } from '../src/versions/versions.js';
 
 const zodDocs = {
   zod: {

@@ -7,7 +7,7 @@ import {
   resolveLibraryVersion,
   resolveReleasedVersion,
   versionSchemeOf,
-} from '../src/core/versions.js';
+} from '../src/versions/versions.js';
 
 const metadata = (name: string, ecosystem: string, versions: string[]): PackageMetadata => ({
   name,

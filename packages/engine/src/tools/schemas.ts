@@ -146,3 +146,18 @@ export const listLibrariesOutput = z.object({
   total: z.number().describe('Libraries matching (this page lists some)'),
   nextCursor: z.string().optional().describe('Pass as cursor for the next page'),
 });
+
+/** The tools' input and output schemas, by name (the package's `schemas` export). */
+export const schemas = {
+  libraryIdSchema,
+  resolveLibraryInput,
+  resolveLibraryOutput,
+  getDocsInput,
+  getDocsOutput,
+  searchDocsInput,
+  searchDocsOutput,
+  readPageInput,
+  readPageOutput,
+  listLibrariesInput,
+  listLibrariesOutput,
+} as const;

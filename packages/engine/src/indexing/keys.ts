@@ -27,6 +27,9 @@ const ANSWER_FORMAT = 'a2';
 export const answerKeyPrefix = (libraryId: string, version: string) =>
   `${ANSWER_FORMAT}|${versionKey(libraryId, version)}|`;
 
-/** The cache key of a get-docs answer: format, library version, budget (and footer), normalised topic. */
-export const answerKey = (libraryId: string, version: string, maxTokens: number, footer: boolean, topic: string) =>
-  `${answerKeyPrefix(libraryId, version)}${maxTokens}${footer ? '+footer' : ''}|${topic.trim().toLowerCase().replace(/\s+/g, ' ')}`;
+/**
+ * The cache key of a get-docs answer: format, library version, budget (and `variant`: the size of what the caller
+ * prints beside the content, which the content left room for), normalised topic.
+ */
+export const answerKey = (libraryId: string, version: string, maxTokens: number, variant: string, topic: string) =>
+  `${answerKeyPrefix(libraryId, version)}${maxTokens}${variant ? `+${variant}` : ''}|${topic.trim().toLowerCase().replace(/\s+/g, ' ')}`;

@@ -30,8 +30,6 @@ function isCondensed(value: unknown): boolean {
  */
 export class SourceChain {
   readonly status = new Map<string, AdapterStatus>();
-  /** `libraryId@version` → the adapters that said they document it (set when the version is resolved). */
-  private readonly documented = new Map<string, ReadonlySet<string>>();
 
   constructor(
     private readonly adapters: readonly SourceAdapter[],
@@ -41,21 +39,14 @@ export class SourceChain {
   }
 
   /**
-   * Adapters able to serve this library, best first (a library's `source` forces one); for a `version` that
-   * only some adapters document ({@link documents}), only those.
+   * Adapters able to serve this library, best first (a library's `source` forces one); when `documenting` names
+   * the adapters that document the version asked (`ServedVersion.documenting`), only those.
    */
-  for(library: LibraryDescriptor, version?: string): SourceAdapter[] {
-    const only = version === undefined ? undefined : this.documented.get(`${library.id}@${version}`);
+  for(library: LibraryDescriptor, documenting?: readonly string[]): SourceAdapter[] {
     return [...this.adapters]
       .filter((a) => (library.source ? a.id === library.source : true) && a.canHandle(library))
-      .filter((a) => !only || only.has(a.id))
+      .filter((a) => !documenting || documenting.includes(a.id))
       .sort((a, b) => a.priority - b.priority);
-  }
-
-  /** Records which adapters document a library version (`undefined`: every adapter that can handle it). */
-  documents(libraryId: string, version: string, adapterIds: readonly string[] | undefined): void {
-    if (adapterIds) this.documented.set(`${libraryId}@${version}`, new Set(adapterIds));
-    else this.documented.delete(`${libraryId}@${version}`);
   }
 
   /** What an adapter reports for `pro-context://health` (its `health()`), if anything; a failing report is left out. */
@@ -116,22 +107,10 @@ export class SourceChain {
     what: string,
     fn: (adapter: SourceAdapter, context?: FetchContext) => Promise<T>,
     context?: FetchContext,
-    version?: string,
+    documenting?: readonly string[],
   ): Promise<{ value: T; adapter: SourceAdapter; passedOver?: string[] }> {
-    const adapters = this.for(library, version);
-    if (adapters.length === 0) {
-      // a provider that found the library may know where its documentation is not (docs discovery)
-      const note = library.docsNote ? ` ${library.docsNote}` : '';
-      throw new ProContextError('SOURCE_UNAVAILABLE', `No documentation source can serve ${library.name}.${note}`, {
-        recoverable: false,
-        suggestion: library.source
-          ? `The source '${library.source}' configured for ${library.id} is not installed.`
-          : library.localPath || library.repository
-            ? // it has one: what is missing is a source adapter that reads it
-              `${library.id} is configured with ${library.localPath ? `the folder (localPath) '${library.localPath}'` : `the repository '${library.repository}'`}, but no installed source reads it: enable the plugin that does, or add a docsUrl or sources.llmsTxt.llmsTxtUrl.`
-            : `Give ${library.id} a docsUrl, sources.llmsTxt.llmsTxtUrl or repository in the configuration.`,
-      });
-    }
+    const adapters = this.for(library, documenting);
+    if (adapters.length === 0) throw noSource(library);
     const failures: string[] = [];
     const errors: unknown[] = [];
     let lastError: unknown;
@@ -171,27 +150,54 @@ export class SourceChain {
       }
     }
     if (condensed) return condensed;
-    if (adapters.length === 1 && isProContextError(lastError)) {
-      // a provider's note on where the documentation is not (docs discovery) still belongs to the answer
-      if (!library.docsNote || lastError.message.includes(library.docsNote)) throw lastError;
-      throw new ProContextError(lastError.code, `${lastError.message} ${library.docsNote}`, {
-        recoverable: lastError.recoverable,
-        ...(lastError.suggestion ? { suggestion: lastError.suggestion } : {}),
-        ...(lastError.retryAfter ? { retryAfter: lastError.retryAfter } : {}),
-        ...(lastError.details ? { details: lastError.details } : {}),
-        cause: lastError,
-      });
-    }
-    const why = `${failures.join(' | ')}${library.docsNote ? ` ${library.docsNote}` : ''}`;
-    // every source said no for good (not found, not documentation): trying again later would not help, and the
-    // first source's advice (the library's own settings, usually) is what to do
-    const final = errors.every((e) => isProContextError(e) && !e.recoverable);
-    const first = errors[0];
-    throw new ProContextError('SOURCE_UNAVAILABLE', `Could not ${what} for ${library.name}. ${why}`, {
-      details: { failures },
-      ...(final ? { recoverable: false } : {}),
-      ...(final && isProContextError(first) && first.suggestion ? { suggestion: first.suggestion } : {}),
-      ...(isProContextError(lastError) && lastError.retryAfter ? { retryAfter: lastError.retryAfter } : {}),
+    throw allFailed(library, what, adapters.length, failures, errors, lastError);
+  }
+}
+
+/** SOURCE_UNAVAILABLE for a library no installed source can serve, with what to configure. */
+function noSource(library: LibraryDescriptor): ProContextError {
+  // a provider that found the library may know where its documentation is not (docs discovery)
+  const note = library.docsNote ? ` ${library.docsNote}` : '';
+  return new ProContextError('SOURCE_UNAVAILABLE', `No documentation source can serve ${library.name}.${note}`, {
+    recoverable: false,
+    suggestion: library.source
+      ? `The source '${library.source}' configured for ${library.id} is not installed.`
+      : library.localPath || library.repository
+        ? // it has one: what is missing is a source adapter that reads it
+          `${library.id} is configured with ${library.localPath ? `the folder (localPath) '${library.localPath}'` : `the repository '${library.repository}'`}, but no installed source reads it: enable the plugin that does, or add a docsUrl or sources.llmsTxt.llmsTxtUrl.`
+        : `Give ${library.id} a docsUrl, sources.llmsTxt.llmsTxtUrl or repository in the configuration.`,
+  });
+}
+
+/** The error of a chain whose every adapter failed: the only one's own, else SOURCE_UNAVAILABLE listing why each did. */
+function allFailed(
+  library: LibraryDescriptor,
+  what: string,
+  tried: number,
+  failures: readonly string[],
+  errors: readonly unknown[],
+  lastError: unknown,
+): ProContextError | unknown {
+  if (tried === 1 && isProContextError(lastError)) {
+    // a provider's note on where the documentation is not (docs discovery) still belongs to the answer
+    if (!library.docsNote || lastError.message.includes(library.docsNote)) return lastError;
+    return new ProContextError(lastError.code, `${lastError.message} ${library.docsNote}`, {
+      recoverable: lastError.recoverable,
+      ...(lastError.suggestion ? { suggestion: lastError.suggestion } : {}),
+      ...(lastError.retryAfter ? { retryAfter: lastError.retryAfter } : {}),
+      ...(lastError.details ? { details: lastError.details } : {}),
+      cause: lastError,
     });
   }
+  const why = `${failures.join(' | ')}${library.docsNote ? ` ${library.docsNote}` : ''}`;
+  // every source said no for good (not found, not documentation): trying again later would not help, and the
+  // first source's advice (the library's own settings, usually) is what to do
+  const final = errors.every((e) => isProContextError(e) && !e.recoverable);
+  const first = errors[0];
+  return new ProContextError('SOURCE_UNAVAILABLE', `Could not ${what} for ${library.name}. ${why}`, {
+    details: { failures },
+    ...(final ? { recoverable: false } : {}),
+    ...(final && isProContextError(first) && first.suggestion ? { suggestion: first.suggestion } : {}),
+    ...(isProContextError(lastError) && lastError.retryAfter ? { retryAfter: lastError.retryAfter } : {}),
+  });
 }

@@ -1,13 +1,12 @@
 import {
   type CacheStore,
-  charsForTokens,
-  estimateTokens,
   type HttpClient,
   type HttpResponse,
   isProContextError,
   kernelErrors,
   type Logger,
   ProContextError,
+  type SourceAdapter,
   type UrlAllowlist,
 } from '@pro-context/kernel';
 import {
@@ -19,8 +18,11 @@ import {
   sectionOffset,
   sharedPageConverter,
 } from '@pro-context/markdown';
-import { ns } from './keys.js';
-import type { SourceChain } from './sources.js';
+import { ns } from '../indexing/keys.js';
+import type { SourceChain } from '../versions/sources.js';
+import { slicePage } from './slice.js';
+
+export { truncationNote } from './slice.js';
 
 /** A page as cached in namespace `pages`. */
 export interface PageRecord {
@@ -65,10 +67,6 @@ export interface PageSlice {
 
 const MARKDOWN_TYPES = /^(text\/(markdown|x-markdown|plain)|application\/(markdown|x-markdown))\b/i;
 const HTML_TYPES = /^(text\/html|application\/xhtml\+xml)\b/i;
-
-/** The note appended to a truncated page (seed 001 §5.4). */
-export const truncationNote = (remaining: number) =>
-  `[Content truncated. ${remaining} tokens not shown. Call read-page again with a higher maxTokens limit to see more.]`;
 
 /** The markdown read-page returns (see `readableMarkdown` of @pro-context/markdown, made in the page worker). */
 export { readableMarkdown };
@@ -250,110 +248,128 @@ export class PageReader {
     return this.logger.span('engine.readPage', { url: url.href }, async (span) => {
       const owner = this.sources.owner(url);
       if (owner?.fetchPage) {
-        // The adapter fetches the page itself; it is handed the hop check so a redirect off the allowlist
-        // is refused before it is followed (the target is never contacted).
-        const page = await owner.fetchPage(url, {
-          ...(signal ? { signal } : {}),
-          allowUrl: (hop) => this.checkRedirect(url, hop),
-        });
         span.set('adapter', owner.id);
-        // Defence in depth for an adapter that ignores `allowUrl`: content that ended up on a host outside
-        // the allowlist is still not handed out.
-        let final: URL | undefined;
-        try {
-          final = new URL(page.finalUrl);
-        } catch {
-          final = undefined;
-        }
-        if (final && final.href !== url.href) this.checkRedirect(url, final);
-        const { readable } = await this.convert(
-          { kind: page.contentType === 'html' ? 'html' : 'markdown', text: page.markdown, url: page.finalUrl },
-          signal,
-        );
-        return this.checked({
-          url: url.href,
-          finalUrl: page.finalUrl,
-          title: page.title || (await this.titleFor(readable, url, final ?? url)),
-          markdown: readable.markdown,
-          fetchedAt: page.fetchedAt,
-          format: PAGE_FORMAT,
-        });
+        return this.fetchFromAdapter(owner as SourceAdapter & Required<Pick<SourceAdapter, 'fetchPage'>>, url, signal);
       }
       let notFound = 0;
-      const candidates = markdownVariants(url);
-      for (const candidate of candidates) {
-        let response: HttpResponse;
-        const limits = sharedPageConverter().limits;
-        try {
-          response = await this.http.get(candidate, {
-            ...(signal ? { signal } : {}),
-            allowUrl: (hop) => this.checkRedirect(candidate, hop),
-            // a page over the size limit is refused as it arrives, never held (nor decoded on this thread)
-            maxBodyBytes: limits.maxBytes,
-          });
-        } catch (error) {
-          const tooLarge = oversizeBody(error, candidate.href, limits);
-          if (tooLarge) throw tooLarge;
-          // The .md variant is optional: one redirected off the allowlist was not fetched; try the URL itself.
-          if (candidate !== url && isProContextError(error) && error.code === 'URL_NOT_ALLOWED') continue;
-          throw error;
-        }
-        if (response.status === 404 || response.status === 410) {
-          notFound += 1;
-          continue;
-        }
-        if (response.status >= 400) {
-          if (candidate !== url) continue; // the .md variant is optional
-          throw new ProContextError(
-            response.status === 429
-              ? 'SOURCE_UNAVAILABLE'
-              : response.status >= 500
-                ? 'SOURCE_UNAVAILABLE'
-                : 'PAGE_NOT_FOUND',
-            `${candidate.host} answered ${response.status} for ${candidate.href}.`,
-            response.retryAfter === undefined
-              ? {}
-              : { retryAfter: response.retryAfter, suggestion: `Try again after ${response.retryAfter} seconds.` },
-          );
-        }
-        const type = response.headers['content-type'] ?? '';
-        const finalUrl = new URL(response.url);
-        const text = response.text();
-        if (looksBinary(text)) {
-          throw new ProContextError(
-            'INVALID_CONTENT',
-            `${url.href} is binary content (${type || 'no content type'}), not documentation.`,
-          );
-        }
-        const isHtml = HTML_TYPES.test(type) || (!type && /^\s*<(!doctype html|html)/i.test(text));
-        if (candidate !== url && isHtml) continue; // a site answering HTML for the .md variant has no markdown twin
-        span.set({ status: response.status, contentType: type, variant: candidate !== url });
-        if (isHtml) {
-          const converted = await this.convert({ kind: 'html', text, url: finalUrl.href }, signal);
-          return this.checked({
-            url: url.href,
-            finalUrl: finalUrl.href,
-            title: converted.title || (await this.titleFor(converted.readable, url, finalUrl)),
-            markdown: converted.readable.markdown,
-            fetchedAt: new Date().toISOString(),
-            format: PAGE_FORMAT,
-          });
-        }
-        if (type && !MARKDOWN_TYPES.test(type)) {
-          throw new ProContextError('INVALID_CONTENT', `${url.href} is ${type.split(';')[0]}, not documentation.`);
-        }
-        const { readable } = await this.convert({ kind: 'markdown', text, url: finalUrl.href }, signal);
-        return this.checked({
-          url: url.href,
-          finalUrl: finalUrl.href,
-          title: await this.titleFor(readable, url, finalUrl),
-          markdown: readable.markdown,
-          fetchedAt: new Date().toISOString(),
-          format: PAGE_FORMAT,
-        });
+      for (const candidate of markdownVariants(url)) {
+        const response = await this.get(url, candidate, signal);
+        if (response === 'not-found') notFound += 1;
+        if (typeof response === 'string') continue;
+        const record = await this.fromResponse(url, candidate, response, signal, span);
+        if (record) return record;
       }
       if (notFound > 0) throw new ProContextError('PAGE_NOT_FOUND', `${url.href} does not exist (404).`);
       throw new ProContextError('INVALID_CONTENT', `${url.href} has no markdown or HTML documentation.`);
+    });
+  }
+
+  /**
+   * A page an adapter fetches itself; it is handed the hop check so a redirect off the allowlist is refused before
+   * it is followed (the target is never contacted).
+   */
+  private async fetchFromAdapter(
+    owner: SourceAdapter & Required<Pick<SourceAdapter, 'fetchPage'>>,
+    url: URL,
+    signal?: AbortSignal,
+  ): Promise<PageRecord> {
+    const page = await owner.fetchPage(url, {
+      ...(signal ? { signal } : {}),
+      allowUrl: (hop) => this.checkRedirect(url, hop),
+    });
+    // Defence in depth for an adapter that ignores `allowUrl`: content that ended up on a host outside
+    // the allowlist is still not handed out.
+    let final: URL | undefined;
+    try {
+      final = new URL(page.finalUrl);
+    } catch {
+      final = undefined;
+    }
+    if (final && final.href !== url.href) this.checkRedirect(url, final);
+    const { readable } = await this.convert(
+      { kind: page.contentType === 'html' ? 'html' : 'markdown', text: page.markdown, url: page.finalUrl },
+      signal,
+    );
+    return this.checked({
+      url: url.href,
+      finalUrl: page.finalUrl,
+      title: page.title || (await this.titleFor(readable, url, final ?? url)),
+      markdown: readable.markdown,
+      fetchedAt: page.fetchedAt,
+      format: PAGE_FORMAT,
+    });
+  }
+
+  /**
+   * One candidate URL of the page over HTTP: its response, `'not-found'` (404, 410) or `'skip'` (an optional
+   * `.md` variant that failed); an error for the URL itself.
+   */
+  private async get(url: URL, candidate: URL, signal?: AbortSignal): Promise<HttpResponse | 'not-found' | 'skip'> {
+    let response: HttpResponse;
+    const limits = sharedPageConverter().limits;
+    try {
+      response = await this.http.get(candidate, {
+        ...(signal ? { signal } : {}),
+        allowUrl: (hop) => this.checkRedirect(candidate, hop),
+        // a page over the size limit is refused as it arrives, never held (nor decoded on this thread)
+        maxBodyBytes: limits.maxBytes,
+      });
+    } catch (error) {
+      const tooLarge = oversizeBody(error, candidate.href, limits);
+      if (tooLarge) throw tooLarge;
+      // The .md variant is optional: one redirected off the allowlist was not fetched; try the URL itself.
+      if (candidate !== url && isProContextError(error) && error.code === 'URL_NOT_ALLOWED') return 'skip';
+      throw error;
+    }
+    if (response.status === 404 || response.status === 410) return 'not-found';
+    if (response.status >= 400) {
+      if (candidate !== url) return 'skip'; // the .md variant is optional
+      throw new ProContextError(
+        response.status === 429
+          ? 'SOURCE_UNAVAILABLE'
+          : response.status >= 500
+            ? 'SOURCE_UNAVAILABLE'
+            : 'PAGE_NOT_FOUND',
+        `${candidate.host} answered ${response.status} for ${candidate.href}.`,
+        response.retryAfter === undefined
+          ? {}
+          : { retryAfter: response.retryAfter, suggestion: `Try again after ${response.retryAfter} seconds.` },
+      );
+    }
+    return response;
+  }
+
+  /** The page a candidate's response holds, made readable; `undefined` for a `.md` variant answered with HTML. */
+  private async fromResponse(
+    url: URL,
+    candidate: URL,
+    response: HttpResponse,
+    signal: AbortSignal | undefined,
+    span: { set(values: Record<string, unknown>): void },
+  ): Promise<PageRecord | undefined> {
+    const type = response.headers['content-type'] ?? '';
+    const finalUrl = new URL(response.url);
+    const text = response.text();
+    if (looksBinary(text)) {
+      throw new ProContextError(
+        'INVALID_CONTENT',
+        `${url.href} is binary content (${type || 'no content type'}), not documentation.`,
+      );
+    }
+    const isHtml = HTML_TYPES.test(type) || (!type && /^\s*<(!doctype html|html)/i.test(text));
+    if (candidate !== url && isHtml) return undefined; // a site answering HTML for the .md variant has no markdown twin
+    span.set({ status: response.status, contentType: type, variant: candidate !== url });
+    if (!isHtml && type && !MARKDOWN_TYPES.test(type)) {
+      throw new ProContextError('INVALID_CONTENT', `${url.href} is ${type.split(';')[0]}, not documentation.`);
+    }
+    const converted = await this.convert({ kind: isHtml ? 'html' : 'markdown', text, url: finalUrl.href }, signal);
+    return this.checked({
+      url: url.href,
+      finalUrl: finalUrl.href,
+      title: (isHtml && converted.title) || (await this.titleFor(converted.readable, url, finalUrl)),
+      markdown: converted.readable.markdown,
+      fetchedAt: new Date().toISOString(),
+      format: PAGE_FORMAT,
     });
   }
 
@@ -375,58 +391,4 @@ export class PageReader {
     }
     return record;
   }
-}
-
-/**
- * Cuts a page at a section boundary so the slice fits `maxTokens`, appending the seed's note when truncated.
- * An `offset` at or past the end of the page is `INVALID_INPUT` naming the page's length, rather than an
- * empty slice an agent could mistake for an empty page.
- */
-export function slicePage(record: PageRecord, maxTokens: number, offset: number, cached: boolean): PageSlice {
-  const total = record.markdown;
-  const contentLength = estimateTokens(total);
-  if (offset > 0 && offset >= total.length) {
-    throw new ProContextError(
-      'INVALID_INPUT',
-      `offset ${offset} is past the end of ${record.finalUrl}, which is ${total.length} characters long (about ${contentLength} tokens).`,
-      {
-        suggestion: `Pass an offset below ${total.length} (the nextOffset of an earlier read-page answer), or 0 to read from the start.`,
-        details: { offset, length: total.length },
-      },
-    );
-  }
-  const start = Math.max(0, offset);
-  const rest = total.slice(start);
-  const base = { title: record.title, url: record.finalUrl, contentLength, cached, offset: start };
-  if (estimateTokens(rest) <= maxTokens) return { ...base, content: rest, truncated: false };
-  const budget = charsForTokens(maxTokens - 60); // leave room for the note
-  // (only the text that can be shown is walked: a long page costs a read no more than a short one)
-  const end = sectionBoundary(rest.slice(0, budget + 1), budget);
-  const shown = rest.slice(0, end).trimEnd();
-  const remaining = estimateTokens(rest.slice(end));
-  const nextOffset = start + end;
-  return {
-    ...base,
-    content: `${shown}\n\n${truncationNote(remaining)}\n[To continue where this stops instead, call read-page with offset ${nextOffset}.]`,
-    truncated: true,
-    nextOffset,
-  };
-}
-
-/** The best place to cut `text` at or before `limit` characters: a heading, else a blank line, outside code fences. */
-function sectionBoundary(text: string, limit: number): number {
-  let heading = 0;
-  let paragraph = 0;
-  let inFence = false;
-  let position = 0;
-  for (const line of text.split('\n')) {
-    if (position > limit) break;
-    if (/^\s{0,3}(```|~~~)/.test(line)) inFence = !inFence;
-    else if (!inFence && position > 0 && /^#{1,6}\s/.test(line)) heading = position;
-    else if (!inFence && line.trim() === '') paragraph = position;
-    position += line.length + 1;
-  }
-  if (heading > limit * 0.5) return heading;
-  if (paragraph > 0) return paragraph;
-  return heading > 0 ? heading : Math.min(limit, text.length);
 }

@@ -1,0 +1,35 @@
+import type { ResolveNote } from '../resolve-library/notes.js';
+
+/** One resolve-library note as the agent reads it: one sentence (or two). */
+export function renderResolveNote(note: ResolveNote): string {
+  switch (note.kind) {
+    case 'registry-unreachable': {
+      const why = note.reason ? ` (${note.reason})` : '';
+      return note.fromConfig
+        ? `The ${note.registry} registry could not be reached${why}, so ${note.library}'s versions could not be checked: this is its current documentation (${note.version}).`
+        : `The ${note.registry} registry could not be reached${why}: ${note.library}'s versions are the last list it gave (cached).`;
+    }
+    case 'installed':
+      return `${note.library} ${note.version} is the version installed in this project (${note.detectedFrom ?? 'project files'}); it is served when no version is asked${note.latest !== note.version ? ` (latest stable: ${note.latest})` : ''}.`;
+    case 'installed-undocumented':
+      return `${note.library} ${note.installed} is installed in this project, but its documentation is not available; this is the latest stable, ${note.version}.`;
+    case 'fuzzy':
+      return `Matched '${note.query}' to ${note.libraryId} (${note.library}) by a close spelling; check it is the library meant.`;
+    case 'hint-unchecked':
+      return `${note.library}'s versions could not be checked (the ${note.registry} registry could not be reached), so '${note.hint}' could not be checked either; this is its current documentation (${note.version}).`;
+    case 'no-such-version':
+      return note.known.length > 0
+        ? `${note.library} has no version '${note.hint}' (available: ${note.known.join(', ')}); this is the latest stable, ${note.version}.`
+        : `pro-context knows no versions of ${note.library}, so '${note.hint}' could not be checked; this is its current documentation.`;
+    case 'version-undocumented':
+      return `${note.library} ${note.released} exists, but only the documentation of the latest stable version, ${note.latest}, is available (its documentation URL is not version-specific); this TOC is ${note.latest}'s.`;
+    case 'source':
+      return note.text;
+    case 'passed-over':
+      return `${note.library}'s documentation comes from ${note.adapterId}, because ${note.reasons.join('; ')}.`;
+    case 'toc-stale':
+      return `The table of contents is from the cache and has expired: it is being refreshed from ${note.library}'s source${note.failing ? ', which could not be reached on its last try' : ''}.`;
+    case 'no-docs':
+      return `No documentation could be indexed for ${note.library} ${note.version}: ${note.message}${note.suggestion ? ` ${note.suggestion}` : ''}`;
+  }
+}
