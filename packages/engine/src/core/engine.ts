@@ -37,6 +37,7 @@ import {
   type RankedChunk,
   rerank,
   rerankLookups,
+  searchText,
   sectionPath,
   sectionsLeftOut,
   selectRelevant,
@@ -721,7 +722,8 @@ export class DocsEngine {
     const names = [library.name, library.id.split('/').pop() ?? library.id, library.packageName ?? ''];
     const topic = withoutLibraryName(query, names);
     const terms = queryTerms(topic);
-    const { hits, total } = await this.deps.search.search(loaded.docs.key, topic, { limit });
+    // the backend is asked without the question's scaffolding (`how do I`, `vs`, `difference between`)
+    const { hits, total } = await this.deps.search.search(loaded.docs.key, searchText(topic), { limit });
     // the hits' chunks with the rest of their sections, and the chunks naming the query's identifiers or quoting
     // its error message that the backend did not rank (found by the term index), read from the cache
     const found = await Promise.all(

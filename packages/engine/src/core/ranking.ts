@@ -19,6 +19,14 @@ export {
   withoutCallOrTypeArguments,
   withoutSectionSuffix,
 } from './ranking/labels.js';
+export {
+  analyzeQuery,
+  comparisonSubjects,
+  type QueryAnalysis,
+  type QueryIntent,
+  searchText,
+  withoutScaffolding,
+} from './ranking/query.js';
 export { errorPhrases, queryIdentifiers, rerank, rerankLookups } from './ranking/rerank.js';
 export { fillBudget, indexSections, snippetOf, withSectionParts } from './ranking/sections.js';
 export {
