@@ -233,7 +233,7 @@ async function main() {
   mkdirSync(dirname(out), { recursive: true });
   writeFileSync(
     out,
-    `${JSON.stringify({ date: new Date().toISOString(), summaries, halves: halvesReport.summaries, kinds: byKind.summaries, causes: byCause?.summaries ?? [], misses: outcomes.filter((o) => o.firstHitRank !== 1 || !o.answerBearing[5000]).map((o) => ({ id: o.row.id, kind: o.row.kind, rank: o.firstHitRank, answerBearing: o.answerBearing })) }, null, 2)}\n`,
+    `${JSON.stringify({ date: new Date().toISOString(), summaries, halves: halvesReport.summaries, kinds: byKind.summaries, causes: byCause?.summaries ?? [], misses: [...outcomes, ...causeOutcomes].filter((o) => o.firstHitRank !== 1 || !o.answerBearing[5000]).map((o) => ({ id: o.row.id, kind: o.row.kind, rank: o.firstHitRank, answerBearing: o.answerBearing })) }, null, 2)}\n`,
   );
   console.log(`\nwritten: ${out}`);
 }

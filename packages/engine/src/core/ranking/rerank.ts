@@ -4,6 +4,8 @@ import { chunkCoverage, type RankedChunk } from './chunks.js';
 import { asksAboutVersions, HISTORY_KINDS, pageKind } from './kinds.js';
 import { headingIdentifier, headingText } from './labels.js';
 import { remember } from './memo.js';
+import { analyzeQuery } from './query.js';
+import { steer } from './steer.js';
 
 /**
  * API identifiers a query names: words shaped like code (`setupFiles`, `model_validator`, `expect.poll`,
@@ -277,6 +279,8 @@ export function rerank(
       .slice(0, 20))
       add(chunk, top * 0.5);
   }
+  // what the question asks steers the scores: headings naming its terms, its intent, a comparison's subjects
+  steer(out.values(), analyzeQuery(query), terms);
   const history = !asksAboutVersions(query);
   const error = phrases.length > 0;
   let best = 0;
