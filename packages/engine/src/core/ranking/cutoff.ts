@@ -13,6 +13,14 @@ export interface CutoffParams {
   pageRatio: number;
   /** A section scoring at least this share of the best that the answer does not give counts as left out. */
   leftOutRatio: number;
+  /**
+   * A score list is flat when the section ending the floor still scores this share of the best (issue #28): the
+   * ranking could not tell the sections apart, and giving more of them only fills the budget. Past the floor, a
+   * flat list adds sections scoring at least `ratio` of the best only up to {@link CutoffParams.flatTokens}.
+   */
+  flatShare: number;
+  /** Estimated tokens a flat list's answer gives at most past the floor. */
+  flatTokens: number;
 }
 
 /**
@@ -28,6 +36,11 @@ export interface CutoffParams {
  * 0.70-0.75 of the best, a floor of 1,200 one more. Keeping the best section's own page down to a lower share
  * (its neighbours) saved no answer and cost ~300 tokens a question, so the page gets no favour
  * (`pageRatio` = `ratio`).
+ * Issue #28: most score lists are flat (the plain-language question's top 40 within a few percent), and
+ * react-like corpora filled the budget (median ~4,500 tokens at 5,000). A flat list (the floor's last section at
+ * 0.85 of the best or more) now stops at 2,200 tokens: medians 1,924-2,392 on every library at 5,000, answer-bearing
+ * at 2,000 unchanged or better on each; 2,500 left react and ESLint above a 2,500 median, keeping only the best
+ * section of each of 3-5 pages lost more answers.
  */
 export const DEFAULT_CUTOFF: CutoffParams = {
   enabled: true,
@@ -35,6 +48,8 @@ export const DEFAULT_CUTOFF: CutoffParams = {
   ratio: 0.7,
   pageRatio: 0.7,
   leftOutRatio: 0.5,
+  flatShare: 0.85,
+  flatTokens: 2200,
 };
 
 const pageOf = (chunk: StoredChunk): string => chunk.url.split('#')[0] as string;
@@ -50,16 +65,33 @@ export function selectRelevant(
   const best = candidates[0];
   if (!params.enabled || best === undefined || best.score <= 0) return [...candidates];
   const bestPage = pageOf(best.chunk);
+  const flat = isFlat(candidates, params);
   const kept: RankedChunk[] = [];
   let tokens = 0;
   for (const item of candidates) {
     const share = item.score / best.score;
-    if (tokens < params.floorTokens || share >= (pageOf(item.chunk) === bestPage ? params.pageRatio : params.ratio)) {
-      kept.push(item);
-      tokens += item.chunk.tokens;
-    }
+    const page = pageOf(item.chunk);
+    const floor = tokens < params.floorTokens;
+    const keep = flat
+      ? floor || (share >= params.ratio && tokens + item.chunk.tokens <= params.flatTokens)
+      : floor || share >= (page === bestPage ? params.pageRatio : params.ratio);
+    if (!keep) continue;
+    kept.push(item);
+    tokens += item.chunk.tokens;
   }
   return kept;
+}
+
+/** Whether the section at the end of the floor scores at least `flatShare` of the best ({@link CutoffParams.flatShare}). */
+function isFlat(candidates: readonly RankedChunk[], params: CutoffParams): boolean {
+  const best = candidates[0];
+  if (best === undefined || best.score <= 0) return false;
+  let tokens = 0;
+  for (const item of candidates) {
+    tokens += item.chunk.tokens;
+    if (tokens >= params.floorTokens) return item.score / best.score >= params.flatShare;
+  }
+  return false;
 }
 
 /**

@@ -63,8 +63,8 @@ export function isPointer(chunk: StoredChunk): boolean {
 /** Headings of troubleshooting sections within other pages (React's `Troubleshooting`, `Common errors`, FAQs). */
 const TROUBLE_HEADING =
   /\b(?:troubleshoot\w*|common (?:errors|issues|problems|pitfalls|mistakes)|faqs?|known issues|gotchas)\b/;
-/** Headings that compare. */
-const COMPARING_HEADING = /\b(?:vs|versus|differences?|compar\w*|alternatives?|migrat\w+ from)\b/;
+/** Headings that compare (`vs` too, not the editor's name: "VS Code"). */
+const COMPARING_HEADING = /\b(?:vs\b\.?(?!\s*code\b)|versus|differences?|compar\w*|alternatives?|migrat\w+ from)\b/;
 
 /** The weight {@link steer} gives one chunk. */
 function weightOf(chunk: StoredChunk, kind: PageKind, analysis: QueryAnalysis, terms: readonly string[]): number {
