@@ -11,6 +11,7 @@ import {
   errorPhrases,
   fillBudget,
   headingIdentifier,
+  indexSections,
   pageKind,
   queryIdentifiers,
   queryTerms,
@@ -107,6 +108,17 @@ describe('withSectionParts', () => {
     expect(at('Start several workers')).toBeLessThan(at('INFO started'));
     expect(at('INFO started')).toBeLessThan(at('Each worker is a process.'));
     expect(at('Each worker is a process.')).toBeLessThan(at('One process per container.'));
+  });
+
+  it("never opens with a section's (continued) part while the section's beginning is a candidate (issue #28)", () => {
+    indexSections(chunks);
+    // a budget for two sections: the closing note ranked first, the section's beginning last
+    const { content, used } = fillBudget([ranked(note, 1), ranked(other, 0.9), ranked(intro, 0.5)], 120);
+    expect(content.split('\n')[0]).not.toContain('(continued)');
+    expect(content.indexOf('Start several workers')).toBeGreaterThanOrEqual(0);
+    expect(content.indexOf('Start several workers')).toBeLessThan(content.indexOf('Each worker is a process.'));
+    // the best match is still the answer's first in `used` (its source)
+    expect(used[0]?.chunk.id).toBe('note');
   });
 
   it('does not lower a part that ranked better on its own, nor add sections of other pages', () => {

@@ -104,7 +104,7 @@ export function fillBudget(
   const used: RankedChunk[] = [];
   const given = new Set<string>();
   let spent = 0;
-  for (const item of ranked) {
+  for (const item of headsFirst(ranked)) {
     const key = contentKey(item.chunk);
     if (given.has(key)) continue;
     // room for the longer of the two labels the part may get (its own, or one saying it continues)
@@ -155,7 +155,33 @@ export function fillBudget(
     else blocks.push(`<!-- ${labelPath(chunk)} — ${chunkUrl(chunk)} -->\n${text}`);
     previous = chunk;
   }
-  return { content: blocks.join(CHUNK_SEPARATOR), used };
+  // `used` best first, as ranked (a section's beginning given before its better part is not the best match)
+  const rank = new Map(ranked.map((item, i) => [item.chunk.id, i]));
+  const best = [...used].sort((a, b) => (rank.get(a.chunk.id) ?? 0) - (rank.get(b.chunk.id) ?? 0));
+  return { content: blocks.join(CHUNK_SEPARATOR), used: best };
+}
+
+/**
+ * `ranked` with the first part of each section moved just before a later part of it that ranked higher (issue #28):
+ * an answer never opens with a section's "(continued)" part while the section's beginning is among the candidates
+ * (the beginning says what the section is about; the later part's words matched the query better).
+ */
+function headsFirst(ranked: readonly RankedChunk[]): RankedChunk[] {
+  const byId = new Map(ranked.map((item) => [item.chunk.id, item]));
+  const placed = new Set<string>();
+  const out: RankedChunk[] = [];
+  for (const item of ranked) {
+    if (placed.has(item.chunk.id)) continue;
+    const head = sectionOf(item.chunk)[0];
+    const headItem = head && head.id !== item.chunk.id ? byId.get(head.id) : undefined;
+    if (headItem && !placed.has(headItem.chunk.id)) {
+      out.push(headItem);
+      placed.add(headItem.chunk.id);
+    }
+    out.push(item);
+    placed.add(item.chunk.id);
+  }
+  return out;
 }
 
 /** A chunk's body as snippets are cut from it (without its first heading line, whitespace collapsed), per chunk. */
