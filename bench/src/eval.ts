@@ -11,6 +11,7 @@ import { findPhrase, isHit, type QuestionOutcome, summarize } from './lib/qualit
 import {
   type EvalRow,
   half,
+  loadCauseRows,
   loadEvalRows,
   makeProject,
   pct,
@@ -133,6 +134,22 @@ async function httpxHtmlVariant(verbose: boolean) {
   console.log(report(groups).text);
 }
 
+/** The per-cause table: each cause's dev and held-back halves, then every cause's. */
+function causeReport(outcomes: QuestionOutcome[]) {
+  if (outcomes.length === 0) return undefined;
+  const causes = [...new Set(outcomes.map((o) => o.row.cause ?? '?'))];
+  const groups = [...causes, 'all causes'].flatMap((cause) =>
+    (['dev', 'held'] as const).map(
+      (split) =>
+        [
+          `${cause} ${split}`,
+          outcomes.filter((o) => (cause === 'all causes' || o.row.cause === cause) && o.row.split === split),
+        ] as const,
+    ),
+  );
+  return report(groups, 'cause');
+}
+
 async function main() {
   const verbose = process.argv.includes('--verbose');
   if (process.argv.includes('--httpx-html')) {
@@ -144,6 +161,9 @@ async function main() {
   const rows = loadEvalRows({ dev: !sharedOnly });
   const only = process.argv.find((a) => a.startsWith('--only='))?.slice(7);
   const selected = only ? rows.filter((r) => r.id.startsWith(only) || r.library === only) : rows;
+  // the per-cause questions (issue #28): asked of the same server, reported in a table of their own
+  const causeRows = sharedOnly || process.argv.includes('--no-causes') ? [] : loadCauseRows();
+  const selectedCauses = only ? causeRows.filter((r) => r.id.startsWith(only) || r.library === only) : causeRows;
   // --backend=sqlite-search: the same eval with another search backend (results in eval-<backend>.json)
   const backend = process.argv.find((a) => a.startsWith('--backend='))?.slice(10);
   const web = await startWeb({ dev: !sharedOnly });
@@ -152,8 +172,18 @@ async function main() {
   const project = makeProject(web, searchOptions ? { search: JSON.parse(searchOptions) } : {});
   const server = await spawnServer(project.configFile, backend ? { PRO_CONTEXT_SEARCH_BACKEND: backend } : {});
   let outcomes: QuestionOutcome[];
+  let causeOutcomes: QuestionOutcome[];
   try {
     outcomes = await askAll(selected, server, web, verbose);
+    // --verbose lists the misses of the dev half only: the held-back half is measured, never looked into
+    causeOutcomes = await askAll(selectedCauses, server, web, false);
+    if (verbose)
+      await askAll(
+        selectedCauses.filter((r) => r.split === 'dev'),
+        server,
+        web,
+        true,
+      );
   } finally {
     await server.close();
     await web.close();
@@ -189,6 +219,11 @@ async function main() {
   );
   console.log('\nby kind of question\n');
   console.log(byKind.text);
+  const byCause = causeReport(causeOutcomes);
+  if (byCause) {
+    console.log('\nby cause (bench/eval/causes; dev: tuned on, held: held back)\n');
+    console.log(byCause.text);
+  }
   const out = join(
     dirname(fileURLToPath(import.meta.url)),
     '..',
@@ -198,7 +233,7 @@ async function main() {
   mkdirSync(dirname(out), { recursive: true });
   writeFileSync(
     out,
-    `${JSON.stringify({ date: new Date().toISOString(), summaries, halves: halvesReport.summaries, kinds: byKind.summaries, misses: outcomes.filter((o) => o.firstHitRank !== 1 || !o.answerBearing[5000]).map((o) => ({ id: o.row.id, kind: o.row.kind, rank: o.firstHitRank, answerBearing: o.answerBearing })) }, null, 2)}\n`,
+    `${JSON.stringify({ date: new Date().toISOString(), summaries, halves: halvesReport.summaries, kinds: byKind.summaries, causes: byCause?.summaries ?? [], misses: [...outcomes, ...causeOutcomes].filter((o) => o.firstHitRank !== 1 || !o.answerBearing[5000]).map((o) => ({ id: o.row.id, kind: o.row.kind, rank: o.firstHitRank, answerBearing: o.answerBearing })) }, null, 2)}\n`,
   );
   console.log(`\nwritten: ${out}`);
 }

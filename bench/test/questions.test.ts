@@ -44,8 +44,19 @@ describe.skipIf(!corpora)('bench/eval questions', () => {
   const files = devQuestionFiles();
 
   it('has at least 30 questions for each of its libraries', () => {
-    expect(files.length).toBeGreaterThanOrEqual(2);
-    for (const file of files) expect(readQuestions(file).length, file).toBeGreaterThanOrEqual(30);
+    const libraries = files.filter((f) => !f.includes('/causes/'));
+    expect(libraries.length).toBeGreaterThanOrEqual(2);
+    for (const file of libraries) expect(readQuestions(file).length, file).toBeGreaterThanOrEqual(30);
+  });
+
+  it('has a dev and a held-back half of at least six questions for each cause (issue #28)', () => {
+    const causes = files.filter((f) => f.includes('/causes/'));
+    expect(causes.length).toBeGreaterThanOrEqual(4);
+    for (const file of causes) {
+      const rows = readQuestions(file);
+      for (const split of ['dev', 'held'])
+        expect(rows.filter((r) => r.split === split).length, file).toBeGreaterThanOrEqual(6);
+    }
   });
 
   it.each(files.map((f) => [f.split('/').pop() as string, f]))(

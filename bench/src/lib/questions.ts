@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { findPhrase } from './quality.js';
-import { devEvalDir, type EvalRow, normalizeHeading } from './setup.js';
+import { causeEvalDir, devEvalDir, type EvalRow, normalizeHeading } from './setup.js';
 
 /** One section of a markdown page. */
 export interface Section {
@@ -67,6 +67,8 @@ export function checkRows(rows: EvalRow[], corpora: string): string[] {
     for (const key of ['id', 'library', 'question', 'file', 'heading', 'must_contain', 'kind'] as const)
       if (typeof row[key] !== 'string' || !row[key]) p(`missing ${key}`);
     if (!('noise' in row)) p('missing noise');
+    if (row.cause !== undefined && row.split !== 'dev' && row.split !== 'held')
+      p('a cause row needs split "dev" or "held"');
     const words = row.must_contain.split(/\s+/).filter(Boolean).length;
     if (words < 6) p(`must_contain has ${words} words (< 6)`);
     if (findPhrase(row.question, row.must_contain) >= 0) p('the question quotes must_contain');
@@ -98,10 +100,12 @@ export function readQuestions(file: string): EvalRow[] {
     .map((l) => JSON.parse(l) as EvalRow);
 }
 
-/** This project's own question files (`bench/eval/questions-*.jsonl`). */
+/** This project's own question files (`bench/eval/questions-*.jsonl`, and the per-cause sets of `bench/eval/causes/`). */
 export function devQuestionFiles(): string[] {
-  return readdirSync(devEvalDir)
-    .filter((f) => /^questions-.+\.jsonl$/.test(f))
-    .sort()
-    .map((f) => join(devEvalDir, f));
+  const inDir = (dir: string) =>
+    readdirSync(dir)
+      .filter((f) => /^questions-.+\.jsonl$/.test(f))
+      .sort()
+      .map((f) => join(dir, f));
+  return [...inDir(devEvalDir), ...inDir(causeEvalDir)];
 }

@@ -232,6 +232,13 @@ export interface EvalRow {
   must_contain: string;
   kind: string;
   noise: string | null;
+  /**
+   * The cause of failure a `bench/eval/causes/` row tests (issue #28): `comparison`, `troubleshooting-question`,
+   * `plain-howto`, `option-pages`.
+   */
+  cause?: string;
+  /** A cause row's half: `dev` (ranking may be tuned on it) or `held` (held back: never tuned on, only measured). */
+  split?: 'dev' | 'held';
 }
 
 /** The libraries of the shared eval (`../shared/eval`): the "shared" rows whose figures stay comparable. */
@@ -239,6 +246,9 @@ export const sharedEvalLibraries = ['fastapi', 'pydantic'];
 
 /** `bench/eval/`: this project's own dev questions (`questions-<library>.jsonl`, the shared eval's format). */
 export const devEvalDir = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', 'eval');
+
+/** `bench/eval/causes/`: questions per cause of failure (`questions-<cause>.jsonl`, with `cause` and `split`). */
+export const causeEvalDir = join(devEvalDir, 'causes');
 
 function readJsonl(file: string): EvalRow[] {
   return readFileSync(file, 'utf8')
@@ -260,6 +270,14 @@ export function loadEvalRows(options: { dev?: boolean } = {}): EvalRow[] {
     .sort()
     .flatMap((f) => readJsonl(join(devEvalDir, f)));
   return [...shared, ...own];
+}
+
+/** The per-cause questions of `bench/eval/causes/` (issue #28), each with its `cause` and `split`. */
+export function loadCauseRows(): EvalRow[] {
+  return readdirSync(causeEvalDir)
+    .filter((f) => /^questions-.+\.jsonl$/.test(f))
+    .sort()
+    .flatMap((f) => readJsonl(join(causeEvalDir, f)));
 }
 
 /** The odd/even half of a question by the number ending its id (`eslint-07` is odd): tune on one, check on the other. */

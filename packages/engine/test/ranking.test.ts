@@ -10,6 +10,7 @@ import {
   errorPhrases,
   fillBudget,
   headingIdentifier,
+  indexSections,
   pageKind,
   queryIdentifiers,
   queryTerms,
@@ -107,6 +108,17 @@ describe('withSectionParts', () => {
     expect(at('Start several workers')).toBeLessThan(at('INFO started'));
     expect(at('INFO started')).toBeLessThan(at('Each worker is a process.'));
     expect(at('Each worker is a process.')).toBeLessThan(at('One process per container.'));
+  });
+
+  it("never opens with a section's (continued) part while the section's beginning is a candidate (issue #28)", () => {
+    indexSections(chunks);
+    // a budget for two sections: the closing note ranked first, the section's beginning last
+    const { content, used } = fillBudget([ranked(note, 1), ranked(other, 0.9), ranked(intro, 0.5)], 120);
+    expect(content.split('\n')[0]).not.toContain('(continued)');
+    expect(content.indexOf('Start several workers')).toBeGreaterThanOrEqual(0);
+    expect(content.indexOf('Start several workers')).toBeLessThan(content.indexOf('Each worker is a process.'));
+    // the best match is still the answer's first in `used` (its source)
+    expect(used[0]?.chunk.id).toBe('note');
   });
 
   it('does not lower a part that ranked better on its own, nor add sections of other pages', () => {
@@ -265,9 +277,35 @@ describe("get-docs' relevance cut-off", () => {
   it("keeps the best section's own page down to pageRatio when asked to", () => {
     const samePage = (i: number) => `https://docs.example.test/${i === 0 || i === 5 ? 'same' : `p${i}`}/`;
     const list = ranked([1, 0.9, 0.9, 0.9, 0.9, 0.62, 0.62], 400, samePage);
-    const params = { ...DEFAULT_CUTOFF, pageRatio: 0.6 };
+    // (a list this flat would stop at flatTokens: the page rule is of lists that are not)
+    const steep = { ...DEFAULT_CUTOFF, flatShare: 2 };
+    const params = { ...steep, pageRatio: 0.6 };
     expect(selectRelevant(list, params).map((r) => r.chunk.id)).toEqual(['c0', 'c1', 'c2', 'c3', 'c4', 'c5']);
-    expect(selectRelevant(list).map((r) => r.chunk.id)).toEqual(['c0', 'c1', 'c2', 'c3', 'c4']);
+    expect(selectRelevant(list, steep).map((r) => r.chunk.id)).toEqual(['c0', 'c1', 'c2', 'c3', 'c4']);
+  });
+
+  it('answers a flat score list with fewer sections instead of filling the budget (issue #28)', () => {
+    // twenty sections of 400 tokens scoring alike: the ranking cannot tell them apart
+    const flat = ranked(
+      Array.from({ length: 20 }, (_, i) => 1 - i * 0.004),
+      400,
+    );
+    const kept = selectRelevant(flat);
+    expect(kept.map((r) => r.chunk.id)).toEqual(['c0', 'c1', 'c2', 'c3', 'c4']);
+    expect(kept.reduce((sum, r) => sum + r.chunk.tokens, 0)).toBeLessThanOrEqual(DEFAULT_CUTOFF.flatTokens);
+    // the same scores falling away past the floor are not flat: the ratio rule keeps what scores near the best
+    const steep = ranked([1, 0.8, 0.8, 0.8, 0.6, 0.75, 0.74, 0.73, 0.72, 0.71], 400);
+    expect(selectRelevant(steep).map((r) => r.chunk.id)).toEqual([
+      'c0',
+      'c1',
+      'c2',
+      'c3',
+      'c5',
+      'c6',
+      'c7',
+      'c8',
+      'c9',
+    ]);
   });
 
   it('counts the sections scoring half the best or more that the answer left out', () => {

@@ -1,5 +1,13 @@
 import type { LibraryDescriptor, SearchBackend } from '@pro-context/kernel';
-import { joinHits, queryTerms, type RankedChunk, rerank, rerankLookups, withoutLibraryName } from '../core/ranking.js';
+import {
+  joinHits,
+  queryTerms,
+  type RankedChunk,
+  rerank,
+  rerankLookups,
+  searchText,
+  withoutLibraryName,
+} from '../core/ranking.js';
 import type { LoadResult, StoredChunk } from '../indexing/doc-store.js';
 
 /** Chunks read for each identifier or error message a query names (see `rerankLookups`), at most. */
@@ -24,7 +32,8 @@ export async function rankChunks(
   const names = [library.name, library.id.split('/').pop() ?? library.id, library.packageName ?? ''];
   const topic = withoutLibraryName(query, names);
   const terms = queryTerms(topic);
-  const { hits, total } = await search.search(loaded.docs.key, topic, { limit });
+  // the backend is asked without the question's scaffolding (`how do I`, `vs`, `difference between`)
+  const { hits, total } = await search.search(loaded.docs.key, searchText(topic), { limit });
   // the hits' chunks with the rest of their sections, and the chunks naming the query's identifiers or quoting
   // its error message that the backend did not rank (found by the term index), read from the cache
   const found = await Promise.all(
