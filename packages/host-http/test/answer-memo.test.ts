@@ -310,24 +310,10 @@ async function acmeHost(ttlHours: number) {
   return { kernel, handle, docs, getDocs, ...client, engine: kernel.resolve(docsEngineToken) };
 }
 
-/**
- * Whether the engine's get-docs gives `ToolResult.reuse` for an answer of docs it had (the engine helper's
- * change of issue #27; until it is merged, get-docs gives the old `reusable` closure, which the host no longer
- * reads). Remove this probe at merge, so that a get-docs that stops giving `reuse` fails the test below.
- */
-async function engineGivesReuse(kernel: StartedKernel): Promise<boolean> {
-  const runner = createToolRunner(kernel);
-  const args = { libraryId: 'acme', topic: 'widgets', maxTokens: 2000 };
-  await runner.call('get-docs', args);
-  const again = await runner.call('get-docs', args);
-  return again.ok && again.reuse !== undefined;
-}
-
 describe('the HTTP host answer memo with the engine', () => {
-  it("serves a repeated get-docs again, and a refreshed library's next answer is the new content", async (context) => {
+  it("serves a repeated get-docs again, and a refreshed library's next answer is the new content", async () => {
     // the docs expire after 3.6 s: long enough for the first calls, short enough to refresh within the test
     const host = await acmeHost(0.001);
-    if (!(await engineGivesReuse(host.kernel))) context.skip('get-docs does not give ToolResult.reuse yet');
     const first = await host.getDocs();
     expect(first.text).toContain('ALPHA-ONE');
     const again = await host.getDocs();

@@ -43,14 +43,6 @@ export interface ToolResult<O> {
   /** Markdown for the agent to read (the MCP `text` content). */
   text: string;
   /**
-   * Set by a tool whose answer depends on nothing but its arguments and state this check covers (not on the
-   * caller, the session or progress): while it returns true, a host may answer the same tool with equal
-   * arguments with this very result again, without calling the tool (the HTTP host keeps serialized answers).
-   * It must be cheap (it runs on every reuse) and turn false for good once anything the answer came from
-   * changed (docs refreshed, a library reconfigured) or after a short while.
-   */
-  reusable?: () => boolean;
-  /**
    * Set by a tool whose answer depends on nothing but its arguments and state covered by the kernel's
    * `AnswerRevisions` (not on the caller, the session or progress): a host may answer the same tool with equal
    * arguments with this very result again, without calling the tool, while `AnswerRevisions.current()` equals
