@@ -2,9 +2,11 @@ import type {
   AnswerRevisions,
   CacheStore,
   HttpClient,
+  IndexLease,
   LibraryProvider,
   Logger,
   RegistryResolver,
+  ReplicaEvents,
   SearchBackend,
   SourceAdapter,
   UrlAllowlist,
@@ -34,6 +36,13 @@ export interface DocsEngineDeps {
    * reconfigured or removed): the kernel's (`kernelTokens.revisions`). A counter of the engine's own when absent.
    */
   revisions?: AnswerRevisions;
+  /**
+   * Replicas sharing the store (`indexLeaseToken`, bound by a shared store such as PostgreSQL's): a library
+   * version missing from the store is fetched and indexed by one replica at a time, the others wait and load it.
+   */
+  leases?: IndexLease;
+  /** Replicas sharing the store (`replicaEventsToken`): docs changed here are told to them, theirs dropped here. */
+  replicaEvents?: ReplicaEvents;
   /** Called when the set of resolved libraries grows (to emit `resources/list_changed`). */
   onLibraryResolved?: (libraryId: string) => void;
 }

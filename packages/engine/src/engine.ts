@@ -64,6 +64,7 @@ export class DocsEngine {
         maxLoadedMB: deps.options.maxLoadedMB,
         ...(deps.options.pages ? { pageLimits: deps.options.pages } : {}),
         onChange: changed,
+        replicas: { leases: deps.leases, events: deps.replicaEvents },
       },
       this.chunking,
     );
@@ -223,6 +224,7 @@ export class DocsEngine {
   /** Stops watching providers and cancels background resolution (the engine plugin's `stop`). */
   close(): void {
     this.adoption.close();
+    this.parts.store.close();
   }
 
   /** Stops the chunking workers (after {@link idle}: a refresh under way may still chunk). */

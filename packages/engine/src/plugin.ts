@@ -4,9 +4,11 @@ import {
   createToken,
   definePlugin,
   docsFallbackToken,
+  indexLeaseToken,
   kernelTokens,
   libraryProviderToken,
   registryResolverToken,
+  replicaEventsToken,
   searchBackendToken,
   sourceAdapterToken,
   type ToolPlugin,
@@ -62,6 +64,9 @@ export const enginePlugin = definePlugin<EngineOptions, unknown>({
         allowlist: resolver.resolve(kernelTokens.allowlist),
         logger: resolver.resolve(kernelTokens.logger).child({ component: 'engine' }),
         revisions: resolver.resolve(kernelTokens.revisions),
+        // replicas sharing one store (a plugin such as postgres-store binds these; unbound: one process)
+        ...(resolver.isBound(indexLeaseToken) ? { leases: resolver.resolve(indexLeaseToken) } : {}),
+        ...(resolver.isBound(replicaEventsToken) ? { replicaEvents: resolver.resolve(replicaEventsToken) } : {}),
         onLibraryResolved: (libraryId) => events.emit('resources.changed', { reason: `resolved ${libraryId}` }),
       });
     });

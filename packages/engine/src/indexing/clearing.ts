@@ -20,6 +20,10 @@ export interface ClearDeps {
   forget: (key?: string) => Promise<void>;
   /** Lets go the parsed blocks whose keys start with `prefix` (every one without). */
   forgetBlocks: (prefix?: string) => void;
+  /** Library versions loaded in memory (`libraryId@version`). */
+  loadedKeys: () => string[];
+  /** Called once a library's cache went (tells the other replicas sharing the store). */
+  cleared: (libraryId: string) => void;
 }
 
 /**
@@ -62,6 +66,7 @@ export async function clearLibrary(deps: ClearDeps, libraryId: string): Promise<
     for (const key of await cache.keys(namespace, prefix)) await remove(namespace, key);
   }
   deps.forgetBlocks(prefix);
+  deps.cleared(libraryId);
   return removed;
 }
 
@@ -79,7 +84,13 @@ export async function clearEverything(deps: ClearDeps): Promise<number> {
       { suggestion: CLEAR_LATER, retryAfter: 5 },
     );
   }
+  const libraryIds = new Set([
+    ...(await deps.cachedVersions()).map((v) => v.libraryId),
+    ...deps.loadedKeys().map((key) => key.slice(0, key.lastIndexOf('@'))),
+  ]);
   await deps.forget();
   deps.forgetBlocks();
-  return deps.cache.clear();
+  const removed = await deps.cache.clear();
+  for (const libraryId of libraryIds) deps.cleared(libraryId);
+  return removed;
 }

@@ -1,7 +1,7 @@
 import type { CacheStore, FetchContext, LibraryDescriptor, Logger, SearchBackend } from '@pro-context/kernel';
-import { ChunkingPool, indexableChunk, type PageLimits, type TermIndex } from '@pro-context/markdown';
+import { ChunkingPool, type PageLimits, type TermIndex } from '@pro-context/markdown';
 import type { SourceChain } from '../versions/sources.js';
-import { CHUNKS_NS, ChunkBlocks } from './blocks.js';
+import { ChunkBlocks } from './blocks.js';
 import { type ClearDeps, clearEverything, clearLibrary } from './clearing.js';
 import { fetchAndIndex, type IndexingDeps } from './fetch-and-index.js';
 import type { BuildTarget } from './indexing-build.js';
@@ -10,18 +10,16 @@ import { LoadedDocsSet } from './loaded-docs.js';
 import { LocalFreshness } from './local-freshness.js';
 import { DocsPersistence } from './persistence.js';
 import { StaleRefresh } from './refresh.js';
+import { type Lease, type ReplicaContracts, ReplicaCoordination } from './replicas.js';
+import { ensureIndexed, type RestoreDeps, restoreDocs } from './restore.js';
 import { type IndexingNow, SharedBuilds } from './shared-builds.js';
 import {
   type BlockSource,
-  blockPrefix,
   type DocsManifest,
-  isManifest,
-  isRecord,
   type LoadedDocs,
   type StoredChunk,
   StoredDocsTable,
   skippedNotes,
-  toManifest,
 } from './stored-docs.js';
 import { type TocRecord, TocStore } from './toc-store.js';
 
@@ -49,6 +47,8 @@ export interface DocStoreOptions {
    * replaced), a library version let go or cleared (the engine bumps the kernel's `AnswerRevisions`).
    */
   onChange?: (reason: string) => void;
+  /** Replicas sharing the store (`indexLeaseToken`, `replicaEventsToken`): none, one process. */
+  replicas?: ReplicaContracts;
 }
 
 /**
@@ -67,6 +67,9 @@ export class DocStore implements BuildTarget {
   private readonly persistence: DocsPersistence;
   private readonly indexing: IndexingDeps;
   private readonly refresh: StaleRefresh;
+  private readonly restoring: RestoreDeps;
+  private readonly replicas: ReplicaCoordination;
+  private readonly unfollow: () => void;
   private readonly background = new Set<Promise<unknown>>();
   /** Block prefixes of builds under way or not yet persisted: an older build's clean-up leaves them be. */
   readonly building = new Set<string>();
@@ -112,7 +115,33 @@ export class DocStore implements BuildTarget {
       persistence: this.persistence,
       remember: (manifest, expiresAt, pending, terms) => this.remember(manifest, expiresAt, pending, terms),
     };
-    this.refresh = new StaleRefresh(this.indexing, track);
+    this.restoring = {
+      cache,
+      backend,
+      logger,
+      local: this.local,
+      persistence: this.persistence,
+      track,
+      remember: (manifest, expiresAt, pending) => this.remember(manifest, expiresAt, pending),
+    };
+    this.replicas = new ReplicaCoordination(options.replicas ?? {}, logger);
+    this.refresh = new StaleRefresh(this.indexing, this.replicas, track);
+    this.unfollow = this.replicas.follow((libraryId, reason) => void this.track(this.drop(libraryId, reason)));
+  }
+
+  /**
+   * Lets go the library's docs held in memory (every version) and their search indexes, because another replica
+   * changed them (`reason`): the next call loads them from the store again.
+   */
+  private async drop(libraryId: string, reason: string): Promise<void> {
+    await this.loaded.forgetLibrary(libraryId);
+    this.blocks.forget(`${libraryId}@`);
+    this.options.onChange?.(`docs of ${libraryId} ${reason} by another replica`);
+  }
+
+  /** Stops following the other replicas' changes (the engine's `close`). */
+  close(): void {
+    this.unfollow();
   }
 
   /** Loaded docs whose blocks the cache no longer holds: let go, indexed again on the next call. */
@@ -191,7 +220,7 @@ export class DocStore implements BuildTarget {
     const inMemory = loaded && !(await this.local.changed(library, version, loaded.record)) ? loaded : undefined;
     if (inMemory) {
       this.loaded.touch(key, inMemory);
-      await this.ensureIndexed(inMemory);
+      await ensureIndexed(this.restoring, inMemory);
       const stale = inMemory.expiresAt !== null && inMemory.expiresAt <= Date.now();
       if (stale) this.refresh.start(library, version, inMemory, documenting);
       return { docs: inMemory, cached: true, stale };
@@ -224,51 +253,44 @@ export class DocStore implements BuildTarget {
     changed = false,
     documenting?: readonly string[],
   ): Promise<LoadResult> {
-    const key = versionKey(library.id, version);
-    // (a manifest is held parsed while its docs are loaded: the cache's memory tier would keep a second copy, as text)
-    const cached = changed
-      ? undefined
-      : await this.cache.get<unknown>(ns.docs, key, { allowStale: true, memory: false });
-    const restored = cached && (await this.restore(library, version, cached.value, cached.expiresAt));
-    if (cached && restored) {
-      await this.ensureIndexed(restored);
-      if (cached.stale) this.refresh.start(library, version, restored, documenting);
-      return { docs: restored, cached: true, stale: cached.stale };
-    }
-    const docs = await fetchAndIndex(this.indexing, library, version, context, documenting);
-    return { docs, cached: false, stale: false };
+    const stored = () => this.fromStore(library, version, documenting);
+    const found = changed ? undefined : await stored();
+    if (found) return found;
+    // fetched and indexed once across replicas sharing the store (the others wait, then load what it stored)
+    return this.replicas.once(versionKey(library.id, version), context.signal, stored, async (lease) => {
+      try {
+        const docs = await fetchAndIndex(this.indexing, library, version, context, documenting);
+        this.persisted(library.id, 'indexed', lease);
+        return { docs, cached: false, stale: false };
+      } catch (error) {
+        await this.replicas.release(lease);
+        throw error;
+      }
+    });
   }
 
-  /**
-   * Docs from a cached `docs` value: a manifest whose blocks are all in the cache, or a record of the first
-   * format (every chunk inside), rewritten as a manifest and blocks behind the answer. `undefined` when the value
-   * is neither, its blocks are incomplete, or a local source's files changed since: the docs are built again.
-   */
-  private async restore(
+  /** Once the docs built here are stored: the lease goes, and the other replicas hear of it. */
+  private persisted(libraryId: string, reason: string, lease: Lease): void {
+    this.persistence.inOrder(libraryId, async () => {
+      await this.replicas.release(lease);
+      this.replicas.changed(libraryId, reason);
+    });
+  }
+
+  /** The docs as stored (see `restore`), indexed; `undefined` when the store has none that serve. */
+  private async fromStore(
     library: LibraryDescriptor,
     version: string,
-    value: unknown,
-    expiresAt: number | null,
-  ): Promise<StoredDocsTable | undefined> {
-    if (isManifest(value)) {
-      const present = await this.cache.keys(CHUNKS_NS, blockPrefix(value));
-      if (present.length < value.blockStarts.length + 1) {
-        this.logger.info('cached docs are incomplete; indexing them again', { libraryId: library.id, version });
-        return undefined;
-      }
-      if (await this.local.changed(library, version, value)) return undefined;
-      return this.remember(value, expiresAt);
-    }
-    if (isRecord(value)) {
-      if (await this.local.changed(library, version, value)) return undefined;
-      const { chunks, ...meta } = value;
-      const { manifest, blocks } = toManifest(meta, chunks);
-      const docs = this.remember(manifest, expiresAt, chunks);
-      const ttl = expiresAt === null ? { ttlMs: 0 } : { ttlMs: Math.max(1, expiresAt - Date.now()) };
-      this.persistence.inOrder(library.id, () => this.persistence.writeDocs(docs, manifest, blocks, undefined, ttl));
-      return docs;
-    }
-    return undefined;
+    documenting?: readonly string[],
+  ): Promise<LoadResult | undefined> {
+    const key = versionKey(library.id, version);
+    // (a manifest is held parsed while its docs are loaded: the cache's memory tier would keep a second copy, as text)
+    const cached = await this.cache.get<unknown>(ns.docs, key, { allowStale: true, memory: false });
+    const restored = cached && (await restoreDocs(this.restoring, library, version, cached.value, cached.expiresAt));
+    if (!cached || !restored) return undefined;
+    await ensureIndexed(this.restoring, restored);
+    if (cached.stale) this.refresh.start(library, version, restored, documenting);
+    return { docs: restored, cached: true, stale: cached.stale };
   }
 
   /** Approximate MB the loaded library versions hold in memory (for health and tests). */
@@ -289,19 +311,6 @@ export class DocStore implements BuildTarget {
     const docs = new StoredDocsTable(manifest, expiresAt, this.blockSource, pending, terms);
     this.loaded.add(docs);
     return docs;
-  }
-
-  /** Makes sure the backend holds the index: restores the snapshot, or rebuilds it from stored chunks. */
-  private async ensureIndexed(docs: LoadedDocs): Promise<void> {
-    if (await this.backend.has(docs.key)) return;
-    const snapshotKey = `${versionKey(docs.key.libraryId, docs.key.version)}@${this.backend.id}`;
-    const snapshot = await this.cache.get<Uint8Array>(ns.index, snapshotKey, { memory: false });
-    if (snapshot?.meta?.revision === docs.record.revision && snapshot.value instanceof Uint8Array) {
-      if (await this.backend.restore(docs.key, snapshot.value)) return;
-    }
-    const chunks = await docs.all();
-    await this.backend.index(docs.key, chunks.map(indexableChunk));
-    this.track(this.persistence.saveSnapshot(docs));
   }
 
   /** Writes a chunk block (a build's). */
@@ -365,6 +374,8 @@ export class DocStore implements BuildTarget {
         }
       },
       forgetBlocks: (prefix) => this.blocks.forget(prefix),
+      loadedKeys: () => this.loaded.keys(),
+      cleared: (libraryId) => this.replicas.changed(libraryId, 'cleared'),
     };
   }
 

@@ -79,6 +79,15 @@ export class LoadedDocsSet {
     this.bytes.delete(key);
   }
 
+  /** Lets every version of a library go from memory, and from the search backend. */
+  async forgetLibrary(libraryId: string): Promise<void> {
+    for (const key of this.keys().filter((k) => k.startsWith(`${libraryId}@`))) {
+      const docs = this.loaded.get(key);
+      this.forget(key);
+      if (docs) await this.backend.drop(docs.key);
+    }
+  }
+
   /** Approximate MB the loaded library versions hold. */
   megabytes(): number {
     return this.totalBytes / MB;
