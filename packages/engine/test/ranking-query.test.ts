@@ -1,8 +1,8 @@
 import { estimateTokens } from '@pro-context/kernel';
 import { describe, expect, it } from 'vitest';
-import type { StoredChunk } from '../src/indexing/doc-store.js';
 import { isPointer } from '../src/core/ranking/steer.js';
 import { analyzeQuery, comparisonSubjects, rerank, searchText } from '../src/core/ranking.js';
+import type { StoredChunk } from '../src/indexing/doc-store.js';
 
 // issue #28: questions as agents write them
 
