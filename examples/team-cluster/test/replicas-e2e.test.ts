@@ -27,8 +27,8 @@ const hostSharesBuckets = (() => {
 })();
 
 /**
- * Two `pro-context serve --http` processes (the built CLI) on one PostgreSQL: what works across replicas with
- * the store alone: a library indexed by one is served by the other from the store without fetching, a key
+ * Two `pro-context serve --http` processes (the built CLI) on one PostgreSQL: a library asked of both at once is
+ * fetched and indexed by one (the engine takes the store's indexing lease) and loaded from the store by the other, a key
  * revoked through `pro-context-admin` is refused by both at the next request, usage adds up over both, and
  * rate limits are one bucket per key.
  */
@@ -65,34 +65,29 @@ describe.skipIf(skipReason)(`two replicas on one PostgreSQL${skipReason ? ` (ski
     replicas.push(await startReplica({ cliPath, name: 'b', env: project.env }));
     const [a, b] = replicas as [Replica, Replica];
 
-    // replica A fetches and indexes fastapi
-    const onA = await connect(a, key);
+    // both replicas asked at once, before either stored anything: one takes the indexing lease, fetches and
+    // indexes fastapi; the other waits for it and loads what it stored
+    const [onA, onB] = await Promise.all([connect(a, key), connect(b, key)]);
     const call = (client: Client, name: string, args: Record<string, unknown>) =>
       client.callTool({ name, arguments: args }, CallToolResultSchema, { timeout: 120_000 });
-    const docsA = await call(onA, 'get-docs', {
-      libraryId: 'fastapi',
-      topic: 'dependencies with yield',
-      maxTokens: 2000,
-    });
+    const ask = { libraryId: 'fastapi', topic: 'dependencies with yield', maxTokens: 2000 };
+    const [docsA, docsB] = await Promise.all([call(onA, 'get-docs', ask), call(onB, 'get-docs', ask)]);
     expect(docsA.isError).toBeFalsy();
-    const fetchedByA = web.requests.filter((r) => r.site === 'fastapi').length;
-    expect(fetchedByA).toBeGreaterThan(0);
+    expect(docsB.isError).toBeFalsy();
+    for (const docs of [docsA, docsB]) expect((docs.structuredContent as { content: string }).content).toMatch(/yield/);
+    const fetched = web.requests.filter((r) => r.site === 'fastapi');
+    expect(fetched.length).toBeGreaterThan(0);
+    // the docs site saw one fetch of each page
+    const perPath = new Map<string, number>();
+    for (const r of fetched) perPath.set(r.path, (perPath.get(r.path) ?? 0) + 1);
+    expect([...perPath].filter(([, n]) => n > 1)).toEqual([]);
+    const fetchedOnce = fetched.length;
     const stored = await waitForStoreQuiet(project.schema);
     expect(stored).toMatch(/"index"|"chunks"/);
 
-    // replica B answers from the store: not one more request to the docs site
-    const onB = await connect(b, key);
-    const docsB = await call(onB, 'get-docs', {
-      libraryId: 'fastapi',
-      topic: 'dependencies with yield',
-      maxTokens: 2000,
-    });
-    expect(docsB.isError).toBeFalsy();
-    expect((docsB.structuredContent as { content: string }).content).toMatch(/yield/);
-    expect(web.requests.filter((r) => r.site === 'fastapi').length).toBe(fetchedByA);
     const searchB = await call(onB, 'search-docs', { libraryId: 'fastapi', query: 'background tasks' });
     expect(searchB.isError).toBeFalsy();
-    expect(web.requests.filter((r) => r.site === 'fastapi').length).toBe(fetchedByA);
+    expect(web.requests.filter((r) => r.site === 'fastapi').length).toBe(fetchedOnce);
 
     // revoked through the admin CLI: both replicas refuse the key at the next request
     expect((await admin(adminPath, project.env, 'keys', 'revoke', 'alice')).code).toBe(0);
