@@ -197,8 +197,12 @@ describe('replicas sharing one store', () => {
     expect(answer.results[0]?.url).toMatch(`${site.origin}/page-3.md`);
     expect(shared.bus.published).toContainEqual({ kind: 'library', libraryId: 'acme', reason: 'indexed', from: 'a' });
 
-    // a third replica asked five times at once reads the stored docs once, and fetches nothing
+    // A told the others before it gave the lease up: what B loaded after waiting stays loaded
     await a.engine.idle();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(b.engine.loadedVersions()).toEqual(['acme@latest']);
+
+    // a third replica asked five times at once reads the stored docs once, and fetches nothing
     const c = await replica('c', shared);
     const reads = shared.cache.docsReads;
     const onC = await Promise.all(Array.from({ length: 5 }, () => c.engine.loadDocs('acme')));

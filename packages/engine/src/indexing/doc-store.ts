@@ -130,12 +130,16 @@ export class DocStore implements BuildTarget {
   }
 
   /**
-   * Lets go the library's docs held in memory (every version) and their search indexes, because another replica
-   * changed them (`reason`): the next call loads them from the store again.
+   * Lets go the library's docs held in memory (every version whose stored revision is another or gone) and their
+   * search indexes, because another replica changed them (`reason`): the next call loads them from the store again.
    */
   private async drop(libraryId: string, reason: string): Promise<void> {
-    await this.loaded.forgetLibrary(libraryId);
-    this.blocks.forget(`${libraryId}@`);
+    // (docs this replica loaded from the store after the change are the ones stored: they stay)
+    const stored = (key: string) =>
+      this.cache.get<{ revision?: unknown }>(ns.docs, key, { allowStale: true, memory: false });
+    const unchanged = async (key: string, docs: LoadedDocs) =>
+      (await stored(key))?.value.revision === docs.record.revision;
+    if ((await this.loaded.forgetLibrary(libraryId, unchanged)) > 0) this.blocks.forget(`${libraryId}@`);
     this.options.onChange?.(`docs of ${libraryId} ${reason} by another replica`);
   }
 
@@ -269,11 +273,11 @@ export class DocStore implements BuildTarget {
     });
   }
 
-  /** Once the docs built here are stored: the lease goes, and the other replicas hear of it. */
+  /** Once the docs built here are stored: the other replicas hear of it, then the lease goes. */
   private persisted(libraryId: string, reason: string, lease: Lease): void {
     this.persistence.inOrder(libraryId, async () => {
-      await this.replicas.release(lease);
       this.replicas.changed(libraryId, reason);
+      await this.replicas.release(lease);
     });
   }
 

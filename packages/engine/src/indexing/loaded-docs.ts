@@ -79,13 +79,23 @@ export class LoadedDocsSet {
     this.bytes.delete(key);
   }
 
-  /** Lets every version of a library go from memory, and from the search backend. */
-  async forgetLibrary(libraryId: string): Promise<void> {
+  /**
+   * Lets every version of a library go from memory, and from the search backend, but those `unchanged` says are
+   * still the docs stored. Returns how many went.
+   */
+  async forgetLibrary(
+    libraryId: string,
+    unchanged: (key: string, docs: StoredDocsTable) => Promise<boolean>,
+  ): Promise<number> {
+    let forgotten = 0;
     for (const key of this.keys().filter((k) => k.startsWith(`${libraryId}@`))) {
       const docs = this.loaded.get(key);
+      if (!docs || (await unchanged(key, docs)) || this.loaded.get(key) !== docs) continue;
       this.forget(key);
-      if (docs) await this.backend.drop(docs.key);
+      await this.backend.drop(docs.key);
+      forgotten++;
     }
+    return forgotten;
   }
 
   /** Approximate MB the loaded library versions hold. */

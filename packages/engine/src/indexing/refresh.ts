@@ -44,10 +44,10 @@ export class StaleRefresh {
             await this.replicas.release(lease);
             throw error;
           }
-          // once the new docs are stored, the lease goes and the other replicas drop theirs
+          // once the new docs are stored, the other replicas drop theirs, and the lease goes
           this.deps.persistence.inOrder(library.id, async () => {
-            await this.replicas.release(lease);
             this.replicas.changed(library.id, 'refreshed');
+            await this.replicas.release(lease);
           });
         })
         .catch((error: unknown) => {
