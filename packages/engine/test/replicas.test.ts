@@ -3,6 +3,7 @@ import {
   type CacheGetOptions,
   type DocsResult,
   definePlugin,
+  type Freshness,
   type IndexLease,
   indexLeaseToken,
   KERNEL_VERSION,
@@ -101,8 +102,10 @@ class CountingCache extends MemoryCacheStore {
 }
 
 const PAGES = 6;
+/** The docs site's edition: its pages say it (a new one is a change of the docs). */
+let edition = 'v1';
 const pageText = (n: number) =>
-  `# Page ${n}\n\n## Tuning knob${n}\n\nSet \`knob${n}\` to the tolerance. Orbits are computed step by step.\n`;
+  `# Page ${n}\n\n## Tuning knob${n}\n\nSet \`knob${n}\` to the tolerance (edition${edition}). Orbits are computed step by step.\n`;
 
 /** A source adapter reading acme's pages from the loopback docs site (which counts the requests). */
 class SiteAdapter extends StaticSourceAdapter {
@@ -125,8 +128,12 @@ class SiteAdapter extends StaticSourceAdapter {
       pages,
       sourceUrl: this.site.origin,
       fetchedAt: new Date().toISOString(),
-      freshness: { contentHash: 'v1' },
+      freshness: { contentHash: edition },
     };
+  }
+
+  override async checkFreshness(_library: LibraryDescriptor, _version: string, cached: Freshness) {
+    return cached.contentHash === edition ? ('fresh' as const) : ('changed' as const);
   }
 }
 
@@ -145,11 +152,16 @@ beforeAll(async () => {
 afterEach(async () => {
   await Promise.all(kernels.splice(0).map((k) => k.stop()));
   site.hits.length = 0;
+  edition = 'v1';
 });
 afterAll(() => site.close());
 
 /** A replica: an engine on the shared cache, with the shared leases and its end of the event bus. */
-async function replica(id: string, shared: { cache: MemoryCacheStore; leases: SharedLeases; bus: EventBus }) {
+async function replica(
+  id: string,
+  shared: { cache: MemoryCacheStore; leases: SharedLeases; bus: EventBus },
+  ttlHours?: number,
+) {
   const adapter = new SiteAdapter(site);
   const kernel = await createTestKernel({
     fakeCache: shared.cache,
@@ -165,7 +177,9 @@ async function replica(id: string, shared: { cache: MemoryCacheStore; leases: Sh
         },
       }),
     ],
-    config: { libraries: [{ id: 'acme', name: 'Acme', language: 'python', source: 'site' }] },
+    config: {
+      libraries: [{ id: 'acme', name: 'Acme', language: 'python', source: 'site', ...(ttlHours ? { ttlHours } : {}) }],
+    },
   });
   kernels.push(kernel);
   return { kernel, engine: kernel.resolve(docsEngineToken), adapter };
@@ -247,5 +261,33 @@ describe('replicas sharing one store', () => {
     const hits = site.hits.length;
     expect((await b.engine.loadDocs('acme')).cached).toBe(false);
     expect(site.hits.length).toBe(hits + PAGES);
+  });
+
+  it('stale docs are refreshed by the replica holding the lease; the others skip it, then load the new docs', async () => {
+    const shared = cluster();
+    // docs stale after 0.36 s
+    const [a, b] = [await replica('a', shared, 0.0001), await replica('b', shared, 0.0001)];
+    await a.engine.loadDocs('acme');
+    await a.engine.idle();
+    await b.engine.loadDocs('acme');
+    await new Promise((resolve) => setTimeout(resolve, 450));
+    edition = 'v2';
+
+    // A serves its stale docs and refreshes them behind; B, asked meanwhile, leaves the refresh to A
+    expect((await a.engine.loadDocs('acme')).stale).toBe(true);
+    await vi.waitFor(() => expect(shared.leases.isHeld('index:acme@latest')).toBe(true));
+    expect((await b.engine.loadDocs('acme')).stale).toBe(true);
+    await Promise.all([a.engine.idle(), b.engine.idle()]);
+    // the first build's lease and A's refresh's: B's refresh found it held and let A do it
+    expect(shared.leases.taken).toHaveLength(2);
+    expect(site.hits.filter((h) => h.startsWith('/page-')).length).toBe(2 * PAGES);
+    expect(shared.bus.published.at(-1)).toEqual({ kind: 'library', libraryId: 'acme', reason: 'refreshed', from: 'a' });
+
+    // B let its old docs go and loads the new ones from the store, without fetching
+    await vi.waitFor(() => expect(b.engine.loadedVersions()).toEqual([]));
+    expect((await b.engine.loadDocs('acme')).cached).toBe(true);
+    const answer = await b.engine.search('acme', 'editionv2', undefined, 3);
+    expect(answer.results.length).toBeGreaterThan(0);
+    expect(site.hits.filter((h) => h.startsWith('/page-')).length).toBe(2 * PAGES);
   });
 });
