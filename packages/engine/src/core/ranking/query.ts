@@ -75,9 +75,18 @@ function subjectOf(phrase: string, fromEnd: boolean): string {
   return (fromEnd ? kept.reverse() : kept).join(' ');
 }
 
+/**
+ * At most {@link MAX_QUESTION} characters of a question: the tools' schemas allow 500; the patterns below are
+ * checked for inputs of that size (packages/robustness/redos-allowlist.json).
+ */
+const MAX_QUESTION = 1000;
+function bounded(question: string): string {
+  return question.length > MAX_QUESTION ? question.slice(0, MAX_QUESTION) : question;
+}
+
 /** The subjects a comparison names, or none when the question compares nothing. */
 export function comparisonSubjects(question: string): string[] {
-  const text = question.replace(/\s+/g, ' ').trim();
+  const text = bounded(question).replace(/\s+/g, ' ').trim();
   const between = /\bdiff\w*\s+between\s+(.+?)\s+and\s+(.+?)(?:[?,.;]|$)/i.exec(text);
   if (between) return [subjectOf(between[1] as string, false), subjectOf(between[2] as string, false)].filter(Boolean);
   const versus = /^(.*?)\s*\b(?:vs\.?|versus|compared\s+(?:to|with))(?=\s|$|[,?])\s*(.*)$/i.exec(text);
@@ -89,21 +98,24 @@ export function comparisonSubjects(question: string): string[] {
     );
     return [before, after].filter(Boolean);
   }
-  const differ = /^(.*?)\s*\b(?:different|differ)\s+(?:from|than)\s+(.*)$/i.exec(text);
+  // whitespace is collapsed to single spaces above: the splits below are single searches (linear; issue #25)
+  const differ = /\b(?:different|differ) (?:from|than) /i.exec(text);
   if (differ) {
-    const before = subjectOf((differ[1] as string).replace(/^\s*how\s+(?:is|are|does|do)\s+/i, ''), true);
-    return [before, subjectOf(differ[2] as string, false)].filter(Boolean);
+    const head = text.slice(0, differ.index);
+    const before = subjectOf(head.replace(/^\s*how (?:is|are|does|do) /i, ''), true);
+    return [before, subjectOf(text.slice(differ.index + differ[0].length), false)].filter(Boolean);
   }
   if (CHOICE_CUE.test(text)) {
-    const either = /^(.*?)\s+or\s+(.*)$/i.exec(text.split(/[,?;]/)[0] ?? '');
-    if (either) return [subjectOf(either[1] as string, true), subjectOf(either[2] as string, false)].filter(Boolean);
+    const first = text.split(/[,?;]/)[0] ?? '';
+    const at = first.toLowerCase().indexOf(' or ');
+    if (at >= 0) return [subjectOf(first.slice(0, at), true), subjectOf(first.slice(at + 4), false)].filter(Boolean);
   }
   return [];
 }
 
 /** The question without its scaffolding, whitespace collapsed; the question itself when nothing else is left. */
 export function withoutScaffolding(question: string): string {
-  let out = question;
+  let out = bounded(question);
   for (const pattern of SCAFFOLDING) out = out.replace(pattern, ' ');
   out = out
     .replace(/\s+([,?!;:])/g, '$1')
@@ -116,7 +128,8 @@ export function withoutScaffolding(question: string): string {
 const IDENTIFIER = /[a-z0-9][_.][A-Za-z]|[A-Za-z][_.][a-z0-9]|\b[a-z$]+[A-Z]\w*|\(\)|\b[a-z]+(?:-[a-z0-9]+){2,}\b/;
 
 /** Analyses a question (the library's own name already taken out): see {@link QueryAnalysis}. */
-export function analyzeQuery(question: string): QueryAnalysis {
+export function analyzeQuery(asked: string): QueryAnalysis {
+  const question = bounded(asked);
   const subjects = comparisonSubjects(question);
   const text = withoutScaffolding(question);
   let intent: QueryIntent;
