@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
@@ -6,25 +5,6 @@ import type { FakeWeb } from '@pro-context/testing/fake-web';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admin, type Replica, startReplica, stopReplica } from '../src/loopback.js';
 import { adminPath, cliPath, skipReason, startCorpusWeb, waitForStoreQuiet, writeClusterProject } from './helpers.js';
-
-/**
- * Whether the HTTP host charges the shared {@link RateLimiter} when a plugin binds `rateLimiterToken` (the host
- * helper's change of issue #27/#31): until it does, each replica keeps its own in-memory buckets.
- */
-const hostSharesBuckets = (() => {
-  try {
-    const dir = new URL('../../../packages/host-http/src/', import.meta.url);
-    return ['server.ts', 'index.ts', 'rate-limit.ts'].some((f) => {
-      try {
-        return /resolve\(rateLimiterToken\)|isBound\(rateLimiterToken\)/.test(readFileSync(new URL(f, dir), 'utf8'));
-      } catch {
-        return false;
-      }
-    });
-  } catch {
-    return false;
-  }
-})();
 
 /**
  * Two `pro-context serve --http` processes (the built CLI) on one PostgreSQL: a library asked of both at once is
@@ -105,37 +85,34 @@ describe.skipIf(skipReason)(`two replicas on one PostgreSQL${skipReason ? ` (ski
       expect(r.stderr()).not.toContain(new URL(process.env.PRO_CONTEXT_TEST_DATABASE_URL as string).password);
   });
 
-  it.skipIf(!hostSharesBuckets)(
-    `one rate-limit bucket per key across replicas${hostSharesBuckets ? '' : ' (skipped: packages/host-http does not use rateLimiterToken yet)'}`,
-    async () => {
-      const bob = (
-        await admin(adminPath, project.env, 'keys', 'create', '--name', 'bob', '--per-minute', '1', '--burst', '3')
-      ).stdout.trim();
-      const a = await startReplica({ cliPath, name: 'c', env: project.env });
-      const b = await startReplica({ cliPath, name: 'd', env: project.env });
-      replicas.push(a, b);
-      // bob's 3-request burst is shared: requests through A and B draw from one bucket
-      const bodyFor = (id: number) =>
-        JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'list-libraries', arguments: {} } });
-      const post = (replica: Replica, id: number) =>
-        fetch(`http://127.0.0.1:${replica.port}/mcp`, {
-          method: 'POST',
-          headers: {
-            Authorization: `Bearer ${bob}`,
-            'Content-Type': 'application/json',
-            Accept: 'application/json, text/event-stream',
-            'Mcp-Protocol-Version': '2025-06-18',
-          },
-          body: bodyFor(id),
-        }).then(async (r) => {
-          await r.arrayBuffer();
-          return r.status;
-        });
-      const statuses = [await post(a, 1), await post(b, 2), await post(a, 3), await post(b, 4), await post(a, 5)];
-      expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(2);
-      expect(statuses.slice(0, 3)).toEqual([200, 200, 200]);
+  it('one rate-limit bucket per key across replicas', async () => {
+    const bob = (
+      await admin(adminPath, project.env, 'keys', 'create', '--name', 'bob', '--per-minute', '1', '--burst', '3')
+    ).stdout.trim();
+    const a = await startReplica({ cliPath, name: 'c', env: project.env });
+    const b = await startReplica({ cliPath, name: 'd', env: project.env });
+    replicas.push(a, b);
+    // bob's 3-request burst is shared: requests through A and B draw from one bucket
+    const bodyFor = (id: number) =>
+      JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'list-libraries', arguments: {} } });
+    const post = (replica: Replica, id: number) =>
+      fetch(`http://127.0.0.1:${replica.port}/mcp`, {
+        method: 'POST',
+        headers: {
+          Authorization: `Bearer ${bob}`,
+          'Content-Type': 'application/json',
+          Accept: 'application/json, text/event-stream',
+          'Mcp-Protocol-Version': '2025-06-18',
+        },
+        body: bodyFor(id),
+      }).then(async (r) => {
+        await r.arrayBuffer();
+        return r.status;
+      });
+    const statuses = [await post(a, 1), await post(b, 2), await post(a, 3), await post(b, 4), await post(a, 5)];
+    expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(2);
+    expect(statuses.slice(0, 3)).toEqual([200, 200, 200]);
 
-      await Promise.all([stopReplica(a), stopReplica(b)]);
-    },
-  );
+    await Promise.all([stopReplica(a), stopReplica(b)]);
+  });
 });
