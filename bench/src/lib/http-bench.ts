@@ -3,15 +3,16 @@
  * out of the way), the corpora indexed once, then autocannon on loopback (each run bounded in time) for
  * cached get-docs and search-docs at 1, 10 and 50 connections, and the server's memory before and after.
  */
+
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { FakeWeb } from '@pro-context/testing/fake-web';
+import { freePort } from '@pro-context/testing/fake-web';
 import autocannon from 'autocannon';
 import { cpuMsOf, memoryOf } from './latency.js';
 import { cliPath, makeProject } from './setup.js';
@@ -51,17 +52,6 @@ export interface HttpReport {
   memoryBeforeMb?: number;
   memoryAfterMb?: number;
   peakMb?: number;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
 }
 
 function cannon(options: autocannon.Options): Promise<autocannon.Result> {

@@ -1,26 +1,15 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { freePort } from '@pro-context/testing/fake-web';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliPath, skipReason, useCorpusProject } from './helpers.js';
 
 const run = promisify(execFile);
 const adminPath = fileURLToPath(new URL('../dist/bin/pro-context-admin.js', import.meta.url));
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
 
 /**
  * A team lead's day, with the built binaries: `pro-context-admin keys create`, `pro-context serve --http`,

@@ -1,6 +1,5 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -12,6 +11,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { type FakeContext7, startFakeContext7 } from '@pro-context/testing';
 import type { FakeWeb } from '@pro-context/testing/fake-web';
+import { freePort } from '@pro-context/testing/fake-web';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliPath, connectStdio, skipReason, startCorpusWeb, writeProject } from './helpers.js';
 
@@ -48,17 +48,6 @@ function leaks(text: string): string[] {
 }
 
 const textOf = (result: CallToolResult) => (result.content[0] as { text: string }).text;
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
 
 /**
  * Secrets never leave (issue #25.5): secrets planted in the configuration (a token in an `llmsTxtUrl`'s query, a

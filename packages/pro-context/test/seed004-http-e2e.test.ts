@@ -1,12 +1,12 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { freePort } from '@pro-context/testing/fake-web';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { cliPath, offlineRegistries } from './helpers.js';
 
@@ -15,17 +15,6 @@ import { cliPath, offlineRegistries } from './helpers.js';
 const run = promisify(execFile);
 const adminPath = fileURLToPath(new URL('../dist/bin/pro-context-admin.js', import.meta.url));
 const built = existsSync(cliPath) && existsSync(adminPath);
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
 
 describe.skipIf(!built)("seed 004's HTTP server conventions", () => {
   let dir: string;

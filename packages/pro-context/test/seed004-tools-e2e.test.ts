@@ -1,6 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -8,6 +7,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { type CallToolResult, CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { type FakeContext7, startFakeContext7 } from '@pro-context/testing';
 import type { FakeWeb } from '@pro-context/testing/fake-web';
+import { freePort } from '@pro-context/testing/fake-web';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   cliPath,
@@ -25,17 +25,6 @@ type Connection = Awaited<ReturnType<typeof connectStdio>>;
 const KEY = 'fake-seed004-context7-key-8d1f0a';
 
 const textOf = (result: CallToolResult) => result.content.map((c) => (c.type === 'text' ? c.text : '')).join('');
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
 
 describe.skipIf(skipReason)(
   `seed 004's Context7 tools and Context7 as the engine's fallback, through the built server${skipReason ? ` (skipped: ${skipReason})` : ''}`,

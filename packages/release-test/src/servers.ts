@@ -1,23 +1,12 @@
 // Starting pro-context the ways the tests need: a free loopback port, an HTTP server waited for until ready.
+
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { repoRoot } from './registry.js';
 
 /** The built CLIs of the workspace (`npm test` builds them first). */
 export const builtCli = join(repoRoot, 'packages', 'pro-context', 'dist', 'bin', 'pro-context.js');
 export const builtAdmin = join(repoRoot, 'packages', 'pro-context', 'dist', 'bin', 'pro-context-admin.js');
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
 
 /**
  * Spawns `command args` (a `pro-context serve --http`, directly or through npx) in its own process group and

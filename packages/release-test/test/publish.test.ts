@@ -10,6 +10,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { type LoopbackSite, startLoopbackSite } from '@pro-context/testing';
+import { freePort } from '@pro-context/testing/fake-web';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prepareInstall, readDockerfile, teamServerDir } from '../src/dockerfile.js';
 import { httpServer, readmeSnippets, stdioServer } from '../src/readme.js';
@@ -22,7 +23,7 @@ import {
   startRegistry,
   workspacePackages,
 } from '../src/registry.js';
-import { freePort, startHttpServer } from '../src/servers.js';
+import { startHttpServer } from '../src/servers.js';
 import { npxArgs, sqliteBindingMode, startPrebuiltHost, userEnv } from '../src/user.js';
 
 const enabled = process.env.CI === 'true' || process.env.PRO_CONTEXT_RELEASE_TEST === '1';

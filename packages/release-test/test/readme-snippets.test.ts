@@ -10,9 +10,10 @@ import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { freePort } from '@pro-context/testing/fake-web';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agents, expandVariables, httpServer, readmeSnippets, shellWords, stdioServer } from '../src/readme.js';
-import { builtAdmin, builtCli, freePort, startHttpServer } from '../src/servers.js';
+import { builtAdmin, builtCli, startHttpServer } from '../src/servers.js';
 import { npxArgs } from '../src/user.js';
 
 const execFileAsync = promisify(execFile);

@@ -91,7 +91,7 @@ export type {
   FaultSpec,
   FaultTarget,
 } from './fake-web/index.js';
-export { corpusSites, findCorpusRoot, startFakeWeb } from './fake-web/index.js';
+export { corpusSites, findCorpusRoot, freePort, startFakeWeb } from './fake-web/index.js';
 export { MemoryCacheStore } from './fakes/memory-cache-store.js';
 export { StaticRegistryResolver } from './fakes/static-registry-resolver.js';
 export type { StaticLibraryDocs } from './fakes/static-source-adapter.js';
