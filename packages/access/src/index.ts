@@ -10,3 +10,5 @@ export type {
   UsageSummary,
 } from './contracts.js';
 export { keyStoreToken, rateLimiterToken, usageStoreToken } from './contracts.js';
+export type { KeyRow, UsageRow } from './rows.js';
+export { keyRecordFromRow, usageSummariesFromRows } from './rows.js';

@@ -1,47 +1,20 @@
-import type {
-  ApiKeyRecord,
-  KeyStore,
-  RateDecision,
-  RateLimiter,
-  RateLimitSettings,
-  UsageDelta,
-  UsageStore,
-  UsageSummary,
+import {
+  type ApiKeyRecord,
+  type KeyRow,
+  type KeyStore,
+  keyRecordFromRow,
+  type RateDecision,
+  type RateLimiter,
+  type RateLimitSettings,
+  type UsageDelta,
+  type UsageRow,
+  type UsageStore,
+  type UsageSummary,
+  usageSummariesFromRows,
 } from '@pro-context/access';
 import { ProContextError } from '@pro-context/kernel';
 import type { Database } from './database.js';
 import { migrations } from './schema.js';
-
-interface KeyRow {
-  id: string;
-  name: string;
-  hash: string;
-  created_at: number;
-  last_used_at: number | null;
-  revoked_at: number | null;
-  rate_per_minute: number | null;
-  rate_burst: number | null;
-}
-
-interface UsageRow {
-  key_id: string;
-  tool: string;
-  calls: number;
-  errors: number;
-  last_used_at: number | null;
-}
-
-const toRecord = (row: KeyRow): ApiKeyRecord => ({
-  id: row.id,
-  name: row.name,
-  createdAt: row.created_at,
-  lastUsedAt: row.last_used_at,
-  revokedAt: row.revoked_at,
-  rateLimit:
-    row.rate_per_minute === null || row.rate_burst === null
-      ? null
-      : { maxRequestsPerMinute: row.rate_per_minute, burstSize: row.rate_burst },
-});
 
 /**
  * API keys, usage and rate-limit buckets in the database every replica shares ({@link KeyStore},
@@ -82,25 +55,25 @@ export class PostgresAccessStore implements KeyStore, UsageStore, RateLimiter {
         suggestion: 'Choose another name, or revoke the old key first.',
       });
     }
-    return toRecord(row);
+    return keyRecordFromRow(row);
   }
 
   async findByHash(hash: string): Promise<(ApiKeyRecord & { hash: string }) | undefined> {
     await this.db.migrate(migrations);
     const { rows } = await this.db.query<KeyRow>(`SELECT * FROM ${this.keysTable} WHERE hash = $1`, [hash]);
     const row = rows[0];
-    return row ? { ...toRecord(row), hash: row.hash } : undefined;
+    return row ? { ...keyRecordFromRow(row), hash: row.hash } : undefined;
   }
 
   async find(idOrName: string): Promise<ApiKeyRecord | undefined> {
     const row = await this.row(idOrName);
-    return row ? toRecord(row) : undefined;
+    return row ? keyRecordFromRow(row) : undefined;
   }
 
   async list(): Promise<ApiKeyRecord[]> {
     await this.db.migrate(migrations);
     const { rows } = await this.db.query<KeyRow>(`SELECT * FROM ${this.keysTable} ORDER BY created_at, id`);
-    return rows.map(toRecord);
+    return rows.map(keyRecordFromRow);
   }
 
   async revoke(idOrName: string, at: number): Promise<ApiKeyRecord | undefined> {
@@ -111,7 +84,7 @@ export class PostgresAccessStore implements KeyStore, UsageStore, RateLimiter {
       [at, row.id],
     );
     await this.forget(row.id);
-    return rows[0] ? toRecord(rows[0]) : undefined;
+    return rows[0] ? keyRecordFromRow(rows[0]) : undefined;
   }
 
   async setRateLimit(idOrName: string, limit: RateLimitSettings | null): Promise<ApiKeyRecord | undefined> {
@@ -121,7 +94,7 @@ export class PostgresAccessStore implements KeyStore, UsageStore, RateLimiter {
       `UPDATE ${this.keysTable} SET rate_per_minute = $1, rate_burst = $2 WHERE id = $3 RETURNING *`,
       [limit?.maxRequestsPerMinute ?? null, limit?.burstSize ?? null, row.id],
     );
-    return rows[0] ? toRecord(rows[0]) : undefined;
+    return rows[0] ? keyRecordFromRow(rows[0]) : undefined;
   }
 
   /** Adds every delta in one statement (the totals of all replicas add up in the same rows). */
@@ -171,23 +144,7 @@ export class PostgresAccessStore implements KeyStore, UsageStore, RateLimiter {
       keyId === undefined
         ? await this.db.query<UsageRow>(`SELECT * FROM ${this.usageTable} ORDER BY key_id, tool`)
         : await this.db.query<UsageRow>(`SELECT * FROM ${this.usageTable} WHERE key_id = $1 ORDER BY tool`, [keyId]);
-    const byKey = new Map<string, UsageSummary>();
-    for (const row of rows) {
-      let s = byKey.get(row.key_id);
-      if (!s) {
-        s = { keyId: row.key_id, requests: 0, errors: 0, toolCalls: {}, toolErrors: {}, lastUsedAt: null };
-        byKey.set(row.key_id, s);
-      }
-      if (row.tool === '') {
-        s.requests = row.calls;
-        s.errors = row.errors;
-        s.lastUsedAt = row.last_used_at;
-      } else {
-        s.toolCalls[row.tool] = row.calls;
-        s.toolErrors[row.tool] = row.errors;
-      }
-    }
-    return [...byKey.values()];
+    return usageSummariesFromRows(rows);
   }
 
   /**

@@ -1,36 +1,21 @@
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type {
-  ApiKeyRecord,
-  KeyStore,
-  RateLimitSettings,
-  UsageDelta,
-  UsageStore,
-  UsageSummary,
+import {
+  type ApiKeyRecord,
+  type KeyRow,
+  type KeyStore,
+  keyRecordFromRow,
+  type RateLimitSettings,
+  type UsageDelta,
+  type UsageRow,
+  type UsageStore,
+  type UsageSummary,
+  usageSummariesFromRows,
 } from '@pro-context/access';
 import { ProContextError } from '@pro-context/kernel';
 import type Database from 'better-sqlite3';
 import { resolveDatabaseFile } from './options.js';
 import { openWalDatabase } from './schema.js';
-
-interface KeyRow {
-  id: string;
-  name: string;
-  hash: string;
-  created_at: number;
-  last_used_at: number | null;
-  revoked_at: number | null;
-  rate_per_minute: number | null;
-  rate_burst: number | null;
-}
-
-interface UsageRow {
-  key_id: string;
-  tool: string;
-  calls: number;
-  errors: number;
-  last_used_at: number | null;
-}
 
 // Append only, like the cache's migrations: a released step never changes.
 const migrations: readonly string[] = [
@@ -54,18 +39,6 @@ const migrations: readonly string[] = [
      PRIMARY KEY (key_id, tool)
    );`,
 ];
-
-const toRecord = (row: KeyRow): ApiKeyRecord => ({
-  id: row.id,
-  name: row.name,
-  createdAt: row.created_at,
-  lastUsedAt: row.last_used_at,
-  revokedAt: row.revoked_at,
-  rateLimit:
-    row.rate_per_minute === null || row.rate_burst === null
-      ? null
-      : { maxRequestsPerMinute: row.rate_per_minute, burstSize: row.rate_burst },
-});
 
 /**
  * API keys and usage per key ({@link KeyStore}, {@link UsageStore}) in `<cache directory>/access.db`: a file of
@@ -135,29 +108,29 @@ export class SqliteAccessStore implements KeyStore, UsageStore {
       key.hash,
       key.createdAt,
     );
-    return toRecord(this.row(key.id) as KeyRow);
+    return keyRecordFromRow(this.row(key.id) as KeyRow);
   }
 
   async findByHash(hash: string): Promise<(ApiKeyRecord & { hash: string }) | undefined> {
     this.byHash ??= this.open().prepare<[string], KeyRow>('SELECT * FROM api_keys WHERE hash = ?');
     const row = this.byHash.get(hash);
-    return row ? { ...toRecord(row), hash: row.hash } : undefined;
+    return row ? { ...keyRecordFromRow(row), hash: row.hash } : undefined;
   }
 
   async find(idOrName: string): Promise<ApiKeyRecord | undefined> {
     const row = this.row(idOrName);
-    return row ? toRecord(row) : undefined;
+    return row ? keyRecordFromRow(row) : undefined;
   }
 
   async list(): Promise<ApiKeyRecord[]> {
-    return this.open().prepare<[], KeyRow>('SELECT * FROM api_keys ORDER BY created_at, id').all().map(toRecord);
+    return this.open().prepare<[], KeyRow>('SELECT * FROM api_keys ORDER BY created_at, id').all().map(keyRecordFromRow);
   }
 
   async revoke(idOrName: string, at: number): Promise<ApiKeyRecord | undefined> {
     const row = this.row(idOrName);
     if (!row) return undefined;
     this.open().prepare('UPDATE api_keys SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ?').run(at, row.id);
-    return toRecord(this.row(row.id) as KeyRow);
+    return keyRecordFromRow(this.row(row.id) as KeyRow);
   }
 
   async setRateLimit(idOrName: string, limit: RateLimitSettings | null): Promise<ApiKeyRecord | undefined> {
@@ -166,7 +139,7 @@ export class SqliteAccessStore implements KeyStore, UsageStore {
     this.open()
       .prepare('UPDATE api_keys SET rate_per_minute = ?, rate_burst = ? WHERE id = ?')
       .run(limit?.maxRequestsPerMinute ?? null, limit?.burstSize ?? null, row.id);
-    return toRecord(this.row(row.id) as KeyRow);
+    return keyRecordFromRow(this.row(row.id) as KeyRow);
   }
 
   async record(deltas: readonly UsageDelta[]): Promise<void> {
@@ -193,23 +166,7 @@ export class SqliteAccessStore implements KeyStore, UsageStore {
       keyId === undefined
         ? db.prepare<[], UsageRow>('SELECT * FROM usage ORDER BY key_id, tool').all()
         : db.prepare<[string], UsageRow>('SELECT * FROM usage WHERE key_id = ? ORDER BY tool').all(keyId);
-    const byKey = new Map<string, UsageSummary>();
-    for (const row of rows) {
-      let s = byKey.get(row.key_id);
-      if (!s) {
-        s = { keyId: row.key_id, requests: 0, errors: 0, toolCalls: {}, toolErrors: {}, lastUsedAt: null };
-        byKey.set(row.key_id, s);
-      }
-      if (row.tool === '') {
-        s.requests = row.calls;
-        s.errors = row.errors;
-        s.lastUsedAt = row.last_used_at;
-      } else {
-        s.toolCalls[row.tool] = row.calls;
-        s.toolErrors[row.tool] = row.errors;
-      }
-    }
-    return [...byKey.values()];
+    return usageSummariesFromRows(rows);
   }
 
   close(): void {
