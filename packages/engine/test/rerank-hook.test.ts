@@ -1,4 +1,10 @@
-import { definePlugin, KERNEL_VERSION, ProContextError, type StartedKernel, sourceAdapterToken } from '@pro-context/kernel';
+import {
+  definePlugin,
+  KERNEL_VERSION,
+  ProContextError,
+  type StartedKernel,
+  sourceAdapterToken,
+} from '@pro-context/kernel';
 import { createTestKernel, StaticSourceAdapter } from '@pro-context/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RERANK_SECTIONS, RERANK_TEXT_CHARS } from '../src/get-docs/rerank.js';

@@ -18,8 +18,8 @@ import type { ServedVersion } from '../versions/served-version.js';
 import type { DocsAnswer, DocsRequest } from './answer.js';
 import { fillWithOverhead } from './overhead.js';
 import { rankChunks } from './rank.js';
-import { markFallback, type RerankOutcome, rerankCandidates } from './rerank.js';
 import { overviewPage, pageAt, relatedPages } from './related-pages.js';
+import { markFallback, type RerankOutcome, rerankCandidates } from './rerank.js';
 
 /** What an answer is filled from: a page asked for (from its beginning), or a topic's ranking. */
 interface Candidates {

@@ -1,7 +1,7 @@
 import { isProContextError, type Logger, redactString } from '@pro-context/kernel';
-import type { RankedChunk } from '../core/ranking.js';
 import { sectionPath } from '../core/ranking/labels.js';
 import { sectionKey } from '../core/ranking/sections.js';
+import type { RankedChunk } from '../core/ranking.js';
 import { DEFAULT_RERANK_BUDGET_MS, DEFAULT_RERANK_WEIGHT, type Reranker } from '../reranking.js';
 
 /**
