@@ -146,6 +146,16 @@ export class OpenAiEmbedder implements Embedder {
     const failure = upstreamFailureOf(error);
     if (failure === 'timeout') return this.timedOut(error);
     const detail = this.masked(isProContextError(error) ? error.message : String(error));
+    // the HTTP client's own pause after a Retry-After: no request was sent
+    if (isProContextError(error) && error.retryAfter !== undefined) {
+      return error.code === 'RATE_LIMITED'
+        ? this.rateLimited(detail, error.retryAfter)
+        : embeddingsErrors.create(
+            'EMBEDDINGS_UNAVAILABLE',
+            { server: this.server, status: 503, detail },
+            { cause: error, retryAfter: error.retryAfter },
+          );
+    }
     if (failure === 'refused-by-policy' || (isProContextError(error) && error.code === 'URL_NOT_ALLOWED')) {
       return embeddingsErrors.create(
         'EMBEDDINGS_NOT_ALLOWED',
@@ -172,21 +182,28 @@ export class OpenAiEmbedder implements Embedder {
         response.retryAfter !== undefined
           ? response.retryAfter * 1000
           : parseRetryAfterMs(response.headers['retry-after']);
-      const retryAfter = retryAfterMs === undefined ? undefined : Math.max(1, Math.ceil(retryAfterMs / 1000));
-      return new ProContextError(
-        'RATE_LIMITED',
-        `the embeddings server ${this.server} is rate limiting requests (HTTP 429): ${detail}`,
-        {
-          recoverable: true,
-          ...(retryAfter === undefined ? {} : { retryAfter }),
-          suggestion: 'Try again later, or raise the rate limit of the embeddings account.',
-          details: { failure: 'rate-limited' },
-        },
+      return this.rateLimited(
+        `HTTP 429: ${detail}`,
+        retryAfterMs === undefined ? undefined : Math.max(1, Math.ceil(retryAfterMs / 1000)),
       );
     }
     if (status >= 500)
       return embeddingsErrors.create('EMBEDDINGS_UNAVAILABLE', { server: this.server, status, detail });
     return embeddingsErrors.create('EMBEDDINGS_REQUEST_REFUSED', { server: this.server, status, detail });
+  }
+
+  /** `RATE_LIMITED`, with the server's `Retry-After` when it gave one. */
+  private rateLimited(detail: string, retryAfter: number | undefined): ProContextError {
+    return new ProContextError(
+      'RATE_LIMITED',
+      `the embeddings server ${this.server} is rate limiting requests (${detail})`,
+      {
+        recoverable: true,
+        ...(retryAfter === undefined ? {} : { retryAfter }),
+        suggestion: 'Try again later, or raise the rate limit of the embeddings account.',
+        details: { failure: 'rate-limited' },
+      },
+    );
   }
 
   /** The answer's vectors, checked: as many as asked, each index once, finite numbers, one length. */
