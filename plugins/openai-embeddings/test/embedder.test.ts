@@ -48,7 +48,9 @@ describe('the OpenAI-compatible embedder', () => {
     expect(vectors).toHaveLength(5);
     vectors.forEach((v, i) => {
       const expected = fake.vectorOf(texts[i] as string);
-      v.forEach((x, j) => expect(x).toBeCloseTo(expected[j] as number, 5));
+      v.forEach((x, j) => {
+        expect(x).toBeCloseTo(expected[j] as number, 5);
+      });
     });
     // four distinct texts, two a request; the key sent as a bearer token, the model and inputs as OpenAI's shape
     expect(fake.count('/v1/embeddings')).toBe(2);
