@@ -134,9 +134,7 @@ describe('get-docs with a bound Reranker (issue #28, deliverable 7)', () => {
     const engine = await engineWith(slow);
     // never answers, and ignores the abort
     slow.fail = () => new Promise<number[]>(() => undefined);
-    const started = Date.now();
     const timedOut = (await engine.answerDocs({ libraryId: 'acme', topic, maxTokens: 2000 })).answer;
-    expect(Date.now() - started).toBeLessThan(5000);
     expect(timedOut.notes?.[0]).toMatch(/^RERANK_TIMEOUT: reranking by zebra:test failed \(no answer within 100 ms\)/);
     expect(firstSection(timedOut.content)).not.toContain('Multipart');
     // the next call does not wait on it again
