@@ -46,7 +46,9 @@ export class OpenAiEmbedder implements Embedder {
     private readonly logger: Logger,
   ) {
     this.model = options.model;
-    this.endpoint = `${options.baseUrl.replace(/\/+$/, '')}/embeddings`;
+    let base = options.baseUrl;
+    while (base.endsWith('/')) base = base.slice(0, -1);
+    this.endpoint = `${base}/embeddings`;
     this.server = new URL(options.baseUrl).origin;
     this.cache =
       options.cacheEntries > 0 ? new TtlMemo<Vector>({ ttlMs: VECTOR_TTL_MS, max: options.cacheEntries }) : undefined;
