@@ -23,6 +23,8 @@ import { DEFAULT_RERANK_BUDGET_MS, DEFAULT_RERANK_WEIGHT, type Reranker } from '
 export const RERANK_SECTIONS = 30;
 /** Characters of a section's text (heading path included) given to the reranker, at most. */
 export const RERANK_TEXT_CHARS = 2000;
+/** Time a reranker is given past its own `timeoutMs` to report its own timeout (its code names its upstream). */
+export const RERANK_GRACE_MS = 200;
 /** How long the reranker is left alone after it timed out (or was rate limited without a `Retry-After`), ms. */
 export const RERANK_PAUSE_MS = 30_000;
 
@@ -74,7 +76,10 @@ export async function rerankCandidates(
     };
   }
   const scored = sections.slice(0, RERANK_SECTIONS);
-  const budgetMs = Math.max(1, Math.min(reranker.timeoutMs ?? DEFAULT_RERANK_BUDGET_MS, options.maxBudgetMs));
+  const budgetMs = Math.max(
+    1,
+    Math.min((reranker.timeoutMs ?? DEFAULT_RERANK_BUDGET_MS) + RERANK_GRACE_MS, options.maxBudgetMs),
+  );
   let scores: number[];
   try {
     scores = await withinBudget(
