@@ -109,7 +109,7 @@ export async function rerankCandidates(
     });
     return {
       candidates: [...candidates],
-      note: `${failure.code}: reranking by ${reranker.id} failed (${failure.why}); the lexical ranking answered.`,
+      note: `${failure.code}: reranking by ${reranker.id} failed (${failure.why}); the lexical ranking answered.${failure.next ? ` ${failure.next}` : ''}`,
     };
   }
   paused.delete(reranker);
@@ -218,7 +218,7 @@ async function withinBudget<T>(
 }
 
 /** What a failure is called in the note, why, and how long the reranker is then left alone. */
-function failureOf(error: unknown): { code: string; why: string; pauseMs: number } {
+function failureOf(error: unknown): { code: string; why: string; next: string; pauseMs: number } {
   const code =
     isProContextError(error) || typeof (error as { code?: unknown })?.code === 'string'
       ? String((error as { code: string }).code)
@@ -226,6 +226,8 @@ function failureOf(error: unknown): { code: string; why: string; pauseMs: number
   const message = error instanceof Error ? error.message : String(error);
   // the reranker's own message, without any secret it might carry, on one line and bounded
   const why = redactString(message).replace(/\s+/g, ' ').slice(0, 300);
+  // what to do about it, as the reranker's catalog error says (an address the guard refuses: the setting to change)
+  const next = isProContextError(error) && error.suggestion ? redactString(error.suggestion).slice(0, 200) : '';
   const retryAfter = isProContextError(error) ? error.retryAfter : undefined;
   const timedOut = code === 'RERANK_TIMEOUT' || /TIMEOUT/.test(code);
   const pauseMs =
@@ -234,7 +236,7 @@ function failureOf(error: unknown): { code: string; why: string; pauseMs: number
       : code === 'RATE_LIMITED' || timedOut
         ? RERANK_PAUSE_MS
         : 0;
-  return { code, why, pauseMs };
+  return { code, why, next, pauseMs };
 }
 
 /** A wrong answer's shape, for the note. */
