@@ -122,8 +122,9 @@ export class OpenAiEmbedder implements Embedder {
             ...(this.options.dimensions === undefined ? {} : { dimensions: this.options.dimensions }),
           },
           timeoutMs: remaining,
-          // a float prints in ~20 characters: room for every vector of the batch, and no more
-          maxBodyBytes: 64 * 1024 + input.length * (this.dimensions ?? 4096) * 24,
+          // a float prints in ~20 characters (an indented answer puts each on a line of its own): room for every
+          // vector of the batch, and no more
+          maxBodyBytes: 64 * 1024 + input.length * (this.dimensions ?? 4096) * 40,
           signal,
         },
         this.retry,
@@ -157,6 +158,14 @@ export class OpenAiEmbedder implements Embedder {
             { server: this.server, status: 503, detail },
             { cause: error, retryAfter: error.retryAfter },
           );
+    }
+    // an answer over the size cap, or cut off: what came back is not what was asked for
+    if (failure === 'too-large' || failure === 'invalid-body') {
+      return embeddingsErrors.create(
+        'EMBEDDINGS_BAD_RESPONSE',
+        { server: this.server, detail: describeUpstreamFailure(failure) ?? detail },
+        { cause: error, details: { failure } },
+      );
     }
     if (failure === 'refused-by-policy' || (isProContextError(error) && error.code === 'URL_NOT_ALLOWED')) {
       return embeddingsErrors.create(

@@ -73,6 +73,11 @@ describe('the OpenAI-compatible embedder', () => {
     const error = await catalogErrorOf(embedder.embed(['two'], signal()));
     expect(error.code).toBe('EMBEDDINGS_BAD_RESPONSE');
     expect(error.message).toContain('2 dimensions where 16 were configured');
+    // an answer far larger than 16-dimension vectors can be is refused as it arrives (the size cap follows the batch)
+    fake.fault({ json: { data: [{ index: 0, embedding: new Array(20_000).fill(0.123456789) }] } });
+    const huge = await catalogErrorOf(embedder.embed(['three'], signal()));
+    expect(huge.code).toBe('EMBEDDINGS_BAD_RESPONSE');
+    expect(huge.message).toContain('over the size cap');
   });
 
   it('names each failure by its cause, never with the key (the fake echoes a wrong key in its 401)', async () => {
