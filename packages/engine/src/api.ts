@@ -17,6 +17,14 @@ export type { DocsEngine } from './engine.js';
 export type { LoadedDocs, StoredChunk } from './indexing/doc-store.js';
 // the engine's service token
 export { docsEngineToken } from './plugin.js';
+// the reranking seam: optional Embedder / Reranker contracts and their tokens (issue #28)
+export type { Embedder, RerankCandidate, Reranker } from './reranking.js';
+export {
+  DEFAULT_RERANK_BUDGET_MS,
+  DEFAULT_RERANK_WEIGHT,
+  embedderToken,
+  rerankerToken,
+} from './reranking.js';
 export type { ResolveResult } from './resolve-library/resolve.js';
 export type { ProjectConfig } from './settings.js';
 // the `project` section (project detection, its working directory and Python environment)

@@ -16,6 +16,7 @@ import type { LibraryCatalog } from './libraries/catalog.js';
 import type { Libraries } from './libraries/libraries.js';
 import type { EngineOptions } from './options.js';
 import type { PageReader } from './read-page/pages.js';
+import type { Reranker } from './reranking.js';
 import type { ServedVersion } from './versions/served-version.js';
 import type { SourceChain } from './versions/sources.js';
 
@@ -43,6 +44,11 @@ export interface DocsEngineDeps {
   leases?: IndexLease;
   /** Replicas sharing the store (`replicaEventsToken`): docs changed here are told to them, theirs dropped here. */
   replicaEvents?: ReplicaEvents;
+  /**
+   * A model that reranks get-docs' best lexical sections (`rerankerToken`, bound by an optional plugin such as
+   * openai-embeddings). Unbound: the lexical ranking answers alone.
+   */
+  reranker?: Reranker;
   /** Called when the set of resolved libraries grows (to emit `resources/list_changed`). */
   onLibraryResolved?: (libraryId: string) => void;
 }

@@ -40,6 +40,8 @@ export { docsEngineToken, enginePlugin } from './plugin.js';
 export { enginePrompts, renderTemplate } from './prompts.js';
 export type { PageSlice } from './read-page/pages.js';
 export { markdownVariants, truncationNote } from './read-page/pages.js';
+export type { Embedder, RerankCandidate, Reranker } from './reranking.js';
+export { DEFAULT_RERANK_BUDGET_MS, DEFAULT_RERANK_WEIGHT, embedderToken, rerankerToken } from './reranking.js';
 export type { ResolveOptions } from './resolve-library/matches.js';
 export type { ResolveResult } from './resolve-library/resolve.js';
 export type { SearchAnswer } from './search-docs/search.js';

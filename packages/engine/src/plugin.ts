@@ -19,6 +19,7 @@ import { ConfigLibraryProvider } from './libraries/config-provider.js';
 import { settingsDeclarations } from './libraries/settings.js';
 import { type EngineOptions, engineOptionsSchema } from './options.js';
 import { enginePrompts } from './prompts.js';
+import { rerankerToken } from './reranking.js';
 import { engineResources, engineResourceTemplates } from './resources.js';
 import { librariesConfigSection, projectConfigSection } from './settings.js';
 import { withDocsFallback } from './tools/fallback.js';
@@ -67,6 +68,8 @@ export const enginePlugin = definePlugin<EngineOptions, unknown>({
         // replicas sharing one store (a plugin such as postgres-store binds these; unbound: one process)
         ...(resolver.isBound(indexLeaseToken) ? { leases: resolver.resolve(indexLeaseToken) } : {}),
         ...(resolver.isBound(replicaEventsToken) ? { replicaEvents: resolver.resolve(replicaEventsToken) } : {}),
+        // a model reranking get-docs' best sections (an optional plugin binds it; unbound: lexical alone)
+        ...(resolver.isBound(rerankerToken) ? { reranker: resolver.resolve(rerankerToken) } : {}),
         onLibraryResolved: (libraryId) => events.emit('resources.changed', { reason: `resolved ${libraryId}` }),
       });
     });

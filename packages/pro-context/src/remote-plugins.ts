@@ -20,6 +20,10 @@ export const remotePluginLoaders = {
   },
   grounding: async (): Promise<AnyPlugin[]> => [(await import('@pro-context/plugin-grounding')).groundingPlugin],
   exa: async (): Promise<AnyPlugin[]> => [(await import('@pro-context/plugin-exa')).exaPlugin],
+  // a model reranking get-docs' best sections; also enabled by an `embeddings` section or PRO_CONTEXT_EMBEDDINGS_URL
+  'openai-embeddings': async (): Promise<AnyPlugin[]> => [
+    (await import('@pro-context/plugin-openai-embeddings')).openAiEmbeddingsPlugin,
+  ],
 } satisfies Record<string, () => Promise<AnyPlugin[]>>;
 
 /** A remote plugin's name in `plugins:` / `PRO_CONTEXT_PLUGINS`. */
@@ -84,7 +88,28 @@ export function enabledRemotePlugins(
   config: ConfigSource | Record<string, unknown>,
   env: Readonly<Record<string, string | undefined>> = process.env,
 ): RemotePluginName[] {
-  return [...new Set(listedRemotePlugins(config, env).names.filter(isRemotePluginName))];
+  const names = listedRemotePlugins(config, env).names.filter(isRemotePluginName);
+  if (embeddingsConfigured(config, env)) names.push('openai-embeddings');
+  return [...new Set(names)];
+}
+
+/**
+ * Whether the configuration sets up a reranking model: an `embeddings` section (file or overrides), or
+ * `PRO_CONTEXT_EMBEDDINGS_URL`. The plugin is off otherwise (the lexical ranking needs nothing).
+ */
+function embeddingsConfigured(
+  config: ConfigSource | Record<string, unknown>,
+  env: Readonly<Record<string, string | undefined>>,
+): boolean {
+  const source = 'values' in config && 'lines' in config ? (config as ConfigSource) : undefined;
+  const environment = source?.env ?? env;
+  const values = source ? source.values : config;
+  const overrides = source?.overrides ? getPath(source.overrides, 'embeddings') : undefined;
+  return (
+    overrides !== undefined ||
+    getPath(values, 'embeddings') !== undefined ||
+    Boolean(environment.PRO_CONTEXT_EMBEDDINGS_URL?.trim())
+  );
 }
 
 /**

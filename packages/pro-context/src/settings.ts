@@ -139,6 +139,7 @@ export const firstPartySections = [
   'context7',
   'grounding',
   'exa',
+  'embeddings',
   'auth',
   'embed',
   'metrics',

@@ -378,7 +378,7 @@ describe.skipIf(skipReason)('enabling remote plugins (issue #11 item 7)', () => 
       });
       expect(check.status).toBe(0);
       expect(check.stdout).toContain(
-        "warning: PRO_CONTEXT_PLUGINS names 'context8', which is no remote plugin of pro-context: no tools of it are offered. Known plugins: context7, codex7, grounding, exa.",
+        "warning: PRO_CONTEXT_PLUGINS names 'context8', which is no remote plugin of pro-context: no tools of it are offered. Known plugins: context7, codex7, grounding, exa, openai-embeddings.",
       );
       const server = await connectStdio(project.configFile, { PRO_CONTEXT_PLUGINS: 'context8' });
       try {

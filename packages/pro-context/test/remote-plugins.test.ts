@@ -32,7 +32,7 @@ describe('remote plugins enabled by name (issue #11 item 7)', () => {
     const listed = listedRemotePlugins({ values: {}, lines: new Map(), fromEnv: new Map(), env });
     expect(listed).toEqual({ names: ['Exa', 'context7', 'nope'], fromVariable: true });
     expect(unknownPluginsNote(listed.names, listed.fromVariable)).toBe(
-      "PRO_CONTEXT_PLUGINS names 'Exa', 'nope', which are no remote plugin of pro-context: no tools of them are offered. Known plugins: context7, codex7, grounding, exa (did you mean 'exa'?). Fix the name in PRO_CONTEXT_PLUGINS and restart the server.",
+      "PRO_CONTEXT_PLUGINS names 'Exa', 'nope', which are no remote plugin of pro-context: no tools of them are offered. Known plugins: context7, codex7, grounding, exa, openai-embeddings (did you mean 'exa'?). Fix the name in PRO_CONTEXT_PLUGINS and restart the server.",
     );
     const fromFile = listedRemotePlugins({ plugins: ['grounding', 'exaa'] }, {});
     expect(fromFile.fromVariable).toBe(false);

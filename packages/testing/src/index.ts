@@ -60,6 +60,9 @@ export type {
   FakeContext7Request,
 } from './fake-remote/context7.js';
 export { fakeContext7Libraries, startFakeContext7 } from './fake-remote/context7.js';
+// an OpenAI-compatible embeddings server (OpenAI, Ollama, vLLM, LM Studio) for the openai-embeddings plugin
+export type { FakeEmbeddings, FakeEmbeddingsOptions } from './fake-remote/embeddings.js';
+export { openAiErrorBody, startFakeEmbeddings } from './fake-remote/embeddings.js';
 // fakes of the remote search APIs (Gemini grounding, Exa) for the grounding and exa plugins
 export type {
   FakeApi,

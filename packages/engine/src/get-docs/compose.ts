@@ -19,6 +19,7 @@ import type { DocsAnswer, DocsRequest } from './answer.js';
 import { fillWithOverhead } from './overhead.js';
 import { rankChunks } from './rank.js';
 import { overviewPage, pageAt, relatedPages } from './related-pages.js';
+import { markFallback, type RerankOutcome, rerankCandidates } from './rerank.js';
 
 /** What an answer is filled from: a page asked for (from its beginning), or a topic's ranking. */
 interface Candidates {
@@ -71,13 +72,26 @@ export async function composeAnswer(
   served: ServedVersion,
   loaded: LoadResult,
   request: DocsRequest,
+  signal?: AbortSignal,
 ): Promise<DocsAnswer> {
   const toc = (await parts.store.cachedToc(library.id, served.version))?.toc.entries ?? [];
-  const { page, ranked, terms, candidates } = await candidatesFor(parts, library, served, loaded, request.topic, toc);
+  const found = await candidatesFor(parts, library, served, loaded, request.topic, toc);
+  const { page, ranked, terms } = found;
+  // a bound Reranker (an optional plugin) reorders a topic's best sections; on failure the lexical order stays
+  const { reranker } = parts.deps;
+  const reranked: RerankOutcome | undefined =
+    reranker && page === undefined
+      ? await rerankCandidates(reranker, request.topic, found.candidates, {
+          maxBudgetMs: parts.deps.options.interactiveTimeoutMs,
+          signal,
+          logger: parts.deps.logger,
+        })
+      : undefined;
+  const candidates = reranked?.candidates ?? found.candidates;
   const { record } = loaded.docs;
   const weights = termWeightsFrom(terms, loaded.docs.chunkCount, await loaded.docs.termCounter());
-  // pages left out of the index over a per-page limit: said in every answer of the library
-  const notes = skippedNotes(record);
+  // pages left out of the index over a per-page limit: said in every answer of the library (and a reranker's failure)
+  const notes = [...skippedNotes(record), ...(reranked?.note === undefined ? [] : [reranked.note])];
   const wanted = parts.deps.options.relatedPages;
   const fill = (budget: number): DocsAnswer => {
     // a page asked for is given from its beginning, as far as the budget goes; a topic's answer stops where
@@ -102,5 +116,5 @@ export async function composeAnswer(
       ...(notes.length > 0 ? { notes } : {}),
     };
   };
-  return fillWithOverhead(fill, request.maxTokens, request.overhead);
+  return markFallback(fillWithOverhead(fill, request.maxTokens, request.overhead), reranked);
 }

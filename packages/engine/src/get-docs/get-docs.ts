@@ -6,6 +6,7 @@ import { type ServedVersion, servedVersion } from '../versions/served-version.js
 import type { DocsAnswer, DocsRequest, DocsResult } from './answer.js';
 import { storeAnswer, storedAnswer, storedAnswerKey } from './answer-cache.js';
 import { composeAnswer } from './compose.js';
+import { isLexicalFallback, rerankKeySuffix } from './rerank.js';
 
 /** How long a reusable get-docs answer may be served again without asking the engine (its version resolution included). */
 export const REUSE_MS = 10_000;
@@ -27,7 +28,10 @@ export async function answerDocs(
   const { store } = parts;
   // seed 001 §5.2: a (library, version, topic) asked before is answered from the cache, without loading
   // the library's index (what a restarted server does first)
-  const key = storedAnswerKey(library.id, served.version, request.maxTokens, request.overhead, request.topic);
+  // (answers reranked by a model are kept apart from lexical ones)
+  const key =
+    storedAnswerKey(library.id, served.version, request.maxTokens, request.overhead, request.topic) +
+    rerankKeySuffix(parts.deps.reranker);
   // and, while the docs are in memory, without ranking again: an answer of the revision in memory (a
   // refresh that just landed may not have cleared the older revision's answers yet)
   const state = store.state(library.id, served.version);
@@ -47,17 +51,19 @@ export async function answerDocs(
     }
   }
   const loaded = await load(parts, library, served, context);
-  const answer = await composeAnswer(parts, library, served, loaded, request);
+  const answer = await composeAnswer(parts, library, served, loaded, request, context.signal);
+  // a lexical answer given because the reranker failed is neither stored nor reused: the next call may rerank
+  const fallback = isLexicalFallback(answer);
   // kept no longer than the docs it came from (a refresh clears it)
   const remaining = loaded.docs.expiresAt === null ? 0 : loaded.docs.expiresAt - Date.now();
-  if (!loaded.stale && remaining > 1000) {
+  if (!loaded.stale && remaining > 1000 && !fallback) {
     storeAnswer(parts.deps.cache, parts.deps.logger, key, answer, {
       libraryId: library.id,
       revision: loaded.docs.record.revision,
       ttlMs: remaining,
     });
   }
-  if (local || !loaded.cached) return { answer };
+  if (local || !loaded.cached || fallback) return { answer };
   return withReuse(parts, answer, request.libraryId, library, { revision, expiresAt: loaded.docs.expiresAt });
 }
 

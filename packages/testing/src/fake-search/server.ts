@@ -21,6 +21,8 @@ export interface FakeApiFault {
   status?: number;
   /** Raw body sent with `status` (a gateway's HTML page, say). */
   body?: string;
+  /** A JSON body sent instead of the real answer, with `status` (default 200): an answer of the wrong shape. */
+  json?: unknown;
   /** `Retry-After` seconds sent with the status. */
   retryAfter?: number;
   /** Wait this long before answering (past the client's timeout, for a slow upstream). */
@@ -48,6 +50,10 @@ export interface FakeApi {
   count(path?: string): number;
   /** Plays a failure from now on; `fault()` clears it. */
   fault(spec?: FakeApiFault): void;
+  /** Stops listening (open connections closed): connecting to `url` is refused until {@link FakeApi.accept}. */
+  refuse(): Promise<void>;
+  /** Listens again on the same port after {@link FakeApi.refuse}. */
+  accept(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -83,6 +89,7 @@ export async function startFakeApi(
       if (active?.times !== undefined && --active.times <= 0) fault = undefined;
       if (active?.hang) return;
       const answer = (): FakeApiAnswer => {
+        if (active?.json !== undefined) return { status: active.status ?? 200, body: active.json };
         if (active?.status !== undefined) {
           return {
             status: active.status,
@@ -105,7 +112,8 @@ export async function startFakeApi(
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const { port } = server.address() as AddressInfo;
+  const url = `http://127.0.0.1:${port}`;
   return {
     url,
     requests,
@@ -113,7 +121,23 @@ export async function startFakeApi(
     fault(spec) {
       fault = spec ? { ...spec } : undefined;
     },
+    async refuse() {
+      if (!server.listening) return;
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+    async accept() {
+      if (server.listening) return;
+      await new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(port, '127.0.0.1', () => {
+          server.off('error', reject);
+          resolve();
+        });
+      });
+    },
     async close() {
+      if (!server.listening) return;
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
