@@ -123,7 +123,10 @@ export class SqliteAccessStore implements KeyStore, UsageStore {
   }
 
   async list(): Promise<ApiKeyRecord[]> {
-    return this.open().prepare<[], KeyRow>('SELECT * FROM api_keys ORDER BY created_at, id').all().map(keyRecordFromRow);
+    return this.open()
+      .prepare<[], KeyRow>('SELECT * FROM api_keys ORDER BY created_at, id')
+      .all()
+      .map(keyRecordFromRow);
   }
 
   async revoke(idOrName: string, at: number): Promise<ApiKeyRecord | undefined> {
