@@ -8,7 +8,7 @@ import type {
   HttpStreamResponse,
 } from '@pro-context/kernel';
 import {
-  createSilentLogger,
+  createNullLogger,
   isProContextError,
   type Logger,
   ProContextError,
@@ -781,6 +781,6 @@ export function createHttpClientWithTrustedHosts(
     policy,
     options.lookup ?? systemLookup,
     options.proxy,
-    logger ?? createSilentLogger(),
+    logger ?? createNullLogger(),
   );
 }

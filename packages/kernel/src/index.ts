@@ -15,9 +15,9 @@ export type { KernelConfig } from './config/kernel-schema.js';
 export { httpConfigSchema, loggingConfigSchema, securityConfigSchema } from './config/kernel-schema.js';
 export type { ConfigSource } from './config/load.js';
 export { applyEnvironment, deepMerge, getPath, kernelEnvironment, setPath } from './config/load.js';
-export type { ConfigSection, EnvironmentVariable } from './config/sections.js';
+export type { ConfigSection } from './config/sections.js';
 export { defineConfigSection } from './config/sections.js';
-export type { ResolvedConfig } from './config/types.js';
+export type { EnvironmentVariable, ResolvedConfig } from './config/types.js';
 export type { AnswerRevisions } from './contracts/answer-revisions.js';
 export { createAnswerRevisions } from './contracts/answer-revisions.js';
 export type {
@@ -46,6 +46,18 @@ export type {
 export type { LibraryLookupHints, LibraryProvider } from './contracts/library-provider.js';
 export { libraryProviderToken } from './contracts/library-provider.js';
 export type {
+  Logger,
+  LoggerFactory,
+  LogLevel,
+  LogRecord,
+  LogSink,
+  LogSinkHandle,
+  LogSinkOptions,
+  Span,
+  SpanEvent,
+} from './contracts/logger.js';
+export { createNullLogger, logLevels } from './contracts/logger.js';
+export type {
   PackageMetadata,
   PackageVersion,
   RegistryResolver,
@@ -67,6 +79,17 @@ export type {
   SearchResults,
 } from './contracts/search-backend.js';
 export { searchBackendToken } from './contracts/search-backend.js';
+export type { Redaction } from './contracts/secrets.js';
+export {
+  collectSecrets,
+  isSecretKey,
+  maskSecretValues,
+  REDACTED,
+  redaction,
+  registerSecrets,
+  secretsGeneration,
+  setRedaction,
+} from './contracts/secrets.js';
 export { kernelTokens } from './contracts/services.js';
 export type { DocVersions, LibrarySettingsDeclaration, SourceAdapter } from './contracts/source-adapter.js';
 export { sourceAdapterToken } from './contracts/source-adapter.js';
@@ -114,29 +137,6 @@ export type {
 } from './http/types.js';
 export type { KernelBuilder, KernelOptions, PluginInfo, StartedKernel } from './kernel.js';
 export { createKernel, defaultAllowlist } from './kernel.js';
-export type {
-  Logger,
-  LoggerOptions,
-  LogLevel,
-  LogRecord,
-  LogSink,
-  LogSinkHandle,
-  LogSinkOptions,
-  Span,
-  SpanEvent,
-} from './logging/logger.js';
-export { createLogger, createSilentLogger, logLevels } from './logging/logger.js';
-export {
-  collectSecrets,
-  isSecretParam,
-  REDACTED,
-  redact,
-  redactAnswer,
-  redactDeep,
-  redactString,
-  redactUrl,
-  registerSecrets,
-} from './logging/redact.js';
 export { definePlugin } from './plugins/define.js';
 export type {
   AnyPlugin,

@@ -5,12 +5,12 @@ import { type ConfigSource, getPath } from './config/load.js';
 import { ONCE } from './config/once.js';
 import type { ResolvedConfig } from './config/types.js';
 import { type AnswerRevisions, createAnswerRevisions } from './contracts/answer-revisions.js';
+import { createNullLogger, type Logger, type LoggerFactory } from './contracts/logger.js';
+import { collectSecrets, registerSecrets } from './contracts/secrets.js';
 import { kernelTokens } from './contracts/services.js';
 import { type Token, tokenCardinality, tokenId } from './contracts/token.js';
 import { kernelErrors, ProContextError, registerErrors } from './errors/pro-context-error.js';
 import type { HttpClient, HttpClientFactory, HttpClientOptions } from './http/types.js';
-import { createLogger, type Logger } from './logging/logger.js';
-import { collectSecrets, registerSecrets } from './logging/redact.js';
 import { assertPluginShape } from './plugins/define.js';
 import type {
   AnyPlugin,
@@ -38,6 +38,11 @@ export interface KernelOptions {
   config?: ConfigSource | Record<string, unknown>;
   /** Use this logger instead of one built from `logging` config. */
   logger?: Logger;
+  /**
+   * Builds the logger from the `logging` config: pass `createLogger` from `@pro-context/logging` (the kernel does
+   * not depend on it). With neither this nor `logger`, the kernel logs nothing (stdout is never written either way).
+   */
+  createLogger?: LoggerFactory;
   /** Use this HTTP client instead of one built from `http` and `security` config. */
   http?: HttpClient;
   /**
@@ -230,7 +235,10 @@ async function startKernel(entries: readonly PluginEntry[], options: KernelOptio
   registerSecrets(collectSecrets(validated?.values ?? {}));
   for (const { options: explicit } of entries) if (explicit !== undefined) registerSecrets(collectSecrets(explicit));
   const pluginOptions = resolvePluginOptions(entries, sections, validated?.values ?? {});
-  const logger = options.logger ?? createLogger({ level: config.logging.level, format: config.logging.format });
+  const logger =
+    options.logger ??
+    options.createLogger?.({ level: config.logging.level, format: config.logging.format }) ??
+    createNullLogger();
   for (const warning of warnings) logger.warn(warning, { config: config.sourceFile });
   const services = createServices(config, options, plugins, logger);
   const resolver = resolverOf(services.container);

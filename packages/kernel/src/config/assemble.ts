@@ -4,8 +4,7 @@ import type { AnyPlugin } from '../plugins/types.js';
 import { type KernelConfig, kernelConfigShape } from './kernel-schema.js';
 import { applyEnvironment, type ConfigSource, deepMerge, getPath, kernelEnvironment, setPath } from './load.js';
 import { ONCE } from './once.js';
-import type { EnvironmentVariable } from './sections.js';
-import type { ResolvedConfig } from './types.js';
+import type { EnvironmentVariable, ResolvedConfig } from './types.js';
 
 /** One problem found in a configuration. */
 export interface ConfigIssue {

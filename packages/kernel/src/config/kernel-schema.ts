@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { logLevels } from '../logging/logger.js';
+import { logLevels } from '../contracts/logger.js';
 
 /** `logging`: JSON lines (or pretty lines) on stderr. */
 export const loggingConfigSchema = z.strictObject({

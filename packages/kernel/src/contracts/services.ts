@@ -1,9 +1,9 @@
 import type { ResolvedConfig } from '../config/types.js';
 import type { HttpClient } from '../http/types.js';
-import type { Logger } from '../logging/logger.js';
 import type { UrlAllowlist } from '../util/allowlist.js';
 import type { EventBus } from '../util/events.js';
 import type { AnswerRevisions } from './answer-revisions.js';
+import type { Logger } from './logger.js';
 import { createToken } from './token.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { LookupFunction } from 'node:net';
-import type { Logger } from '../logging/logger.js';
+import type { Logger } from '../contracts/logger.js';
 
 /** Options of one request. */
 export interface HttpRequestOptions {

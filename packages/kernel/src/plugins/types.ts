@@ -1,11 +1,12 @@
 import type * as z from 'zod';
-import type { ConfigSection, EnvironmentVariable } from '../config/sections.js';
+import type { ConfigSection } from '../config/sections.js';
+import type { EnvironmentVariable } from '../config/types.js';
 import type { ResolvedConfig } from '../config/types.js';
+import type { Logger } from '../contracts/logger.js';
 import type { LibrarySettingsDeclaration } from '../contracts/source-adapter.js';
 import type { Token } from '../contracts/token.js';
 import type { ErrorTable } from '../errors/catalog.js';
 import type { HttpClient } from '../http/types.js';
-import type { Logger } from '../logging/logger.js';
 import type { UrlAllowlist } from '../util/allowlist.js';
 import type { EventBus } from '../util/events.js';
 
