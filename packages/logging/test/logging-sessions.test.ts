@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
 import type { LogRecord, SpanEvent } from '@pro-context/kernel';
+import { describe, expect, it } from 'vitest';
 import { createLogger } from '../src/index.js';
 
 function setup(level: 'debug' | 'info' | 'warn' = 'info') {

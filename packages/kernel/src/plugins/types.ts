@@ -1,7 +1,6 @@
 import type * as z from 'zod';
 import type { ConfigSection } from '../config/sections.js';
-import type { EnvironmentVariable } from '../config/types.js';
-import type { ResolvedConfig } from '../config/types.js';
+import type { EnvironmentVariable, ResolvedConfig } from '../config/types.js';
 import type { Logger } from '../contracts/logger.js';
 import type { LibrarySettingsDeclaration } from '../contracts/source-adapter.js';
 import type { Token } from '../contracts/token.js';
