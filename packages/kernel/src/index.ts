@@ -120,13 +120,6 @@ export {
   ProContextError,
   toProContextError,
 } from './errors/pro-context-error.js';
-export type { UpstreamFailure } from './http/failure.js';
-export {
-  describeUpstreamFailure,
-  isUnreachableFailure,
-  upstreamFailureOf,
-  upstreamFailureOfStatus,
-} from './http/failure.js';
 export type {
   HttpClient,
   HttpClientFactory,
