@@ -129,7 +129,7 @@ export type {
   HttpStreamResponse,
 } from './http/types.js';
 export type { KernelBuilder, KernelOptions, PluginInfo, StartedKernel } from './kernel.js';
-export { createKernel, defaultAllowlist } from './kernel.js';
+export { createKernel } from './kernel.js';
 export { definePlugin } from './plugins/define.js';
 export type {
   AnyPlugin,
@@ -139,6 +139,7 @@ export type {
   PluginStartContext,
   Resolver,
 } from './plugins/types.js';
+export { defaultAllowlist } from './start/services.js';
 export type { UrlAllowlist } from './util/allowlist.js';
 export { createUrlAllowlist } from './util/allowlist.js';
 export type { EventBus, KernelEvents } from './util/events.js';
