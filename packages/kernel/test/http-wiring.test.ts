@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createNullLogger } from '../src/contracts/logger.js';
 import {
   createKernel,
+  createNullLogger,
   createToken,
   definePlugin,
   type HttpClient,

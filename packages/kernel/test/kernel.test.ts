@@ -2,10 +2,10 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createNullLogger } from '../src/contracts/logger.js';
 import {
   cacheStoreToken,
   createKernel,
+  createNullLogger,
   createToken,
   defineConfigSection,
   definePlugin,
