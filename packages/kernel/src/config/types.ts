@@ -18,7 +18,7 @@ export interface EnvironmentVariable {
   /** How the text is read: `number` for digits, `boolean` for true/false, yes/no, on/off, 1/0. Default string. */
   readonly type?: 'string' | 'number' | 'boolean';
   /**
-   * Holds a credential: its value is never printed or logged (its key must be one the logger redacts, such
+   * Holds a credential: its value is never printed or logged (its key must be one logs mask (`isSecretKey`), such
    * as `token` or `apiKey`, which `definePlugin` checks).
    */
   readonly secret?: boolean;

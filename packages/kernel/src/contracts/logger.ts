@@ -13,7 +13,6 @@ export interface LogRecord {
   span?: string;
   /** Span duration in ms. */
   durationMs?: number;
-  /** Whether the span's work succeeded. */
   success?: boolean;
   [field: string]: unknown;
 }

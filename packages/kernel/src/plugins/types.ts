@@ -19,7 +19,6 @@ export interface Resolver {
   resolve<T>(token: Token<T>): T;
   /** Every provider of a plural contract (empty when none). */
   resolveAll<T>(token: Token<T>): T[];
-  /** Whether anything is bound to `token`. */
   isBound(token: Token<unknown>): boolean;
 }
 
@@ -28,7 +27,6 @@ export interface PluginRegistrationContext {
   readonly pluginId: string;
   readonly config: ResolvedConfig;
   readonly logger: Logger;
-  /** Binds a ready value. */
   bindValue<T>(token: Token<T>, value: T): void;
   /** Binds a class; the kernel constructs it once, injecting its `@inject` parameters. */
   bindClass<T>(token: Token<T>, implementation: Constructor<T>): void;
