@@ -213,7 +213,7 @@ export function createLogger(options: LoggerOptions = {}): Logger {
   );
 }
 
-/** A logger that drops everything (tests, benchmarks). */
+/** A logger that writes no line but still feeds sinks and span hooks (tests, benchmarks). */
 export function createSilentLogger(): Logger {
   return createLogger({ level: 'error', stream: { write: () => true } });
 }
