@@ -12,7 +12,7 @@
  */
 import { join } from 'node:path';
 import { docsEngineToken } from '@pro-context/engine';
-import { createSilentLogger } from '@pro-context/kernel';
+import { createSilentLogger } from '@pro-context/logging';
 import { startProContext } from 'pro-context';
 import { findPhrase } from './lib/quality.js';
 import { checkRows, devQuestionFiles, readQuestions } from './lib/questions.js';

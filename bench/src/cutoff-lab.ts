@@ -24,7 +24,8 @@ import {
   withoutLibraryName,
   withSectionParts,
 } from '@pro-context/engine';
-import { createSilentLogger, searchBackendToken } from '@pro-context/kernel';
+import { searchBackendToken } from '@pro-context/kernel';
+import { createSilentLogger } from '@pro-context/logging';
 import { startProContext } from 'pro-context';
 import { findPhrase, isHit } from './lib/quality.js';
 import {

@@ -13,7 +13,8 @@
  *          [--shared-only]   (the shared FastAPI/Pydantic questions alone, without bench/eval's own)
  */
 import { chunkUrl, cutAtBoundary, docsEngineToken, type StoredChunk, sectionPath } from '@pro-context/engine';
-import { createSilentLogger, estimateTokens, searchBackendToken } from '@pro-context/kernel';
+import { estimateTokens, searchBackendToken } from '@pro-context/kernel';
+import { createSilentLogger } from '@pro-context/logging';
 import { createCodeTokenizer, englishSynonymGroups } from '@pro-context/plugin-orama-search';
 import { startProContext } from 'pro-context';
 import { findPhrase, isHit } from './lib/quality.js';

@@ -3,7 +3,8 @@
  * backend's candidates on hit@1 / hit@5 / MRR. Usage: node dist/tune.js
  */
 import { docsEngineToken, type StoredChunk } from '@pro-context/engine';
-import { createSilentLogger, searchBackendToken } from '@pro-context/kernel';
+import { searchBackendToken } from '@pro-context/kernel';
+import { createSilentLogger } from '@pro-context/logging';
 import { createCodeTokenizer } from '@pro-context/plugin-orama-search';
 import { startProContext } from 'pro-context';
 import { isHit } from './lib/quality.js';

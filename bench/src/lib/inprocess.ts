@@ -3,7 +3,8 @@
  * library was indexed into and to time the search backend without a transport in between.
  */
 import { type DocsEngine, docsEngineToken, type StoredChunk } from '@pro-context/engine';
-import { createSilentLogger, type SearchBackend, type StartedKernel, searchBackendToken } from '@pro-context/kernel';
+import { type SearchBackend, type StartedKernel, searchBackendToken } from '@pro-context/kernel';
+import { createSilentLogger } from '@pro-context/logging';
 import type { FakeWeb } from '@pro-context/testing/fake-web';
 import { startProContext } from 'pro-context';
 import { makeProject } from './setup.js';

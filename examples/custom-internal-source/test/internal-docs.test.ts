@@ -3,12 +3,12 @@ import { docsEngineToken, enginePlugin } from '@pro-context/engine';
 import { createHttpClient } from '@pro-context/http';
 import {
   createKernel,
-  createSilentLogger,
   libraryProviderToken,
   type StartedKernel,
   sourceAdapterToken,
   toolPluginToken,
 } from '@pro-context/kernel';
+import { createSilentLogger } from '@pro-context/logging';
 import { createTestKernel, describeSourceAdapterContract } from '@pro-context/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { InternalDocsAdapter, internalDocsPlugin } from '../src/index.js';

@@ -2,13 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { keyStoreToken, rateLimiterToken } from '@pro-context/access';
-import {
-  cacheStoreToken,
-  createLogger,
-  indexLeaseToken,
-  replicaEventsToken,
-  type StartedKernel,
-} from '@pro-context/kernel';
+import { cacheStoreToken, indexLeaseToken, replicaEventsToken, type StartedKernel } from '@pro-context/kernel';
+import { createLogger } from '@pro-context/logging';
 import pg from 'pg';
 import { defaultPlugins, startProContext } from 'pro-context';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';

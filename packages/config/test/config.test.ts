@@ -1,16 +1,8 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  createKernel,
-  createLogger,
-  createSilentLogger,
-  createToken,
-  defineConfigSection,
-  definePlugin,
-  ProContextError,
-  z,
-} from '@pro-context/kernel';
+import { createKernel, createToken, defineConfigSection, definePlugin, ProContextError, z } from '@pro-context/kernel';
+import { createLogger, createSilentLogger } from '@pro-context/logging';
 import { describe, expect, it } from 'vitest';
 import { configJsonSchema, loadConfig } from '../src/index.js';
 

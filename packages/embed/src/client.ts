@@ -1,6 +1,5 @@
 import {
   type AnyPlugin,
-  createSilentLogger,
   type DocsFallback,
   docsFallbackToken,
   estimateTokens,
@@ -11,6 +10,7 @@ import {
   type ToolDefinition,
   toProContextError,
 } from '@pro-context/kernel';
+import { createSilentLogger } from '@pro-context/logging';
 import { type DocumentationToolName, DocumentationTools, type EngineToolCaller } from '@pro-context/plugin-context7';
 import { createToolRunner, invalidArgumentsError, jsonSchemaOf, type ToolRunner } from '@pro-context/tool-runner';
 import { parseToolUse } from './parse.js';

@@ -1,11 +1,6 @@
 import { enginePlugin } from '@pro-context/engine';
-import {
-  createLogger,
-  definePlugin,
-  KERNEL_VERSION,
-  type StartedKernel,
-  sourceAdapterToken,
-} from '@pro-context/kernel';
+import { definePlugin, KERNEL_VERSION, type StartedKernel, sourceAdapterToken } from '@pro-context/kernel';
+import { createLogger } from '@pro-context/logging';
 import exaPlugin from '@pro-context/plugin-exa';
 import groundingPlugin from '@pro-context/plugin-grounding';
 import { createTestKernel, type FakeExa, StaticSourceAdapter, startFakeExa } from '@pro-context/testing';

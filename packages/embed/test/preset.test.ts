@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createSilentLogger } from '@pro-context/kernel';
+import { createSilentLogger } from '@pro-context/logging';
 import exaPlugin from '@pro-context/plugin-exa';
 import groundingPlugin from '@pro-context/plugin-grounding';
 import {

@@ -1,5 +1,4 @@
 import {
-  createLogger,
   definePlugin,
   type FetchContext,
   KERNEL_VERSION,
@@ -10,6 +9,7 @@ import {
   sourceAdapterToken,
   z,
 } from '@pro-context/kernel';
+import { createLogger } from '@pro-context/logging';
 import { catalogErrorOf, createTestKernel, StaticSourceAdapter } from '@pro-context/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { docsEngineToken, enginePlugin } from '../src/plugin.js';

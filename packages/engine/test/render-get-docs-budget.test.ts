@@ -1,5 +1,4 @@
 import {
-  createSilentLogger,
   definePlugin,
   estimateTokens,
   type StartedKernel,
@@ -8,6 +7,7 @@ import {
   type ToolDefinition,
   toolPluginToken,
 } from '@pro-context/kernel';
+import { createSilentLogger } from '@pro-context/logging';
 import { createTestKernel, StaticSourceAdapter } from '@pro-context/testing';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_CUTOFF } from '../src/core/ranking.js';

@@ -1,5 +1,6 @@
 import { configJsonSchema } from '@pro-context/config';
-import { createKernel, createSilentLogger } from '@pro-context/kernel';
+import { createKernel } from '@pro-context/kernel';
+import { createSilentLogger } from '@pro-context/logging';
 import { catalogErrorOf, createTestKernel } from '@pro-context/testing';
 import { describe, expect, it } from 'vitest';
 import { enginePlugin } from '../src/plugin.js';

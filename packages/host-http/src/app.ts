@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
-import { type ResourceDefinition, redactString, type StartedKernel, toolPluginToken } from '@pro-context/kernel';
+import { type ResourceDefinition, type StartedKernel, toolPluginToken } from '@pro-context/kernel';
+import { redactString } from '@pro-context/logging';
 import express, { type Express, type RequestHandler } from 'express';
 import { corsMiddleware } from './cors.js';
 import { hostCheck } from './host-origin.js';

@@ -7,14 +7,8 @@ import type {
   HttpResponse,
   HttpStreamResponse,
 } from '@pro-context/kernel';
-import {
-  createSilentLogger,
-  isProContextError,
-  type Logger,
-  ProContextError,
-  type UpstreamFailure,
-} from '@pro-context/kernel';
-import { errorText, parseRetryAfterMs } from '@pro-context/plugin-kit';
+import { createNullLogger, isProContextError, type Logger, ProContextError } from '@pro-context/kernel';
+import { errorText, parseRetryAfterMs, type UpstreamFailure } from '@pro-context/plugin-kit';
 import type { Agent, Dispatcher, ProxyAgent } from 'undici';
 import { decodeBody } from './decode.js';
 import {
@@ -781,6 +775,6 @@ export function createHttpClientWithTrustedHosts(
     policy,
     options.lookup ?? systemLookup,
     options.proxy,
-    logger ?? createSilentLogger(),
+    logger ?? createNullLogger(),
   );
 }

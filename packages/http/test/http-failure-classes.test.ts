@@ -1,5 +1,5 @@
 import net, { type AddressInfo } from 'node:net';
-import { upstreamFailureOf, upstreamFailureOfStatus } from '@pro-context/kernel';
+import { upstreamFailureOf, upstreamFailureOfStatus } from '@pro-context/plugin-kit';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createHttpClient } from '../src/client.js';
 import { failure } from './failure.js';

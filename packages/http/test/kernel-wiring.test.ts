@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createKernel, createSilentLogger } from '@pro-context/kernel';
+import { createKernel } from '@pro-context/kernel';
+import { createSilentLogger } from '@pro-context/logging';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHttpClient } from '../src/index.js';
 import { failure } from './failure.js';

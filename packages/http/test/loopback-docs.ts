@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo, LookupFunction } from 'node:net';
 import type { HttpClient, HttpClientOptions, LogRecord } from '@pro-context/kernel';
-import { createLogger } from '@pro-context/kernel';
+import { createLogger } from '@pro-context/logging';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { createHttpClient } from '../src/client.js';
 

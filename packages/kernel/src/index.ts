@@ -15,9 +15,9 @@ export type { KernelConfig } from './config/kernel-schema.js';
 export { httpConfigSchema, loggingConfigSchema, securityConfigSchema } from './config/kernel-schema.js';
 export type { ConfigSource } from './config/load.js';
 export { applyEnvironment, deepMerge, getPath, kernelEnvironment, setPath } from './config/load.js';
-export type { ConfigSection, EnvironmentVariable } from './config/sections.js';
+export type { ConfigSection } from './config/sections.js';
 export { defineConfigSection } from './config/sections.js';
-export type { ResolvedConfig } from './config/types.js';
+export type { EnvironmentVariable, ResolvedConfig } from './config/types.js';
 export type { AnswerRevisions } from './contracts/answer-revisions.js';
 export { createAnswerRevisions } from './contracts/answer-revisions.js';
 export type {
@@ -46,6 +46,18 @@ export type {
 export type { LibraryLookupHints, LibraryProvider } from './contracts/library-provider.js';
 export { libraryProviderToken } from './contracts/library-provider.js';
 export type {
+  Logger,
+  LoggerFactory,
+  LogLevel,
+  LogRecord,
+  LogSink,
+  LogSinkHandle,
+  LogSinkOptions,
+  Span,
+  SpanEvent,
+} from './contracts/logger.js';
+export { createNullLogger, logLevels } from './contracts/logger.js';
+export type {
   PackageMetadata,
   PackageVersion,
   RegistryResolver,
@@ -67,6 +79,17 @@ export type {
   SearchResults,
 } from './contracts/search-backend.js';
 export { searchBackendToken } from './contracts/search-backend.js';
+export type { Redaction } from './contracts/secrets.js';
+export {
+  collectSecrets,
+  isSecretKey,
+  maskSecretValues,
+  REDACTED,
+  redaction,
+  registerSecrets,
+  secretsGeneration,
+  setRedaction,
+} from './contracts/secrets.js';
 export { kernelTokens } from './contracts/services.js';
 export type { DocVersions, LibrarySettingsDeclaration, SourceAdapter } from './contracts/source-adapter.js';
 export { sourceAdapterToken } from './contracts/source-adapter.js';
@@ -97,13 +120,6 @@ export {
   ProContextError,
   toProContextError,
 } from './errors/pro-context-error.js';
-export type { UpstreamFailure } from './http/failure.js';
-export {
-  describeUpstreamFailure,
-  isUnreachableFailure,
-  upstreamFailureOf,
-  upstreamFailureOfStatus,
-} from './http/failure.js';
 export type {
   HttpClient,
   HttpClientFactory,
@@ -113,30 +129,7 @@ export type {
   HttpStreamResponse,
 } from './http/types.js';
 export type { KernelBuilder, KernelOptions, PluginInfo, StartedKernel } from './kernel.js';
-export { createKernel, defaultAllowlist } from './kernel.js';
-export type {
-  Logger,
-  LoggerOptions,
-  LogLevel,
-  LogRecord,
-  LogSink,
-  LogSinkHandle,
-  LogSinkOptions,
-  Span,
-  SpanEvent,
-} from './logging/logger.js';
-export { createLogger, createSilentLogger, logLevels } from './logging/logger.js';
-export {
-  collectSecrets,
-  isSecretParam,
-  REDACTED,
-  redact,
-  redactAnswer,
-  redactDeep,
-  redactString,
-  redactUrl,
-  registerSecrets,
-} from './logging/redact.js';
+export { createKernel } from './kernel.js';
 export { definePlugin } from './plugins/define.js';
 export type {
   AnyPlugin,
@@ -146,6 +139,7 @@ export type {
   PluginStartContext,
   Resolver,
 } from './plugins/types.js';
+export { defaultAllowlist } from './start/services.js';
 export type { UrlAllowlist } from './util/allowlist.js';
 export { createUrlAllowlist } from './util/allowlist.js';
 export type { EventBus, KernelEvents } from './util/events.js';

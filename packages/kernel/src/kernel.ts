@@ -1,36 +1,25 @@
 import semver from 'semver';
-import { type DependencyContainer, instanceCachingFactory, Lifecycle, container as rootContainer } from 'tsyringe';
 import { flattenZodIssues, mergeOptions, validateConfig } from './config/assemble.js';
 import { type ConfigSource, getPath } from './config/load.js';
 import { ONCE } from './config/once.js';
 import type { ResolvedConfig } from './config/types.js';
-import { type AnswerRevisions, createAnswerRevisions } from './contracts/answer-revisions.js';
-import { kernelTokens } from './contracts/services.js';
-import { type Token, tokenCardinality, tokenId } from './contracts/token.js';
+import type { AnswerRevisions } from './contracts/answer-revisions.js';
+import { createNullLogger, type Logger, type LoggerFactory } from './contracts/logger.js';
+import { collectSecrets, registerSecrets } from './contracts/secrets.js';
 import { kernelErrors, ProContextError, registerErrors } from './errors/pro-context-error.js';
-import type { HttpClient, HttpClientFactory, HttpClientOptions } from './http/types.js';
-import { createLogger, type Logger } from './logging/logger.js';
-import { collectSecrets, registerSecrets } from './logging/redact.js';
+import type { HttpClient } from './http/types.js';
 import { assertPluginShape } from './plugins/define.js';
-import type {
-  AnyPlugin,
-  Constructor,
-  PluginRegistrationContext,
-  PluginStartContext,
-  Resolver,
-} from './plugins/types.js';
-import { createUrlAllowlist, type UrlAllowlist } from './util/allowlist.js';
-import { createEventBus, type EventBus } from './util/events.js';
+import type { AnyPlugin, PluginStartContext, Resolver } from './plugins/types.js';
+import { startPlugins } from './start/lifecycle.js';
+import { checkDependencies, checkNeeds, startOrder } from './start/plugin-order.js';
+import { registerPlugins, resolverOf } from './start/registration.js';
+import { createServices, type KernelHttpOptions } from './start/services.js';
+import type { UrlAllowlist } from './util/allowlist.js';
+import type { EventBus } from './util/events.js';
 import { KERNEL_VERSION } from './version.js';
 
-/**
- * The general documentation hosts of the default `read-page` allowlist (seed 001 §10.1). The hosts of a
- * source or registry (`github.com`, `pypi.org`) are declared by its plugin (`allowlist`).
- */
-export const defaultAllowlist = ['*.github.io', '*.readthedocs.io'];
-
 /** Options of {@link createKernel}. */
-export interface KernelOptions {
+export interface KernelOptions extends KernelHttpOptions {
   /**
    * Configuration: a {@link ConfigSource} from `loadConfig()` (file + environment, with line numbers for
    * errors), or plain values. Validated at `start()` against the kernel's and the plugins' schemas.
@@ -38,16 +27,11 @@ export interface KernelOptions {
   config?: ConfigSource | Record<string, unknown>;
   /** Use this logger instead of one built from `logging` config. */
   logger?: Logger;
-  /** Use this HTTP client instead of one built from `http` and `security` config. */
-  http?: HttpClient;
   /**
-   * Builds the HTTP client from the `http` and `security` config: pass `createHttpClient` from
-   * `@pro-context/http` (the kernel does not depend on it). With neither this nor `http`, the kernel starts,
-   * and every request fails with `PLUGIN_DEPENDENCY_MISSING` naming `@pro-context/http`.
+   * Builds the logger from the `logging` config: pass `createLogger` from `@pro-context/logging` (the kernel does
+   * not depend on it). With neither this nor `logger`, the kernel logs nothing (stdout is never written either way).
    */
-  createHttpClient?: HttpClientFactory;
-  /** Extra HTTP client options over the config (tests inject a DNS `lookup`). */
-  httpOptions?: Partial<HttpClientOptions>;
+  createLogger?: LoggerFactory;
   /**
    * Leave the plugins' `background` phases (work no first answer needs: the project scan) to the host, which
    * calls {@link StartedKernel.background} once its first answers are out (the stdio CLI: after `tools/list`, or
@@ -106,63 +90,6 @@ function isConfigSource(value: unknown): value is ConfigSource {
     'lines' in value &&
     (value as ConfigSource).lines instanceof Map
   );
-}
-
-/**
- * The client of a kernel given none: it starts (kernels that never reach the network, such as tests of the
- * MCP binding or of a cache, need no client and no undici), and the first request fails loudly instead.
- */
-function missingHttpClient(): HttpClient {
-  const refuse = (url: string | URL): never => {
-    throw new ProContextError(
-      'PLUGIN_DEPENDENCY_MISSING',
-      `No HTTP client: this kernel was created without one, so it cannot fetch ${String(url)}. Pass createHttpClient from @pro-context/http to createKernel().`,
-      {
-        suggestion:
-          "Install @pro-context/http and call createKernel({ createHttpClient }) with its createHttpClient (the 'pro-context' preset does).",
-      },
-    );
-  };
-  return {
-    request: async (url) => refuse(url),
-    get: async (url) => refuse(url),
-    stream: async (url) => refuse(url),
-    close: async () => undefined,
-  };
-}
-
-/** The plugins that may provide a token: those declaring it in `provides`. */
-function declaredProviders(plugins: readonly AnyPlugin[], token: Token<unknown>): AnyPlugin[] {
-  return plugins.filter((p) => p.provides?.includes(token));
-}
-
-/**
- * Orders plugins so each starts after the plugins it depends on: its `dependsOn`, and the plugins that declare
- * (`provides`) a token it `needs`. Registration order otherwise.
- */
-function startOrder(plugins: readonly AnyPlugin[]): AnyPlugin[] {
-  const byId = new Map(plugins.map((p) => [p.id, p]));
-  const done = new Set<string>();
-  const out: AnyPlugin[] = [];
-  const before = (plugin: AnyPlugin): AnyPlugin[] => [
-    ...(plugin.dependsOn ?? []).flatMap((dep) => byId.get(dep) ?? []),
-    ...(plugin.needs ?? []).flatMap((token) => declaredProviders(plugins, token)).filter((p) => p !== plugin),
-  ];
-  const visit = (plugin: AnyPlugin, trail: string[]) => {
-    if (done.has(plugin.id)) return;
-    if (trail.includes(plugin.id)) {
-      throw new ProContextError(
-        'PLUGIN_DEPENDENCY_MISSING',
-        `Plugins depend on each other in a cycle: ${[...trail, plugin.id].join(' -> ')}.`,
-        { suggestion: 'Break the cycle: a plugin cannot (indirectly) depend on itself.' },
-      );
-    }
-    for (const target of before(plugin)) visit(target, [...trail, plugin.id]);
-    done.add(plugin.id);
-    out.push(plugin);
-  };
-  for (const plugin of plugins) visit(plugin, []);
-  return out;
 }
 
 /**
@@ -230,7 +157,10 @@ async function startKernel(entries: readonly PluginEntry[], options: KernelOptio
   registerSecrets(collectSecrets(validated?.values ?? {}));
   for (const { options: explicit } of entries) if (explicit !== undefined) registerSecrets(collectSecrets(explicit));
   const pluginOptions = resolvePluginOptions(entries, sections, validated?.values ?? {});
-  const logger = options.logger ?? createLogger({ level: config.logging.level, format: config.logging.format });
+  const logger =
+    options.logger ??
+    options.createLogger?.({ level: config.logging.level, format: config.logging.format }) ??
+    createNullLogger();
   for (const warning of warnings) logger.warn(warning, { config: config.sourceFile });
   const services = createServices(config, options, plugins, logger);
   const resolver = resolverOf(services.container);
@@ -269,21 +199,6 @@ async function startKernel(entries: readonly PluginEntry[], options: KernelOptio
   return kernel;
 }
 
-/** Every `dependsOn` names a plugin that was added: else `PLUGIN_DEPENDENCY_MISSING`, before anything registers. */
-function checkDependencies(plugins: readonly AnyPlugin[]): void {
-  const ids = new Set(plugins.map((p) => p.id));
-  for (const plugin of plugins) {
-    for (const dep of plugin.dependsOn ?? []) {
-      if (ids.has(dep)) continue;
-      throw kernelErrors.create(
-        'PLUGIN_DEPENDENCY_MISSING',
-        { dependency: dep, plugin: plugin.id },
-        { suggestion: `Add the '${dep}' plugin with kernel.use(…) (before or after '${plugin.id}').` },
-      );
-    }
-  }
-}
-
 /** The configuration as a {@link ConfigSource} (plain values get no line numbers); undefined when none. */
 function configSource(options: KernelOptions): ConfigSource | undefined {
   if (isConfigSource(options.config)) return options.config;
@@ -318,229 +233,4 @@ function resolvePluginOptions(
     resolved.set(plugin.id, result.data);
   }
   return resolved;
-}
-
-/** The kernel's own services, bound in a fresh child container under `kernelTokens`. */
-interface KernelServices {
-  container: DependencyContainer;
-  http: HttpClient;
-  events: EventBus;
-  revisions: AnswerRevisions;
-  allowlist: UrlAllowlist;
-}
-
-function createServices(
-  config: ResolvedConfig,
-  options: KernelOptions,
-  plugins: readonly AnyPlugin[],
-  logger: Logger,
-): KernelServices {
-  const http =
-    options.http ??
-    options.createHttpClient?.(httpClientOptionsOf(config, options), logger.child({ component: 'http' })) ??
-    missingHttpClient();
-  const events = createEventBus();
-  const revisions = createAnswerRevisions();
-  const allowlist = createUrlAllowlist([
-    ...defaultAllowlist.map((entry) => ({ entry, reason: 'default' })),
-    ...plugins.flatMap((p) => p.allowlist ?? []),
-    ...config.security.urlAllowlist.map((entry) => ({ entry, reason: 'config security.urlAllowlist' })),
-  ]);
-  const container: DependencyContainer = rootContainer.createChildContainer();
-  container.register(kernelTokens.config, { useValue: config });
-  container.register(kernelTokens.logger, { useValue: logger });
-  container.register(kernelTokens.http, { useValue: http });
-  container.register(kernelTokens.events, { useValue: events });
-  container.register(kernelTokens.revisions, { useValue: revisions });
-  container.register(kernelTokens.allowlist, { useValue: allowlist });
-  return { container, http, events, revisions, allowlist };
-}
-
-/** The HTTP client's options: the `http` and `security` config, then `KernelOptions.httpOptions` over them. */
-function httpClientOptionsOf(config: ResolvedConfig, options: KernelOptions): HttpClientOptions {
-  return {
-    timeoutMs: config.http.timeoutMs,
-    connectTimeoutMs: config.http.connectTimeoutMs,
-    headersTimeoutMs: config.http.headersTimeoutMs,
-    bodyTimeoutMs: config.http.bodyTimeoutMs,
-    retries: config.http.retries,
-    retryDelaysMs: config.http.retryDelaysMs,
-    maxBodyBytes: config.http.maxBodyBytes,
-    maxRedirects: config.http.maxRedirects,
-    userAgent: config.http.userAgent ?? `pro-context/${KERNEL_VERSION}`,
-    allowPrivateNetwork: config.security.allowPrivateNetwork,
-    ...(config.http.proxy === undefined ? {} : { proxy: config.http.proxy }),
-    ...options.httpOptions,
-  };
-}
-
-/** Reads a container's bindings; `resolve` of an unbound token is `PLUGIN_DEPENDENCY_MISSING`. */
-function resolverOf(container: DependencyContainer): Resolver {
-  return {
-    resolve<T>(token: Token<T>): T {
-      if (!container.isRegistered(token, false)) {
-        throw new ProContextError(
-          'PLUGIN_DEPENDENCY_MISSING',
-          `Nothing provides '${tokenId(token)}'. Install a plugin that provides it.`,
-        );
-      }
-      return container.resolve<T>(token);
-    },
-    resolveAll<T>(token: Token<T>): T[] {
-      return container.isRegistered(token, false) ? container.resolveAll<T>(token) : [];
-    },
-    isBound(token) {
-      return container.isRegistered(token, false);
-    },
-  };
-}
-
-/** What {@link registerPlugins} binds with. */
-interface Registration {
-  config: ResolvedConfig;
-  logger: Logger;
-  pluginOptions: ReadonlyMap<string, unknown>;
-  container: DependencyContainer;
-  resolver: Resolver;
-}
-
-/**
- * Calls every plugin's `register` in order, binding what it binds. A second provider of a singular contract is
- * `CONTRACT_CONFLICT`; binding after registration ended is `KERNEL_STATE`.
- */
-function registerPlugins(plugins: readonly AnyPlugin[], r: Registration): void {
-  const providers = new Map<symbol, string>();
-  let frozen = false;
-  for (const plugin of plugins) {
-    const claim = (token: Token<unknown>) => {
-      if (frozen) {
-        throw new ProContextError(
-          'KERNEL_STATE',
-          `Plugin '${plugin.id}' tried to bind '${tokenId(token)}' after registration ended; bind only in register().`,
-        );
-      }
-      if (tokenCardinality(token) !== 'single') return;
-      const existing =
-        providers.get(token) ?? (Object.values(kernelTokens).includes(token as never) ? 'kernel' : undefined);
-      if (existing) {
-        throw new ProContextError(
-          'CONTRACT_CONFLICT',
-          `Contract '${tokenId(token)}' is already provided by plugin '${existing}'; plugin '${plugin.id}' provides it too.`,
-        );
-      }
-      providers.set(token, plugin.id);
-    };
-    const context: PluginRegistrationContext = {
-      pluginId: plugin.id,
-      config: r.config,
-      logger: r.logger.child({ plugin: plugin.id }),
-      bindValue(token, value) {
-        claim(token);
-        r.container.register(token, { useValue: value });
-      },
-      bindClass<T>(token: Token<T>, implementation: Constructor<T>) {
-        claim(token);
-        r.container.register<T>(token, { useClass: implementation }, { lifecycle: Lifecycle.ContainerScoped });
-      },
-      bindFactory(token, factory) {
-        claim(token);
-        r.container.register(token, { useFactory: instanceCachingFactory(() => factory(r.resolver)) });
-      },
-    };
-    plugin.register(context, r.pluginOptions.get(plugin.id));
-  }
-  frozen = true;
-}
-
-/**
- * Every token a plugin `needs` is bound once all registered: else `PLUGIN_DEPENDENCY_MISSING` naming the
- * plugin, the token and the plugins that declare it (which were not added, or bound nothing with their options).
- */
-function checkNeeds(plugins: readonly AnyPlugin[], resolver: Resolver): void {
-  for (const plugin of plugins) {
-    for (const token of plugin.needs ?? []) {
-      if (resolver.isBound(token)) continue;
-      const declared = declaredProviders(plugins, token).map((p) => `'${p.id}'`);
-      throw new ProContextError(
-        'PLUGIN_DEPENDENCY_MISSING',
-        `Plugin '${plugin.id}' needs '${tokenId(token)}', which no plugin provides${declared.length > 0 ? ` (${declared.join(', ')} declares it but bound nothing: is it turned off?)` : ''}.`,
-        {
-          suggestion: `Add a plugin that provides '${tokenId(token)}' with kernel.use(…).`,
-          details: { plugin: plugin.id, token: tokenId(token) },
-        },
-      );
-    }
-  }
-}
-
-/** A started kernel's lifecycle: its background phases and its stop. */
-interface KernelLifecycle {
-  background(): Promise<void>;
-  stop(): Promise<void>;
-}
-
-/**
- * Starts the plugins in `order` (each awaited); if one fails, stops those started and rethrows. Returns the
- * background phases (run once, in the same order) and the idempotent stop (reverse order, then the HTTP client).
- */
-async function startPlugins(
-  order: readonly AnyPlugin[],
-  contextOf: (plugin: AnyPlugin) => PluginStartContext,
-  pluginOptions: ReadonlyMap<string, unknown>,
-  services: KernelServices,
-): Promise<KernelLifecycle> {
-  const started: AnyPlugin[] = [];
-  let stopped = false;
-  const stopAll = async () => {
-    stopped = true;
-    for (const plugin of [...started].reverse()) {
-      try {
-        await plugin.stop?.(contextOf(plugin));
-      } catch (error) {
-        contextOf(plugin).logger.error('plugin stop failed', { plugin: plugin.id, error });
-      }
-    }
-    started.length = 0;
-    await services.http.close().catch(() => undefined);
-  };
-  try {
-    for (const plugin of order) {
-      await plugin.start?.(contextOf(plugin), pluginOptions.get(plugin.id));
-      started.push(plugin);
-    }
-  } catch (error) {
-    await stopAll();
-    throw error;
-  }
-  let background: Promise<void> | undefined;
-  let stopping: Promise<void> | undefined;
-  return {
-    background() {
-      background ??= runBackground(order, contextOf, pluginOptions, () => stopped);
-      return background;
-    },
-    stop() {
-      stopping ??= stopAll().finally(() => services.container.dispose?.());
-      return stopping;
-    },
-  };
-}
-
-/** Each plugin's `background` phase in start order, unless the kernel stopped; a failure is logged. */
-async function runBackground(
-  order: readonly AnyPlugin[],
-  contextOf: (plugin: AnyPlugin) => PluginStartContext,
-  pluginOptions: ReadonlyMap<string, unknown>,
-  stopped: () => boolean,
-): Promise<void> {
-  for (const plugin of order) {
-    if (stopped()) return;
-    if (!plugin.background) continue;
-    const context = contextOf(plugin);
-    try {
-      await plugin.background(context, pluginOptions.get(plugin.id));
-    } catch (error) {
-      context.logger.error('plugin background phase failed', { plugin: plugin.id, error });
-    }
-  }
 }

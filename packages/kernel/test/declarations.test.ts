@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
   createKernel,
-  createSilentLogger,
   defineConfigSection,
   defineErrors,
   definePlugin,
@@ -13,7 +12,8 @@ import {
   z,
 } from '../src/index.js';
 
-const silent = { logger: createSilentLogger() };
+// no logger given: the kernel's own logs nothing
+const silent = {};
 
 async function failure(start: Promise<unknown>): Promise<ProContextError> {
   try {

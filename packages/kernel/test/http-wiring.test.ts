@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   createKernel,
-  createSilentLogger,
+  createNullLogger,
   createToken,
   definePlugin,
   type HttpClient,
@@ -14,7 +14,8 @@ import {
   ProContextError,
 } from '../src/index.js';
 
-const silent = { logger: createSilentLogger() };
+// no logger given: the kernel's own logs nothing
+const silent = {};
 
 /** A client that answers every request with 200 and the URL as its body, recording what it was built with. */
 function recordingFactory() {
@@ -99,7 +100,7 @@ describe('the HTTP client the kernel binds', () => {
 
   it('prefers a ready client over the factory', async () => {
     const { factory, built } = recordingFactory();
-    const ready = recordingFactory().factory({}, createSilentLogger());
+    const ready = recordingFactory().factory({}, createNullLogger());
     const kernel = await createKernel({ ...silent, http: ready, createHttpClient: factory }).start();
     expect(kernel.http).toBe(ready);
     expect(built).toHaveLength(0);

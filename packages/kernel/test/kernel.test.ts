@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import {
   cacheStoreToken,
   createKernel,
-  createSilentLogger,
+  createNullLogger,
   createToken,
   defineConfigSection,
   definePlugin,
@@ -20,7 +20,8 @@ import {
   z,
 } from '../src/index.js';
 
-const silent = { logger: createSilentLogger() };
+// no logger given: the kernel's own logs nothing
+const silent = {};
 
 function fakeAdapter(id: string): SourceAdapter {
   return {
@@ -351,8 +352,8 @@ describe('services declared as data, and the background phase', () => {
 
   it('runs no background phase after stop, and logs (does not throw) a failing one', async () => {
     const errors: string[] = [];
-    const logger = createSilentLogger();
-    logger.addSink((record) => void errors.push(record.msg), { level: 'error' });
+    const logger = { ...createNullLogger(), error: (msg: string) => void errors.push(msg) };
+    logger.child = () => logger;
     let ran = 0;
     const failing = definePlugin({
       id: 'failing',

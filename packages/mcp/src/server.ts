@@ -22,7 +22,6 @@ import {
   type PromptDefinition,
   type ResourceDefinition,
   type ResourceTemplateDefinition,
-  redactAnswer,
   type StartedKernel,
   type ToolPlugin,
   type ToolResultReuse,
@@ -30,6 +29,7 @@ import {
   toProContextError,
   z,
 } from '@pro-context/kernel';
+import { redactAnswer } from '@pro-context/logging';
 import { createToolRunner, errorPayloadText, type ToolRunner } from '@pro-context/tool-runner';
 
 /** MCP's JSON-RPC error code for a resource that does not exist (the SDK has no constant for it). */

@@ -9,8 +9,6 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import {
   createKernel,
-  createLogger,
-  createSilentLogger,
   definePlugin,
   defineTool,
   ProContextError,
@@ -19,6 +17,7 @@ import {
   toolPluginToken,
   z,
 } from '@pro-context/kernel';
+import { createLogger, createSilentLogger } from '@pro-context/logging';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMcpBinding, createMcpServer } from '../src/index.js';
 

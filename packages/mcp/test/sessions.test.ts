@@ -2,15 +2,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import {
-  createKernel,
-  createLogger,
-  definePlugin,
-  defineTool,
-  type StartedKernel,
-  toolPluginToken,
-  z,
-} from '@pro-context/kernel';
+import { createKernel, definePlugin, defineTool, type StartedKernel, toolPluginToken, z } from '@pro-context/kernel';
+import { createLogger } from '@pro-context/logging';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMcpBinding } from '../src/index.js';
 

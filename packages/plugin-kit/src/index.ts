@@ -34,3 +34,10 @@ export { retrySync } from './retry-sync.js';
 export { Slicer } from './slicer.js';
 export type { TtlMemoOptions } from './ttl-memo.js';
 export { TtlMemo } from './ttl-memo.js';
+export type { UpstreamFailure } from './upstream-failure.js';
+export {
+  describeUpstreamFailure,
+  isUnreachableFailure,
+  upstreamFailureOf,
+  upstreamFailureOfStatus,
+} from './upstream-failure.js';

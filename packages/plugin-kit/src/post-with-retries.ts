@@ -1,11 +1,6 @@
-import {
-  type HttpClient,
-  type HttpRequestOptions,
-  type HttpResponse,
-  isProContextError,
-  upstreamFailureOf,
-} from '@pro-context/kernel';
+import { type HttpClient, type HttpRequestOptions, type HttpResponse, isProContextError } from '@pro-context/kernel';
 import { parseRetryAfterMs } from './retry-after.js';
+import { upstreamFailureOf } from './upstream-failure.js';
 
 /** How {@link postWithRetries} retries (take the values from the kernel's `http` config). */
 export interface RetryPolicy {

@@ -1,11 +1,5 @@
-import {
-  isProContextError,
-  isUnreachableFailure,
-  kernelErrors,
-  ProContextError,
-  upstreamFailureOf,
-  upstreamFailureOfStatus,
-} from '@pro-context/kernel';
+import { isProContextError, kernelErrors, ProContextError } from '@pro-context/kernel';
+import { isUnreachableFailure, upstreamFailureOf, upstreamFailureOfStatus } from './upstream-failure.js';
 
 /** Who a registry error is about: `registry` id (`'pypi'`), how to name it (`'PyPI'`) and its host. */
 export interface RegistryFailureSubject {

@@ -1,7 +1,6 @@
 import {
   type AnyPlugin,
   createKernel,
-  createSilentLogger,
   createToken,
   type HttpClient,
   ProContextError,
@@ -10,6 +9,7 @@ import {
   toolPluginToken,
   z,
 } from '@pro-context/kernel';
+import { createSilentLogger } from '@pro-context/logging';
 import { describe, expect, it } from 'vitest';
 import {
   defineRemoteToolPlugin,

@@ -3,7 +3,6 @@ import { serveStdio } from '@pro-context/host-stdio';
 import {
   type CompactResult,
   cacheStoreToken,
-  createLogger,
   type ErrorPayload,
   isProContextError,
   type Logger,
@@ -11,10 +10,10 @@ import {
   libraryProviderToken,
   logLevels,
   ProContextError,
-  redactString,
   type StartedKernel,
   toProContextError,
 } from '@pro-context/kernel';
+import { createLogger, redactString } from '@pro-context/logging';
 import { createToolRunner } from '@pro-context/tool-runner';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { applyHeapGrowth, releaseYoungGeneration } from './heap.js';

@@ -11,6 +11,7 @@ import {
   type StartedKernel,
 } from '@pro-context/kernel';
 import { knownLibrariesPlugin } from '@pro-context/known-libraries/plugin';
+import { createLogger } from '@pro-context/logging';
 import { discoveryPlugin } from '@pro-context/plugin-discovery';
 import { githubPlugin } from '@pro-context/plugin-github';
 import { llmsTxtPlugin } from '@pro-context/plugin-llms-txt';
@@ -114,6 +115,7 @@ export async function startProContext(options: StartOptions = {}): Promise<Start
   const builder = createKernel({
     config,
     createHttpClient,
+    createLogger,
     ...(options.logger ? { logger: options.logger } : {}),
     ...(options.httpOptions ? { httpOptions: options.httpOptions } : {}),
     ...(options.deferBackground ? { deferBackground: true } : {}),

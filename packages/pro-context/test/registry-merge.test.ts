@@ -2,8 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { docsEngineToken } from '@pro-context/engine';
-import { createSilentLogger, type StartedKernel } from '@pro-context/kernel';
+import type { StartedKernel } from '@pro-context/kernel';
 import { getKnownLibrary, toDescriptorFields } from '@pro-context/known-libraries';
+import { createSilentLogger } from '@pro-context/logging';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { startProContext } from '../src/index.js';
 

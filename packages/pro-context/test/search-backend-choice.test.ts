@@ -1,7 +1,8 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createSilentLogger, type StartedKernel, searchBackendToken } from '@pro-context/kernel';
+import { type StartedKernel, searchBackendToken } from '@pro-context/kernel';
+import { createSilentLogger } from '@pro-context/logging';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { startProContext } from '../src/index.js';
 

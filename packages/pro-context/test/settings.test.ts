@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createSilentLogger, type StartedKernel } from '@pro-context/kernel';
+import type { StartedKernel } from '@pro-context/kernel';
+import { createSilentLogger } from '@pro-context/logging';
 import { catalogErrorOf } from '@pro-context/testing';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { applyHeapGrowth, holdYoungGeneration } from '../src/heap.js';

@@ -4,8 +4,6 @@ import {
   type CacheStore,
   cacheStoreToken,
   createKernel,
-  createLogger,
-  createSilentLogger,
   definePlugin,
   type HttpClientOptions,
   KERNEL_VERSION,
@@ -14,6 +12,7 @@ import {
   type StartedKernel,
   searchBackendToken,
 } from '@pro-context/kernel';
+import { createLogger, createSilentLogger } from '@pro-context/logging';
 import { MemoryCacheStore } from './fakes/memory-cache-store.js';
 import { TermSearchBackend } from './fakes/term-search-backend.js';
 

@@ -2,9 +2,6 @@ import {
   type CallerInfo,
   type Logger,
   ProContextError,
-  redactAnswer,
-  redactDeep,
-  redactString,
   type StartedKernel,
   type ToolAnnotations,
   type ToolContext,
@@ -14,6 +11,7 @@ import {
   toProContextError,
   z,
 } from '@pro-context/kernel';
+import { redactAnswer, redactDeep, redactString } from '@pro-context/logging';
 
 /** A JSON Schema (draft 7) describing an object, as `tools/list` advertises a tool's arguments and result. */
 export interface JsonObjectSchema {

@@ -1,6 +1,5 @@
 import {
   createKernel,
-  createLogger,
   definePlugin,
   defineTool,
   type LogRecord,
@@ -11,6 +10,7 @@ import {
   toolPluginToken,
   z,
 } from '@pro-context/kernel';
+import { createLogger } from '@pro-context/logging';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createToolRunner, type ToolOutcome } from '../src/index.js';
 

@@ -1,10 +1,10 @@
 import {
-  createLogger,
   type LibraryDescriptor,
   type SourceAdapter,
   type StartedKernel,
   sourceAdapterToken,
 } from '@pro-context/kernel';
+import { createLogger } from '@pro-context/logging';
 import {
   catalogErrorOf,
   corpusRepos,

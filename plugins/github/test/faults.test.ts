@@ -3,8 +3,8 @@ import {
   type SourceAdapter,
   type StartedKernel,
   sourceAdapterToken,
-  upstreamFailureOf,
 } from '@pro-context/kernel';
+import { upstreamFailureOf } from '@pro-context/plugin-kit';
 import {
   createTestKernel,
   type FakeGithub,

@@ -1,7 +1,8 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { createLogger, type StartedKernel } from '@pro-context/kernel';
+import type { StartedKernel } from '@pro-context/kernel';
+import { createLogger } from '@pro-context/logging';
 import { createMcpBinding } from '@pro-context/mcp';
 import { createTestKernel, type FakeGemini, MemoryCacheStore } from '@pro-context/testing';
 import groundingPlugin from '../src/index.js';

@@ -1,4 +1,5 @@
-import { type SourceAdapter, type StartedKernel, sourceAdapterToken, upstreamFailureOf } from '@pro-context/kernel';
+import { type SourceAdapter, type StartedKernel, sourceAdapterToken } from '@pro-context/kernel';
+import { upstreamFailureOf } from '@pro-context/plugin-kit';
 import {
   catalogErrorOf,
   createTestKernel,

@@ -1,4 +1,5 @@
-import { createSilentLogger, createUrlAllowlist, type LibraryDescriptor } from '@pro-context/kernel';
+import { createUrlAllowlist, type LibraryDescriptor } from '@pro-context/kernel';
+import { createSilentLogger } from '@pro-context/logging';
 import { describe, expect, it } from 'vitest';
 import {
   hasVersionedDocs,

@@ -11,9 +11,8 @@ import {
   type RegistryResolver,
   type RegistrySearchHit,
   type ResolvedVersion,
-  upstreamFailureOf,
 } from '@pro-context/kernel';
-import { registryFailure, registryStatusError, TtlMemo } from '@pro-context/plugin-kit';
+import { registryFailure, registryStatusError, TtlMemo, upstreamFailureOf } from '@pro-context/plugin-kit';
 import { type NpmEnvironment, type NpmPluginOptions, npmEnvironmentToken, npmOptionsToken } from './options.js';
 import { distTagsOf, type NpmPackument, nearestNpmVersions, npmMetadata, selectNpmVersion } from './packument.js';
 import { discoverNpmRegistry, type NpmRegistrySettings } from './registry-config.js';

@@ -1,4 +1,5 @@
-import { createKernel, createSilentLogger, searchBackendToken } from '@pro-context/kernel';
+import { createKernel, searchBackendToken } from '@pro-context/kernel';
+import { createSilentLogger } from '@pro-context/logging';
 import { describe, expect, it } from 'vitest';
 import oramaSearchDefault, { oramaSearchPlugin, oramaSearchPluginOptionsSchema } from '../src/index.js';
 import { chunk, keyOf } from './helpers.js';

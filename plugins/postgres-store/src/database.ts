@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import { ProContextError, redactString, registerSecrets } from '@pro-context/kernel';
+import { ProContextError, redaction, registerSecrets } from '@pro-context/kernel';
 import type pg from 'pg';
 import { postgresStoreErrors } from './options.js';
 
@@ -182,7 +182,7 @@ export class Database {
   wrap(error: unknown): Error {
     if (error instanceof ProContextError) return error;
     const e = error as { code?: string; message?: string };
-    const message = redactString(String(e?.message ?? error));
+    const message = redaction().text(String(e?.message ?? error));
     const connection =
       typeof e?.code === 'string' &&
       (/^(ECONNREFUSED|ECONNRESET|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|EHOSTUNREACH|EPIPE)$/.test(e.code) ||

@@ -8,7 +8,7 @@ import {
   type CacheTierReads,
   type CacheValue,
   type CompactResult,
-  createSilentLogger,
+  createNullLogger,
   isProContextError,
   type Logger,
   ProContextError,
@@ -198,7 +198,7 @@ export class SqliteCacheStore implements CacheStore {
 
   constructor(options: SqliteCachePluginInput = {}, dependencies: SqliteCacheStoreDependencies = {}) {
     this.options = parseSqliteCacheOptions(options);
-    this.logger = dependencies.logger ?? createSilentLogger();
+    this.logger = dependencies.logger ?? createNullLogger();
     this.now = dependencies.now ?? Date.now;
     this.checkpointScript = dependencies.checkpointScript;
     this.file = resolveDatabaseFile(this.options.directory).file;

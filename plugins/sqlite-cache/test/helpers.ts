@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createLogger, type Logger, type LogRecord } from '@pro-context/kernel';
+import type { Logger, LogRecord } from '@pro-context/kernel';
+import { createLogger } from '@pro-context/logging';
 import { afterEach } from 'vitest';
 import { type SqliteCachePluginInput, SqliteCacheStore } from '../src/index.js';
 

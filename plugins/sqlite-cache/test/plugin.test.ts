@@ -1,7 +1,8 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConfig } from '@pro-context/config';
-import { cacheStoreToken, createKernel, createSilentLogger, isProContextError } from '@pro-context/kernel';
+import { cacheStoreToken, createKernel, isProContextError } from '@pro-context/kernel';
+import { createSilentLogger } from '@pro-context/logging';
 import { describe, expect, it } from 'vitest';
 import sqliteCachePluginDefault, { SqliteCacheStore, sqliteCachePlugin, sqliteCacheStoreToken } from '../src/index.js';
 import { recordingLogger, tempDir } from './helpers.js';

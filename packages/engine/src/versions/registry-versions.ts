@@ -1,11 +1,5 @@
-import {
-  describeUpstreamFailure,
-  isProContextError,
-  type PackageMetadata,
-  ProContextError,
-  type RegistryResolver,
-  upstreamFailureOf,
-} from '@pro-context/kernel';
+import { isProContextError, type PackageMetadata, ProContextError, type RegistryResolver } from '@pro-context/kernel';
+import { describeUpstreamFailure, upstreamFailureOf } from '@pro-context/plugin-kit';
 import { ns } from '../indexing/keys.js';
 import { matchVersion, type VersionScheme } from './match.js';
 import type { VersionSources } from './versions.js';

@@ -1,13 +1,12 @@
 import {
   type FetchContext,
   isProContextError,
-  isUnreachableFailure,
   type LibraryDescriptor,
   type Logger,
   ProContextError,
   type SourceAdapter,
-  upstreamFailureOf,
 } from '@pro-context/kernel';
+import { isUnreachableFailure, upstreamFailureOf } from '@pro-context/plugin-kit';
 
 /** What the engine remembers about each adapter, for `pro-context://health`. */
 export interface AdapterStatus {

@@ -4,8 +4,7 @@ import type { AnyPlugin } from '../plugins/types.js';
 import { type KernelConfig, kernelConfigShape } from './kernel-schema.js';
 import { applyEnvironment, type ConfigSource, deepMerge, getPath, kernelEnvironment, setPath } from './load.js';
 import { ONCE } from './once.js';
-import type { EnvironmentVariable } from './sections.js';
-import type { ResolvedConfig } from './types.js';
+import type { EnvironmentVariable, ResolvedConfig } from './types.js';
 
 /** One problem found in a configuration. */
 export interface ConfigIssue {
@@ -144,30 +143,33 @@ function variableOf(source: ConfigSource | undefined, path: string): string | un
   return undefined;
 }
 
+/** Adds one problem, with the file line or the variable that set the key. */
+type AddIssue = (path: string, message: string) => void;
+
 /**
- * Validates configuration values against the kernel's schema, every plugin's `optionsSchema` (at its
- * `configKey`) and `configSections`, after applying the plugins' environment variables. Throws one
- * `CONFIG_INVALID` error listing every bad key with its line in the file or the variable that set it.
+ * The source with the plugins' declared variables applied (the kernel's own were applied by `loadConfig`, with
+ * `PRO_CONTEXT_DEBUG` after them), on a copy.
  */
-export function validateConfig(input: ConfigSource | undefined, plugins: readonly AnyPlugin[]): ValidatedConfig {
-  const declared = declaredConfigSections(plugins);
-  const variables = declaredEnvironment(plugins);
-  let source = input;
-  if (input?.env) {
-    const values = structuredClone(input.values);
-    const fromEnv = new Map(input.fromEnv);
-    // the kernel's own were applied by loadConfig (with PRO_CONTEXT_DEBUG after them)
-    const declaredByPlugins = variables.filter((v) => v.owner !== 'the kernel');
-    applyEnvironment(values, input.env, declaredByPlugins, fromEnv, input.overrides);
-    source = { ...input, values, fromEnv };
-  }
-  const values = source?.values ?? {};
-  const issues: ConfigIssue[] = [];
-  const add = (path: string, message: string) =>
-    issues.push({ path, message, line: lineOf(source, path), variable: variableOf(source, path) });
+function withPluginEnvironment(
+  input: ConfigSource | undefined,
+  variables: readonly (EnvironmentVariable & { owner: string })[],
+): ConfigSource | undefined {
+  if (!input?.env) return input;
+  const values = structuredClone(input.values);
+  const fromEnv = new Map(input.fromEnv);
+  const declaredByPlugins = variables.filter((v) => v.owner !== 'the kernel');
+  applyEnvironment(values, input.env, declaredByPlugins, fromEnv, input.overrides);
+  return { ...input, values, fromEnv };
+}
+
+/** Each declared section validated by its schema: the validated values (`raw`) and each plugin's options. */
+function validateSections(
+  declared: readonly DeclaredConfigSection[],
+  values: Record<string, unknown>,
+  add: AddIssue,
+): { raw: Record<string, unknown>; sections: Map<string, unknown> } {
   const raw: Record<string, unknown> = {};
   const sections = new Map<string, unknown>();
-  const claimed = new Set(declared.map((d) => d.key));
   for (const { key, schema, optionsOf } of declared) {
     let value = getPath(values, key);
     for (const inner of declared.filter((d) => d.key.startsWith(`${key}.`) && isMapping(value))) {
@@ -189,22 +191,33 @@ export function validateConfig(input: ConfigSource | undefined, plugins: readonl
       for (const issue of flattenZodIssues(result.error, key)) add(issue.path, issue.message);
     }
   }
-  const reserved = new Set(plugins.flatMap((p) => p.reservedSections ?? []));
+  return { raw, sections };
+}
 
+/**
+ * Keys no section claims: inside a reserved section (one the preset knows but no installed plugin declares) a
+ * warning, kept as written in `raw`; a third party's section under a reserved one, a warning; anything else an
+ * issue. Returns the warnings.
+ */
+function checkUnclaimed(
+  values: Record<string, unknown>,
+  claimed: ReadonlySet<string>,
+  reserved: ReadonlySet<string>,
+  raw: Record<string, unknown>,
+  add: AddIssue,
+): string[] {
   const warnings: string[] = [];
   const walk = (node: unknown, prefix: string) => {
-    if (node === null || typeof node !== 'object' || Array.isArray(node)) return;
+    if (!isMapping(node)) return;
     for (const [key, value] of Object.entries(node)) {
       const path = prefix ? `${prefix}.${key}` : key;
       if (claimed.has(path)) continue;
-      const isAncestor = [...claimed].some((c) => c.startsWith(`${path}.`));
-      if (isAncestor) {
-        if (value !== null && typeof value === 'object' && !Array.isArray(value)) walk(value, path);
+      if ([...claimed].some((c) => c.startsWith(`${path}.`))) {
+        if (isMapping(value)) walk(value, path);
         else add(path, 'Expected a mapping of settings');
         continue;
       }
-      const isContainer = [...reserved].some((k) => k.startsWith(`${path}.`));
-      if (isContainer && value !== null && typeof value === 'object' && !Array.isArray(value)) {
+      if ([...reserved].some((k) => k.startsWith(`${path}.`)) && isMapping(value)) {
         walk(value, path);
         continue;
       }
@@ -215,8 +228,7 @@ export function validateConfig(input: ConfigSource | undefined, plugins: readonl
       }
       // a third-party plugin's section (`sources.internalDocs`): not ours to judge, but worth a word when no
       // installed plugin reads it (a plugin not composed in, or a misspelt name)
-      const parentKnown = prefix !== '' && reserved.has(prefix);
-      if (parentKnown && !claimed.has(prefix)) {
+      if (prefix !== '' && reserved.has(prefix) && !claimed.has(prefix)) {
         warnings.push(
           `${path} is set but no installed plugin reads it (check the plugin is installed and the name's spelling).`,
         );
@@ -226,7 +238,25 @@ export function validateConfig(input: ConfigSource | undefined, plugins: readonl
     }
   };
   walk(values, '');
+  return warnings;
+}
 
+/**
+ * Validates configuration values against the kernel's schema, every plugin's `optionsSchema` (at its
+ * `configKey`) and `configSections`, after applying the plugins' environment variables. Throws one
+ * `CONFIG_INVALID` error listing every bad key with its line in the file or the variable that set it.
+ */
+export function validateConfig(input: ConfigSource | undefined, plugins: readonly AnyPlugin[]): ValidatedConfig {
+  const declared = declaredConfigSections(plugins);
+  const variables = declaredEnvironment(plugins);
+  const source = withPluginEnvironment(input, variables);
+  const values = source?.values ?? {};
+  const issues: ConfigIssue[] = [];
+  const add: AddIssue = (path, message) =>
+    issues.push({ path, message, line: lineOf(source, path), variable: variableOf(source, path) });
+  const { raw, sections } = validateSections(declared, values, add);
+  const reserved = new Set(plugins.flatMap((p) => p.reservedSections ?? []));
+  const warnings = checkUnclaimed(values, new Set(declared.map((d) => d.key)), reserved, raw, add);
   if (issues.length > 0) {
     throw new ProContextError('CONFIG_INVALID', describeIssues(source, issues), {
       suggestion:
@@ -234,7 +264,6 @@ export function validateConfig(input: ConfigSource | undefined, plugins: readonl
       details: { file: source?.file, issues },
     });
   }
-
   const kernelSections = Object.fromEntries(Object.keys(kernelConfigShape).map((key) => [key, raw[key]]));
   const config = Object.freeze({
     ...(kernelSections as unknown as KernelConfig),

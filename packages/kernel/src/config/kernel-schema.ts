@@ -1,7 +1,7 @@
 import * as z from 'zod';
-import { logLevels } from '../logging/logger.js';
+import { logLevels } from '../contracts/logger.js';
 
-/** `logging`: JSON lines (or pretty lines) on stderr. */
+/** `logging`: read by the logger factory given to `createKernel` (`@pro-context/logging`: JSON or pretty lines on stderr). */
 export const loggingConfigSchema = z.strictObject({
   level: z.enum(logLevels).default('info').describe('Lowest level written: debug, info, warn or error.'),
   format: z

@@ -2,7 +2,7 @@
  * Configuration values before validation and the environment variables that set keys: what `createKernel`
  * validates. Finding and reading the file is `@pro-context/config`'s `loadConfig`.
  */
-import type { EnvironmentVariable } from './sections.js';
+import type { EnvironmentVariable } from './types.js';
 
 /**
  * Configuration values before validation: the file's content with environment overrides applied, plus

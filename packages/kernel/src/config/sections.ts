@@ -27,16 +27,3 @@ export function defineConfigSection<S extends z.ZodType>(key: string, schema: S)
     },
   });
 }
-
-/** An environment variable and the dotted config key it sets (seed 001 §12.2). */
-export interface EnvironmentVariable {
-  readonly variable: string;
-  readonly key: string;
-  /** How the text is read: `number` for digits, `boolean` for true/false, yes/no, on/off, 1/0. Default string. */
-  readonly type?: 'string' | 'number' | 'boolean';
-  /**
-   * Holds a credential: its value is never printed or logged (its key must be one the logger redacts, such
-   * as `token` or `apiKey`, which `definePlugin` checks).
-   */
-  readonly secret?: boolean;
-}

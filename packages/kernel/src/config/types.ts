@@ -10,3 +10,16 @@ export interface ResolvedConfig extends KernelConfig {
   /** The file the configuration was read from, if any. */
   readonly sourceFile?: string;
 }
+
+/** An environment variable and the dotted config key it sets (seed 001 §12.2). */
+export interface EnvironmentVariable {
+  readonly variable: string;
+  readonly key: string;
+  /** How the text is read: `number` for digits, `boolean` for true/false, yes/no, on/off, 1/0. Default string. */
+  readonly type?: 'string' | 'number' | 'boolean';
+  /**
+   * Holds a credential: its value is never printed or logged (its key must be one logs mask (`isSecretKey`), such
+   * as `token` or `apiKey`, which `definePlugin` checks).
+   */
+  readonly secret?: boolean;
+}

@@ -110,7 +110,6 @@ export interface CacheStore {
    * size and reuses the space). Optional: a store without files leaves it out.
    */
   compact?(): Promise<CompactResult>;
-  /** Flushes and releases resources. */
   close(): Promise<void>;
 }
 

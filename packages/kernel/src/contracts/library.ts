@@ -67,7 +67,6 @@ export interface LibraryDescriptor {
 
 /** One page of a library's table of contents. */
 export interface TocEntry {
-  /** Page title. */
   title: string;
   /** Page URL, accepted by `read-page`. */
   url: string;

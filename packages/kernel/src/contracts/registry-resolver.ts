@@ -20,7 +20,6 @@ export interface PackageMetadata {
   ecosystem: string;
   summary?: string;
   homepage?: string;
-  /** Source repository URL. */
   repository?: string;
   /** Documentation URL from the package metadata. */
   documentationUrl?: string;
@@ -34,7 +33,6 @@ export interface PackageMetadata {
 
 /** A version spec resolved to an exact release. */
 export interface ResolvedVersion {
-  /** The exact version. */
   version: string;
   /** What was asked for (`undefined` = latest stable). */
   requested?: string;

@@ -11,13 +11,11 @@ export interface IndexKey {
 export interface IndexableChunk {
   /** Stable id, unique within the index. Search hits carry it back. */
   id: string;
-  /** Page title. */
   title: string;
   /** Heading path from the page title down to this chunk's heading. */
   headings: string[];
   /** The chunk's markdown. Backends index it; they need not keep it (the engine stores bodies). */
   body: string;
-  /** Source page URL. */
   url: string;
 }
 
@@ -97,9 +95,7 @@ export interface SearchBackend {
   indexer?(key: IndexKey): IndexBuild;
   /** Searches one index. An unknown key gives no hits. */
   search(key: IndexKey, query: string, options?: SearchOptions): Promise<SearchResults>;
-  /** Whether an index for `key` is loaded. */
   has(key: IndexKey): Promise<boolean>;
-  /** Forgets the index for `key`. */
   drop(key: IndexKey): Promise<void>;
   /**
    * A serialized form of the index for `key` (no chunk bodies), or `null` if there is none. The bytes may be the

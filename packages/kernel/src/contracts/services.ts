@@ -1,9 +1,9 @@
 import type { ResolvedConfig } from '../config/types.js';
 import type { HttpClient } from '../http/types.js';
-import type { Logger } from '../logging/logger.js';
 import type { UrlAllowlist } from '../util/allowlist.js';
 import type { EventBus } from '../util/events.js';
 import type { AnswerRevisions } from './answer-revisions.js';
+import type { Logger } from './logger.js';
 import { createToken } from './token.js';
 
 /**
@@ -11,15 +11,12 @@ import { createToken } from './token.js';
  * `constructor(@inject(kernelTokens.http) private readonly http: HttpClient) {}`.
  */
 export const kernelTokens = {
-  /** The validated, frozen configuration. */
   config: createToken<ResolvedConfig>('kernel.config'),
   /** The guarded HTTP client: the only way to reach the network. */
   http: createToken<HttpClient>('kernel.http'),
-  /** The root logger (JSON lines on stderr). */
+  /** The root logger: the one given to `createKernel`, or built by its `createLogger` (else it logs nothing). */
   logger: createToken<Logger>('kernel.logger'),
-  /** The `read-page` allowlist. */
   allowlist: createToken<UrlAllowlist>('kernel.allowlist'),
-  /** The kernel's event bus. */
   events: createToken<EventBus>('kernel.events'),
   /** The answer revision counter: bumped when anything an answer may come from changed. */
   revisions: createToken<AnswerRevisions>('kernel.revisions'),

@@ -1,6 +1,6 @@
 import type * as z from 'zod';
 import type { ProContextError } from '../errors/pro-context-error.js';
-import type { Logger } from '../logging/logger.js';
+import type { Logger } from './logger.js';
 import { createToken } from './token.js';
 
 /** MCP tool annotations (hints to the client; see the MCP specification). */

@@ -1,4 +1,4 @@
-import { redact, redactString } from '../logging/redact.js';
+import { redaction } from '../contracts/secrets.js';
 import { type ErrorCode, type ErrorDefinition, type ErrorTable, errorCatalog, fillTemplate } from './catalog.js';
 
 /** The shape every error takes on the wire (seed 001 §11.1). */
@@ -77,17 +77,19 @@ export class ProContextError extends Error {
   }
 
   /**
-   * The wire form (seed 001 §11.1), with secrets masked: a URL's user-info, secret query parameters, the
-   * configured API keys and tokens (see `registerSecrets`). The error itself keeps the real text.
+   * The wire form (seed 001 §11.1), with secrets masked by the process's `redaction()` (with `@pro-context/logging`
+   * loaded: a URL's user-info, secret query parameters, key shapes; always: the registered secret values and
+   * secret-named fields). The error itself keeps the real text.
    */
   toPayload(): ErrorPayload {
+    const mask = redaction();
     return {
       code: this.code,
-      message: redactString(this.message),
+      message: mask.text(this.message),
       recoverable: this.recoverable,
-      suggestion: redactString(this.suggestion),
+      suggestion: mask.text(this.suggestion),
       ...(this.retryAfter === undefined ? {} : { retryAfter: this.retryAfter }),
-      ...(this.details === undefined ? {} : { details: redact(this.details) as Record<string, unknown> }),
+      ...(this.details === undefined ? {} : { details: mask.value(this.details) as Record<string, unknown> }),
     };
   }
 }

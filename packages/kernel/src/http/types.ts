@@ -1,5 +1,5 @@
 import type { LookupFunction } from 'node:net';
-import type { Logger } from '../logging/logger.js';
+import type { Logger } from '../contracts/logger.js';
 
 /** Options of one request. */
 export interface HttpRequestOptions {
@@ -90,7 +90,6 @@ export interface HttpClientOptions {
   maxBodyBytes?: number;
   /** Redirect cap. Default 5. */
   maxRedirects?: number;
-  /** `User-Agent` header. */
   userAgent?: string;
   /**
    * Let requests reach loopback and private addresses (tests, intranets). Default `false`: loopback,
@@ -111,7 +110,6 @@ export interface HttpClientOptions {
 export interface HttpClient {
   /** Sends a request. Non-2xx statuses are returned, not thrown; transport failures throw catalog errors. */
   request(url: string | URL, options?: HttpRequestOptions): Promise<HttpResponse>;
-  /** GET, returning the response. */
   get(url: string | URL, options?: Omit<HttpRequestOptions, 'method' | 'body'>): Promise<HttpResponse>;
   /**
    * GET whose body is handed over as it arrives instead of being read whole, for files too large to hold (a big

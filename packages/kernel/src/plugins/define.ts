@@ -1,17 +1,14 @@
 import semver from 'semver';
+import { isSecretKey } from '../contracts/secrets.js';
 import { ProContextError } from '../errors/pro-context-error.js';
-import { REDACTED, redact } from '../logging/redact.js';
 import type { PluginDefinition } from './types.js';
 
 const PLUGIN_ID = /^[a-z][a-z0-9]*(-[a-z0-9]+)*$/;
 const CONFIG_KEY = /^[a-zA-Z][a-zA-Z0-9]*(\.[a-zA-Z][a-zA-Z0-9]*)*$/;
 const DEFINED = Symbol.for('@pro-context/kernel:plugin');
 const VARIABLE = /^[A-Z][A-Z0-9_]*$/;
-/** Whether the logger masks a field of this name (`token`, `apiKey`…), checked through the logger itself. */
-const isRedactedKey = (key: string) => {
-  const name = key.slice(key.lastIndexOf('.') + 1);
-  return (redact({ [name]: 'x' }) as Record<string, unknown>)[name] === REDACTED;
-};
+/** Whether logs mask the last part of a dotted key (`token`, `apiKey`…). */
+const isRedactedKey = (key: string) => isSecretKey(key.slice(key.lastIndexOf('.') + 1));
 
 /**
  * Checks a plugin's shape and returns it frozen. Throws `PLUGIN_INVALID` naming what is wrong.

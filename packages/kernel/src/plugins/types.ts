@@ -1,11 +1,11 @@
 import type * as z from 'zod';
-import type { ConfigSection, EnvironmentVariable } from '../config/sections.js';
-import type { ResolvedConfig } from '../config/types.js';
+import type { ConfigSection } from '../config/sections.js';
+import type { EnvironmentVariable, ResolvedConfig } from '../config/types.js';
+import type { Logger } from '../contracts/logger.js';
 import type { LibrarySettingsDeclaration } from '../contracts/source-adapter.js';
 import type { Token } from '../contracts/token.js';
 import type { ErrorTable } from '../errors/catalog.js';
 import type { HttpClient } from '../http/types.js';
-import type { Logger } from '../logging/logger.js';
 import type { UrlAllowlist } from '../util/allowlist.js';
 import type { EventBus } from '../util/events.js';
 
@@ -19,7 +19,6 @@ export interface Resolver {
   resolve<T>(token: Token<T>): T;
   /** Every provider of a plural contract (empty when none). */
   resolveAll<T>(token: Token<T>): T[];
-  /** Whether anything is bound to `token`. */
   isBound(token: Token<unknown>): boolean;
 }
 
@@ -28,7 +27,6 @@ export interface PluginRegistrationContext {
   readonly pluginId: string;
   readonly config: ResolvedConfig;
   readonly logger: Logger;
-  /** Binds a ready value. */
   bindValue<T>(token: Token<T>, value: T): void;
   /** Binds a class; the kernel constructs it once, injecting its `@inject` parameters. */
   bindClass<T>(token: Token<T>, implementation: Constructor<T>): void;

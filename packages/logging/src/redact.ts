@@ -1,6 +1,4 @@
-/** Field names whose values are never logged (`githubToken`, `apiKey`, `authorization`; not `maxTokens`). */
-const SECRET_KEY =
-  /(password|passwd|secret|token|api[-_]?key|secret[-_]?key|private[-_]?key|authorization|cookie|credentials?)$/i;
+import { isSecretKey, maskSecretValues, REDACTED, secretsGeneration, setRedaction } from '@pro-context/kernel';
 
 /**
  * Query parameter names whose values are secrets (compared lower-case, `-` read as `_`): `?token=`, `?api_key=`,
@@ -76,76 +74,6 @@ const QUERY_PARAM = /([?&])([A-Za-z0-9_.%~-]{1,100})=([^?&#\s"'<>()[\]{}`\\|^]*)
  */
 const USERINFO = /\/\/([^\s/?#@"'<>()[\]{}`\\]{1,1000})@/g;
 
-/** The placeholder written instead of a secret. */
-export const REDACTED = '[REDACTED]';
-
-/** Configured secrets shorter than this are not searched for in text (they would mask ordinary words). */
-const MIN_SECRET_LENGTH = 8;
-
-interface SecretStore {
-  values: Set<string>;
-  /** Bumped whenever `values` changes: answers masked before are masked again. */
-  generation: number;
-}
-
-/**
- * The secret values of this process (API keys and tokens from config and the environment), shared by every copy
- * of the kernel loaded in it (a bundle and a plugin's own install), so a secret registered once is masked by all.
- */
-const store: SecretStore = (() => {
-  const key = Symbol.for('pro-context.redact.secrets');
-  const global = globalThis as { [key]?: SecretStore };
-  global[key] ??= { values: new Set(), generation: 0 };
-  return global[key];
-})();
-
-/**
- * Registers secret values (API keys, tokens, passwords) to be masked wherever they appear in logs, errors,
- * answers and metrics, also URL-encoded. Values shorter than 8 characters are ignored. The kernel registers
- * every value under a secret-named key of its configuration (`context7.apiKey`, `sources.github.token`…) and
- * of every plugin's options at `createKernel()`.
- */
-export function registerSecrets(values: Iterable<unknown>): void {
-  for (const value of values) {
-    if (typeof value !== 'string') continue;
-    const secret = value.trim();
-    if (secret.length < MIN_SECRET_LENGTH) continue;
-    store.values.add(secret);
-    // `Bearer abc…`, `token abc…`: the credential alone may appear elsewhere too
-    const scheme = /^[A-Za-z]{1,20}\s{1,8}(\S{8,})$/.exec(secret);
-    if (scheme?.[1]) store.values.add(scheme[1]);
-    const encoded = encodeURIComponent(secret);
-    if (encoded !== secret) store.values.add(encoded);
-  }
-  store.generation += 1;
-}
-
-/** The string values under secret-named keys of a configuration object (deep, bounded). */
-export function collectSecrets(value: unknown, depth = 0, out: string[] = []): string[] {
-  if (value === null || typeof value !== 'object' || depth > 12) return out;
-  if (Array.isArray(value)) {
-    for (const item of value) collectSecrets(item, depth + 1, out);
-    return out;
-  }
-  for (const [key, item] of Object.entries(value as Record<string, unknown>)) {
-    if (typeof item === 'string') {
-      if (SECRET_KEY.test(key)) out.push(item);
-    } else if (SECRET_KEY.test(key) && item !== null && typeof item === 'object' && !Array.isArray(item)) {
-      // `headers: { authorization: … }` under `credentials`, or a `secrets` map: every string in it
-      for (const inner of Object.values(item)) if (typeof inner === 'string') out.push(inner);
-      collectSecrets(item, depth + 1, out);
-    } else collectSecrets(item, depth + 1, out);
-  }
-  return out;
-}
-
-function maskRegistered(value: string): string {
-  if (store.values.size === 0) return value;
-  let out = value;
-  for (const secret of store.values) if (out.includes(secret)) out = out.split(secret).join(REDACTED);
-  return out;
-}
-
 function maskUrlParts(value: string): string {
   let out = value;
   if (out.includes('@')) {
@@ -172,7 +100,7 @@ function maskUrlParts(value: string): string {
  * secret-shaped tokens (`ghp_…`, `Bearer …`, `sk-…`).
  */
 export function redactString(value: string): string {
-  let out = maskUrlParts(maskRegistered(value));
+  let out = maskUrlParts(maskSecretValues(value));
   for (const pattern of SECRET_VALUE_PATTERNS) {
     out = out.replace(pattern, (match, prefix?: string) =>
       typeof prefix === 'string' && match.startsWith(prefix) ? `${prefix}${REDACTED}` : REDACTED,
@@ -187,17 +115,17 @@ export function redactString(value: string): string {
  * shows example keys (`sk-…`, `Bearer …`) that an agent needs to read as written.
  */
 export function redactAnswer(value: string): string {
-  if (value.length < ANSWER_MEMO_MIN_CHARS) return maskUrlParts(maskRegistered(value));
-  if (answerMemo.generation !== store.generation) {
+  if (value.length < ANSWER_MEMO_MIN_CHARS) return maskUrlParts(maskSecretValues(value));
+  if (answerMemo.generation !== secretsGeneration()) {
     answerMemo.masked.clear();
     answerMemo.chars = 0;
-    answerMemo.generation = store.generation;
+    answerMemo.generation = secretsGeneration();
   }
   // a cached answer is served again and again as the same string: V8 keeps a string's hash, so this lookup
   // costs no pass over the text (a linear mask of a 13 KB answer is ~50 µs, a fifth of a cached call on HTTP)
   const known = answerMemo.masked.get(value);
   if (known !== undefined) return known;
-  const masked = maskUrlParts(maskRegistered(value));
+  const masked = maskUrlParts(maskSecretValues(value));
   if (answerMemo.chars + value.length > ANSWER_MEMO_MAX_CHARS) {
     answerMemo.masked.clear();
     answerMemo.chars = 0;
@@ -256,9 +184,10 @@ export function redact(value: unknown, depth = 0, seen = new WeakSet<object>()):
   const out: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(value)) {
     out[key] =
-      SECRET_KEY.test(key) && item !== undefined && item !== null && item !== ''
-        ? REDACTED
-        : redact(item, depth + 1, seen);
+      isSecretKey(key) && item !== undefined && item !== null && item !== '' ? REDACTED : redact(item, depth + 1, seen);
   }
   return out;
 }
+
+// error payloads (`ProContextError.toPayload()`) mask through the kernel's hook: from now on, with all of the above
+setRedaction({ text: redactString, value: (value) => redact(value) });

@@ -1,4 +1,4 @@
-import { isProContextError } from '../errors/pro-context-error.js';
+import { isProContextError } from '@pro-context/kernel';
 
 /**
  * Why a request to an upstream (a docs site, a registry, a remote API) failed, as the HTTP client classifies it.

@@ -1,5 +1,6 @@
+import type { LogRecord, SpanEvent } from '@pro-context/kernel';
 import { describe, expect, it } from 'vitest';
-import { createLogger, type LogRecord, type SpanEvent } from '../src/index.js';
+import { createLogger } from '../src/index.js';
 
 function setup(level: 'debug' | 'info' | 'warn' = 'info') {
   const lines: Record<string, unknown>[] = [];

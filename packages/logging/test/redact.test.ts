@@ -1,17 +1,14 @@
-import { describe, expect, it } from 'vitest';
 import {
   collectSecrets,
   createKernel,
-  createLogger,
   definePlugin,
   ProContextError,
   REDACTED,
-  redactAnswer,
-  redactString,
-  redactUrl,
   registerSecrets,
   z,
-} from '../src/index.js';
+} from '@pro-context/kernel';
+import { describe, expect, it } from 'vitest';
+import { createLogger, redactAnswer, redactString, redactUrl } from '../src/index.js';
 
 describe('redaction of secrets (issue #25.5)', () => {
   it('masks a URL user-info with a password or a token, and keeps a bare user name', () => {
