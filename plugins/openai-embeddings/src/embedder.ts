@@ -1,15 +1,21 @@
 import { createHash } from 'node:crypto';
 import type { Embedder } from '@pro-context/engine/api';
 import {
-  describeUpstreamFailure,
   type HttpClient,
   type HttpResponse,
   isProContextError,
   type Logger,
   ProContextError,
-  upstreamFailureOf,
 } from '@pro-context/kernel';
-import { parseRetryAfterMs, postWithRetries, type RetryPolicy, TtlMemo, withoutKey } from '@pro-context/plugin-kit';
+import {
+  describeUpstreamFailure,
+  parseRetryAfterMs,
+  postWithRetries,
+  type RetryPolicy,
+  TtlMemo,
+  upstreamFailureOf,
+  withoutKey,
+} from '@pro-context/plugin-kit';
 import { embeddingsErrors } from './errors.js';
 import type { EmbeddingsOptions } from './options.js';
 

@@ -1,5 +1,6 @@
 import { type Embedder, embedderToken, type Reranker, rerankerToken } from '@pro-context/engine/api';
-import { createLogger, type StartedKernel } from '@pro-context/kernel';
+import type { StartedKernel } from '@pro-context/kernel';
+import { createLogger } from '@pro-context/logging';
 import { catalogErrorOf, createTestKernel, type FakeEmbeddings, startFakeEmbeddings } from '@pro-context/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openAiEmbeddingsPlugin } from '../src/index.js';

@@ -1,4 +1,4 @@
-import { isProContextError, type Logger, redactString } from '@pro-context/kernel';
+import { isProContextError, type Logger, redaction } from '@pro-context/kernel';
 import { sectionPath } from '../core/ranking/labels.js';
 import { sectionKey } from '../core/ranking/sections.js';
 import type { RankedChunk } from '../core/ranking.js';
@@ -225,9 +225,9 @@ function failureOf(error: unknown): { code: string; why: string; next: string; p
       : 'RERANK_FAILED';
   const message = error instanceof Error ? error.message : String(error);
   // the reranker's own message, without any secret it might carry, on one line and bounded
-  const why = redactString(message).replace(/\s+/g, ' ').slice(0, 300);
+  const why = redaction().text(message).replace(/\s+/g, ' ').slice(0, 300);
   // what to do about it, as the reranker's catalog error says (an address the guard refuses: the setting to change)
-  const next = isProContextError(error) && error.suggestion ? redactString(error.suggestion).slice(0, 200) : '';
+  const next = isProContextError(error) && error.suggestion ? redaction().text(error.suggestion).slice(0, 200) : '';
   const retryAfter = isProContextError(error) ? error.retryAfter : undefined;
   const timedOut = code === 'RERANK_TIMEOUT' || /TIMEOUT/.test(code);
   const pauseMs =
