@@ -1,6 +1,5 @@
 import type { Freshness, IndexKey } from '@pro-context/kernel';
 import { ChunkBlockCutter, idInRun } from '@pro-context/markdown';
-import type { StoredDocsTable } from './stored-docs.js';
 
 /** A chunk as the engine stores it (the search backend only keeps ids). */
 export interface StoredChunk {
@@ -115,18 +114,6 @@ export interface LoadedDocs {
 
 /** Characters of chunk text per block, about (a chunk never spans two blocks): an answer reads a few. */
 export const BLOCK_CHARS = 8 * 1024;
-
-/** Where a {@link StoredDocsTable} reads its blocks and term index from. */
-export interface BlockSource {
-  /** A block of chunks; `undefined` when it is gone from the cache. */
-  block(key: string): Promise<StoredChunk[] | undefined>;
-  /** The term index bytes; `undefined` when gone. */
-  terms(key: string): Promise<Uint8Array | undefined>;
-  /** Called when a block or the term index is missing: the docs cannot answer and must be built again. */
-  missing(docs: StoredDocsTable): void;
-  /** Called when what the docs hold in memory changed size. */
-  resized(docs: StoredDocsTable): void;
-}
 
 /**
  * The cache key prefix of a library version's blocks: of one revision, or of one build (`blocks`, a manifest

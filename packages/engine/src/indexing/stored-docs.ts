@@ -1,16 +1,8 @@
 import { type IndexKey, ProContextError } from '@pro-context/kernel';
 import { chunkTermIndex, idFromRun, idInRun, TermIndex } from '@pro-context/markdown';
-import {
-  type BlockSource,
-  blockPrefix,
-  type DocsManifest,
-  type DocsMeta,
-  type LoadedDocs,
-  type StoredChunk,
-} from './docs-format.js';
+import { blockPrefix, type DocsManifest, type DocsMeta, type LoadedDocs, type StoredChunk } from './docs-format.js';
 
 export type {
-  BlockSource,
   DocsManifest,
   DocsMeta,
   DocsRecord,
@@ -29,6 +21,18 @@ export {
   skippedNotes,
   toManifest,
 } from './docs-format.js';
+
+/** Where a {@link StoredDocsTable} reads its blocks and term index from. */
+export interface BlockSource {
+  /** A block of chunks; `undefined` when it is gone from the cache. */
+  block(key: string): Promise<StoredChunk[] | undefined>;
+  /** The term index bytes; `undefined` when gone. */
+  terms(key: string): Promise<Uint8Array | undefined>;
+  /** Called when a block or the term index is missing: the docs cannot answer and must be built again. */
+  missing(docs: StoredDocsTable): void;
+  /** Called when what the docs hold in memory changed size. */
+  resized(docs: StoredDocsTable): void;
+}
 
 /** Needle lookups a loaded library remembers. */
 const LOOKUPS_KEPT = 256;

@@ -21,49 +21,16 @@ import {
 import { ns } from '../indexing/keys.js';
 import type { SourceChain } from '../versions/sources.js';
 import { slicePage } from './slice.js';
+import type { PageRecord, PageSlice, TocTitleLookup } from './types.js';
 
 export { truncationNote } from './slice.js';
-
-/** A page as cached in namespace `pages`. */
-export interface PageRecord {
-  url: string;
-  finalUrl: string;
-  title: string;
-  /** The page as read-page shows it: normalized (see {@link readableMarkdown}). */
-  markdown: string;
-  fetchedAt: string;
-  /** {@link PAGE_FORMAT} of the record; records of another format are fetched again. */
-  format?: number;
-  /**
-   * The page's verdict when it was refused over a per-page limit (`PAGE_TOO_LARGE`, `PAGE_TOO_COMPLEX`): asking
-   * again answers the same error from the cache at once, without fetching or converting the page again.
-   */
-  refused?: { code: 'PAGE_TOO_LARGE' | 'PAGE_TOO_COMPLEX'; message: string; details?: Record<string, unknown> };
-}
+export type { PageRecord, PageSlice, TocTitleLookup } from './types.js';
 
 /**
  * Version of what a cached {@link PageRecord} holds. 2: markdown normalized for reading, better titles.
  * Bumped when either changes, so pages cached before are refetched rather than served in the old form.
  */
 const PAGE_FORMAT = 2;
-
-/** Looks up a page's title in a resolved library's TOC, when the page is listed there. */
-export type TocTitleLookup = (url: URL) => string | undefined | Promise<string | undefined>;
-
-/** What read-page returns. */
-export interface PageSlice {
-  content: string;
-  title: string;
-  url: string;
-  /** Estimated tokens of the whole page. */
-  contentLength: number;
-  truncated: boolean;
-  cached: boolean;
-  /** Character offset this slice starts at. */
-  offset: number;
-  /** Offset to pass to read the rest, when truncated. */
-  nextOffset?: number;
-}
 
 const MARKDOWN_TYPES = /^(text\/(markdown|x-markdown|plain)|application\/(markdown|x-markdown))\b/i;
 const HTML_TYPES = /^(text\/html|application\/xhtml\+xml)\b/i;

@@ -1,5 +1,5 @@
 import { charsForTokens, estimateTokens, ProContextError } from '@pro-context/kernel';
-import type { PageRecord, PageSlice } from './pages.js';
+import type { PageRecord, PageSlice } from './types.js';
 
 /** The note appended to a truncated page (seed 001 §5.4). */
 export const truncationNote = (remaining: number) =>

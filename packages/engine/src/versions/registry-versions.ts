@@ -8,7 +8,7 @@ import {
 } from '@pro-context/kernel';
 import { ns } from '../indexing/keys.js';
 import { matchVersion, type VersionScheme } from './match.js';
-import type { VersionSources } from './versions.js';
+import type { VersionSources } from './types.js';
 
 /** A version list as cached: the registry's metadata and when it was read. */
 interface CachedVersions {
