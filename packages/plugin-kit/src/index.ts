@@ -12,15 +12,19 @@ export { dependencyDescriptor, projectDependenciesToken } from './project-depend
 export type { RegistryFailureSubject } from './registry-failure.js';
 export { registryFailure, registryStatusError } from './registry-failure.js';
 export type {
+  RemoteConnection,
+  RemoteToolDeps,
   RemoteToolOptions,
   RemoteToolOptionsSpec,
   RemoteToolPluginSpec,
+  RemoteToolSettings,
   RemoteToolValidatedOptions,
 } from './remote-tool.js';
 export {
   defineRemoteToolPlugin,
   maskingKey,
   missingKeyMessage,
+  RemoteTools,
   remoteToolCacheMinutes,
   remoteToolErrorText,
   remoteToolOptionsShape,
