@@ -13,7 +13,6 @@ import {
 } from '../core/ranking.js';
 import type { EngineParts } from '../engine-parts.js';
 import type { LoadResult } from '../indexing/doc-store.js';
-import { skippedNotes } from '../indexing/stored-docs.js';
 import type { ServedVersion } from '../versions/served-version.js';
 import type { DocsAnswer, DocsRequest } from './answer.js';
 import { fillWithOverhead } from './overhead.js';
@@ -77,7 +76,7 @@ export async function composeAnswer(
   const { record } = loaded.docs;
   const weights = termWeightsFrom(terms, loaded.docs.chunkCount, await loaded.docs.termCounter());
   // pages left out of the index over a per-page limit: said in every answer of the library
-  const notes = skippedNotes(record);
+  const skipped = record.skipped?.count ? record.skipped : undefined;
   const wanted = parts.deps.options.relatedPages;
   const fill = (budget: number): DocsAnswer => {
     // a page asked for is given from its beginning, as far as the budget goes; a topic's answer stops where
@@ -99,7 +98,7 @@ export async function composeAnswer(
           ? relatedPages(wanted, toc, [], [], record.pages, source)
           : relatedPages(wanted, toc, ranked, terms, record.pages, source),
       moreSections: page !== undefined ? 0 : sectionsLeftOut(candidates, used),
-      ...(notes.length > 0 ? { notes } : {}),
+      ...(skipped ? { skipped } : {}),
     };
   };
   return fillWithOverhead(fill, request.maxTokens, request.overhead);

@@ -43,15 +43,12 @@ export interface DocsMeta {
 /** Skipped pages whose reasons a docs record keeps (the rest are counted). */
 export const MAX_SKIPPED_KEPT = 10;
 
-/** The notes a docs record's skipped pages give an answer (get-docs, resolve-library): one sentence each. */
-export function skippedNotes(meta: Pick<DocsMeta, 'skipped'>): string[] {
-  const skipped = meta.skipped;
-  if (!skipped || skipped.count === 0) return [];
-  const notes = skipped.pages.map((p) => `Left out of the index: ${p.reason}`);
-  const more = skipped.count - skipped.pages.length;
-  if (more > 0) notes.push(`${more} more page${more === 1 ? ' was' : 's were'} left out over the same limits.`);
-  return notes;
-}
+/**
+ * Pages of a library left out of its index over a per-page limit, as data: the first few with their reasons,
+ * and how many in all. Answers of the library say so (get-docs, resolve-library; the sentences are the renderer's,
+ * `tools/render-notes.ts`).
+ */
+export type SkippedPages = NonNullable<DocsMeta['skipped']>;
 
 /**
  * An indexed library version as the first format persisted it (cache namespace `docs`): every chunk in one

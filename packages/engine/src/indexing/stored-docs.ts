@@ -7,6 +7,7 @@ export type {
   DocsMeta,
   DocsRecord,
   LoadedDocs,
+  SkippedPages,
   StoredChunk,
   StoredPage,
 } from './docs-format.js';
@@ -18,7 +19,6 @@ export {
   isManifest,
   isRecord,
   MAX_SKIPPED_KEPT,
-  skippedNotes,
   toManifest,
 } from './docs-format.js';
 
