@@ -1,5 +1,6 @@
-import { type IndexKey, ProContextError } from '@pro-context/kernel';
+import type { IndexKey, ProContextError } from '@pro-context/kernel';
 import { chunkTermIndex, idFromRun, idInRun, TermIndex } from '@pro-context/markdown';
+import { engineMessages } from '../tools/render-errors.js';
 import { blockPrefix, type DocsManifest, type DocsMeta, type LoadedDocs, type StoredChunk } from './docs-format.js';
 
 export type {
@@ -307,9 +308,5 @@ export class StoredDocsTable implements LoadedDocs {
 
 /** The error of docs whose blocks left the cache: the next call builds them again. */
 function gone(meta: DocsMeta): ProContextError {
-  return new ProContextError(
-    'INDEXING_IN_PROGRESS',
-    `The ${meta.libraryId} ${meta.version} documentation is no longer complete in the cache: the next call indexes it again.`,
-    { retryAfter: 2 },
-  );
+  return engineMessages.create('DOCS_GONE', { libraryId: meta.libraryId, version: meta.version }, { retryAfter: 2 });
 }

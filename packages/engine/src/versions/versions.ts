@@ -1,4 +1,5 @@
 import { type DocVersions, isProContextError, type LibraryDescriptor, ProContextError } from '@pro-context/kernel';
+import { engineMessages } from '../tools/render-errors.js';
 import { matchVersion, registryOf, type VersionScheme, versionSchemeOf } from './match.js';
 import { reasonOf, resolveInRegistry, unreachable, unrefreshed } from './registry-versions.js';
 import type { VersionInfo, VersionSources } from './types.js';
@@ -128,9 +129,11 @@ async function fromConfig(
   if (!looksLikeVersion(requested)) throw notAVersion(library, requested, known);
   if (unreachableId) {
     throw unrefreshed(
-      new ProContextError('VERSION_NOT_FOUND', `${library.name} has no known version '${requested}'.`, {
-        details: { requested, availableVersions: known.slice(0, 10) },
-      }),
+      engineMessages.create(
+        'NO_KNOWN_VERSION',
+        { library: library.name, requested },
+        { details: { requested, availableVersions: known.slice(0, 10) } },
+      ),
       unreachableId,
       reasonOf(unreachableError),
     );
@@ -143,10 +146,11 @@ async function fromConfig(
   ) {
     return result(requested);
   }
-  throw new ProContextError('VERSION_NOT_FOUND', `${library.name} has no version '${requested}'.`, {
-    suggestion: `Available versions: ${available.slice(0, 10).join(', ')}`,
-    details: { requested, availableVersions: available.slice(0, 10) },
-  });
+  throw engineMessages.create(
+    'NO_VERSION',
+    { library: library.name, requested, versions: available.slice(0, 10).join(', ') },
+    { details: { requested, availableVersions: available.slice(0, 10) } },
+  );
 }
 
 /** The versions the adapters list (`kind: 'list'`, such as a repository's tags), each once, in their order. */
