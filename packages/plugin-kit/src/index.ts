@@ -12,6 +12,7 @@ export { dependencyDescriptor, projectDependenciesToken } from './project-depend
 export type { RegistryFailureSubject } from './registry-failure.js';
 export { registryFailure, registryStatusError } from './registry-failure.js';
 export type {
+  NoAnswerErrors,
   RemoteConnection,
   RemoteToolDeps,
   RemoteToolOptions,
@@ -24,7 +25,9 @@ export {
   defineRemoteToolPlugin,
   maskingKey,
   missingKeyMessage,
+  postRemote,
   RemoteTools,
+  remoteEndpoint,
   remoteToolCacheMinutes,
   remoteToolErrorText,
   remoteToolOptionsShape,

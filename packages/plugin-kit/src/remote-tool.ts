@@ -4,6 +4,9 @@ import {
   definePlugin,
   type ErrorTable,
   type HttpClient,
+  type HttpRequestOptions,
+  type HttpResponse,
+  isProContextError,
   kernelTokens,
   type PluginDefinition,
   type ProContextError,
@@ -14,7 +17,7 @@ import {
   z,
 } from '@pro-context/kernel';
 import { type CachedResult, cachedResult } from './cached-result.js';
-import type { RetryPolicy } from './post-with-retries.js';
+import { postWithRetries, type RetryPolicy } from './post-with-retries.js';
 
 /**
  * The scaffolding of a remote tool plugin (a hosted API behind an API key: Exa, Gemini grounding, Context7): the
@@ -150,6 +153,44 @@ export interface RemoteConnection {
   apiKey: string;
   timeoutMs: number;
   retry: RetryPolicy;
+}
+
+/** `{url}{path}`, the URL's trailing slashes left out. */
+export function remoteEndpoint(url: string, path: string): string {
+  return `${url.replace(/(?<!\/)\/+$/, '')}${path}`;
+}
+
+/** How a remote tool plugin words a request that got no answer (the client's `SOURCE_UNAVAILABLE`). */
+export interface NoAnswerErrors {
+  /** The call's deadline (`seconds`) passed. */
+  timedOut(seconds: number, cause: ProContextError): ProContextError;
+  /** The API could not be reached; `detail` is the client's message, the key masked out. */
+  unreachable(detail: string, cause: ProContextError): ProContextError;
+}
+
+/**
+ * A POST to a remote API within the call's deadline and retries (`postWithRetries` with `connection`'s
+ * `timeoutMs` and `retry`): the response, a non-2xx one too; a request that got no answer is the plugin's own
+ * error (`noAnswer`), never carrying the key. Send the key in `request.headers`, as the API wants it.
+ */
+export async function postRemote(
+  http: HttpClient,
+  endpoint: string,
+  request: Pick<HttpRequestOptions, 'headers' | 'body' | 'signal'>,
+  connection: Pick<RemoteConnection, 'apiKey' | 'timeoutMs' | 'retry'>,
+  noAnswer: NoAnswerErrors,
+): Promise<HttpResponse> {
+  try {
+    return await postWithRetries(http, endpoint, { ...request, timeoutMs: connection.timeoutMs }, connection.retry);
+  } catch (error) {
+    if (isProContextError(error) && error.code === 'SOURCE_UNAVAILABLE') {
+      const timedOut = typeof (error.details as { timeoutMs?: unknown } | undefined)?.timeoutMs === 'number';
+      throw timedOut
+        ? noAnswer.timedOut(Math.round(connection.timeoutMs / 1000), error)
+        : noAnswer.unreachable(withoutKey(error.message, connection.apiKey), error);
+    }
+    throw error;
+  }
 }
 
 /** Every remote tool reads, reaches the open web and answers an identical call alike. */
