@@ -17,8 +17,8 @@ import type { Libraries } from './libraries/libraries.js';
 import type { EngineOptions } from './options.js';
 import type { PageReader } from './read-page/pages.js';
 import type { Reranker } from './reranking.js';
-import type { ServedVersion } from './versions/served-version.js';
 import type { SourceChain } from './versions/sources.js';
+import type { ServedVersion } from './versions/types.js';
 
 /** What the engine's collaborators are. */
 export interface DocsEngineDeps {

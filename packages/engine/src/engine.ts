@@ -21,7 +21,7 @@ import { type ResolveResult, resolveLibrary } from './resolve-library/resolve.js
 import { libraryToc } from './resolve-library/toc.js';
 import { type SearchAnswer, searchDocs } from './search-docs/search.js';
 import { renderResolveNote } from './tools/render-notes.js';
-import { renderTocMarkdown } from './tools/render-toc.js';
+import { renderTocMarkdown, tocEntryLine } from './tools/render-toc.js';
 import { type ServedVersion, servedVersion } from './versions/served-version.js';
 import { SourceChain } from './versions/sources.js';
 
@@ -168,7 +168,8 @@ export class DocsEngine {
 
   /** resolve-library: fuzzy match, versions, sources and the TOC. */
   async resolve(query: string, options: ResolveOptions = {}, context: FetchContext = {}): Promise<ResolveResult> {
-    const answer = await resolveLibrary(this.parts, query, options, context);
+    // the TOC is cut to its budget as the renderer prints it
+    const answer = await resolveLibrary(this.parts, query, tocEntryLine, options, context);
     // the notes are data in the use case; their sentences are the renderer's
     return { ...answer, notes: answer.notes.map(renderResolveNote) };
   }

@@ -12,7 +12,7 @@ import { createTestKernel, StaticSourceAdapter } from '@pro-context/testing';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_CUTOFF } from '../src/core/ranking.js';
 import type { DocsAnswer } from '../src/engine.js';
-import { fillWithOverhead, overheadTokens, renderedTokens } from '../src/get-docs/overhead.js';
+import { fillWithOverhead, overheadChars, overheadTokens, renderedTokens } from '../src/get-docs/overhead.js';
 import { docsEngineToken, enginePlugin } from '../src/plugin.js';
 import { docsFooterOverhead, renderDocsAnswer } from '../src/tools/render-docs.js';
 import { docsTools } from '../src/tools/tools.js';
@@ -160,15 +160,49 @@ describe('fillWithOverhead (the engine fills once, with room for the footer)', (
     stale: false,
     relatedPages: [{ title: 'One', url: 'https://docs.example.test/one/', description: 'About one.' }],
     moreSections: 3,
-    notes: ['A page was left out.'],
+    skipped: {
+      count: 1,
+      pages: [{ url: 'https://docs.example.test/huge/', reason: 'https://docs.example.test/huge/ is too large.' }],
+    },
+  });
+  const withMore = (count: number): DocsAnswer => ({
+    ...answerOf(10),
+    skipped: { count, pages: [{ url: 'https://docs.example.test/a/', reason: 'a is too large.' }] },
   });
 
   it('measures the footer exactly as the renderer prints it', () => {
-    for (const answer of [answerOf(10), { ...answerOf(10), stale: true, moreSections: 1, notes: [] }, answerOf(0)]) {
+    const { skipped: _none, ...noSkipped } = answerOf(10);
+    const answers = [
+      answerOf(10),
+      { ...noSkipped, stale: true, moreSections: 1 },
+      answerOf(0),
+      withMore(2),
+      withMore(12),
+    ];
+    for (const answer of answers) {
       const rendered = renderDocsAnswer({ ...answer, relatedPages: [] }, Number.POSITIVE_INFINITY);
       expect(overheadTokens(overhead, answer)).toBe(rendered.footerTokens);
       expect(renderedTokens(overhead, answer)).toBe(estimateTokens(rendered.text));
+      // to the character: the footer, with the blank line after content when there is content
+      expect(overheadChars(overhead, answer) - (answer.content ? 0 : 2)).toBe(
+        rendered.text.length - answer.content.length,
+      );
     }
+  });
+
+  it('words the pages left out of the index in notes, in the text and the structured answer', () => {
+    const one = renderDocsAnswer(withMore(2), Number.POSITIVE_INFINITY);
+    expect(one.text).toContain(
+      '\nNote: Left out of the index: a is too large.\nNote: 1 more page was left out over the same limits.',
+    );
+    expect(one.structured.notes).toEqual([
+      'Left out of the index: a is too large.',
+      '1 more page was left out over the same limits.',
+    ]);
+    expect('skipped' in one.structured).toBe(false);
+    expect(renderDocsAnswer(withMore(12), Number.POSITIVE_INFINITY).structured.notes?.[1]).toBe(
+      '11 more pages were left out over the same limits.',
+    );
   });
 
   it('asks for the whole budget first and never cuts content to make room for related pages', () => {

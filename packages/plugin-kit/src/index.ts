@@ -12,15 +12,22 @@ export { dependencyDescriptor, projectDependenciesToken } from './project-depend
 export type { RegistryFailureSubject } from './registry-failure.js';
 export { registryFailure, registryStatusError } from './registry-failure.js';
 export type {
+  NoAnswerErrors,
+  RemoteConnection,
+  RemoteToolDeps,
   RemoteToolOptions,
   RemoteToolOptionsSpec,
   RemoteToolPluginSpec,
+  RemoteToolSettings,
   RemoteToolValidatedOptions,
 } from './remote-tool.js';
 export {
   defineRemoteToolPlugin,
   maskingKey,
   missingKeyMessage,
+  postRemote,
+  RemoteTools,
+  remoteEndpoint,
   remoteToolCacheMinutes,
   remoteToolErrorText,
   remoteToolOptionsShape,

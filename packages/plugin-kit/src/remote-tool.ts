@@ -1,20 +1,28 @@
 import {
-  type Constructor,
+  type CacheStore,
+  cacheStoreToken,
   definePlugin,
   type ErrorTable,
+  type HttpClient,
+  type HttpRequestOptions,
+  type HttpResponse,
+  isProContextError,
+  kernelTokens,
   type PluginDefinition,
   type ProContextError,
   type Token,
+  type ToolDefinition,
   type ToolPlugin,
   toolPluginToken,
   z,
 } from '@pro-context/kernel';
-import type { RetryPolicy } from './post-with-retries.js';
+import { type CachedResult, cachedResult } from './cached-result.js';
+import { postWithRetries, type RetryPolicy } from './post-with-retries.js';
 
 /**
  * The scaffolding of a remote tool plugin (a hosted API behind an API key: Exa, Gemini grounding, Context7): the
  * missing-key rule, the key kept out of error texts, the plain missing-key answer, the options every such plugin
- * shares, and the plugin definition itself.
+ * shares, the base of its tools ({@link RemoteTools}), and the plugin definition itself.
  */
 
 /**
@@ -114,6 +122,131 @@ export interface RemoteToolValidatedOptions {
   apiKey?: string | undefined;
 }
 
+/** What every remote tool plugin's tools read of their options (a {@link RemoteToolOptions} has them all). */
+export interface RemoteToolSettings {
+  url: string;
+  apiKey?: string | undefined;
+  /** Deadline of one call, seconds. */
+  timeoutSeconds: number;
+  /** How long an identical call's result is reused, minutes (see {@link remoteToolCacheMinutes}). */
+  cacheMinutes: number;
+  retry: RetryPolicy;
+}
+
+/** What {@link defineRemoteToolPlugin} builds a plugin's tools with. */
+export interface RemoteToolDeps<O> {
+  /** The plugin's id: the tools' `id`. */
+  id: string;
+  /** The resolved options (the key by the missing-key rule, `url` always set, `retry` with the kernel's backoff). */
+  options: O;
+  http: HttpClient;
+  cache: CacheStore;
+  /** Where results are kept (a cache namespace of the plugin's own). */
+  cacheNamespace: string;
+  /** The error a call answers without a key; its message is the whole answer (see {@link remoteToolErrorText}). */
+  missingKey(): ProContextError;
+}
+
+/** What one call to a remote API takes: the key, and the options of its requests. */
+export interface RemoteConnection {
+  url: string;
+  apiKey: string;
+  timeoutMs: number;
+  retry: RetryPolicy;
+}
+
+/** `{url}{path}`, the URL's trailing slashes left out. */
+export function remoteEndpoint(url: string, path: string): string {
+  return `${url.replace(/(?<!\/)\/+$/, '')}${path}`;
+}
+
+/** How a remote tool plugin words a request that got no answer (the client's `SOURCE_UNAVAILABLE`). */
+export interface NoAnswerErrors {
+  /** The call's deadline (`seconds`) passed. */
+  timedOut(seconds: number, cause: ProContextError): ProContextError;
+  /** The API could not be reached; `detail` is the client's message, the key masked out. */
+  unreachable(detail: string, cause: ProContextError): ProContextError;
+}
+
+/**
+ * A POST to a remote API within the call's deadline and retries (`postWithRetries` with `connection`'s
+ * `timeoutMs` and `retry`): the response, a non-2xx one too; a request that got no answer is the plugin's own
+ * error (`noAnswer`), never carrying the key. Send the key in `request.headers`, as the API wants it.
+ */
+export async function postRemote(
+  http: HttpClient,
+  endpoint: string,
+  request: Pick<HttpRequestOptions, 'headers' | 'body' | 'signal'>,
+  connection: Pick<RemoteConnection, 'apiKey' | 'timeoutMs' | 'retry'>,
+  noAnswer: NoAnswerErrors,
+): Promise<HttpResponse> {
+  try {
+    return await postWithRetries(http, endpoint, { ...request, timeoutMs: connection.timeoutMs }, connection.retry);
+  } catch (error) {
+    if (isProContextError(error) && error.code === 'SOURCE_UNAVAILABLE') {
+      const timedOut = typeof (error.details as { timeoutMs?: unknown } | undefined)?.timeoutMs === 'number';
+      throw timedOut
+        ? noAnswer.timedOut(Math.round(connection.timeoutMs / 1000), error)
+        : noAnswer.unreachable(withoutKey(error.message, connection.apiKey), error);
+    }
+    throw error;
+  }
+}
+
+/** Every remote tool reads, reaches the open web and answers an identical call alike. */
+const REMOTE_TOOL_ANNOTATIONS = { readOnlyHint: true, openWorldHint: true, idempotentHint: true } as const;
+
+/**
+ * The tools of a remote tool plugin (built by {@link defineRemoteToolPlugin}, which passes the deps): a subclass
+ * lists its tools with {@link tool} and, in each handler, takes the key and request options from
+ * {@link connection} and reuses results through {@link cached}.
+ */
+export abstract class RemoteTools<O extends RemoteToolSettings> implements ToolPlugin {
+  readonly id: string;
+  protected readonly options: O;
+  protected readonly http: HttpClient;
+  private readonly deps: RemoteToolDeps<O>;
+  private readonly renderError: (error: ProContextError) => string;
+
+  constructor(deps: RemoteToolDeps<O>) {
+    this.deps = deps;
+    this.id = deps.id;
+    this.options = deps.options;
+    this.http = deps.http;
+    const missing = deps.missingKey();
+    this.renderError = remoteToolErrorText(missing.code, missing.message);
+  }
+
+  abstract tools(): ToolDefinition[];
+
+  /** One of the plugin's tools: read-only, open-world, idempotent, answering the plain message without a key. */
+  protected tool<I extends z.ZodObject, Out extends z.ZodObject>(
+    definition: Omit<ToolDefinition<I, Out>, 'annotations' | 'renderError'>,
+  ): ToolDefinition {
+    return {
+      ...definition,
+      annotations: REMOTE_TOOL_ANNOTATIONS,
+      renderError: this.renderError,
+    } as unknown as ToolDefinition;
+  }
+
+  /** The key (else the plugin's missing-key error, see {@link requireKey}) and the options of a request. */
+  protected connection(): RemoteConnection {
+    const { options } = this;
+    const apiKey = requireKey(options.apiKey, () => this.deps.missingKey());
+    return { url: options.url, apiKey, timeoutMs: options.timeoutSeconds * 1000, retry: options.retry };
+  }
+
+  /**
+   * `load`'s result, kept `cacheMinutes` under `key` in the plugin's namespace (concurrent identical calls share
+   * one load); an error leaves with every occurrence of `apiKey` masked in its message.
+   */
+  protected cached<T>(apiKey: string, key: string, load: () => Promise<T>): Promise<CachedResult<T>> {
+    const ttlMs = Math.round(this.options.cacheMinutes * 60_000);
+    return maskingKey(apiKey, () => cachedResult(this.deps.cache, this.deps.cacheNamespace, key, { ttlMs }, load));
+  }
+}
+
 /** What {@link defineRemoteToolPlugin} builds a plugin from. */
 export interface RemoteToolPluginSpec<V extends RemoteToolValidatedOptions, I, R> {
   id: string;
@@ -134,8 +267,14 @@ export interface RemoteToolPluginSpec<V extends RemoteToolValidatedOptions, I, R
   optionsToken: Token<R>;
   /** How many retries, from the options and the kernel's `http` section (the backoff is the kernel's). */
   retries(options: V, http: { retries: number }): number;
-  /** The tools, built by the kernel with the options, the HTTP client and the cache injected. */
-  tools: Constructor<ToolPlugin>;
+  /** Cache namespace of the tools' results. */
+  cacheNamespace: string;
+  /** The error a tool call answers without a key (one of `errors`, its message the plain answer). */
+  missingKey(): ProContextError;
+  /** The tools (a {@link RemoteTools}), built once, on first use, with the options, the HTTP client and the cache. */
+  tools: new (
+    deps: RemoteToolDeps<R>,
+  ) => ToolPlugin;
 }
 
 /**
@@ -165,12 +304,20 @@ export function defineRemoteToolPlugin<V extends RemoteToolValidatedOptions, I, 
         retryDelaysMs: context.config.http.retryDelaysMs,
         maxRetryAfterMs: 60_000,
       };
-      context.bindValue(spec.optionsToken, {
-        ...withoutBlankKey(options),
-        url: options.url ?? spec.defaultUrl,
-        retry,
-      } as unknown as R);
-      context.bindClass(toolPluginToken, spec.tools);
+      const resolved = { ...withoutBlankKey(options), url: options.url ?? spec.defaultUrl, retry } as unknown as R;
+      context.bindValue(spec.optionsToken, resolved);
+      context.bindFactory(
+        toolPluginToken,
+        (resolver) =>
+          new spec.tools({
+            id: spec.id,
+            options: resolved,
+            http: resolver.resolve(kernelTokens.http),
+            cache: resolver.resolve(cacheStoreToken),
+            cacheNamespace: spec.cacheNamespace,
+            missingKey: spec.missingKey,
+          }),
+      );
     },
   });
 }

@@ -1,24 +1,22 @@
 import {
   type AnyPlugin,
+  type CacheStore,
+  cacheStoreToken,
   createKernel,
   createToken,
+  definePlugin,
   type HttpClient,
   ProContextError,
   type StartedKernel,
-  type ToolPlugin,
+  type ToolContext,
+  type ToolDefinition,
   toolPluginToken,
   z,
 } from '@pro-context/kernel';
 import { createSilentLogger } from '@pro-context/logging';
 import { describe, expect, it } from 'vitest';
-import {
-  defineRemoteToolPlugin,
-  maskingKey,
-  remoteToolErrorText,
-  remoteToolOptionsShape,
-  requireKey,
-  withoutBlankKey,
-} from '../src/index.js';
+import { defineRemoteToolPlugin, RemoteTools, remoteToolCacheMinutes, remoteToolOptionsShape } from '../src/index.js';
+import { maskingKey, remoteToolErrorText, requireKey, withoutBlankKey } from '../src/remote-tool.js';
 
 describe('the missing-key rule', () => {
   it('a blank key is no key; a key is trimmed', () => {
@@ -72,18 +70,69 @@ async function startKernel(options: {
   return builder.start();
 }
 
+/** A cache store of one Map (what `cachedResult` uses of it: get and set), bound by a plugin of its own. */
+function memoryCache(): { plugin: AnyPlugin; writes: string[] } {
+  const entries = new Map<string, unknown>();
+  const writes: string[] = [];
+  const cache = {
+    async get(namespace: string, key: string) {
+      const id = `${namespace}/${key}`;
+      return entries.has(id) ? { value: entries.get(id), stale: false } : undefined;
+    },
+    async set(namespace: string, key: string, value: unknown) {
+      writes.push(namespace);
+      entries.set(`${namespace}/${key}`, value);
+    },
+  } as unknown as CacheStore;
+  const plugin = definePlugin({
+    id: 'memory-cache',
+    kernel: '^0.1.0',
+    register: (context) => context.bindValue(cacheStoreToken, cache),
+  });
+  return { plugin, writes };
+}
+
+const context = { logger: createSilentLogger() } as unknown as ToolContext;
+
 describe('defineRemoteToolPlugin', () => {
   interface Resolved {
     enabled: boolean;
     url: string;
     apiKey?: string;
-    retry: { retries: number };
+    timeoutSeconds: number;
+    cacheMinutes: number;
+    retry: { retries: number; retryDelaysMs: number[]; maxRetryAfterMs: number };
   }
   const optionsToken = createToken<Resolved>('fake-remote.options');
-  class Tools implements ToolPlugin {
-    readonly id = 'fake-remote';
-    tools() {
-      return [];
+  const fakeErrors = {
+    FAKE_REMOTE_KEY_MISSING: {
+      recoverable: false,
+      message: 'Error: FAKE_REMOTE_KEY environment variable not set',
+      suggestion: 'Set FAKE_REMOTE_KEY.',
+    },
+  };
+  let loads = 0;
+  /** One tool, `echo`: what a call sends (the key masked should the upstream fail with it), reused while fresh. */
+  class Tools extends RemoteTools<Resolved> {
+    tools(): ToolDefinition[] {
+      return [
+        this.tool({
+          name: 'echo',
+          title: 'Echo',
+          description: 'Answers what it would send.',
+          inputSchema: z.object({ text: z.string(), fail: z.boolean().default(false) }),
+          outputSchema: z.object({ sent: z.string() }),
+          handler: async (args) => {
+            const connection = this.connection();
+            const { value, cached } = await this.cached(connection.apiKey, args.text, async () => {
+              loads += 1;
+              if (args.fail) throw new Error(`upstream refused key ${connection.apiKey}`);
+              return `${connection.url} ${connection.timeoutMs} ${connection.retry.retries} ${args.text}`;
+            });
+            return { structured: { sent: value }, text: `${value}${cached ? ' (cached)' : ''}` };
+          },
+        }),
+      ];
     }
   }
   const plugin = defineRemoteToolPlugin({
@@ -91,18 +140,27 @@ describe('defineRemoteToolPlugin', () => {
     version: '0.0.0',
     description: 'a remote tool plugin for the test',
     configKey: 'fakeRemote',
-    optionsSchema: z.strictObject(remoteToolOptionsShape({ enabled: 'on', url: 'root', apiKey: 'key' })),
+    optionsSchema: z.strictObject({
+      ...remoteToolOptionsShape({ enabled: 'on', url: 'root', apiKey: 'key' }),
+      timeoutSeconds: z.number().default(5),
+      cacheMinutes: remoteToolCacheMinutes('a result'),
+    }),
     urlVariable: 'FAKE_REMOTE_URL',
     keyVariable: 'FAKE_REMOTE_KEY',
     defaultUrl: 'https://api.fake-remote.test',
-    errors: {},
+    errors: fakeErrors,
     optionsToken,
     retries: (_options, http) => http.retries,
+    cacheNamespace: 'fake-remote',
+    missingKey: () =>
+      new ProContextError('FAKE_REMOTE_KEY_MISSING', fakeErrors.FAKE_REMOTE_KEY_MISSING.message, {
+        recoverable: false,
+      }),
     tools: Tools,
   });
 
   it('binds the options by the missing-key rule, with the default URL and the kernel’s retries', async () => {
-    const kernel = await startKernel({ plugins: [plugin], env: { FAKE_REMOTE_KEY: '  ' } });
+    const kernel = await startKernel({ plugins: [memoryCache().plugin, plugin], env: { FAKE_REMOTE_KEY: '  ' } });
     try {
       const options = kernel.resolve(optionsToken);
       expect(options.apiKey).toBeUndefined();
@@ -116,7 +174,7 @@ describe('defineRemoteToolPlugin', () => {
 
   it('reads the key and the URL from their variables; enabled: false binds nothing', async () => {
     const kernel = await startKernel({
-      plugins: [plugin],
+      plugins: [memoryCache().plugin, plugin],
       env: { FAKE_REMOTE_KEY: ' k-9 ', FAKE_REMOTE_URL: 'http://127.0.0.1:9' },
     });
     try {
@@ -129,6 +187,48 @@ describe('defineRemoteToolPlugin', () => {
       expect(off.isBound(optionsToken)).toBe(false);
     } finally {
       await off.stop();
+    }
+  });
+
+  it('lists the tools read-only, open-world and idempotent; without a key a call answers the plain message', async () => {
+    const kernel = await startKernel({ plugins: [memoryCache().plugin, plugin], env: {} });
+    try {
+      const tools = kernel.resolveAll(toolPluginToken).find((p) => p.id === 'fake-remote');
+      const echo = tools?.tools()[0];
+      expect(echo?.annotations).toEqual({ readOnlyHint: true, openWorldHint: true, idempotentHint: true });
+      const error = await echo?.handler({ text: 'hi', fail: false }, context).catch((e: ProContextError) => e);
+      expect(error).toBeInstanceOf(ProContextError);
+      expect(echo?.renderError?.(error as ProContextError)).toBe('Error: FAKE_REMOTE_KEY environment variable not set');
+      expect(echo?.renderError?.(new ProContextError('SOURCE_UNAVAILABLE', 'down'))).toContain('"SOURCE_UNAVAILABLE"');
+    } finally {
+      await kernel.stop();
+    }
+  });
+
+  it('a call sends the key, URL, deadline and retries; an identical call is reused; a failure masks the key', async () => {
+    const cache = memoryCache();
+    const kernel = await startKernel({
+      plugins: [cache.plugin, plugin],
+      env: { FAKE_REMOTE_KEY: 'k-secret', FAKE_REMOTE_URL: 'http://127.0.0.1:9' },
+      config: { fakeRemote: {} },
+    });
+    try {
+      const echo = kernel
+        .resolveAll(toolPluginToken)
+        .find((p) => p.id === 'fake-remote')
+        ?.tools()[0] as ToolDefinition;
+      loads = 0;
+      const first = await echo.handler({ text: 'hi', fail: false }, context);
+      expect(first.text).toBe(`http://127.0.0.1:9 5000 ${kernel.config.http.retries} hi`);
+      const again = await echo.handler({ text: 'hi', fail: false }, context);
+      expect(again.text).toBe(`${first.text} (cached)`);
+      expect(loads).toBe(1);
+      expect(cache.writes).toEqual(['fake-remote']);
+      await expect(echo.handler({ text: 'other', fail: true }, context)).rejects.toThrow(
+        'upstream refused key [REDACTED]',
+      );
+    } finally {
+      await kernel.stop();
     }
   });
 });

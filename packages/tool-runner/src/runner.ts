@@ -115,13 +115,15 @@ export function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output'): JsonObj
   return z.toJSONSchema(schema, { target: 'draft-7', io, unrepresentable: 'any' }) as JsonObjectSchema;
 }
 
+/** The installed tools by name, with the id of the plugin that contributed each. */
+type ToolTable = Map<string, { tool: ToolDefinition; plugin: string }>;
+
 /**
- * Collects every `ToolPlugin`'s tools of a started kernel, once: refuses two tools of the same name
- * (`CONTRACT_CONFLICT`) and names breaking MCP's rule (`PLUGIN_INVALID`). Create one per started kernel and
- * share it between surfaces.
+ * Every `ToolPlugin`'s tools of a started kernel: two tools of the same name are `CONTRACT_CONFLICT`, a name
+ * breaking MCP's rule is `PLUGIN_INVALID`.
  */
-export function createToolRunner(kernel: Pick<StartedKernel, 'resolveAll' | 'logger'>): ToolRunner {
-  const tools = new Map<string, { tool: ToolDefinition; plugin: string }>();
+function collectTools(kernel: Pick<StartedKernel, 'resolveAll'>): ToolTable {
+  const tools: ToolTable = new Map();
   for (const plugin of kernel.resolveAll(toolPluginToken)) {
     for (const tool of plugin.tools()) {
       const existing = tools.get(tool.name);
@@ -142,29 +144,108 @@ export function createToolRunner(kernel: Pick<StartedKernel, 'resolveAll' | 'log
       tools.set(tool.name, { tool, plugin: plugin.id });
     }
   }
+  return tools;
+}
+
+/** A tool as `tools/list` shows it: its schemas as JSON Schema, its annotations with its title. */
+function listedTool(tool: ToolDefinition): ListedTool {
+  return {
+    name: tool.name,
+    title: tool.title,
+    description: tool.description,
+    inputSchema: jsonSchemaOf(tool.inputSchema, 'input'),
+    outputSchema: jsonSchemaOf(tool.outputSchema, 'output'),
+    ...(tool.annotations ? { annotations: { title: tool.title, ...tool.annotations } } : {}),
+  };
+}
+
+/**
+ * A failed call: the error and its text, the tool's own (`renderError`) or the catalog payload. Secrets never
+ * leave in an answer: the text an error result shows is masked like a log line (user-info, secret query
+ * parameters, configured keys and tokens, key-shaped strings); see `redactString`.
+ */
+function failure(error: ProContextError, logger: Logger, tool?: ToolDefinition): ToolFailure {
+  if (!tool?.renderError) return { ok: false, error, text: errorPayloadText(error) };
+  try {
+    return { ok: false, error, text: redactString(tool.renderError(error)) };
+  } catch (renderFailure) {
+    logger.error('tool failed to render its error', { error: renderFailure });
+    return { ok: false, error, text: errorPayloadText(error) };
+  }
+}
+
+/** `INVALID_INPUT` for arguments that are no object (an array, a string…), naming the tool's arguments. */
+function notAnObject(tool: ToolDefinition, args: unknown, listed: ListedTool | undefined): ProContextError {
+  const names = Object.keys(listed?.inputSchema.properties ?? {});
+  return new ProContextError(
+    'INVALID_INPUT',
+    `Invalid arguments for ${tool.name}: arguments must be an object of named arguments, not ${kindOf(args)}.`,
+    {
+      suggestion: `Send arguments as a JSON object${names.length > 0 ? ` with the named arguments (${names.join(', ')})` : ''} and call the tool again.`,
+    },
+  );
+}
+
+/** What a tool handler gets beside its arguments, from what the surface knows about the call. */
+function toolContext(options: ToolCallOptions, logger: Logger): ToolContext {
+  return {
+    signal: options.signal ?? new AbortController().signal,
+    logger,
+    ...(options.sessionId === undefined ? {} : { sessionId: options.sessionId }),
+    ...(options.caller ? { caller: options.caller } : {}),
+    async progress(update) {
+      try {
+        await options.progress?.(update);
+      } catch {
+        // a lost progress report must not fail the call
+      }
+    },
+  };
+}
+
+/** Runs the handler on checked arguments: its result checked against the output schema and masked. */
+async function runHandler(
+  tool: ToolDefinition,
+  args: Record<string, unknown>,
+  context: ToolContext,
+): Promise<ToolOutcome> {
+  const { logger } = context;
+  try {
+    const result = await tool.handler(args, context);
+    const checked = tool.outputSchema.safeParse(result.structured);
+    if (!checked.success) {
+      logger.error('tool returned content that breaks its output schema', { issues: issuesMessage(checked.error) });
+      return failure(new ProContextError('INTERNAL_ERROR', `${tool.name} produced an invalid result.`), logger, tool);
+    }
+    // an answer carries documentation: only URL credentials and configured secrets are masked (`redactAnswer`),
+    // never the example keys a page shows
+    return {
+      ok: true,
+      structured: redactDeep(checked.data, redactAnswer) as Record<string, unknown>,
+      text: redactAnswer(result.text),
+      ...(result.reuse ? { reuse: { revision: result.reuse.revision, until: result.reuse.until } } : {}),
+    };
+  } catch (error) {
+    const coded = toProContextError(error);
+    // a call its client cancelled is not a failure of the server's: no error record (its answer is never read)
+    // (logged with why it was cancelled: what the tool threw then is only the abort, seen from inside)
+    if (context.signal.aborted) logger.info('tool call cancelled', { reason: abortReason(context.signal) });
+    else if (coded.code === 'INTERNAL_ERROR')
+      logger.error('tool failed', { error, cause: (coded.cause as Error)?.message });
+    return failure(coded, logger, tool);
+  }
+}
+
+/**
+ * Collects every `ToolPlugin`'s tools of a started kernel, once: refuses two tools of the same name
+ * (`CONTRACT_CONFLICT`) and names breaking MCP's rule (`PLUGIN_INVALID`). Create one per started kernel and
+ * share it between surfaces.
+ */
+export function createToolRunner(kernel: Pick<StartedKernel, 'resolveAll' | 'logger'>): ToolRunner {
+  const tools = collectTools(kernel);
   // the JSON Schemas are built on first use (tools/list), not at start: a restarted server's first call needs none
   let listed: ListedTool[] | undefined;
-  const list = (): ListedTool[] =>
-    (listed ??= [...tools.values()].map(({ tool }) => ({
-      name: tool.name,
-      title: tool.title,
-      description: tool.description,
-      inputSchema: jsonSchemaOf(tool.inputSchema, 'input'),
-      outputSchema: jsonSchemaOf(tool.outputSchema, 'output'),
-      ...(tool.annotations ? { annotations: { title: tool.title, ...tool.annotations } } : {}),
-    })));
-
-  // Secrets never leave in an answer: the text an error result shows is masked like a log line (user-info,
-  // secret query parameters, configured keys and tokens, key-shaped strings); see `redactString`.
-  const failure = (error: ProContextError, logger: Logger, tool?: ToolDefinition): ToolFailure => {
-    if (!tool?.renderError) return { ok: false, error, text: errorPayloadText(error) };
-    try {
-      return { ok: false, error, text: redactString(tool.renderError(error)) };
-    } catch (renderFailure) {
-      logger.error('tool failed to render its error', { error: renderFailure });
-      return { ok: false, error, text: errorPayloadText(error) };
-    }
-  };
+  const list = (): ListedTool[] => (listed ??= [...tools.values()].map(({ tool }) => listedTool(tool)));
 
   async function run(name: string, args: unknown, options: ToolCallOptions): Promise<ToolOutcome> {
     const entry = tools.get(name);
@@ -177,55 +258,19 @@ export function createToolRunner(kernel: Pick<StartedKernel, 'resolveAll' | 'log
     const { tool } = entry;
     const logger = kernel.logger.child({ tool: tool.name });
     if (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args))) {
-      const names = Object.keys(list().find((t) => t.name === tool.name)?.inputSchema.properties ?? {});
-      const notObject = new ProContextError(
-        'INVALID_INPUT',
-        `Invalid arguments for ${tool.name}: arguments must be an object of named arguments, not ${kindOf(args)}.`,
-        {
-          suggestion: `Send arguments as a JSON object${names.length > 0 ? ` with the named arguments (${names.join(', ')})` : ''} and call the tool again.`,
-        },
+      return failure(
+        notAnObject(
+          tool,
+          args,
+          list().find((t) => t.name === tool.name),
+        ),
+        logger,
+        tool,
       );
-      return failure(notObject, logger, tool);
     }
     const parsed = tool.inputSchema.safeParse(args ?? {});
     if (!parsed.success) return failure(invalidArgumentsError(tool.name, parsed.error), logger, tool);
-    const context: ToolContext = {
-      signal: options.signal ?? new AbortController().signal,
-      logger,
-      ...(options.sessionId === undefined ? {} : { sessionId: options.sessionId }),
-      ...(options.caller ? { caller: options.caller } : {}),
-      async progress(update) {
-        try {
-          await options.progress?.(update);
-        } catch {
-          // a lost progress report must not fail the call
-        }
-      },
-    };
-    try {
-      const result = await tool.handler(parsed.data, context);
-      const checked = tool.outputSchema.safeParse(result.structured);
-      if (!checked.success) {
-        logger.error('tool returned content that breaks its output schema', { issues: issuesMessage(checked.error) });
-        return failure(new ProContextError('INTERNAL_ERROR', `${tool.name} produced an invalid result.`), logger, tool);
-      }
-      // an answer carries documentation: only URL credentials and configured secrets are masked (`redactAnswer`),
-      // never the example keys a page shows
-      return {
-        ok: true,
-        structured: redactDeep(checked.data, redactAnswer) as Record<string, unknown>,
-        text: redactAnswer(result.text),
-        ...(result.reuse ? { reuse: { revision: result.reuse.revision, until: result.reuse.until } } : {}),
-      };
-    } catch (error) {
-      const coded = toProContextError(error);
-      // a call its client cancelled is not a failure of the server's: no error record (its answer is never read)
-      // (logged with why it was cancelled: what the tool threw then is only the abort, seen from inside)
-      if (context.signal.aborted) logger.info('tool call cancelled', { reason: abortReason(context.signal) });
-      else if (coded.code === 'INTERNAL_ERROR')
-        logger.error('tool failed', { error, cause: (coded.cause as Error)?.message });
-      return failure(coded, logger, tool);
-    }
+    return runHandler(tool, parsed.data, toolContext(options, logger));
   }
 
   return {

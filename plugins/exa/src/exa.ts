@@ -1,15 +1,10 @@
-import {
-  defineErrors,
-  type HttpClient,
-  type HttpResponse,
-  isProContextError,
-  type ProContextError,
-} from '@pro-context/kernel';
+import { defineErrors, type HttpClient, type HttpResponse, type ProContextError } from '@pro-context/kernel';
 import {
   defineMessages,
   missingKeyMessage,
-  postWithRetries,
+  postRemote,
   type RetryPolicy,
+  remoteEndpoint,
   withoutKey,
 } from '@pro-context/plugin-kit';
 import { EXA_API_KEY_ENV } from './options.js';
@@ -104,30 +99,21 @@ export async function exaPost(
   body: Record<string, unknown>,
   options: ExaRequestOptions,
 ): Promise<{ response: ExaSearchResponse; elapsedMs: number }> {
-  const endpoint = `${options.url.replace(/(?<!\/)\/+$/, '')}${path}`;
   const started = performance.now();
-  let response: HttpResponse;
-  try {
-    response = await postWithRetries(
-      http,
-      endpoint,
-      {
-        headers: { 'x-api-key': options.apiKey, 'content-type': 'application/json', accept: 'application/json' },
-        body,
-        timeoutMs: options.timeoutMs,
-        ...(options.signal ? { signal: options.signal } : {}),
-      },
-      options.retry,
-    );
-  } catch (error) {
-    if (isProContextError(error) && error.code === 'SOURCE_UNAVAILABLE') {
-      const timedOut = typeof (error.details as { timeoutMs?: unknown } | undefined)?.timeoutMs === 'number';
-      throw timedOut
-        ? exaMessages.create('TIMED_OUT', { seconds: Math.round(options.timeoutMs / 1000) }, { cause: error })
-        : exaMessages.create('UNREACHABLE', { detail: withoutKey(error.message, options.apiKey) }, { cause: error });
-    }
-    throw error;
-  }
+  const response = await postRemote(
+    http,
+    remoteEndpoint(options.url, path),
+    {
+      headers: { 'x-api-key': options.apiKey, 'content-type': 'application/json', accept: 'application/json' },
+      body,
+      ...(options.signal ? { signal: options.signal } : {}),
+    },
+    options,
+    {
+      timedOut: (seconds, cause) => exaMessages.create('TIMED_OUT', { seconds }, { cause }),
+      unreachable: (detail, cause) => exaMessages.create('UNREACHABLE', { detail }, { cause }),
+    },
+  );
   if (response.status < 200 || response.status >= 300) throw statusError(response, options.apiKey);
   try {
     return { response: response.json<ExaSearchResponse>(), elapsedMs: Math.round(performance.now() - started) };

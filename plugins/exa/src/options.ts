@@ -1,10 +1,5 @@
 import { createToken, z } from '@pro-context/kernel';
-import {
-  type RemoteToolOptions,
-  type RetryPolicy,
-  remoteToolCacheMinutes,
-  remoteToolOptionsShape,
-} from '@pro-context/plugin-kit';
+import { type RemoteToolOptions, remoteToolCacheMinutes, remoteToolOptionsShape } from '@pro-context/plugin-kit';
 
 /** The environment variable holding the Exa API key. */
 export const EXA_API_KEY_ENV = 'EXA_API_KEY';

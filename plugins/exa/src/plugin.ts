@@ -9,7 +9,7 @@ import {
   exaOptionsToken,
   exaPluginOptionsSchema,
 } from './options.js';
-import { ExaTools } from './tools.js';
+import { EXA_CACHE_NAMESPACE, ExaTools } from './tools.js';
 
 type ValidatedOptions = Omit<ExaPluginOptions, 'url' | 'retry'> & { url?: string };
 
@@ -32,6 +32,8 @@ export const exaPlugin = defineRemoteToolPlugin<ValidatedOptions, ExaPluginOptio
   optionsToken: exaOptionsToken,
   // the plugin's own `retries` (seed 004: a 5 s call with retries)
   retries: (options) => options.retries,
+  cacheNamespace: EXA_CACHE_NAMESPACE,
+  missingKey: () => exaErrors.create('EXA_KEY_MISSING', {}),
   tools: ExaTools,
 });
 

@@ -1,19 +1,7 @@
-import {
-  type CacheStore,
-  cacheStoreToken,
-  defineTool,
-  type HttpClient,
-  inject,
-  injectable,
-  kernelTokens,
-  type ToolContext,
-  type ToolDefinition,
-  type ToolPlugin,
-  z,
-} from '@pro-context/kernel';
-import { cachedResult, cacheKeyOf, maskingKey, remoteToolErrorText, requireKey } from '@pro-context/plugin-kit';
-import { EXA_MISSING_KEY_MESSAGE, type ExaResult, exaErrors, exaPost } from './exa.js';
-import { type ExaPluginOptions, exaOptionsToken } from './options.js';
+import { type ToolContext, type ToolDefinition, z } from '@pro-context/kernel';
+import { cacheKeyOf, RemoteTools } from '@pro-context/plugin-kit';
+import { type ExaResult, exaPost } from './exa.js';
+import type { ExaPluginOptions } from './options.js';
 
 /** Cache namespace of Exa results. */
 export const EXA_CACHE_NAMESPACE = 'exa';
@@ -127,68 +115,31 @@ export function renderFindSimilar(url: string, output: FindSimilarOutput): strin
   return `## Pages similar to ${url} (${output.results.length})\n\n${lines.join('\n')}`;
 }
 
-/** The text of an error result: the plain message for a missing key, else the catalog payload. */
-const renderExaError = remoteToolErrorText('EXA_KEY_MISSING', EXA_MISSING_KEY_MESSAGE);
-
-/** Exa's `web_search` and `find_similar_content` tools (seed 004 §2.2). */
-@injectable()
-export class ExaTools implements ToolPlugin {
-  readonly id = 'exa';
-
-  constructor(
-    @inject(exaOptionsToken) private readonly options: ExaPluginOptions,
-    @inject(kernelTokens.http) private readonly http: HttpClient,
-    @inject(cacheStoreToken) private readonly cache: CacheStore,
-  ) {}
-
+/**
+ * Exa's `web_search` and `find_similar_content` tools (seed 004 §2.2), on plugin-kit's remote-tool scaffolding
+ * (built by the plugin with its options, the HTTP client and the cache; a missing key answers the plain message).
+ */
+export class ExaTools extends RemoteTools<ExaPluginOptions> {
   tools(): ToolDefinition[] {
-    const annotations = { readOnlyHint: true, openWorldHint: true, idempotentHint: true };
     return [
-      defineTool({
+      this.tool({
         name: 'web_search',
         title: 'Web search (Exa)',
         description:
           'Perform intelligent web search with AI-optimized ranking (Exa). Use for current information, news and pages no library documentation covers. Returns titles, URLs, snippets and, with includeContent (default), page text.',
         inputSchema: webSearchInput,
         outputSchema: webSearchOutput,
-        annotations,
-        renderError: renderExaError,
         handler: (args, context) => this.webSearch(args, context),
       }),
-      defineTool({
+      this.tool({
         name: 'find_similar_content',
         title: 'Find similar content (Exa)',
         description: 'Find content similar to a given URL (Exa): pages on the same subject, with a similarity score.',
         inputSchema: findSimilarInput,
         outputSchema: findSimilarOutput,
-        annotations,
-        renderError: renderExaError,
         handler: (args, context) => this.findSimilar(args, context),
       }),
-    ] as unknown as ToolDefinition[];
-  }
-
-  private request() {
-    const apiKey = requireKey(this.options.apiKey, () => exaErrors.create('EXA_KEY_MISSING', {}));
-    return {
-      apiKey,
-      options: {
-        url: this.options.url,
-        apiKey,
-        timeoutMs: this.options.timeoutSeconds * 1000,
-        retry: this.options.retry,
-      },
-    };
-  }
-
-  private cached<T>(key: string, load: () => Promise<T>) {
-    return cachedResult(
-      this.cache,
-      EXA_CACHE_NAMESPACE,
-      key,
-      { ttlMs: Math.round(this.options.cacheMinutes * 60_000) },
-      load,
-    );
+    ];
   }
 
   private webSearch(args: z.output<typeof webSearchInput>, context: ToolContext) {
@@ -196,7 +147,7 @@ export class ExaTools implements ToolPlugin {
       'exa.web_search',
       { query: args.query, numResults: args.numResults, searchType: args.searchType },
       async (span) => {
-        const { apiKey, options } = this.request();
+        const connection = this.connection();
         const category = args.category ? exaCategory[args.category] : undefined;
         const body = {
           query: args.query,
@@ -208,25 +159,24 @@ export class ExaTools implements ToolPlugin {
             highlights: { numSentences: 3, highlightsPerUrl: 1 },
           },
         };
-        return maskingKey(apiKey, async () => {
-          const { value, cached } = await this.cached(cacheKeyOf('search', this.options.url, body), async () => {
-            const { response, elapsedMs } = await exaPost(this.http, '/search', body, options);
-            const results = (response.results ?? []).map((r) => ({
-              title: titleOf(r),
-              url: r.url,
-              snippet: snippetOf(r),
-              ...(args.includeContent && r.text ? { content: r.text } : {}),
-              ...(r.publishedDate ? { publishedDate: r.publishedDate } : {}),
-              score: typeof r.score === 'number' ? r.score : 0,
-            }));
-            return {
-              results,
-              searchMetadata: { query: args.query, totalResults: results.length, searchTime: elapsedMs },
-            } satisfies WebSearchOutput;
-          });
-          span.set({ resultCount: value.results.length, cached });
-          return { structured: value, text: renderWebSearch(value) };
+        const key = cacheKeyOf('search', this.options.url, body);
+        const { value, cached } = await this.cached(connection.apiKey, key, async () => {
+          const { response, elapsedMs } = await exaPost(this.http, '/search', body, connection);
+          const results = (response.results ?? []).map((r) => ({
+            title: titleOf(r),
+            url: r.url,
+            snippet: snippetOf(r),
+            ...(args.includeContent && r.text ? { content: r.text } : {}),
+            ...(r.publishedDate ? { publishedDate: r.publishedDate } : {}),
+            score: typeof r.score === 'number' ? r.score : 0,
+          }));
+          return {
+            results,
+            searchMetadata: { query: args.query, totalResults: results.length, searchTime: elapsedMs },
+          } satisfies WebSearchOutput;
         });
+        span.set({ resultCount: value.results.length, cached });
+        return { structured: value, text: renderWebSearch(value) };
       },
     );
   }
@@ -236,27 +186,26 @@ export class ExaTools implements ToolPlugin {
       'exa.find_similar_content',
       { url: args.url, numResults: args.numResults },
       async (span) => {
-        const { apiKey, options } = this.request();
+        const connection = this.connection();
         const body = {
           url: args.url,
           numResults: args.numResults,
           contents: { highlights: { numSentences: 2, highlightsPerUrl: 1 } },
         };
-        return maskingKey(apiKey, async () => {
-          const { value, cached } = await this.cached(cacheKeyOf('findSimilar', this.options.url, body), async () => {
-            const { response } = await exaPost(this.http, '/findSimilar', body, options);
-            return {
-              results: (response.results ?? []).map((r) => ({
-                title: titleOf(r),
-                url: r.url,
-                snippet: snippetOf(r),
-                similarity: typeof r.score === 'number' ? r.score : 0,
-              })),
-            } satisfies FindSimilarOutput;
-          });
-          span.set({ resultCount: value.results.length, cached });
-          return { structured: value, text: renderFindSimilar(args.url, value) };
+        const key = cacheKeyOf('findSimilar', this.options.url, body);
+        const { value, cached } = await this.cached(connection.apiKey, key, async () => {
+          const { response } = await exaPost(this.http, '/findSimilar', body, connection);
+          return {
+            results: (response.results ?? []).map((r) => ({
+              title: titleOf(r),
+              url: r.url,
+              snippet: snippetOf(r),
+              similarity: typeof r.score === 'number' ? r.score : 0,
+            })),
+          } satisfies FindSimilarOutput;
         });
+        span.set({ resultCount: value.results.length, cached });
+        return { structured: value, text: renderFindSimilar(args.url, value) };
       },
     );
   }

@@ -13,7 +13,6 @@ import {
   type LibraryDescriptor,
   type Logger,
   type PageResult,
-  ProContextError,
   type SourceAdapter,
   type TocEntry,
   type TocResult,
@@ -29,6 +28,7 @@ import {
 import { errorText, TtlMemo } from '@pro-context/plugin-kit';
 import pLimit from 'p-limit';
 import { GithubApi } from './client.js';
+import { githubMessages } from './messages.js';
 import { type GithubPluginOptions, githubOptionsToken } from './options.js';
 import { parseRepository, type RepoRef, tagFor, tagFormatsOf, tagNamesOf, versionsOfTags } from './repo.js';
 import { rstToMarkdown } from './rst.js';
@@ -263,9 +263,7 @@ export class GithubSourceAdapter implements SourceAdapter {
     return this.logger.span('github.fetchPage', { url: url.href }, async (span) => {
       const parsed = this.parsePageUrl(url);
       if (!parsed) {
-        throw new ProContextError('PAGE_NOT_FOUND', `${url.href} is not a file of a GitHub repository.`, {
-          details: { url: url.href },
-        });
+        throw githubMessages.create('NOT_A_REPOSITORY_FILE', { url: url.href }, { details: { url: url.href } });
       }
       const rawUrl = `${this.options.rawUrl}/${parsed.owner}/${parsed.name}/${parsed.ref}/${parsed.path}`;
       const known = this.knownPage(rawUrl);
@@ -275,12 +273,10 @@ export class GithubSourceAdapter implements SourceAdapter {
       }
       const raw = await this.api.raw(rawUrl, context);
       if (!raw) {
-        throw new ProContextError(
-          'PAGE_NOT_FOUND',
-          `${parsed.owner}/${parsed.name} has no file ${parsed.path} at ${parsed.ref}.`,
-          {
-            details: { url: url.href },
-          },
+        throw githubMessages.create(
+          'NO_FILE',
+          { repo: `${parsed.owner}/${parsed.name}`, path: parsed.path, ref: parsed.ref },
+          { details: { url: url.href } },
         );
       }
       const markdown = toMarkdown(parsed.path, raw.text);
@@ -446,11 +442,7 @@ export class GithubSourceAdapter implements SourceAdapter {
   private load(library: LibraryDescriptor, version: string, context: FetchContext): Promise<Snapshot> {
     const repo = this.repoOf(library);
     if (!repo) {
-      throw new ProContextError('SOURCE_UNAVAILABLE', `Library '${library.id}' names no GitHub repository.`, {
-        recoverable: false,
-        suggestion: `Give ${library.id} a repository (owner/repo or a GitHub URL) or sources.github.repo, or let another source serve it.`,
-        details: { library: library.id },
-      });
+      throw githubMessages.create('NO_REPOSITORY', { id: library.id }, { details: { library: library.id } });
     }
     return (async () => {
       const info = await this.repoInfo(repo, context);
@@ -549,12 +541,10 @@ export class GithubSourceAdapter implements SourceAdapter {
       entries.push({ title, url, ...(description ? { description } : {}), ...(section ? { section } : {}) });
     }
     if (pages.length === 0) {
-      throw new ProContextError(
-        'INVALID_CONTENT',
-        `The docs folder ${docsPath} of ${full} at ${ref} has no readable page.`,
-        {
-          details: { repo: full, ref, docsPath },
-        },
+      throw githubMessages.create(
+        'NO_READABLE_PAGE',
+        { docsPath, repo: full, ref },
+        { details: { repo: full, ref, docsPath } },
       );
     }
     return this.snapshot(repo, ref, docsPath, pages, { ...head, entries });

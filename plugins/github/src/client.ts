@@ -1,4 +1,5 @@
-import { type FetchContext, type HttpClient, type HttpResponse, ProContextError } from '@pro-context/kernel';
+import type { FetchContext, HttpClient, HttpResponse, ProContextError } from '@pro-context/kernel';
+import { githubMessages } from './messages.js';
 import type { GithubPluginOptions } from './options.js';
 
 /** The API rate limit as GitHub last reported it (`x-ratelimit-*` headers). */
@@ -52,16 +53,11 @@ export class GithubApi {
 
   private rateLimited(retryAfter: number): ProContextError {
     const at = this.rate ? new Date(this.rate.reset * 1000).toISOString() : undefined;
-    return new ProContextError(
-      'RATE_LIMITED',
-      `The GitHub API rate limit is exhausted (${this.rate?.limit ?? '?'} requests an hour${at ? `, resets at ${at}` : ''}).`,
-      {
-        retryAfter: Math.max(1, retryAfter),
-        suggestion: this.options.token
-          ? `Try again after ${Math.max(1, retryAfter)} seconds; cached documentation keeps answering meanwhile.`
-          : `Try again after ${Math.max(1, retryAfter)} seconds, or set sources.github.token (PRO_CONTEXT_GITHUB_TOKEN) for 5000 requests an hour; cached documentation keeps answering meanwhile.`,
-        details: { limit: this.rate?.limit, reset: at },
-      },
+    const seconds = Math.max(1, retryAfter);
+    return githubMessages.create(
+      this.options.token ? 'RATE_LIMITED' : 'RATE_LIMITED_WITHOUT_TOKEN',
+      { limit: this.rate?.limit ?? '?', resets: at ? `, resets at ${at}` : '', seconds },
+      { retryAfter: seconds, details: { limit: this.rate?.limit, reset: at } },
     );
   }
 
@@ -94,25 +90,20 @@ export class GithubApi {
       throw this.rateLimited(wait);
     }
     if (status === 404) {
-      throw new ProContextError('SOURCE_UNAVAILABLE', `GitHub has no ${what} (HTTP 404).`, {
-        recoverable: false,
-        suggestion: this.options.token
-          ? `Check the repository (sources.github.repo or repository) and the version's tag.`
-          : `Check the repository (sources.github.repo or repository) and the version's tag; a private repository needs sources.github.token.`,
-        details: { status },
-      });
+      throw githubMessages.create(
+        this.options.token ? 'NOT_FOUND' : 'NOT_FOUND_WITHOUT_TOKEN',
+        { what },
+        { details: { status } },
+      );
     }
     if (status === 401 || status === 403) {
-      throw new ProContextError('SOURCE_UNAVAILABLE', `GitHub refused to serve ${what} (HTTP ${status}).`, {
-        recoverable: false,
-        suggestion: 'Check sources.github.token (PRO_CONTEXT_GITHUB_TOKEN): it may be expired or lack access.',
-        details: { status },
-      });
+      throw githubMessages.create('REFUSED', { what, status }, { details: { status } });
     }
-    throw new ProContextError('SOURCE_UNAVAILABLE', `GitHub answered HTTP ${status} for ${what}.`, {
-      details: { status },
-      ...(response.retryAfter ? { retryAfter: response.retryAfter } : {}),
-    });
+    throw githubMessages.create(
+      'HTTP_STATUS',
+      { status, what },
+      { details: { status }, ...(response.retryAfter ? { retryAfter: response.retryAfter } : {}) },
+    );
   }
 
   /** GET an API path (`/repos/o/r`), revalidating a previous answer with its ETag. */
@@ -190,9 +181,11 @@ export class GithubApi {
     });
     if (response.status === 404) return undefined;
     if (response.status < 200 || response.status >= 300) {
-      throw new ProContextError('SOURCE_UNAVAILABLE', `GitHub answered HTTP ${response.status} for ${url}.`, {
-        details: { status: response.status, url },
-      });
+      throw githubMessages.create(
+        'HTTP_STATUS',
+        { status: response.status, what: url },
+        { details: { status: response.status, url } },
+      );
     }
     return { text: response.text(), ...(response.headers.etag ? { etag: response.headers.etag } : {}) };
   }

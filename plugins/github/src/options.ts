@@ -1,4 +1,5 @@
-import { createToken, ProContextError, z } from '@pro-context/kernel';
+import { createToken, z } from '@pro-context/kernel';
+import { githubMessages } from './messages.js';
 import { trimTrailingSlashes } from './scan.js';
 
 /** The environment variable that sets `sources.github.apiUrl` (GitHub Enterprise: `https://ghe.example.com/api/v3`). */
@@ -109,13 +110,10 @@ export function resolveGithubOptions(
   if (!apiUrl) {
     const fromEnv = env[GITHUB_API_URL_ENV]?.trim();
     if (fromEnv && !httpUrl().safeParse(fromEnv).success) {
-      throw new ProContextError(
-        'CONFIG_INVALID',
-        `${GITHUB_API_URL_ENV} is not an http(s) URL: "${fromEnv.slice(0, 200)}".`,
-        {
-          suggestion: `Set ${GITHUB_API_URL_ENV} to the API root, such as ${DEFAULT_API_URL} or https://HOST/api/v3, or unset it.`,
-          details: { variable: GITHUB_API_URL_ENV },
-        },
+      throw githubMessages.create(
+        'API_URL_ENV_INVALID',
+        { value: fromEnv.slice(0, 200), defaultUrl: DEFAULT_API_URL },
+        { details: { variable: GITHUB_API_URL_ENV } },
       );
     }
     apiUrl = fromEnv || DEFAULT_API_URL;

@@ -1,9 +1,10 @@
-import { defineErrors, type HttpClient, isProContextError, type ProContextError } from '@pro-context/kernel';
+import { defineErrors, type HttpClient, type ProContextError } from '@pro-context/kernel';
 import {
   defineMessages,
   missingKeyMessage,
-  postWithRetries,
+  postRemote,
   type RetryPolicy,
+  remoteEndpoint,
   withoutKey,
 } from '@pro-context/plugin-kit';
 import { GEMINI_API_KEY_ENV } from './options.js';
@@ -149,32 +150,24 @@ const hostOf = (url: string) => {
  * answer and its grounding metadata. Failures are catalog errors; none carries the key.
  */
 export async function generateGrounded(http: HttpClient, options: GenerateOptions): Promise<GroundedAnswer> {
-  const endpoint = `${options.url.replace(/(?<!\/)\/+$/, '')}/v1beta/models/${encodeURIComponent(options.model)}:generateContent`;
-  let response: Awaited<ReturnType<HttpClient['request']>>;
-  try {
-    response = await postWithRetries(
-      http,
-      endpoint,
-      {
-        headers: { 'x-goog-api-key': options.apiKey, 'content-type': 'application/json' },
-        body: {
-          contents: [{ role: 'user', parts: [{ text: options.prompt }] }],
-          tools: [{ google_search: {} }],
-        },
-        timeoutMs: options.timeoutMs,
-        ...(options.signal ? { signal: options.signal } : {}),
+  const endpoint = remoteEndpoint(options.url, `/v1beta/models/${encodeURIComponent(options.model)}:generateContent`);
+  const response = await postRemote(
+    http,
+    endpoint,
+    {
+      headers: { 'x-goog-api-key': options.apiKey, 'content-type': 'application/json' },
+      body: {
+        contents: [{ role: 'user', parts: [{ text: options.prompt }] }],
+        tools: [{ google_search: {} }],
       },
-      options.retry,
-    );
-  } catch (error) {
-    if (isProContextError(error) && error.code === 'SOURCE_UNAVAILABLE') {
-      const timedOut = typeof (error.details as { timeoutMs?: unknown } | undefined)?.timeoutMs === 'number';
-      throw timedOut
-        ? geminiMessages.create('TIMED_OUT', { seconds: Math.round(options.timeoutMs / 1000) }, { cause: error })
-        : geminiMessages.create('UNREACHABLE', { detail: withoutKey(error.message, options.apiKey) }, { cause: error });
-    }
-    throw error;
-  }
+      ...(options.signal ? { signal: options.signal } : {}),
+    },
+    options,
+    {
+      timedOut: (seconds, cause) => geminiMessages.create('TIMED_OUT', { seconds }, { cause }),
+      unreachable: (detail, cause) => geminiMessages.create('UNREACHABLE', { detail }, { cause }),
+    },
+  );
   if (response.status < 200 || response.status >= 300) throw statusError(response, options);
   let body: GenerateContentResponse;
   try {

@@ -1,10 +1,5 @@
 import { createToken, z } from '@pro-context/kernel';
-import {
-  type RemoteToolOptions,
-  type RetryPolicy,
-  remoteToolCacheMinutes,
-  remoteToolOptionsShape,
-} from '@pro-context/plugin-kit';
+import { type RemoteToolOptions, remoteToolCacheMinutes, remoteToolOptionsShape } from '@pro-context/plugin-kit';
 
 /** The environment variable holding the Gemini API key (seed 003). */
 export const GEMINI_API_KEY_ENV = 'OT_GEMINI_API_KEY';

@@ -9,7 +9,7 @@ import {
   groundingOptionsToken,
   groundingPluginOptionsSchema,
 } from './options.js';
-import { GroundingTools } from './tools.js';
+import { GROUNDING_CACHE_NAMESPACE, GroundingTools } from './tools.js';
 
 type ValidatedOptions = Omit<GroundingPluginOptions, 'url' | 'retry'> & { url?: string };
 
@@ -38,6 +38,8 @@ export const groundingPlugin = defineRemoteToolPlugin<
   optionsToken: groundingOptionsToken,
   // the kernel's `http.retries` (Gemini's POST is safe to repeat)
   retries: (_options, http) => http.retries,
+  cacheNamespace: GROUNDING_CACHE_NAMESPACE,
+  missingKey: () => groundingErrors.create('GROUNDING_KEY_MISSING', {}),
   tools: GroundingTools,
 });
 

@@ -1,25 +1,7 @@
-import {
-  type CacheStore,
-  cacheStoreToken,
-  defineTool,
-  type HttpClient,
-  inject,
-  injectable,
-  kernelTokens,
-  type ToolContext,
-  type ToolDefinition,
-  type ToolPlugin,
-  z,
-} from '@pro-context/kernel';
-import { cachedResult, cacheKeyOf, remoteToolErrorText, requireKey, withoutKey } from '@pro-context/plugin-kit';
-import {
-  type GroundedAnswer,
-  generateGrounded,
-  groundingErrors,
-  MISSING_KEY_MESSAGE,
-  renderSources,
-} from './gemini.js';
-import { type GroundingPluginOptions, geminiModelSchema, groundingOptionsToken } from './options.js';
+import { type ToolContext, type ToolDefinition, z } from '@pro-context/kernel';
+import { cacheKeyOf, RemoteTools } from '@pro-context/plugin-kit';
+import { type GroundedAnswer, generateGrounded, renderSources } from './gemini.js';
+import { type GroundingPluginOptions, geminiModelSchema } from './options.js';
 
 /** Cache namespace of grounded answers. */
 export const GROUNDING_CACHE_NAMESPACE = 'grounding';
@@ -144,71 +126,54 @@ export function renderGrounded(answer: GroundedAnswer): string {
   return `${answer.answer}\n\n${renderSources(answer)}`;
 }
 
-/** The text of an error result: the seed's exact message for a missing key, else the catalog payload. */
-const renderGroundingError = remoteToolErrorText('GROUNDING_KEY_MISSING', MISSING_KEY_MESSAGE);
-
-/** The `ground.*` tools over Gemini's `generateContent` with Google Search grounding. */
-@injectable()
-export class GroundingTools implements ToolPlugin {
-  readonly id = 'grounding';
-
-  constructor(
-    @inject(groundingOptionsToken) private readonly options: GroundingPluginOptions,
-    @inject(kernelTokens.http) private readonly http: HttpClient,
-    @inject(cacheStoreToken) private readonly cache: CacheStore,
-  ) {}
-
+/**
+ * The `ground.*` tools over Gemini's `generateContent` with Google Search grounding, on plugin-kit's remote-tool
+ * scaffolding (built by the plugin with its options, the HTTP client and the cache; a missing key answers the
+ * seed's exact message).
+ */
+export class GroundingTools extends RemoteTools<GroundingPluginOptions> {
   tools(): ToolDefinition[] {
-    const annotations = { readOnlyHint: true, openWorldHint: true, idempotentHint: true };
     return [
-      defineTool({
+      this.tool({
         name: 'ground.search',
         title: 'Grounded web search',
         description:
           'Web search answered by Gemini with Google Search grounding, with numbered source links. Use for current information no library documentation covers. `focus`: general (default), code, documentation or troubleshooting; `context` shapes the search.',
         inputSchema: searchInput,
         outputSchema: groundingOutput,
-        annotations,
-        renderError: renderGroundingError,
         handler: (args, context) =>
           this.run('ground.search', args.query, args.model, groundingPrompts.search(args), context),
       }),
-      defineTool({
+      this.tool({
         name: 'ground.dev',
         title: 'Grounded developer search',
         description:
           'Searches developer resources (GitHub, Stack Overflow, official docs) with Gemini and Google Search; `language` and `framework` prioritize results for them. Answers with numbered source links.',
         inputSchema: devInput,
         outputSchema: groundingOutput,
-        annotations,
-        renderError: renderGroundingError,
         handler: (args, context) => this.run('ground.dev', args.query, args.model, groundingPrompts.dev(args), context),
       }),
-      defineTool({
+      this.tool({
         name: 'ground.docs',
         title: 'Grounded documentation search',
         description:
           'Searches official documentation and API references with Gemini and Google Search; `technology` names whose docs to search (e.g. React). Answers with numbered source links. For indexed libraries, get-docs is faster and versioned.',
         inputSchema: docsInput,
         outputSchema: groundingOutput,
-        annotations,
-        renderError: renderGroundingError,
         handler: (args, context) =>
           this.run('ground.docs', args.query, args.model, groundingPrompts.docs(args), context),
       }),
-      defineTool({
+      this.tool({
         name: 'ground.reddit',
         title: 'Grounded Reddit search',
         description:
           'Searches indexed Reddit posts and comments with Gemini and Google Search; `subreddit` limits the search to one subreddit. Answers with numbered source links.',
         inputSchema: redditInput,
         outputSchema: groundingOutput,
-        annotations,
-        renderError: renderGroundingError,
         handler: (args, context) =>
           this.run('ground.reddit', args.query, args.model, groundingPrompts.reddit(args), context),
       }),
-    ] as unknown as ToolDefinition[];
+    ];
   }
 
   private run(
@@ -218,22 +183,13 @@ export class GroundingTools implements ToolPlugin {
     prompt: string,
     context: ToolContext,
   ): Promise<{ structured: GroundingOutput; text: string }> {
-    const configured = this.options.apiKey;
     const modelName = modelOverride ?? this.options.model;
     return context.logger.span(span, { query: queryText }, async (record) => {
-      const apiKey = requireKey(configured, () => groundingErrors.create('GROUNDING_KEY_MISSING', {}));
-      const ttlMs = Math.round(this.options.cacheMinutes * 60_000);
+      const connection = this.connection();
       const key = cacheKeyOf(span, this.options.url, modelName, prompt);
       try {
-        const { value, cached } = await cachedResult(this.cache, GROUNDING_CACHE_NAMESPACE, key, { ttlMs }, () =>
-          generateGrounded(this.http, {
-            url: this.options.url,
-            apiKey,
-            model: modelName,
-            prompt,
-            timeoutMs: this.options.timeoutSeconds * 1000,
-            retry: this.options.retry,
-          }),
+        const { value, cached } = await this.cached(connection.apiKey, key, () =>
+          generateGrounded(this.http, { ...connection, model: modelName, prompt }),
         );
         const text = renderGrounded(value);
         record.set({
@@ -245,7 +201,6 @@ export class GroundingTools implements ToolPlugin {
         return { structured: { ...value, cached }, text };
       } catch (error) {
         record.set({ hasResults: false, resultLen: 0 });
-        if (error instanceof Error) error.message = withoutKey(error.message, apiKey);
         throw error;
       }
     });

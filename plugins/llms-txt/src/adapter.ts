@@ -39,6 +39,7 @@ import {
 } from '@pro-context/markdown';
 import { errorText, Slicer } from '@pro-context/plugin-kit';
 import pLimit from 'p-limit';
+import { llmsTxtMessages } from './messages.js';
 import { type LlmsTxtPluginOptions, llmsTxtOptionsToken } from './options.js';
 import { atxTitle, htmlTitleText, quoteText } from './scan.js';
 import { llmsTxtLibrarySettings, llmsTxtSettingsOf, settingName } from './settings.js';
@@ -116,14 +117,14 @@ interface FullTxtDone {
 type FullTxtRead = FullTxtDone | HttpStreamResponse | { notText: string } | { chars: number };
 
 /** What to check when a library's llms.txt is not there: the settings it is actually configured with. */
-function notFoundSuggestion(library?: LibraryDescriptor): string {
+function settingsToCheck(library?: LibraryDescriptor): string {
   const settings = library ? llmsTxtSettingsOf(library) : {};
   const used = [
     ...(['llmsTxtUrl', 'llmsFullTxtUrl', 'versionedDocsUrl'] as const).filter((key) => settings[key]).map(settingName),
     ...(library?.docsUrl ? ['docsUrl'] : []),
   ];
   const which = used.length > 0 ? used.join(' and ') : 'docsUrl';
-  return `Check ${which}${library ? ` of ${library.id}` : ''} in the configuration, or set ${settingName('llmsTxtUrl')} / llmsFullTxtUrl if the site publishes these files elsewhere.`;
+  return `${which}${library ? ` of ${library.id}` : ''}`;
 }
 
 const ACCEPT_LLMS_TXT = 'text/plain, text/markdown;q=0.9, */*;q=0.5';
@@ -140,17 +141,10 @@ function tooLargeExplained(error: unknown, url: string, setting: 'maxFullTxtMB' 
   if (!(error instanceof ProContextError) || error.code !== 'INVALID_CONTENT') return error;
   const limit = error.details?.maxBodyBytes;
   if (typeof limit !== 'number') return error;
-  const explained = new ProContextError(
-    'INVALID_CONTENT',
-    `${url} is larger than ${Math.round((limit / MiB) * 10) / 10} MB, the limit of an llms-full.txt (sources.llmsTxt.${setting}).`,
-    {
-      details: { ...error.details, url, setting: `sources.llmsTxt.${setting}` },
-      suggestion:
-        setting === 'maxFullTxtMB'
-          ? 'Raise sources.llmsTxt.maxFullTxtMB in the configuration (MB), or point the library at an llms.txt that lists its pages (sources.llmsTxt.llmsTxtUrl).'
-          : 'Set sources.llmsTxt.preferFullTxt to true to index it whole (within sources.llmsTxt.maxFullTxtMB), or raise sources.llmsTxt.maxFullTxtTokens.',
-      cause: error,
-    },
+  const explained = llmsTxtMessages.create(
+    setting === 'maxFullTxtMB' ? 'FULL_TXT_OVER_MB' : 'FULL_TXT_OVER_TOKENS',
+    { url, mb: Math.round((limit / MiB) * 10) / 10 },
+    { details: { ...error.details, url, setting: `sources.llmsTxt.${setting}` }, cause: error },
   );
   // pages already handed over make the failure final (see readFullTxt)
   if ((error as { handedOver?: boolean }).handedOver) Object.assign(explained, { handedOver: true });
@@ -287,9 +281,11 @@ export class LlmsTxtSourceAdapter implements SourceAdapter {
         const pages = llmsTxtPages(loaded.text, loaded.finalUrl);
         span.set({ via: `llms.txt (${loaded.parsed.format})`, pages: pages.length });
         if (pages.length === 0) {
-          throw new ProContextError('INVALID_CONTENT', `${loaded.finalUrl} lists sections but none has any content.`, {
-            details: { url: loaded.finalUrl },
-          });
+          throw llmsTxtMessages.create(
+            'EMPTY_SECTIONS',
+            { url: loaded.finalUrl },
+            { details: { url: loaded.finalUrl } },
+          );
         }
         return {
           pages,
@@ -305,13 +301,10 @@ export class LlmsTxtSourceAdapter implements SourceAdapter {
       const { pages, skipped } = await this.fetchListedPages(loaded, context);
       span.set({ via: 'pages', pages: pages.length, skipped: skipped.length });
       if (pages.length === 0) {
-        throw new ProContextError(
-          'SOURCE_UNAVAILABLE',
-          `None of the pages listed in ${loaded.finalUrl} could be read.`,
-          {
-            suggestion: 'details.skipped says why each page failed; if the site was failing, try again later.',
-            details: { url: loaded.finalUrl, skipped: skipped.slice(0, 10), skippedCount: skipped.length },
-          },
+        throw llmsTxtMessages.create(
+          'NO_PAGE_READ',
+          { url: loaded.finalUrl },
+          { details: { url: loaded.finalUrl, skipped: skipped.slice(0, 10), skippedCount: skipped.length } },
         );
       }
       return { pages, sourceUrl: loaded.finalUrl, fetchedAt: toc.fetchedAt, freshness: toc.freshness, toc, skipped };
@@ -437,15 +430,7 @@ export class LlmsTxtSourceAdapter implements SourceAdapter {
   ): Promise<LoadedToc> {
     const url = llmsTxtUrlOf(library, version);
     if (!url) {
-      throw new ProContextError(
-        'SOURCE_UNAVAILABLE',
-        `Library '${library.id}' names no documentation site for llms.txt.`,
-        {
-          recoverable: false,
-          suggestion: `Give the library a docsUrl or ${settingName('llmsTxtUrl')}, or let another source serve it.`,
-          details: { library: library.id },
-        },
-      );
+      throw llmsTxtMessages.create('NO_SITE', { id: library.id }, { details: { library: library.id } });
     }
     const key = memoKey(url, llmsFullTxtUrlOf(library, version, url));
     const reuseMs = Math.min(
@@ -489,13 +474,10 @@ export class LlmsTxtSourceAdapter implements SourceAdapter {
     if (parsed.format === 'invalid') {
       const reason = (parsed.warnings[0] ?? 'not an llms.txt file').replace(/^not an llms\.txt file: /, '');
       const notText = /^the file is /.test(reason);
-      throw new ProContextError(
-        'INVALID_CONTENT',
-        notText
-          ? `${url} is not an llms.txt file: ${reason.replace(/^the file is /, 'it is ')}.`
-          : `Malformed llms.txt at ${url}: ${reason}.`,
-        { details: { url: finalUrl, status: response.status, reason } },
-      );
+      const details = { details: { url: finalUrl, status: response.status, reason } };
+      throw notText
+        ? llmsTxtMessages.create('NOT_LLMS_TXT', { url, why: reason.replace(/^the file is /, 'it is ') }, details)
+        : llmsTxtMessages.create('MALFORMED', { url, why: reason }, details);
     }
     if (parsed.warnings.length > 0)
       this.logger.debug('llms.txt read with warnings', { url: finalUrl, warnings: parsed.warnings });
@@ -546,12 +528,11 @@ export class LlmsTxtSourceAdapter implements SourceAdapter {
   ): Promise<LoadedFullTxt> {
     const fullUrl = llmsFullTxtUrlOf(library, version, url);
     if (withoutHash(fullUrl) === withoutHash(url)) throw statusError(missing, url, 'llms.txt', library);
-    const notFound = (why: string, details: Record<string, unknown> = {}) =>
-      new ProContextError('SOURCE_UNAVAILABLE', `No llms.txt at ${url} (HTTP ${missing.status}), ${why}.`, {
-        recoverable: false,
-        suggestion: notFoundSuggestion(library),
-        details: { url, status: missing.status, fullUrl, ...details },
-      });
+    const where = settingsToCheck(library);
+    const values = { url, status: missing.status, fullUrl, where };
+    const details = (more: Record<string, unknown> = {}) => ({
+      details: { url, status: missing.status, fullUrl, ...more },
+    });
     const entries: TocEntry[] = [];
     const read = await this.readFullTxt(fullUrl, context, {
       ...(forDocs && context.pages ? { handOver: context.pages } : {}),
@@ -570,16 +551,23 @@ export class LlmsTxtSourceAdapter implements SourceAdapter {
     });
     if ('status' in read) {
       if (read.status === 404 || read.status === 410) {
-        throw notFound(`nor llms-full.txt at ${fullUrl} (HTTP ${read.status})`, { fullStatus: read.status });
+        throw llmsTxtMessages.create(
+          'NO_LLMS_TXT_NOR_FULL',
+          { ...values, fullStatus: read.status },
+          details({ fullStatus: read.status }),
+        );
       }
       throw statusError(read, fullUrl, 'llms-full.txt', library);
     }
     if ('notText' in read) {
-      throw notFound(`and ${fullUrl} is not an llms-full.txt file: ${read.notText.replace(/^the file is /, 'it is ')}`);
+      const why = read.notText.replace(/^the file is /, 'it is ');
+      throw llmsTxtMessages.create('NO_LLMS_TXT_FULL_NOT_TEXT', { ...values, why }, details());
     }
     // (no `maxChars` here, so never over it)
-    if ('chars' in read) throw notFound(`and ${fullUrl} is too large`);
-    if (read.count === 0) throw notFound(`and ${fullUrl} has no pages`, { warnings: read.warnings });
+    if ('chars' in read) throw llmsTxtMessages.create('NO_LLMS_TXT_FULL_TOO_LARGE', values, details());
+    if (read.count === 0) {
+      throw llmsTxtMessages.create('NO_LLMS_TXT_FULL_EMPTY', values, details({ warnings: read.warnings }));
+    }
     const { finalUrl } = read;
 
     // Split again without a TOC when read-page asks for a section, so the anchors come out the same.
@@ -973,12 +961,10 @@ export class LlmsTxtSourceAdapter implements SourceAdapter {
       const contentType = classify(response, text);
       if (contentType === undefined || (isTwin && contentType === 'html')) {
         if (isTwin) continue;
-        throw new ProContextError(
-          'INVALID_CONTENT',
-          `${candidate} is not a text page (${sniffNonMarkdown(text) ?? 'binary'}).`,
-          {
-            details: { url: candidate, contentType: response.headers['content-type'] },
-          },
+        throw llmsTxtMessages.create(
+          'NOT_TEXT_PAGE',
+          { url: candidate, kind: sniffNonMarkdown(text) ?? 'binary' },
+          { details: { url: candidate, contentType: response.headers['content-type'] } },
         );
       }
       return {
@@ -989,7 +975,7 @@ export class LlmsTxtSourceAdapter implements SourceAdapter {
       };
     }
     // Unreachable: the last candidate either returns or throws.
-    throw new ProContextError('PAGE_NOT_FOUND', `No page at ${pageUrl}.`, { details: { url: pageUrl } });
+    throw llmsTxtMessages.create('NO_PAGE_AT', { url: pageUrl }, { details: { url: pageUrl } });
   }
 
   /**
@@ -1027,10 +1013,7 @@ export class LlmsTxtSourceAdapter implements SourceAdapter {
       freshness = freshnessOf(response.headers, sha256(response.body));
     }
     if (!page) {
-      throw new ProContextError('PAGE_NOT_FOUND', `${file} has no section ${new URL(pageUrl).hash}.`, {
-        suggestion: 'The file changed since its table of contents was read; resolve the library again for a fresh TOC.',
-        details: { url: pageUrl },
-      });
+      throw llmsTxtMessages.create('NO_SECTION', { file, hash: new URL(pageUrl).hash }, { details: { url: pageUrl } });
     }
     return {
       url: pageUrl,
@@ -1127,28 +1110,28 @@ function statusError(
   const { status } = response;
   if (status === 404 || status === 410) {
     return what === 'page'
-      ? new ProContextError('PAGE_NOT_FOUND', `No page at ${url} (HTTP ${status}).`, { details: { url, status } })
-      : new ProContextError('SOURCE_UNAVAILABLE', `No ${what} at ${url} (HTTP ${status}).`, {
-          recoverable: false,
-          suggestion: notFoundSuggestion(library),
-          details: { url, status },
-        });
+      ? llmsTxtMessages.create('NO_PAGE', { url, status }, { details: { url, status } })
+      : llmsTxtMessages.create(
+          'NO_FILE',
+          { what, url, status, where: settingsToCheck(library) },
+          { details: { url, status } },
+        );
   }
   if (status === 429) {
     // the client parsed Retry-After already (seconds, on 429 and 503)
     const { retryAfter } = response;
-    return new ProContextError('RATE_LIMITED', `${new URL(url).host} is rate limiting requests for ${url}.`, {
-      ...(retryAfter === undefined ? {} : { retryAfter }),
-      details: { url, status },
-    });
+    return llmsTxtMessages.create(
+      'RATE_LIMITING',
+      { host: new URL(url).host, url },
+      { ...(retryAfter === undefined ? {} : { retryAfter }), details: { url, status } },
+    );
   }
   // a 503's Retry-After (parsed by the client) travels too: the host is not asked again before it passes
   const { retryAfter } = response;
-  return new ProContextError('SOURCE_UNAVAILABLE', `${url} answered HTTP ${status}.`, {
-    recoverable: status >= 500,
-    ...(retryAfter === undefined ? {} : { retryAfter, suggestion: `Try again after ${retryAfter} seconds.` }),
-    details: { url, status },
-  });
+  const options = { recoverable: status >= 500, details: { url, status } };
+  return retryAfter === undefined
+    ? llmsTxtMessages.create('HTTP_STATUS', { url, status }, options)
+    : llmsTxtMessages.create('HTTP_STATUS_RETRY', { url, status, seconds: retryAfter }, { ...options, retryAfter });
 }
 
 /** What a body is: `markdown`, `text`, `html`, or `undefined` when it is not text at all. */

@@ -1,8 +1,9 @@
 import { execFile } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { ProContextError } from '@pro-context/kernel';
+import type { ProContextError } from '@pro-context/kernel';
 import { parse as parseIni } from 'ini';
+import { npmMessages } from './messages.js';
 import { NPM_URL_ENV, type NpmEnvironment } from './options.js';
 
 /** The registries to ask, and where the default one came from. */
@@ -99,10 +100,7 @@ export function checkNpmUrlEnv(env: NpmEnvironment['env']): string | undefined {
   if (!value) return undefined;
   const url = registryUrl(value);
   if (!url) {
-    throw new ProContextError('CONFIG_INVALID', `${NPM_URL_ENV} is not an http(s) URL: "${value.slice(0, 200)}".`, {
-      suggestion: `Set ${NPM_URL_ENV} to a registry URL as npm's registry setting spells it, or unset it.`,
-      details: { variable: NPM_URL_ENV },
-    });
+    throw npmMessages.create('URL_ENV_INVALID', { value: value.slice(0, 200) }, { details: { variable: NPM_URL_ENV } });
   }
   return url;
 }
@@ -163,9 +161,9 @@ export async function discoverNpmRegistry(
 }
 
 function noRegistry(why: string, cause?: unknown): ProContextError {
-  return new ProContextError('REGISTRY_UNREACHABLE', `Could not find the npm registry to ask: ${why}`, {
-    suggestion: `Set registries.npm.url or ${NPM_URL_ENV} to your registry URL, or make \`npm config get registry\` work.`,
-    details: { registry: 'npm' },
-    ...(cause === undefined ? {} : { cause }),
-  });
+  return npmMessages.create(
+    'NO_REGISTRY',
+    { why },
+    { details: { registry: 'npm' }, ...(cause === undefined ? {} : { cause }) },
+  );
 }

@@ -7,12 +7,13 @@ import {
   isProContextError,
   kernelTokens,
   type PackageMetadata,
-  ProContextError,
+  type ProContextError,
   type RegistryResolver,
   type RegistrySearchHit,
   type ResolvedVersion,
 } from '@pro-context/kernel';
 import { registryFailure, registryStatusError, TtlMemo, upstreamFailureOf } from '@pro-context/plugin-kit';
+import { npmMessages } from './messages.js';
 import { type NpmEnvironment, type NpmPluginOptions, npmEnvironmentToken, npmOptionsToken } from './options.js';
 import { distTagsOf, type NpmPackument, nearestNpmVersions, npmMetadata, selectNpmVersion } from './packument.js';
 import { discoverNpmRegistry, type NpmRegistrySettings } from './registry-config.js';
@@ -82,10 +83,7 @@ export class NpmRegistryResolver implements RegistryResolver {
   async resolveVersion(name: string, spec?: string, context?: FetchContext): Promise<ResolvedVersion> {
     const known = await this.read(name, false, context);
     if (!known) {
-      throw new ProContextError('LIBRARY_NOT_FOUND', `The npm registry has no package named '${name}'.`, {
-        suggestion: 'Check the package name as it is spelt on npm (npm install <name>), scope included.',
-        details: { registry: this.id, name },
-      });
+      throw npmMessages.create('NO_PACKAGE', { name }, { details: { registry: this.id, name } });
     }
     const { metadata, doc } = known;
     const wanted = spec?.trim();
@@ -153,27 +151,24 @@ export class NpmRegistryResolver implements RegistryResolver {
 
   private versionNotFound(metadata: PackageMetadata, spec: string | undefined): ProContextError {
     const nearest = nearestNpmVersions(metadata.versions, spec);
-    return new ProContextError(
-      'VERSION_NOT_FOUND',
-      spec ? `${metadata.name} has no version matching '${spec}' on npm.` : `${metadata.name} has no version on npm.`,
-      {
-        suggestion: `Available versions: ${nearest.join(', ') || 'none'}`,
-        details: {
-          registry: this.id,
-          name: metadata.name,
-          ...(spec ? { requested: spec } : {}),
-          availableVersions: nearest,
-          ...(metadata.latestStable ? { latestStable: metadata.latestStable } : {}),
-        },
-      },
-    );
+    const details = {
+      registry: this.id,
+      name: metadata.name,
+      ...(spec ? { requested: spec } : {}),
+      availableVersions: nearest,
+      ...(metadata.latestStable ? { latestStable: metadata.latestStable } : {}),
+    };
+    const versions = nearest.join(', ') || 'none';
+    return spec
+      ? npmMessages.create('NO_MATCHING_VERSION', { name: metadata.name, spec, versions }, { details })
+      : npmMessages.create('NO_VERSION', { name: metadata.name, versions }, { details });
   }
 
   /** GETs a JSON document: `null` on 404, catalog errors for everything that is not an answer. */
   private async getJson<T>(url: string, accept: string, context?: FetchContext): Promise<T | null> {
     const host = new URL(url).host;
     const subject = { registry: this.id, label: 'The npm registry', host, timeoutMs: this.options.timeoutMs };
-    const checkUrl = 'Check the npm registry in registries.npm.url, PRO_CONTEXT_NPM_URL or your npm configuration.';
+    const checkUrl = npmMessages.messages.NOT_JSON.suggestion;
     let response: HttpResponse;
     try {
       response = await this.http.get(url, {
@@ -200,14 +195,10 @@ export class NpmRegistryResolver implements RegistryResolver {
     try {
       return response.json<T>();
     } catch (error) {
-      throw new ProContextError(
-        'REGISTRY_ERROR',
-        `The npm registry (${host}) answered something that is not JSON for ${url}.`,
-        {
-          suggestion: checkUrl,
-          details: { registry: this.id, host, status: response.status, failure: 'invalid-body' },
-          cause: error,
-        },
+      throw npmMessages.create(
+        'NOT_JSON',
+        { host, url },
+        { details: { registry: this.id, host, status: response.status, failure: 'invalid-body' }, cause: error },
       );
     }
   }

@@ -1,4 +1,4 @@
-import type { PackedIndexData } from './packed-index.js';
+import type { PackedIndexData } from './types.js';
 
 /** Identifies the snapshot layout; {@link decodeSnapshot} refuses any other. */
 export const SNAPSHOT_FORMAT = 'pro-context/packed-search';

@@ -1,4 +1,5 @@
-import { createToken, ProContextError, z } from '@pro-context/kernel';
+import { createToken, z } from '@pro-context/kernel';
+import { pypiMessages } from './messages.js';
 
 /** The environment variable that sets the index's root URL when the `url` option is not given. */
 export const PYPI_URL_ENV = 'PRO_CONTEXT_PYPI_URL';
@@ -56,10 +57,11 @@ export function pypiUrlOf(url: string | undefined, env: Record<string, string | 
   const fromEnv = env[PYPI_URL_ENV]?.trim();
   if (!fromEnv) return DEFAULT_PYPI_URL;
   if (!z.url({ protocol: /^https?$/ }).safeParse(fromEnv).success) {
-    throw new ProContextError('CONFIG_INVALID', `${PYPI_URL_ENV} is not an http(s) URL: "${fromEnv.slice(0, 200)}".`, {
-      suggestion: `Set ${PYPI_URL_ENV} to the index's root URL, such as ${DEFAULT_PYPI_URL}, or unset it.`,
-      details: { variable: PYPI_URL_ENV },
-    });
+    throw pypiMessages.create(
+      'URL_ENV_INVALID',
+      { value: fromEnv.slice(0, 200), defaultUrl: DEFAULT_PYPI_URL },
+      { details: { variable: PYPI_URL_ENV } },
+    );
   }
   return fromEnv;
 }

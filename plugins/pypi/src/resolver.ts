@@ -6,11 +6,12 @@ import {
   injectable,
   kernelTokens,
   type PackageMetadata,
-  ProContextError,
+  type ProContextError,
   type RegistryResolver,
   type ResolvedVersion,
 } from '@pro-context/kernel';
 import { registryFailure, registryStatusError, TtlMemo } from '@pro-context/plugin-kit';
+import { pypiMessages } from './messages.js';
 import { type PypiProjectJson, pypiMetadata } from './metadata.js';
 import { type PypiPluginOptions, pypiOptionsToken } from './options.js';
 import { isPypiName, nearestVersions, normalizePypiName, selectVersion } from './versions.js';
@@ -57,10 +58,7 @@ export class PypiRegistryResolver implements RegistryResolver {
   async resolveVersion(name: string, spec?: string, context?: FetchContext): Promise<ResolvedVersion> {
     const metadata = await this.lookup(name, context);
     if (!metadata) {
-      throw new ProContextError('LIBRARY_NOT_FOUND', `PyPI has no project named '${name}'.`, {
-        suggestion: 'Check the package name as it is spelt on PyPI (pip install <name>).',
-        details: { registry: this.id, name },
-      });
+      throw pypiMessages.create('NO_PROJECT', { name }, { details: { registry: this.id, name } });
     }
     const wanted = spec?.trim();
     let version: string | undefined;
@@ -76,22 +74,17 @@ export class PypiRegistryResolver implements RegistryResolver {
 
   private versionNotFound(metadata: PackageMetadata, spec: string | undefined): ProContextError {
     const nearest = nearestVersions(metadata.versions, spec);
-    return new ProContextError(
-      'VERSION_NOT_FOUND',
-      spec
-        ? `${metadata.name} has no release matching '${spec}' on PyPI.`
-        : `${metadata.name} has no installable release on PyPI.`,
-      {
-        suggestion: `Available versions: ${nearest.join(', ') || 'none'}`,
-        details: {
-          registry: this.id,
-          name: metadata.name,
-          ...(spec ? { requested: spec } : {}),
-          availableVersions: nearest,
-          ...(metadata.latestStable ? { latestStable: metadata.latestStable } : {}),
-        },
-      },
-    );
+    const details = {
+      registry: this.id,
+      name: metadata.name,
+      ...(spec ? { requested: spec } : {}),
+      availableVersions: nearest,
+      ...(metadata.latestStable ? { latestStable: metadata.latestStable } : {}),
+    };
+    const versions = nearest.join(', ') || 'none';
+    return spec
+      ? pypiMessages.create('NO_MATCHING_RELEASE', { name: metadata.name, spec, versions }, { details })
+      : pypiMessages.create('NO_RELEASE', { name: metadata.name, versions }, { details });
   }
 
   /** GETs a JSON document: `null` on 404, catalog errors for everything that is not an answer. */
@@ -121,11 +114,11 @@ export class PypiRegistryResolver implements RegistryResolver {
     try {
       return response.json<T>();
     } catch (error) {
-      throw new ProContextError('REGISTRY_ERROR', `PyPI (${host}) answered something that is not JSON for ${url}.`, {
-        suggestion: `Check that registries.pypi.url (${this.options.url}) is a package index with the PyPI JSON API.`,
-        details: { registry: this.id, host, status: response.status, failure: 'invalid-body' },
-        cause: error,
-      });
+      throw pypiMessages.create(
+        'NOT_JSON',
+        { host, url, index: this.options.url },
+        { details: { registry: this.id, host, status: response.status, failure: 'invalid-body' }, cause: error },
+      );
     }
   }
 }

@@ -13,7 +13,7 @@ import {
   type LibraryDescriptor,
   type Logger,
   type PageResult,
-  ProContextError,
+  type ProContextError,
   type SourceAdapter,
   type TocResult,
 } from '@pro-context/kernel';
@@ -21,6 +21,7 @@ import { type ConvertedPage, classifyContent, oversizeBody, sharedPageConverter 
 import { errorText, TtlMemo } from '@pro-context/plugin-kit';
 import pLimit from 'p-limit';
 import robotsParserModule from 'robots-parser';
+import { siteCrawlMessages } from './messages.js';
 import { type SiteCrawlPluginOptions, siteCrawlOptionsToken } from './options.js';
 import { atxTitle, withoutHeadingId } from './scan.js';
 import { siteLibrarySettings, siteSettingsOf, startUrlOf } from './settings.js';
@@ -250,9 +251,11 @@ export class SiteCrawlSourceAdapter implements SourceAdapter {
       if (!ok(response.status)) throw statusError(response, url.href);
       const verdict = classifyContent(response.headers['content-type'], response.body);
       if (!verdict.ok) {
-        throw new ProContextError('INVALID_CONTENT', `${url.href} is not a documentation page: ${verdict.message}`, {
-          details: { url: url.href, reason: verdict.reason },
-        });
+        throw siteCrawlMessages.create(
+          'NOT_A_DOCUMENTATION_PAGE',
+          { url: url.href, why: verdict.message },
+          { details: { url: url.href, reason: verdict.reason } },
+        );
       }
       span.set({ from: verdict.kind, finalUrl: response.url });
       // HTML is returned as served: the engine converts it with the same extraction the crawl uses.
@@ -327,11 +330,7 @@ export class SiteCrawlSourceAdapter implements SourceAdapter {
   private async crawlOf(library: LibraryDescriptor, context: FetchContext): Promise<Crawl> {
     const start = startUrlOf(library);
     if (!start || !this.canHandle(library)) {
-      throw new ProContextError('SOURCE_UNAVAILABLE', `Library '${library.id}' names no documentation site to crawl.`, {
-        recoverable: false,
-        suggestion: `Give ${library.id} a docsUrl (or sources.site.url) in the configuration.`,
-        details: { library: library.id },
-      });
+      throw siteCrawlMessages.create('NO_SITE', { id: library.id }, { details: { library: library.id } });
     }
     const scope = scopeOf(start);
     const caps = this.capsOf(library);
@@ -434,14 +433,11 @@ export class SiteCrawlSourceAdapter implements SourceAdapter {
       if (pages.length === 0) {
         const first = skipped[0];
         const notFound = first?.reason.includes('HTTP 404') || first?.reason.includes('HTTP 410');
-        throw new ProContextError(
-          'SOURCE_UNAVAILABLE',
-          `No documentation page could be read under ${scope.prefix}${first ? ` (${first.url}: ${first.reason})` : ''}.`,
+        throw siteCrawlMessages.create(
+          notFound ? 'NOTHING_FOUND' : 'NOTHING_READ',
+          { prefix: scope.prefix, first: first ? ` (${first.url}: ${first.reason})` : '' },
           {
             recoverable: !notFound && !first?.reason.includes('robots.txt'),
-            suggestion: notFound
-              ? 'Check the docsUrl (or sources.site.url) of the library in the configuration.'
-              : 'details.skipped says why each page failed; if the site was failing, try again later.',
             details: { url: scope.startUrl, skipped: skipped.slice(0, 10), skippedCount: skipped.length },
           },
         );
@@ -653,16 +649,18 @@ function isMarkdown(response: HttpResponse): boolean {
 function statusError(response: HttpResponse, url: string): ProContextError {
   const { status } = response;
   if (status === 404 || status === 410) {
-    return new ProContextError('PAGE_NOT_FOUND', `No page at ${url} (HTTP ${status}).`, { details: { url, status } });
+    return siteCrawlMessages.create('NO_PAGE', { url, status }, { details: { url, status } });
   }
   if (status === 429) {
-    return new ProContextError('RATE_LIMITED', `${new URL(url).host} is rate limiting requests for ${url}.`, {
-      ...(response.retryAfter === undefined ? {} : { retryAfter: response.retryAfter }),
-      details: { url, status },
-    });
+    return siteCrawlMessages.create(
+      'RATE_LIMITING',
+      { host: new URL(url).host, url },
+      { ...(response.retryAfter === undefined ? {} : { retryAfter: response.retryAfter }), details: { url, status } },
+    );
   }
-  return new ProContextError('SOURCE_UNAVAILABLE', `${url} answered HTTP ${status}.`, {
-    recoverable: status >= 500,
-    details: { url, status },
-  });
+  return siteCrawlMessages.create(
+    'HTTP_STATUS',
+    { url, status },
+    { recoverable: status >= 500, details: { url, status } },
+  );
 }

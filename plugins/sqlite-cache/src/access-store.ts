@@ -12,8 +12,8 @@ import {
   type UsageSummary,
   usageSummariesFromRows,
 } from '@pro-context/access';
-import { ProContextError } from '@pro-context/kernel';
 import type Database from 'better-sqlite3';
+import { sqliteCacheMessages } from './messages.js';
 import { resolveDatabaseFile } from './options.js';
 import { openWalDatabase } from './schema.js';
 
@@ -70,11 +70,11 @@ export class SqliteAccessStore implements KeyStore, UsageStore {
       db.transaction(() => {
         const version = db.pragma('user_version', { simple: true }) as number;
         if (version > migrations.length) {
-          throw new ProContextError(
-            'CONFIG_INVALID',
-            `${this.file} was written by a newer pro-context (schema ${version}, this one knows ${migrations.length}).`,
-            { suggestion: 'Upgrade pro-context, or point cache.directory elsewhere.' },
-          );
+          throw sqliteCacheMessages.create('NEWER_KEY_STORE', {
+            file: this.file,
+            version,
+            known: migrations.length,
+          });
         }
         for (let v = version; v < migrations.length; v += 1) db.exec(migrations[v] as string);
         db.pragma(`user_version = ${migrations.length}`);
@@ -98,9 +98,7 @@ export class SqliteAccessStore implements KeyStore, UsageStore {
   async add(key: { id: string; name: string; hash: string; createdAt: number }): Promise<ApiKeyRecord> {
     const db = this.open();
     if (this.row(key.name) || this.row(key.id)) {
-      throw new ProContextError('CONFIG_INVALID', `An API key named '${key.name}' already exists.`, {
-        suggestion: 'Choose another name, or revoke the old key first.',
-      });
+      throw sqliteCacheMessages.create('KEY_NAME_TAKEN', { name: key.name });
     }
     db.prepare('INSERT INTO api_keys (id, name, hash, created_at) VALUES (?, ?, ?, ?)').run(
       key.id,

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
-import { defineErrors, ProContextError, z } from '@pro-context/kernel';
+import { defineErrors, z } from '@pro-context/kernel';
 import { expandHome } from '@pro-context/plugin-kit';
+import { sqliteCacheMessages } from './messages.js';
 
 const hours = z.number().min(0);
 
@@ -92,10 +93,7 @@ export function parseSqliteCacheOptions(input: SqliteCachePluginInput | undefine
   const result = sqliteCachePluginOptionsSchema.safeParse(input ?? {});
   if (result.success) return result.data;
   const lines = result.error.issues.map((issue) => `  - cache.${issue.path.join('.') || '(root)'}: ${issue.message}`);
-  throw new ProContextError(
-    'PLUGIN_OPTIONS_INVALID',
-    `Invalid options for plugin 'sqlite-cache':\n${lines.join('\n')}`,
-  );
+  throw sqliteCacheMessages.create('OPTIONS_INVALID', { lines: lines.join('\n') });
 }
 
 /** The database file for a `directory` option: `~` expanded, relative paths from the working directory. */

@@ -1,6 +1,6 @@
-import { ProContextError } from '@pro-context/kernel';
 import { retrySync } from '@pro-context/plugin-kit';
 import Database from 'better-sqlite3';
+import { sqliteCacheMessages } from './messages.js';
 
 /** One schema step. Applied once, in its own transaction, recorded in `schema_migrations`. */
 interface Migration {
@@ -102,14 +102,10 @@ export function migrate(db: Database.Database, file: string): void {
   )`);
   const found = currentVersion(db);
   if (found > SCHEMA_VERSION) {
-    throw new ProContextError(
-      'CONFIG_INVALID',
-      `The cache database ${file} has schema version ${found}, newer than this plugin understands (${SCHEMA_VERSION}).`,
-      {
-        suggestion:
-          'Upgrade @pro-context/plugin-sqlite-cache, or point cache.directory (PRO_CONTEXT_CACHE_DIR) at another directory.',
-        details: { file, schemaVersion: found, supportedVersion: SCHEMA_VERSION },
-      },
+    throw sqliteCacheMessages.create(
+      'NEWER_SCHEMA',
+      { file, found, supported: SCHEMA_VERSION },
+      { details: { file, schemaVersion: found, supportedVersion: SCHEMA_VERSION } },
     );
   }
   const record = db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)');

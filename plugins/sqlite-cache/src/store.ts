@@ -11,13 +11,14 @@ import {
   createNullLogger,
   isProContextError,
   type Logger,
-  ProContextError,
+  type ProContextError,
 } from '@pro-context/kernel';
 import { errorText } from '@pro-context/plugin-kit';
 import Database from 'better-sqlite3';
 import { LRUCache } from 'lru-cache';
 import { AUTOCHECKPOINT_PAGES, Checkpointer } from './checkpointer.js';
 import { checksum, decodeValue, encodeValue, isValueKind, presentValue, type ValueKind } from './codec.js';
+import { sqliteCacheMessages } from './messages.js';
 import {
   parseSqliteCacheOptions,
   resolveDatabaseFile,
@@ -260,12 +261,11 @@ export class SqliteCacheStore implements CacheStore {
     } catch (error) {
       db?.close();
       if (isProContextError(error)) throw error;
-      throw new ProContextError('CONFIG_INVALID', `Cannot open the cache database ${file}: ${errorText(error)}`, {
-        suggestion:
-          'Point cache.directory (or PRO_CONTEXT_CACHE_DIR) at a writable directory; delete cache.db if it is not a SQLite database.',
-        details: { file },
-        cause: error,
-      });
+      throw sqliteCacheMessages.create(
+        'CANNOT_OPEN',
+        { file, why: errorText(error) },
+        { details: { file }, cause: error },
+      );
     }
     this.db = db;
     if (this.options.checkpointInWorker && directory && !inMemory) {
@@ -827,9 +827,7 @@ function toCacheEntry<T>(entry: StoredEntry, now: number, own = false): CacheEnt
 }
 
 function closedError(): ProContextError {
-  return new ProContextError('KERNEL_STATE', 'The sqlite-cache store is closed.', {
-    suggestion: 'The kernel that owned this cache was stopped; use a cache store from a running kernel.',
-  });
+  return sqliteCacheMessages.create('CLOSED', {});
 }
 
 /**

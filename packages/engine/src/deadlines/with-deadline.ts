@@ -1,4 +1,5 @@
-import { type FetchContext, ProContextError } from '@pro-context/kernel';
+import type { FetchContext, ProContextError } from '@pro-context/kernel';
+import { engineMessages } from '../tools/render-errors.js';
 
 /**
  * Runs `run` and waits on it while the source shows signs of life: past `ms` with no progress (a page fetched,
@@ -44,11 +45,9 @@ export async function withDeadline<T>(
 /** The error of a source that sent nothing for `ms`. */
 function timedOut(what: string, ms: number): ProContextError {
   const seconds = Math.round(ms / 100) / 10;
-  return new ProContextError('SOURCE_UNAVAILABLE', `${what}: nothing arrived for ${seconds} s, the source timed out.`, {
-    recoverable: true,
-    retryAfter: 5,
-    suggestion:
-      'The fetch goes on in the background: call again in a few seconds, or raise engine.interactiveTimeoutMs for a slow source.',
-    details: { timedOut: true, timeoutMs: ms },
-  });
+  return engineMessages.create(
+    'TIMED_OUT',
+    { what, seconds },
+    { retryAfter: 5, details: { timedOut: true, timeoutMs: ms } },
+  );
 }

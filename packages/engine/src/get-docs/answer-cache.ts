@@ -17,9 +17,11 @@ export function storedAnswerKey(
     ? [
         overhead.chars,
         overhead.staleChars,
-        overhead.perNoteChars,
         overhead.moreSectionsChars.one,
         overhead.moreSectionsChars.many,
+        overhead.skippedPageChars,
+        overhead.moreSkippedChars.one,
+        overhead.moreSkippedChars.many,
       ].join('.')
     : '';
   return answerKey(libraryId, version, maxTokens, variant, topic);

@@ -13,7 +13,6 @@ import {
 } from '../core/ranking.js';
 import type { EngineParts } from '../engine-parts.js';
 import type { LoadResult } from '../indexing/doc-store.js';
-import { skippedNotes } from '../indexing/stored-docs.js';
 import type { ServedVersion } from '../versions/served-version.js';
 import type { DocsAnswer, DocsRequest } from './answer.js';
 import { fillWithOverhead } from './overhead.js';
@@ -90,8 +89,10 @@ export async function composeAnswer(
   const candidates = reranked?.candidates ?? found.candidates;
   const { record } = loaded.docs;
   const weights = termWeightsFrom(terms, loaded.docs.chunkCount, await loaded.docs.termCounter());
-  // pages left out of the index over a per-page limit: said in every answer of the library (and a reranker's failure)
-  const notes = [...skippedNotes(record), ...(reranked?.note === undefined ? [] : [reranked.note])];
+  // pages left out of the index over a per-page limit: said in every answer of the library (as data)
+  const skipped = record.skipped?.count ? record.skipped : undefined;
+  // a reranker's failure: a coded note, worded where it arises
+  const notes = reranked?.note === undefined ? [] : [reranked.note];
   const wanted = parts.deps.options.relatedPages;
   const fill = (budget: number): DocsAnswer => {
     // a page asked for is given from its beginning, as far as the budget goes; a topic's answer stops where
@@ -113,6 +114,7 @@ export async function composeAnswer(
           ? relatedPages(wanted, toc, [], [], record.pages, source)
           : relatedPages(wanted, toc, ranked, terms, record.pages, source),
       moreSections: page !== undefined ? 0 : sectionsLeftOut(candidates, used),
+      ...(skipped ? { skipped } : {}),
       ...(notes.length > 0 ? { notes } : {}),
     };
   };

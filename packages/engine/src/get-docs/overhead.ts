@@ -8,7 +8,16 @@ export function overheadChars(overhead: RenderOverhead, answer: DocsAnswer): num
     more > 0
       ? (more === 1 ? overhead.moreSectionsChars.one : overhead.moreSectionsChars.many) + String(more).length
       : 0;
-  const notes = (answer.notes ?? []).reduce((sum, note) => sum + overhead.perNoteChars + note.length, 0);
+  const skipped = answer.skipped;
+  const named = (skipped?.pages ?? []).reduce((sum, page) => sum + overhead.skippedPageChars + page.reason.length, 0);
+  const unnamed = skipped ? skipped.count - skipped.pages.length : 0;
+  const worded = (answer.notes ?? []).reduce((sum, note) => sum + overhead.noteChars + note.length, 0);
+  const notes =
+    worded +
+    named +
+    (unnamed > 0
+      ? (unnamed === 1 ? overhead.moreSkippedChars.one : overhead.moreSkippedChars.many) + String(unnamed).length
+      : 0);
   return (
     overhead.chars +
     answer.source.length +

@@ -1,13 +1,12 @@
-import { type CacheStore, ProContextError, type SearchBackend } from '@pro-context/kernel';
+import type { CacheStore, SearchBackend } from '@pro-context/kernel';
 import { Slicer } from '@pro-context/plugin-kit';
+import { engineMessages } from '../tools/render-errors.js';
 import { CHUNKS_NS } from './blocks.js';
 import { answerKeyPrefix, ns, versionKey } from './keys.js';
 import type { IndexingNow } from './shared-builds.js';
 import type { TocRecord } from './toc-store.js';
 
 /** What to do when a clear is refused because the library is being indexed. */
-const CLEAR_LATER =
-  'Clear once the indexing has finished (a process that stopped while indexing holds it for a minute at most).';
 
 /** What clearing works with (the doc store's parts). */
 export interface ClearDeps {
@@ -38,10 +37,7 @@ export async function clearLibrary(deps: ClearDeps, libraryId: string): Promise<
   const building = (await deps.indexingNow()).find((b) => b.key.startsWith(prefix));
   if (building) {
     const where = building.here ? '' : ` by another server sharing the cache (process ${building.pid})`;
-    throw new ProContextError('INDEXING_IN_PROGRESS', `${libraryId} is being indexed right now${where}.`, {
-      suggestion: CLEAR_LATER,
-      retryAfter: 5,
-    });
+    throw engineMessages.create('LIBRARY_BEING_INDEXED', { libraryId, where }, { retryAfter: 5 });
   }
   let removed = 0;
   // (each delete is a synchronous write: a large library's thousands of blocks take turns with other work)
@@ -78,10 +74,11 @@ export async function clearLibrary(deps: ClearDeps, libraryId: string): Promise<
 export async function clearEverything(deps: ClearDeps): Promise<number> {
   const building = await deps.indexingNow();
   if (building.length > 0) {
-    throw new ProContextError(
-      'INDEXING_IN_PROGRESS',
-      `${building.map((b) => `${b.key} (pid ${b.pid})`).join(', ')} ${building.length === 1 ? 'is' : 'are'} being indexed right now.`,
-      { suggestion: CLEAR_LATER, retryAfter: 5 },
+    const builds = building.map((b) => `${b.key} (pid ${b.pid})`).join(', ');
+    throw engineMessages.create(
+      building.length === 1 ? 'ONE_BEING_INDEXED' : 'SEVERAL_BEING_INDEXED',
+      { builds },
+      { retryAfter: 5 },
     );
   }
   const libraryIds = new Set([

@@ -17,14 +17,22 @@ import {
   type BlockSource,
   type DocsManifest,
   type LoadedDocs,
+  type SkippedPages,
   type StoredChunk,
   StoredDocsTable,
-  skippedNotes,
 } from './stored-docs.js';
 import { type TocRecord, TocStore } from './toc-store.js';
 
 export type { IndexingNow } from './shared-builds.js';
-export type { DocsManifest, DocsMeta, DocsRecord, LoadedDocs, StoredChunk, StoredPage } from './stored-docs.js';
+export type {
+  DocsManifest,
+  DocsMeta,
+  DocsRecord,
+  LoadedDocs,
+  SkippedPages,
+  StoredChunk,
+  StoredPage,
+} from './stored-docs.js';
 export type { TocRecord } from './toc-store.js';
 
 /** The outcome of {@link DocStore.load}. */
@@ -178,10 +186,10 @@ export class DocStore implements BuildTarget {
     return this.options.pageLimits;
   }
 
-  /** The notes of a loaded library version's skipped pages (see `skippedNotes`), none when it is not loaded. */
-  loadedNotes(libraryId: string, version: string): string[] {
-    const docs = this.loaded.get(versionKey(libraryId, version));
-    return docs ? skippedNotes(docs.record) : [];
+  /** The pages a loaded library version left out of its index (see `SkippedPages`); none when it is not loaded. */
+  loadedSkipped(libraryId: string, version: string): SkippedPages | undefined {
+    const skipped = this.loaded.get(versionKey(libraryId, version))?.record.skipped;
+    return skipped && skipped.count > 0 ? skipped : undefined;
   }
 
   /** When the docs of a library version held in memory expire (`null`: never), `undefined` when none are held. */

@@ -1,6 +1,5 @@
 import type { Freshness, IndexKey } from '@pro-context/kernel';
 import { ChunkBlockCutter, idInRun } from '@pro-context/markdown';
-import type { StoredDocsTable } from './stored-docs.js';
 
 /** A chunk as the engine stores it (the search backend only keeps ids). */
 export interface StoredChunk {
@@ -44,15 +43,12 @@ export interface DocsMeta {
 /** Skipped pages whose reasons a docs record keeps (the rest are counted). */
 export const MAX_SKIPPED_KEPT = 10;
 
-/** The notes a docs record's skipped pages give an answer (get-docs, resolve-library): one sentence each. */
-export function skippedNotes(meta: Pick<DocsMeta, 'skipped'>): string[] {
-  const skipped = meta.skipped;
-  if (!skipped || skipped.count === 0) return [];
-  const notes = skipped.pages.map((p) => `Left out of the index: ${p.reason}`);
-  const more = skipped.count - skipped.pages.length;
-  if (more > 0) notes.push(`${more} more page${more === 1 ? ' was' : 's were'} left out over the same limits.`);
-  return notes;
-}
+/**
+ * Pages of a library left out of its index over a per-page limit, as data: the first few with their reasons,
+ * and how many in all. Answers of the library say so (get-docs, resolve-library; the sentences are the renderer's,
+ * `tools/render-notes.ts`).
+ */
+export type SkippedPages = NonNullable<DocsMeta['skipped']>;
 
 /**
  * An indexed library version as the first format persisted it (cache namespace `docs`): every chunk in one
@@ -115,18 +111,6 @@ export interface LoadedDocs {
 
 /** Characters of chunk text per block, about (a chunk never spans two blocks): an answer reads a few. */
 export const BLOCK_CHARS = 8 * 1024;
-
-/** Where a {@link StoredDocsTable} reads its blocks and term index from. */
-export interface BlockSource {
-  /** A block of chunks; `undefined` when it is gone from the cache. */
-  block(key: string): Promise<StoredChunk[] | undefined>;
-  /** The term index bytes; `undefined` when gone. */
-  terms(key: string): Promise<Uint8Array | undefined>;
-  /** Called when a block or the term index is missing: the docs cannot answer and must be built again. */
-  missing(docs: StoredDocsTable): void;
-  /** Called when what the docs hold in memory changed size. */
-  resized(docs: StoredDocsTable): void;
-}
 
 /**
  * The cache key prefix of a library version's blocks: of one revision, or of one build (`blocks`, a manifest

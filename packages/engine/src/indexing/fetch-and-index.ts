@@ -1,15 +1,16 @@
-import {
-  type CacheStore,
-  type FetchContext,
-  type DocsResult as FetchedDocs,
-  type LibraryDescriptor,
-  type Logger,
+import type {
+  CacheStore,
+  FetchContext,
+  DocsResult as FetchedDocs,
+  LibraryDescriptor,
+  Logger,
   ProContextError,
-  type SourceAdapter,
-  type TocResult,
+  SourceAdapter,
+  TocResult,
 } from '@pro-context/kernel';
 import { TermIndex } from '@pro-context/markdown';
 import { Slicer } from '@pro-context/plugin-kit';
+import { engineMessages } from '../tools/render-errors.js';
 import type { SourceChain } from '../versions/sources.js';
 import { type BuildTarget, IndexingBuild } from './indexing-build.js';
 import { answerKeyPrefix, ns, versionKey } from './keys.js';
@@ -131,8 +132,11 @@ function noContent(library: LibraryDescriptor, adapter: SourceAdapter): ProConte
     ),
     ...(['docsUrl', 'repository', 'localPath'] as const).filter((key) => library[key]),
   ].join(', ');
-  return new ProContextError('INVALID_CONTENT', `${adapter.id} found no documentation content for ${library.name}.`, {
-    suggestion: `Check the documentation settings of ${library.id} (${settings || 'source'}): ${adapter.id} read no page with content from them.`,
+  return engineMessages.create('NO_CONTENT', {
+    adapter: adapter.id,
+    library: library.name,
+    libraryId: library.id,
+    settings: settings || 'source',
   });
 }
 

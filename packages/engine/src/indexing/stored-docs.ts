@@ -1,20 +1,14 @@
-import { type IndexKey, ProContextError } from '@pro-context/kernel';
+import type { IndexKey, ProContextError } from '@pro-context/kernel';
 import { chunkTermIndex, idFromRun, idInRun, TermIndex } from '@pro-context/markdown';
-import {
-  type BlockSource,
-  blockPrefix,
-  type DocsManifest,
-  type DocsMeta,
-  type LoadedDocs,
-  type StoredChunk,
-} from './docs-format.js';
+import { engineMessages } from '../tools/render-errors.js';
+import { blockPrefix, type DocsManifest, type DocsMeta, type LoadedDocs, type StoredChunk } from './docs-format.js';
 
 export type {
-  BlockSource,
   DocsManifest,
   DocsMeta,
   DocsRecord,
   LoadedDocs,
+  SkippedPages,
   StoredChunk,
   StoredPage,
 } from './docs-format.js';
@@ -26,9 +20,20 @@ export {
   isManifest,
   isRecord,
   MAX_SKIPPED_KEPT,
-  skippedNotes,
   toManifest,
 } from './docs-format.js';
+
+/** Where a {@link StoredDocsTable} reads its blocks and term index from. */
+export interface BlockSource {
+  /** A block of chunks; `undefined` when it is gone from the cache. */
+  block(key: string): Promise<StoredChunk[] | undefined>;
+  /** The term index bytes; `undefined` when gone. */
+  terms(key: string): Promise<Uint8Array | undefined>;
+  /** Called when a block or the term index is missing: the docs cannot answer and must be built again. */
+  missing(docs: StoredDocsTable): void;
+  /** Called when what the docs hold in memory changed size. */
+  resized(docs: StoredDocsTable): void;
+}
 
 /** Needle lookups a loaded library remembers. */
 const LOOKUPS_KEPT = 256;
@@ -303,9 +308,5 @@ export class StoredDocsTable implements LoadedDocs {
 
 /** The error of docs whose blocks left the cache: the next call builds them again. */
 function gone(meta: DocsMeta): ProContextError {
-  return new ProContextError(
-    'INDEXING_IN_PROGRESS',
-    `The ${meta.libraryId} ${meta.version} documentation is no longer complete in the cache: the next call indexes it again.`,
-    { retryAfter: 2 },
-  );
+  return engineMessages.create('DOCS_GONE', { libraryId: meta.libraryId, version: meta.version }, { retryAfter: 2 });
 }

@@ -1,14 +1,14 @@
-import {
-  type FetchContext,
-  type LibraryDescriptor,
-  type LibraryLookupHints,
-  type LibraryProvider,
-  type LibrarySettingsDeclaration,
-  type Logger,
-  ProContextError,
+import type {
+  FetchContext,
+  LibraryDescriptor,
+  LibraryLookupHints,
+  LibraryProvider,
+  LibrarySettingsDeclaration,
+  Logger,
 } from '@pro-context/kernel';
 import { slug } from '../libraries/config-provider.js';
 import { applyLibrarySettings } from '../libraries/settings.js';
+import { engineMessages } from '../tools/render-errors.js';
 import { type CatalogMatch, canonical, rankByName } from './name-match.js';
 
 export type { CatalogMatch } from './name-match.js';
@@ -242,12 +242,12 @@ export class LibraryCatalog {
     const found = this.find(libraryId);
     if (found) return found;
     const near = this.suggest(libraryId);
-    throw new ProContextError('LIBRARY_NOT_FOUND', `No library '${libraryId}' is known.`, {
-      suggestion:
-        didYouMean(near) ??
-        "Call resolve-library with the library's name to find its ID (list-libraries with a query, e.g. query: 'http client', lists candidates).",
-      details: { suggestions: near.slice(0, 5) },
-    });
+    const suggestion = didYouMean(near);
+    throw engineMessages.create(
+      'UNKNOWN_LIBRARY',
+      { libraryId },
+      { ...(suggestion ? { suggestion } : {}), details: { suggestions: near.slice(0, 5) } },
+    );
   }
 }
 

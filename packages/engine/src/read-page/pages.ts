@@ -19,51 +19,19 @@ import {
   sharedPageConverter,
 } from '@pro-context/markdown';
 import { ns } from '../indexing/keys.js';
+import { engineMessages } from '../tools/render-errors.js';
 import type { SourceChain } from '../versions/sources.js';
 import { slicePage } from './slice.js';
+import type { PageRecord, PageSlice, TocTitleLookup } from './types.js';
 
 export { truncationNote } from './slice.js';
-
-/** A page as cached in namespace `pages`. */
-export interface PageRecord {
-  url: string;
-  finalUrl: string;
-  title: string;
-  /** The page as read-page shows it: normalized (see {@link readableMarkdown}). */
-  markdown: string;
-  fetchedAt: string;
-  /** {@link PAGE_FORMAT} of the record; records of another format are fetched again. */
-  format?: number;
-  /**
-   * The page's verdict when it was refused over a per-page limit (`PAGE_TOO_LARGE`, `PAGE_TOO_COMPLEX`): asking
-   * again answers the same error from the cache at once, without fetching or converting the page again.
-   */
-  refused?: { code: 'PAGE_TOO_LARGE' | 'PAGE_TOO_COMPLEX'; message: string; details?: Record<string, unknown> };
-}
+export type { PageRecord, PageSlice, TocTitleLookup } from './types.js';
 
 /**
  * Version of what a cached {@link PageRecord} holds. 2: markdown normalized for reading, better titles.
  * Bumped when either changes, so pages cached before are refetched rather than served in the old form.
  */
 const PAGE_FORMAT = 2;
-
-/** Looks up a page's title in a resolved library's TOC, when the page is listed there. */
-export type TocTitleLookup = (url: URL) => string | undefined | Promise<string | undefined>;
-
-/** What read-page returns. */
-export interface PageSlice {
-  content: string;
-  title: string;
-  url: string;
-  /** Estimated tokens of the whole page. */
-  contentLength: number;
-  truncated: boolean;
-  cached: boolean;
-  /** Character offset this slice starts at. */
-  offset: number;
-  /** Offset to pass to read the rest, when truncated. */
-  nextOffset?: number;
-}
 
 const MARKDOWN_TYPES = /^(text\/(markdown|x-markdown|plain)|application\/(markdown|x-markdown))\b/i;
 const HTML_TYPES = /^(text\/html|application\/xhtml\+xml)\b/i;
@@ -145,13 +113,11 @@ export class PageReader {
     try {
       url = new URL(raw);
     } catch {
-      throw new ProContextError('INVALID_INPUT', `'${raw}' is not a valid URL.`, {
-        suggestion: 'Pass an absolute http(s) URL from a TOC, a search result or relatedPages.',
-      });
+      throw engineMessages.create('NOT_A_URL', { raw });
     }
     url.hash = '';
     if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-      throw new ProContextError('URL_NOT_ALLOWED', `read-page only fetches http and https URLs, not ${url.protocol}.`);
+      throw engineMessages.create('NOT_HTTP', { protocol: url.protocol });
     }
     if (!this.isAllowed(url)) {
       throw kernelErrors.create('URL_NOT_ALLOWED', { host: url.host }, { details: { url: url.href } });
@@ -220,9 +186,9 @@ export class PageReader {
    */
   private checkRedirect(from: URL, hop: URL): void {
     if (this.isAllowed(hop)) return;
-    throw new ProContextError(
-      'URL_NOT_ALLOWED',
-      `${from.href} redirects to ${hop.href}, and ${hop.host} is not in the read-page allowlist.`,
+    throw engineMessages.create(
+      'REDIRECT_NOT_ALLOWED',
+      { from: from.href, to: hop.href, host: hop.host },
       { details: { url: from.href, redirect: hop.href } },
     );
   }
@@ -259,8 +225,8 @@ export class PageReader {
         const record = await this.fromResponse(url, candidate, response, signal, span);
         if (record) return record;
       }
-      if (notFound > 0) throw new ProContextError('PAGE_NOT_FOUND', `${url.href} does not exist (404).`);
-      throw new ProContextError('INVALID_CONTENT', `${url.href} has no markdown or HTML documentation.`);
+      if (notFound > 0) throw engineMessages.create('PAGE_MISSING', { url: url.href });
+      throw engineMessages.create('NO_DOCUMENTATION', { url: url.href });
     });
   }
 
@@ -324,16 +290,16 @@ export class PageReader {
     if (response.status === 404 || response.status === 410) return 'not-found';
     if (response.status >= 400) {
       if (candidate !== url) return 'skip'; // the .md variant is optional
-      throw new ProContextError(
-        response.status === 429
-          ? 'SOURCE_UNAVAILABLE'
-          : response.status >= 500
-            ? 'SOURCE_UNAVAILABLE'
-            : 'PAGE_NOT_FOUND',
-        `${candidate.host} answered ${response.status} for ${candidate.href}.`,
-        response.retryAfter === undefined
-          ? {}
-          : { retryAfter: response.retryAfter, suggestion: `Try again after ${response.retryAfter} seconds.` },
+      const { status, retryAfter } = response;
+      const values = { host: candidate.host, status, url: candidate.href };
+      const unavailable = status === 429 || status >= 500;
+      if (retryAfter === undefined) {
+        throw engineMessages.create(unavailable ? 'PAGE_STATUS_UNAVAILABLE' : 'PAGE_STATUS_NOT_FOUND', values);
+      }
+      throw engineMessages.create(
+        unavailable ? 'PAGE_STATUS_UNAVAILABLE_RETRY' : 'PAGE_STATUS_NOT_FOUND_RETRY',
+        { ...values, seconds: retryAfter },
+        { retryAfter },
       );
     }
     return response;
@@ -351,16 +317,13 @@ export class PageReader {
     const finalUrl = new URL(response.url);
     const text = response.text();
     if (looksBinary(text)) {
-      throw new ProContextError(
-        'INVALID_CONTENT',
-        `${url.href} is binary content (${type || 'no content type'}), not documentation.`,
-      );
+      throw engineMessages.create('BINARY_PAGE', { url: url.href, type: type || 'no content type' });
     }
     const isHtml = HTML_TYPES.test(type) || (!type && /^\s*<(!doctype html|html)/i.test(text));
     if (candidate !== url && isHtml) return undefined; // a site answering HTML for the .md variant has no markdown twin
     span.set({ status: response.status, contentType: type, variant: candidate !== url });
     if (!isHtml && type && !MARKDOWN_TYPES.test(type)) {
-      throw new ProContextError('INVALID_CONTENT', `${url.href} is ${type.split(';')[0]}, not documentation.`);
+      throw engineMessages.create('NOT_DOCUMENTATION_TYPE', { url: url.href, type: type.split(';')[0] ?? type });
     }
     const converted = await this.convert({ kind: isHtml ? 'html' : 'markdown', text, url: finalUrl.href }, signal);
     return this.checked({
@@ -387,7 +350,7 @@ export class PageReader {
 
   private checked(record: PageRecord): PageRecord {
     if (record.markdown.trim().length < 20) {
-      throw new ProContextError('INVALID_CONTENT', `${record.url} has no readable content.`);
+      throw engineMessages.create('NO_READABLE_CONTENT', { url: record.url });
     }
     return record;
   }

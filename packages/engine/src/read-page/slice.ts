@@ -1,5 +1,6 @@
-import { charsForTokens, estimateTokens, ProContextError } from '@pro-context/kernel';
-import type { PageRecord, PageSlice } from './pages.js';
+import { charsForTokens, estimateTokens } from '@pro-context/kernel';
+import { engineMessages } from '../tools/render-errors.js';
+import type { PageRecord, PageSlice } from './types.js';
 
 /** The note appended to a truncated page (seed 001 §5.4). */
 export const truncationNote = (remaining: number) =>
@@ -14,13 +15,10 @@ export function slicePage(record: PageRecord, maxTokens: number, offset: number,
   const total = record.markdown;
   const contentLength = estimateTokens(total);
   if (offset > 0 && offset >= total.length) {
-    throw new ProContextError(
-      'INVALID_INPUT',
-      `offset ${offset} is past the end of ${record.finalUrl}, which is ${total.length} characters long (about ${contentLength} tokens).`,
-      {
-        suggestion: `Pass an offset below ${total.length} (the nextOffset of an earlier read-page answer), or 0 to read from the start.`,
-        details: { offset, length: total.length },
-      },
+    throw engineMessages.create(
+      'OFFSET_PAST_END',
+      { offset, url: record.finalUrl, length: total.length, tokens: contentLength },
+      { details: { offset, length: total.length } },
     );
   }
   const start = Math.max(0, offset);

@@ -24,8 +24,12 @@ export type ResolveNote =
   | { kind: 'no-such-version'; library: string; hint: string; known: string[]; version: string }
   /** A hinted version exists but has no documentation of its own. */
   | { kind: 'version-undocumented'; library: string; released: string; latest: string }
-  /** A note a source or the index gave in words (files left out over a cap, pages over a per-page limit). */
+  /** A note a source gave in words (files left out over a cap, and the setting that raises it). */
   | { kind: 'source'; text: string }
+  /** A page left out of the index over a per-page limit (`reason`: the page, the limit, the setting). */
+  | { kind: 'left-out'; reason: string }
+  /** How many more pages were left out than are named. */
+  | { kind: 'more-left-out'; count: number }
   /** A source before the one that served could not. */
   | { kind: 'passed-over'; library: string; adapterId: string; reasons: string[] }
   /** The TOC is from the cache and expired; it is being refreshed (`failing`: the source failed last time). */

@@ -1,6 +1,7 @@
 import { type FetchContext, isProContextError, type LibraryDescriptor, type TocEntry } from '@pro-context/kernel';
 import { withDeadline } from '../deadlines/with-deadline.js';
 import type { EngineParts } from '../engine-parts.js';
+import type { SkippedPages } from '../indexing/doc-store.js';
 import type { CatalogMatch } from '../libraries/catalog.js';
 import { describeLibrary } from '../libraries/list-libraries.js';
 import { type ServedVersion, servedVersion } from '../versions/served-version.js';
@@ -43,10 +44,14 @@ export interface ResolveResult {
 /** resolve-library's answer with its notes as data (`DocsEngine.resolve` renders them). */
 export type ResolveAnswer = Omit<ResolveResult, 'notes'> & { notes: ResolveNote[] };
 
-/** resolve-library: fuzzy match, versions, sources and the TOC. */
+/**
+ * resolve-library: fuzzy match, versions, sources and the TOC, as many entries as fit its token budget printed as
+ * the renderer prints each (`tocLine`, one line per entry).
+ */
 export async function resolveLibrary(
   parts: EngineParts,
   query: string,
+  tocLine: (entry: TocEntry) => string,
   options: ResolveOptions = {},
   context: FetchContext = {},
 ): Promise<ResolveAnswer> {
@@ -73,7 +78,8 @@ export async function resolveLibrary(
       parts.deps.onLibraryResolved?.(library.id);
     }
   }
-  const shown = prioritiseToc(read.toc, parts.deps.options.tocLimit, parts.deps.options.tocMaxTokens);
+  const { tocLimit, tocMaxTokens } = parts.deps.options;
+  const shown = prioritiseToc(read.toc, tocLimit, tocMaxTokens, tocLine);
   const others = parts.sources
     .for(library)
     .map((a) => a.id)
@@ -153,9 +159,9 @@ async function readToc(
       context,
     );
     // what the source says the entries do not (files left out over a cap, and the setting that raises it)
-    const said = [...(record.toc.notes ?? []), ...parts.store.loadedNotes(library.id, served.version)];
-    // (and pages left out of the index over a per-page limit, when the docs are indexed and loaded)
-    notes.push(...said.map((text): ResolveNote => ({ kind: 'source', text })));
+    notes.push(...(record.toc.notes ?? []).map((text): ResolveNote => ({ kind: 'source', text })));
+    // and pages left out of the index over a per-page limit, when the docs are indexed and loaded
+    notes.push(...skippedNotes(parts.store.loadedSkipped(library.id, served.version)));
     // a source before the one that served could not: the agent (and its user) should hear why
     if (record.passedOver?.length)
       notes.push({
@@ -184,6 +190,14 @@ async function readToc(
       (error.details as { timedOut?: unknown } | undefined)?.timedOut === true || /timed out/i.test(error.message);
     return { toc: [], tocError: { code: error.code, message: error.message, timedOut } };
   }
+}
+
+/** The notes of pages left out of the index: one for each named page, one for how many more. */
+function skippedNotes(skipped: SkippedPages | undefined): ResolveNote[] {
+  if (!skipped) return [];
+  const notes = skipped.pages.map((page): ResolveNote => ({ kind: 'left-out', reason: page.reason }));
+  const more = skipped.count - skipped.pages.length;
+  return more > 0 ? [...notes, { kind: 'more-left-out', count: more }] : notes;
 }
 
 /** Every other library the query matched, then the library's family ("pydantic" → pydantic-ai, pydantic-settings). */

@@ -14,22 +14,23 @@ export function describeToc(toc: TocResult): string | undefined {
   return intro?.description?.trim() || undefined;
 }
 
-/** One TOC entry as a markdown list line, as resolve-library and the TOC resource show it. */
-export function tocEntryLine(entry: TocEntry): string {
-  return `- [${entry.title}](${entry.url})${entry.description ? ` — ${entry.description}` : ''}`;
-}
-
 /**
  * The TOC entries a resolve-library answer carries: the `Optional` section last, at most `limit` entries and
- * `maxTokens` estimated tokens of them (seed D2: the full TOC of a typical llms.txt, under 10K tokens).
+ * `maxTokens` estimated tokens of them as the renderer prints each (`lineOf`, one line per entry; seed D2: the
+ * full TOC of a typical llms.txt, under 10K tokens).
  */
-export function prioritiseToc(entries: readonly TocEntry[], limit: number, maxTokens: number): TocEntry[] {
+export function prioritiseToc(
+  entries: readonly TocEntry[],
+  limit: number,
+  maxTokens: number,
+  lineOf: (entry: TocEntry) => string,
+): TocEntry[] {
   const optional = (e: TocEntry) => (e.section ?? '').toLowerCase() === 'optional';
   const ordered = [...entries.filter((e) => !optional(e)), ...entries.filter(optional)];
   const shown: TocEntry[] = [];
   let tokens = 0;
   for (const entry of ordered) {
-    tokens += estimateTokens(`${tocEntryLine(entry)}\n`);
+    tokens += estimateTokens(`${lineOf(entry)}\n`);
     if (shown.length >= limit || tokens > maxTokens) break;
     shown.push(entry);
   }

@@ -1,6 +1,7 @@
 import { estimateTokens } from '@pro-context/kernel';
 import type { DocsAnswer, RenderOverhead } from '../get-docs/answer.js';
-import { tocEntryLine } from '../resolve-library/toc.js';
+import { leftOutNote, moreLeftOutNote, skippedPageNotes } from './render-notes.js';
+import { tocEntryLine } from './render-toc.js';
 
 /** Related pages a low-confidence get-docs answer carries in its structured result even when the text has no room. */
 const RESERVED_RELATED_PAGES = 2;
@@ -9,8 +10,11 @@ const LOW_CONFIDENCE = 0.5;
 
 /** A get-docs answer as the agent reads it. */
 export interface RenderedDocsAnswer {
-  /** The answer as returned: related pages only those the text lists, as the text lists them. */
-  structured: DocsAnswer;
+  /**
+   * The answer as returned: related pages only those the text lists, as the text lists them; the pages left out
+   * of the index as `notes`, one sentence each.
+   */
+  structured: Omit<DocsAnswer, 'skipped'> & { notes?: string[] };
   /** The markdown text: content, source line, related pages. */
   text: string;
   /** Estimated tokens of the text besides the content (separator, source line, related pages). */
@@ -52,7 +56,7 @@ function fieldsOf(answer: DocsAnswer): FooterFields {
     stale: answer.stale,
     more: more > 0 ? String(more) : '',
     plural: more !== 1,
-    notes: answer.notes ?? [],
+    notes: [...skippedPageNotes(answer.skipped), ...(answer.notes ?? [])],
   };
 }
 
@@ -77,11 +81,17 @@ export function docsFooterOverhead(): RenderOverhead {
   return {
     chars: base,
     staleChars: size({ ...empty, stale: true }) - base,
-    perNoteChars: size({ ...empty, notes: [''] }) - base,
     // (a count printed as the empty string: its digits are the engine's to count)
     moreSectionsChars: {
       one: size({ ...empty, more: ' ', plural: false }) - base - 1,
       many: size({ ...empty, more: ' ', plural: true }) - base - 1,
+    },
+    // (a reason, a count, printed as the empty string: the engine counts them)
+    noteChars: size({ ...empty, notes: [''] }) - base,
+    skippedPageChars: size({ ...empty, notes: [leftOutNote('')] }) - base,
+    moreSkippedChars: {
+      one: size({ ...empty, notes: [moreLeftOutNote('', true)] }) - base,
+      many: size({ ...empty, notes: [moreLeftOutNote('', false)] }) - base,
     },
   };
 }
@@ -121,8 +131,13 @@ export function renderDocsAnswer(answer: DocsAnswer, maxTokens: number): Rendere
     shown.length === 0 && answer.confidence < LOW_CONFIDENCE
       ? answer.relatedPages.slice(0, RESERVED_RELATED_PAGES)
       : shown;
+  const { skipped: _skipped, notes: _notes, ...rest } = answer;
   return {
-    structured: { ...answer, relatedPages: structuredPages },
+    structured: {
+      ...rest,
+      relatedPages: structuredPages,
+      ...(fields.notes.length > 0 ? { notes: [...fields.notes] } : {}),
+    },
     text: render(lines),
     footerTokens: footerCost(lines),
     overflow,

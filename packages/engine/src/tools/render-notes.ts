@@ -1,4 +1,21 @@
+import type { SkippedPages } from '../indexing/doc-store.js';
 import type { ResolveNote } from '../resolve-library/notes.js';
+
+/** The note of a page left out of the index (`reason`: the page, the limit, the setting that raises it). */
+export const leftOutNote = (reason: string) => `Left out of the index: ${reason}`;
+
+/** The note of `count` pages left out besides those named. */
+export const moreLeftOutNote = (count: number | string, one: boolean) =>
+  `${count} more page${one ? ' was' : 's were'} left out over the same limits.`;
+
+/** The notes an answer gives of the pages its library left out of the index: one sentence each. */
+export function skippedPageNotes(skipped: SkippedPages | undefined): string[] {
+  if (!skipped || skipped.count === 0) return [];
+  const notes = skipped.pages.map((page) => leftOutNote(page.reason));
+  const more = skipped.count - skipped.pages.length;
+  if (more > 0) notes.push(moreLeftOutNote(more, more === 1));
+  return notes;
+}
 
 /** One resolve-library note as the agent reads it: one sentence (or two). */
 export function renderResolveNote(note: ResolveNote): string {
@@ -25,6 +42,10 @@ export function renderResolveNote(note: ResolveNote): string {
       return `${note.library} ${note.released} exists, but only the documentation of the latest stable version, ${note.latest}, is available (its documentation URL is not version-specific); this TOC is ${note.latest}'s.`;
     case 'source':
       return note.text;
+    case 'left-out':
+      return leftOutNote(note.reason);
+    case 'more-left-out':
+      return moreLeftOutNote(note.count, note.count === 1);
     case 'passed-over':
       return `${note.library}'s documentation comes from ${note.adapterId}, because ${note.reasons.join('; ')}.`;
     case 'toc-stale':

@@ -1,5 +1,10 @@
+import type { TocEntry } from '@pro-context/kernel';
 import type { LibraryToc } from '../resolve-library/toc.js';
-import { tocEntryLine } from '../resolve-library/toc.js';
+
+/** One TOC entry as a markdown list line, as resolve-library, get-docs' related pages and the TOC resource show it. */
+export function tocEntryLine(entry: TocEntry): string {
+  return `- [${entry.title}](${entry.url})${entry.description ? ` — ${entry.description}` : ''}`;
+}
 
 /** A library's TOC as markdown, for `library://{libraryId}/toc`: by section, each entry a link. */
 export function renderTocMarkdown(read: LibraryToc): string {

@@ -1,7 +1,7 @@
 import { defineTool } from '@pro-context/kernel';
 import type { DocsEngine } from '../engine.js';
-import { tocEntryLine } from '../resolve-library/toc.js';
 import { fetchContext, readOnly } from './common.js';
+import { tocEntryLine } from './render-toc.js';
 import { resolveLibraryInput, resolveLibraryOutput } from './schemas.js';
 
 /** resolve-library (seed 001 §5.1): the library, its versions and TOC, with notes, as markdown. */

@@ -1,8 +1,9 @@
 import { isProContextError, type PackageMetadata, ProContextError, type RegistryResolver } from '@pro-context/kernel';
 import { describeUpstreamFailure, upstreamFailureOf } from '@pro-context/plugin-kit';
 import { ns } from '../indexing/keys.js';
+import { engineMessages } from '../tools/render-errors.js';
 import { matchVersion, type VersionScheme } from './match.js';
-import type { VersionSources } from './versions.js';
+import type { VersionSources } from './types.js';
 
 /** A version list as cached: the registry's metadata and when it was read. */
 interface CachedVersions {
@@ -76,10 +77,11 @@ async function fromMetadata(
       ));
     if (found) return found;
   }
-  throw new ProContextError('VERSION_NOT_FOUND', `${name} has no version matching '${spec}' in ${registry.id}.`, {
-    suggestion: `Available versions: ${stable.slice(0, 10).join(', ')}`,
-    details: { requested: spec, availableVersions: stable.slice(0, 10) },
-  });
+  throw engineMessages.create(
+    'NO_MATCHING_VERSION',
+    { name, spec: String(spec), registry: registry.id, versions: stable.slice(0, 10).join(', ') },
+    { details: { requested: spec, availableVersions: stable.slice(0, 10) } },
+  );
 }
 
 /**

@@ -1,16 +1,9 @@
 import { type FetchContext, isProContextError, type LibraryDescriptor } from '@pro-context/kernel';
 import type { EngineParts } from '../engine-parts.js';
-import { resolveLibraryVersion, type VersionInfo, type VersionSources } from './versions.js';
+import type { ServedVersion } from './types.js';
+import { resolveLibraryVersion, type VersionSources } from './versions.js';
 
-/** The version a call is served, and which of the library's adapters document it. */
-export interface ServedVersion extends VersionInfo {
-  /**
-   * The ids of the adapters that document this version, when only some of the library's adapters do (the others
-   * would serve another version's docs); `undefined`: every adapter that can handle the library. Passed to the
-   * doc store, which asks only those (`SourceChain.for`).
-   */
-  documenting?: readonly string[];
-}
+export type { ServedVersion } from './types.js';
 
 /** The registries, the library's adapters and the version-list cache, for {@link resolveLibraryVersion}. */
 export function versionSources(

@@ -1,65 +1,13 @@
-import {
-  type CacheStore,
-  type DocVersions,
-  type FetchContext,
-  isProContextError,
-  type LibraryDescriptor,
-  type Logger,
-  ProContextError,
-  type RegistryResolver,
-  type SourceAdapter,
-} from '@pro-context/kernel';
+import { type DocVersions, isProContextError, type LibraryDescriptor, ProContextError } from '@pro-context/kernel';
+import { engineMessages } from '../tools/render-errors.js';
 import { matchVersion, registryOf, type VersionScheme, versionSchemeOf } from './match.js';
 import { reasonOf, resolveInRegistry, unreachable, unrefreshed } from './registry-versions.js';
+import type { VersionInfo, VersionSources } from './types.js';
 
 export type { VersionScheme } from './match.js';
 export { matchVersion, registryOf, versionSchemeOf } from './match.js';
 export { REGISTRY_RETRY_AFTER_MS } from './registry-versions.js';
-/** A library version as served, and what else exists. */
-export interface VersionInfo {
-  /** The exact version served. */
-  version: string;
-  /** What the agent asked for, if anything. */
-  requested?: string;
-  /** Recent versions, newest first (at most 10). */
-  available: string[];
-  /** Latest stable version. */
-  latest: string;
-  /** Registry that answered (`'pypi'`, `'npm'`), or `'config'`. */
-  from: string;
-  /**
-   * The registry could not be asked: the version list is the last one it gave (from the cache), or, with none
-   * cached, the library's own (`from: 'config'`). It says nothing about the documentation's age: docs served with
-   * this version are stale only when the docs themselves are.
-   */
-  stale?: boolean;
-  /** The registry that could not be asked (`'pypi'`), when the versions could not be refreshed. */
-  unreachable?: string;
-  /** Why it could not be asked, in words ("its host name does not resolve"), for the note. */
-  unreachableReason?: string;
-  /** Ids of the adapters that document this version (the source chain asks only those). */
-  documentedBy?: string[];
-  /** No version was asked and this is the version installed in the project (project detection). */
-  installed?: boolean;
-  /** No version was asked; this version installed in the project has no documentation, so the latest is served. */
-  installedUndocumented?: string;
-}
-
-/** What a version is resolved with. */
-export interface VersionSources {
-  /** The installed package registries. */
-  registries: readonly RegistryResolver[];
-  /** The adapters that can serve the library, best first: they say which versions have documentation. */
-  adapters?: readonly SourceAdapter[];
-  /** Where registry version lists are kept (namespace `versions`), for reuse and as a fallback. */
-  cache?: CacheStore;
-  /** How long a cached version list is used without asking the registry again, ms (default 1 hour). */
-  versionsTtlMs?: number;
-  /** How long a registry that could not be reached is not asked again, ms (default {@link REGISTRY_RETRY_AFTER_MS}). */
-  registryRetryAfterMs?: number;
-  context?: FetchContext;
-  logger?: Logger;
-}
+export type { VersionInfo, VersionSources } from './types.js';
 
 /** A spec with no digit at all (`banana`) is no version or range; `latest`, `stable`, `*`, `x` are. */
 function looksLikeVersion(spec: string): boolean {
@@ -181,9 +129,11 @@ async function fromConfig(
   if (!looksLikeVersion(requested)) throw notAVersion(library, requested, known);
   if (unreachableId) {
     throw unrefreshed(
-      new ProContextError('VERSION_NOT_FOUND', `${library.name} has no known version '${requested}'.`, {
-        details: { requested, availableVersions: known.slice(0, 10) },
-      }),
+      engineMessages.create(
+        'NO_KNOWN_VERSION',
+        { library: library.name, requested },
+        { details: { requested, availableVersions: known.slice(0, 10) } },
+      ),
       unreachableId,
       reasonOf(unreachableError),
     );
@@ -196,10 +146,11 @@ async function fromConfig(
   ) {
     return result(requested);
   }
-  throw new ProContextError('VERSION_NOT_FOUND', `${library.name} has no version '${requested}'.`, {
-    suggestion: `Available versions: ${available.slice(0, 10).join(', ')}`,
-    details: { requested, availableVersions: available.slice(0, 10) },
-  });
+  throw engineMessages.create(
+    'NO_VERSION',
+    { library: library.name, requested, versions: available.slice(0, 10).join(', ') },
+    { details: { requested, availableVersions: available.slice(0, 10) } },
+  );
 }
 
 /** The versions the adapters list (`kind: 'list'`, such as a repository's tags), each once, in their order. */

@@ -1,14 +1,9 @@
 import type { SearchHit } from '@pro-context/kernel';
 import type { StoredChunk } from '../../indexing/doc-store.js';
 import { lowerCoverage } from './terms.js';
+import type { RankedChunk } from './types.js';
 
-/** A search hit joined with its stored chunk. */
-export interface RankedChunk {
-  chunk: StoredChunk;
-  score: number;
-  /** Fraction of query terms in the chunk's headings and body. */
-  coverage: number;
-}
+export type { RankedChunk } from './types.js';
 
 /** Joins backend hits with their chunks (dropping ids the store no longer has). */
 const chunkLowerTexts = new WeakMap<StoredChunk, string>();

@@ -1,0 +1,9 @@
+import type { StoredChunk } from '../../indexing/doc-store.js';
+
+/** A search hit joined with its stored chunk. */
+export interface RankedChunk {
+  chunk: StoredChunk;
+  score: number;
+  /** Fraction of query terms in the chunk's headings and body. */
+  coverage: number;
+}

@@ -1,0 +1,102 @@
+import { defineMessages } from '@pro-context/plugin-kit';
+
+const RETRY_AFTER = 'Try again after {seconds} seconds.';
+const CLEAR_LATER =
+  'Clear once the indexing has finished (a process that stopped while indexing holds it for a minute at most).';
+
+/**
+ * The sentences of the engine's errors, under the kernel's codes: what an agent reads when a call fails, worded
+ * here, in the tool layer, and raised by name where the engine finds the failure (`engineMessages.create`).
+ */
+export const engineMessages = defineMessages({
+  // read-page
+  NOT_A_URL: {
+    code: 'INVALID_INPUT',
+    message: "'{raw}' is not a valid URL.",
+    suggestion: 'Pass an absolute http(s) URL from a TOC, a search result or relatedPages.',
+  },
+  NOT_HTTP: { code: 'URL_NOT_ALLOWED', message: 'read-page only fetches http and https URLs, not {protocol}.' },
+  REDIRECT_NOT_ALLOWED: {
+    code: 'URL_NOT_ALLOWED',
+    message: '{from} redirects to {to}, and {host} is not in the read-page allowlist.',
+  },
+  PAGE_MISSING: { code: 'PAGE_NOT_FOUND', message: '{url} does not exist (404).' },
+  NO_DOCUMENTATION: { code: 'INVALID_CONTENT', message: '{url} has no markdown or HTML documentation.' },
+  /** A 429 or 5xx is SOURCE_UNAVAILABLE, another 4xx PAGE_NOT_FOUND: the `_RETRY` forms say when to try again. */
+  PAGE_STATUS_UNAVAILABLE: { code: 'SOURCE_UNAVAILABLE', message: '{host} answered {status} for {url}.' },
+  PAGE_STATUS_UNAVAILABLE_RETRY: {
+    code: 'SOURCE_UNAVAILABLE',
+    message: '{host} answered {status} for {url}.',
+    suggestion: RETRY_AFTER,
+  },
+  PAGE_STATUS_NOT_FOUND: { code: 'PAGE_NOT_FOUND', message: '{host} answered {status} for {url}.' },
+  PAGE_STATUS_NOT_FOUND_RETRY: {
+    code: 'PAGE_NOT_FOUND',
+    message: '{host} answered {status} for {url}.',
+    suggestion: RETRY_AFTER,
+  },
+  BINARY_PAGE: { code: 'INVALID_CONTENT', message: '{url} is binary content ({type}), not documentation.' },
+  NOT_DOCUMENTATION_TYPE: { code: 'INVALID_CONTENT', message: '{url} is {type}, not documentation.' },
+  NO_READABLE_CONTENT: { code: 'INVALID_CONTENT', message: '{url} has no readable content.' },
+  OFFSET_PAST_END: {
+    code: 'INVALID_INPUT',
+    message: 'offset {offset} is past the end of {url}, which is {length} characters long (about {tokens} tokens).',
+    suggestion:
+      'Pass an offset below {length} (the nextOffset of an earlier read-page answer), or 0 to read from the start.',
+  },
+  // libraries
+  UNKNOWN_LIBRARY: {
+    code: 'LIBRARY_NOT_FOUND',
+    message: "No library '{libraryId}' is known.",
+    suggestion:
+      "Call resolve-library with the library's name to find its ID (list-libraries with a query, e.g. query: 'http client', lists candidates).",
+  },
+  // indexing
+  DOCS_GONE: {
+    code: 'INDEXING_IN_PROGRESS',
+    message:
+      'The {libraryId} {version} documentation is no longer complete in the cache: the next call indexes it again.',
+  },
+  NO_CONTENT: {
+    code: 'INVALID_CONTENT',
+    message: '{adapter} found no documentation content for {library}.',
+    suggestion:
+      'Check the documentation settings of {libraryId} ({settings}): {adapter} read no page with content from them.',
+  },
+  /** `{where}`: ` by another server sharing the cache (process <pid>)`, or nothing. */
+  LIBRARY_BEING_INDEXED: {
+    code: 'INDEXING_IN_PROGRESS',
+    message: '{libraryId} is being indexed right now{where}.',
+    suggestion: CLEAR_LATER,
+  },
+  ONE_BEING_INDEXED: {
+    code: 'INDEXING_IN_PROGRESS',
+    message: '{builds} is being indexed right now.',
+    suggestion: CLEAR_LATER,
+  },
+  SEVERAL_BEING_INDEXED: {
+    code: 'INDEXING_IN_PROGRESS',
+    message: '{builds} are being indexed right now.',
+    suggestion: CLEAR_LATER,
+  },
+  // deadlines
+  TIMED_OUT: {
+    code: 'SOURCE_UNAVAILABLE',
+    message: '{what}: nothing arrived for {seconds} s, the source timed out.',
+    suggestion:
+      'The fetch goes on in the background: call again in a few seconds, or raise engine.interactiveTimeoutMs for a slow source.',
+    recoverable: true,
+  },
+  // versions
+  NO_MATCHING_VERSION: {
+    code: 'VERSION_NOT_FOUND',
+    message: "{name} has no version matching '{spec}' in {registry}.",
+    suggestion: 'Available versions: {versions}',
+  },
+  NO_KNOWN_VERSION: { code: 'VERSION_NOT_FOUND', message: "{library} has no known version '{requested}'." },
+  NO_VERSION: {
+    code: 'VERSION_NOT_FOUND',
+    message: "{library} has no version '{requested}'.",
+    suggestion: 'Available versions: {versions}',
+  },
+});
