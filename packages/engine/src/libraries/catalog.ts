@@ -44,6 +44,11 @@ export class LibraryCatalog {
   /** Built on first use ({@link held}): a server answers `initialize` and `tools/list` without reading it. */
   private built: Map<string, LibraryDescriptor> | undefined;
   private readonly providers: readonly LibraryProvider[];
+  /**
+   * What the providers whose libraries arrive after start (`watch`: project detection) listed at construction:
+   * the catalog holds that, read when it is built; what they deliver later comes through {@link adopt}.
+   */
+  private readonly atStart = new Map<LibraryProvider, readonly LibraryDescriptor[]>();
 
   constructor(
     providers: readonly LibraryProvider[],
@@ -58,11 +63,13 @@ export class LibraryCatalog {
     private readonly onLoad?: (libraries: readonly LibraryDescriptor[]) => void,
   ) {
     this.providers = [...providers].sort((a, b) => a.priority - b.priority);
+    for (const provider of this.providers) if (provider.watch) this.atStart.set(provider, [...provider.libraries()]);
   }
 
   /**
    * Reads the providers' libraries (the curated registry: some 470 entries, each settings bag validated) on
-   * first use, not at start: nothing of it is needed before the first tool call.
+   * first use, not at start: nothing of it is needed before the first tool call. The catalog built is the one
+   * construction would have built (a watching provider as it was then).
    */
   load(): void {
     this.held();
@@ -88,7 +95,7 @@ export class LibraryCatalog {
     // highest priority number first, so a lower one overrides it field by field
     const weakestFirst = [...this.providers].reverse();
     for (const provider of weakestFirst) {
-      for (const library of provider.libraries()) {
+      for (const library of this.atStart.get(provider) ?? provider.libraries()) {
         const known = libraries.get(library.id);
         libraries.set(library.id, this.settled(known ? mergeLibrary(known, library) : library, provider.id));
       }
