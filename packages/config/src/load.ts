@@ -56,6 +56,15 @@ export function findConfigFile(options: LoadConfigOptions = {}): string | undefi
   return existsSync(home) ? home : undefined;
 }
 
+/**
+ * The YAML parser's module. It is CommonJS: a bundle that inlines it (the `pro-context` command) gives the
+ * module as the default export only, Node gives its names too.
+ */
+async function importYaml(): Promise<Yaml> {
+  const loaded = await import('yaml');
+  return typeof loaded.parseDocument === 'function' ? loaded : (loaded as unknown as { default: Yaml }).default;
+}
+
 function collectLines(
   yaml: Yaml,
   node: unknown,
@@ -94,7 +103,7 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Confi
   const lines = new Map<string, number>();
   let values: Record<string, unknown> = { ...(options.defaults ?? {}) };
   if (file) {
-    const yaml = await import('yaml');
+    const yaml = await importYaml();
     const counter = new yaml.LineCounter();
     const doc = yaml.parseDocument(readFileSync(file, 'utf8'), {
       lineCounter: counter,
