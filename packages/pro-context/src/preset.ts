@@ -16,9 +16,11 @@ import { githubPlugin } from '@pro-context/plugin-github';
 import { llmsTxtPlugin } from '@pro-context/plugin-llms-txt';
 import { localDocsPlugin } from '@pro-context/plugin-local-docs';
 import { npmPlugin } from '@pro-context/plugin-npm';
+import { packedSearchPlugin } from '@pro-context/plugin-packed-search/plugin';
 import { projectPlugin } from '@pro-context/plugin-project/plugin';
 import { pypiPlugin } from '@pro-context/plugin-pypi';
 import { siteCrawlPlugin } from '@pro-context/plugin-site-crawl';
+import { sqliteCachePlugin } from '@pro-context/plugin-sqlite-cache';
 import { enabledRemotePlugins, listedRemotePlugins, loadRemotePlugins, unknownPluginsNote } from './remote-plugins.js';
 import { proContextPlugin } from './settings.js';
 
@@ -36,8 +38,9 @@ export const PRESET_VERSION: string = (createRequire(import.meta.url)('../packag
  * postgres` in `values`, the configuration) puts the cache, keys, usage and rate limits on PostgreSQL
  * (`postgres-store`, for several replicas) instead of SQLite.
  *
- * The store and the search backend are imported (`import()`) only when chosen: a server on SQLite never reads,
- * parses or evaluates the PostgreSQL store's module, nor the search backends it does not use.
+ * The other stores and search backends are imported (`import()`) only when chosen: a server on the defaults never
+ * reads, parses or evaluates the PostgreSQL store's module, nor those of the search backends it does not use (and
+ * the defaults are imported with this module: their start waits for no further import).
  * `defaultPlugins` (of `pro-context`'s main entry) is the same list, synchronously.
  */
 export async function loadDefaultPlugins(
@@ -61,19 +64,19 @@ export async function loadDefaultPlugins(
   ];
 }
 
-/** The cache store the configuration chooses ({@link usesPostgres}), its module imported now. */
+/** The cache store the configuration chooses ({@link usesPostgres}); PostgreSQL's module is imported now. */
 async function storePlugin(env: Record<string, string | undefined>, values?: Record<string, unknown>) {
   return usesPostgres(env, values)
     ? (await import('@pro-context/plugin-postgres-store')).postgresStorePlugin
-    : (await import('@pro-context/plugin-sqlite-cache')).sqliteCachePlugin;
+    : sqliteCachePlugin;
 }
 
-/** The search backend `PRO_CONTEXT_SEARCH_BACKEND` chooses (default packed-search), its module imported now. */
+/** The search backend `PRO_CONTEXT_SEARCH_BACKEND` chooses (default packed-search); another's module is imported now. */
 async function searchPlugin(env: Record<string, string | undefined>) {
   const backend = env.PRO_CONTEXT_SEARCH_BACKEND;
   if (backend === 'sqlite-search') return (await import('@pro-context/plugin-sqlite-search/plugin')).sqliteSearchPlugin;
   if (backend === 'orama-search') return (await import('@pro-context/plugin-orama-search/plugin')).oramaSearchPlugin;
-  return (await import('@pro-context/plugin-packed-search/plugin')).packedSearchPlugin;
+  return packedSearchPlugin;
 }
 
 /**
