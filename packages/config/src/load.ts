@@ -9,7 +9,10 @@ import {
   ProContextError,
   setPath,
 } from '@pro-context/kernel';
-import { isMap, isSeq, LineCounter, parseDocument } from 'yaml';
+import type { LineCounter } from 'yaml';
+
+/** The YAML parser, imported only when there is a file to read (a start without one never loads it). */
+type Yaml = typeof import('yaml');
 
 /** Names the config file may have, looked up in the working directory, then in `~/.pro-context/`. */
 export const configFileNames = ['pro-context.config.yaml', 'pro-context.config.yml'] as const;
@@ -53,21 +56,36 @@ export function findConfigFile(options: LoadConfigOptions = {}): string | undefi
   return existsSync(home) ? home : undefined;
 }
 
-function collectLines(node: unknown, prefix: string, counter: LineCounter, lines: Map<string, number>): void {
-  if (isMap(node)) {
+/**
+ * The YAML parser's module. It is CommonJS: a bundle that inlines it (the `pro-context` command) gives the
+ * module as the default export only, Node gives its names too.
+ */
+async function importYaml(): Promise<Yaml> {
+  const loaded = await import('yaml');
+  return typeof loaded.parseDocument === 'function' ? loaded : (loaded as unknown as { default: Yaml }).default;
+}
+
+function collectLines(
+  yaml: Yaml,
+  node: unknown,
+  prefix: string,
+  counter: LineCounter,
+  lines: Map<string, number>,
+): void {
+  if (yaml.isMap(node)) {
     for (const pair of node.items) {
       const keyNode = pair.key as { value?: unknown; range?: [number, number, number] } | null;
       const key = keyNode && typeof keyNode === 'object' ? String(keyNode.value) : String(pair.key);
       const path = prefix ? `${prefix}.${key}` : key;
       if (keyNode?.range) lines.set(path, counter.linePos(keyNode.range[0]).line);
-      collectLines(pair.value, path, counter, lines);
+      collectLines(yaml, pair.value, path, counter, lines);
     }
-  } else if (isSeq(node)) {
+  } else if (yaml.isSeq(node)) {
     node.items.forEach((item, index) => {
       const path = `${prefix}.${index}`;
       const range = (item as { range?: [number, number, number] } | null)?.range;
       if (range) lines.set(path, counter.linePos(range[0]).line);
-      collectLines(item, path, counter, lines);
+      collectLines(yaml, item, path, counter, lines);
     });
   }
 }
@@ -76,16 +94,18 @@ function collectLines(node: unknown, prefix: string, counter: LineCounter, lines
  * Reads `pro-context.config.yaml` (if any) and applies the kernel's environment variables (plugins'
  * variables are applied when the kernel validates the configuration, see {@link ConfigSource.env}).
  * YAML syntax errors fail here with the line and column; values are validated later, against the schema
- * assembled from the kernel and the installed plugins.
+ * assembled from the kernel and the installed plugins. Asynchronous because the YAML parser is imported only
+ * when a file is found: a start without a configuration file does not load it.
  */
-export function loadConfig(options: LoadConfigOptions = {}): ConfigSource {
+export async function loadConfig(options: LoadConfigOptions = {}): Promise<ConfigSource> {
   const env = options.env ?? process.env;
   const file = findConfigFile(options);
   const lines = new Map<string, number>();
   let values: Record<string, unknown> = { ...(options.defaults ?? {}) };
   if (file) {
-    const counter = new LineCounter();
-    const doc = parseDocument(readFileSync(file, 'utf8'), {
+    const yaml = await importYaml();
+    const counter = new yaml.LineCounter();
+    const doc = yaml.parseDocument(readFileSync(file, 'utf8'), {
       lineCounter: counter,
       prettyErrors: true,
       uniqueKeys: true,
@@ -112,7 +132,7 @@ export function loadConfig(options: LoadConfigOptions = {}): ConfigSource {
         details: { file },
       });
     }
-    collectLines(doc.contents, '', counter, lines);
+    collectLines(yaml, doc.contents, '', counter, lines);
     values = deepMerge(values, (parsed as Record<string, unknown> | null) ?? {});
   }
   const fromEnv = new Map<string, string>();

@@ -71,7 +71,10 @@ describe('the configuration file', () => {
 
   it('reads the file, applies PRO_CONTEXT_* overrides and gives plugins their section', async () => {
     const dir = writeConfig('cache:\n  maxMemoryMB: 50\nlogging:\n  level: warn\n');
-    const source = loadConfig({ cwd: dir, env: { PRO_CONTEXT_CACHE_DIR: '/data/cache', PRO_CONTEXT_PORT: '4000' } });
+    const source = await loadConfig({
+      cwd: dir,
+      env: { PRO_CONTEXT_CACHE_DIR: '/data/cache', PRO_CONTEXT_PORT: '4000' },
+    });
     const kernel = await createKernel({ ...silent, config: source })
       .use(cachePlugin)
       .use(hostPlugin)
@@ -90,8 +93,10 @@ describe('the configuration file', () => {
     await kernel.stop();
   });
 
-  it('PRO_CONTEXT_DEBUG=true is a shorthand for the debug level', () => {
-    expect(loadConfig({ cwd: tmpdir(), env: { PRO_CONTEXT_DEBUG: 'true' }, file: undefined }).values).toMatchObject({
+  it('PRO_CONTEXT_DEBUG=true is a shorthand for the debug level', async () => {
+    expect(
+      (await loadConfig({ cwd: tmpdir(), env: { PRO_CONTEXT_DEBUG: 'true' }, file: undefined })).values,
+    ).toMatchObject({
       logging: { level: 'debug' },
     });
   });
@@ -109,7 +114,7 @@ describe('the configuration file', () => {
       ].join('\n'),
     );
     const error = await expectCode(
-      createKernel({ ...silent, config: loadConfig({ cwd: dir, env: {} }) })
+      createKernel({ ...silent, config: await loadConfig({ cwd: dir, env: {} }) })
         .use(cachePlugin)
         .use(hostPlugin)
         .start(),
@@ -125,7 +130,7 @@ describe('the configuration file', () => {
     const error = await expectCode(
       createKernel({
         ...silent,
-        config: loadConfig({ cwd: tmpdir(), env: { PRO_CONTEXT_PORT: 'eighty' }, file: undefined }),
+        config: await loadConfig({ cwd: tmpdir(), env: { PRO_CONTEXT_PORT: 'eighty' }, file: undefined }),
       })
         .use(hostPlugin)
         .start(),
@@ -136,18 +141,18 @@ describe('the configuration file', () => {
     );
   });
 
-  it('reports YAML syntax errors with line and column', () => {
+  it('reports YAML syntax errors with line and column', async () => {
     const dir = writeConfig('server:\n  port: [3100\n');
-    expect(() => loadConfig({ cwd: dir, env: {} })).toThrow(/is not valid YAML \(line \d+, column \d+\)/);
+    await expect(loadConfig({ cwd: dir, env: {} })).rejects.toThrow(/is not valid YAML \(line \d+, column \d+\)/);
   });
 
-  it('says what to do about a key written twice (the seed example repeats `project:`)', () => {
+  it('says what to do about a key written twice (the seed example repeats `project:`)', async () => {
     const dir = writeConfig(
       'project:\n  autoDetect: true\ncache:\n  maxMemoryMB: 50\nproject:\n  workingDirectory: .\n',
     );
-    const error = (() => {
+    const error = await (async () => {
       try {
-        loadConfig({ cwd: dir, env: {} });
+        await loadConfig({ cwd: dir, env: {} });
       } catch (e) {
         return e as ProContextError;
       }
@@ -183,7 +188,7 @@ describe('environment variables declared by plugins, read by loadConfig', () => 
       REMOTE_API_ENABLED: 'no',
       PRO_CONTEXT_LOG_LEVEL: 'warn',
     };
-    const source = loadConfig({
+    const source = await loadConfig({
       cwd: tmpdir(),
       env,
       file: undefined,
@@ -204,7 +209,7 @@ describe('environment variables declared by plugins, read by loadConfig', () => 
 
   it('leave the kernel’s own where loadConfig put them (PRO_CONTEXT_DEBUG wins over the level)', async () => {
     const env = { PRO_CONTEXT_LOG_LEVEL: 'warn', PRO_CONTEXT_DEBUG: 'true', REMOTE_API_ENABLED: 'yes' };
-    const kernel = await createKernel({ ...silent, config: loadConfig({ cwd: tmpdir(), env, file: undefined }) })
+    const kernel = await createKernel({ ...silent, config: await loadConfig({ cwd: tmpdir(), env, file: undefined }) })
       .use(apiPlugin)
       .start();
     expect(kernel.config.logging.level).toBe('debug');
@@ -216,7 +221,7 @@ describe('environment variables declared by plugins, read by loadConfig', () => 
   });
 
   it('are not applied without the plugin that declares them', async () => {
-    const source = loadConfig({ cwd: tmpdir(), env: { REMOTE_API_URL: 'https://x.test' }, file: undefined });
+    const source = await loadConfig({ cwd: tmpdir(), env: { REMOTE_API_URL: 'https://x.test' }, file: undefined });
     const kernel = await createKernel({ ...silent, config: source }).start();
     expect(kernel.config.raw.remoteApi).toBeUndefined();
     await kernel.stop();
@@ -226,7 +231,7 @@ describe('environment variables declared by plugins, read by loadConfig', () => 
     const lines: string[] = [];
     const logger = createLogger({ level: 'debug', stream: { write: (line: string) => lines.push(line) } });
     const secret = 'short-but-secret-value';
-    const source = loadConfig({ cwd: tmpdir(), env: { REMOTE_API_KEY: secret }, file: undefined });
+    const source = await loadConfig({ cwd: tmpdir(), env: { REMOTE_API_KEY: secret }, file: undefined });
     const error = await failure(createKernel({ logger, config: source }).use(apiPlugin).start());
     expect(error.message).toContain('remoteApi.apiKey (from REMOTE_API_KEY): An API key has at least 32 characters');
     expect(JSON.stringify(error.toPayload())).not.toContain(secret);
@@ -235,7 +240,7 @@ describe('environment variables declared by plugins, read by loadConfig', () => 
     const good = 'k'.repeat(40);
     const kernel = await createKernel({
       logger,
-      config: loadConfig({ cwd: tmpdir(), env: { REMOTE_API_KEY: good }, file: undefined }),
+      config: await loadConfig({ cwd: tmpdir(), env: { REMOTE_API_KEY: good }, file: undefined }),
     })
       .use(apiPlugin)
       .start();

@@ -3,6 +3,7 @@ import {
   createAnswerRevisions,
   type FetchContext,
   type LibraryDescriptor,
+  type UrlAllowlist,
 } from '@pro-context/kernel';
 import { ChunkingPool, sharedPageConverter } from '@pro-context/markdown';
 import type { DocsEngineDeps, EngineParts } from './engine-parts.js';
@@ -46,7 +47,16 @@ export class DocsEngine {
   constructor(deps: DocsEngineDeps) {
     const revisions = deps.revisions ?? createAnswerRevisions();
     const changed = (reason: string) => revisions.bump(reason);
-    const catalog = new LibraryCatalog(deps.providers, settingsDeclarations(deps.adapters), deps.logger, changed);
+    // read on first use; then every library's docs hosts join the allowlist (`libraries` is set below by then)
+    const catalog = new LibraryCatalog(
+      deps.providers,
+      settingsDeclarations(deps.adapters),
+      deps.logger,
+      changed,
+      (all) => {
+        for (const library of all) libraries.allowDocsDomains(library);
+      },
+    );
     const sources = new SourceChain(deps.adapters, deps.logger);
     this.chunking = new ChunkingPool(
       deps.options.chunkWorkers === undefined ? {} : { size: deps.options.chunkWorkers },
@@ -68,14 +78,18 @@ export class DocsEngine {
       },
       this.chunking,
     );
-    const pages = new PageReader(deps.http, deps.cache, deps.allowlist, sources, deps.logger, (url) =>
-      tocTitleOf(store, url),
+    const pages = new PageReader(
+      deps.http,
+      deps.cache,
+      allowlistAfter(catalog, deps.allowlist),
+      sources,
+      deps.logger,
+      (url) => tocTitleOf(store, url),
     );
     const libraries = new Libraries(catalog, sources, deps.allowlist);
     this.sources = sources;
     this.revisions = revisions;
     this.parts = { deps, catalog, libraries, sources, store, pages, revisions, resolved: new Map() };
-    for (const library of catalog.all()) libraries.allowDocsDomains(library);
     // providers whose libraries arrive later (project detection): adopted, then resolved in the background
     this.adoption = new ProviderAdoption(deps.providers, {
       catalog,
@@ -85,6 +99,14 @@ export class DocsEngine {
       preResolve: deps.options.preResolveDetected !== false,
       resolve: (libraryId, context) => this.resolve(libraryId, { libraryId }, context),
     });
+  }
+
+  /**
+   * Reads the library catalog now if nothing has yet (it is read on first use: start-up does not wait for it);
+   * the engine plugin's background phase calls it once the first answers are out.
+   */
+  loadCatalog(): void {
+    this.parts.catalog.load();
   }
 
   /** Every known library. */
@@ -245,3 +267,22 @@ export type { LibrarySummary } from './libraries/list-libraries.js';
 export type { PageSlice } from './read-page/pages.js';
 export type { ResolveResult } from './resolve-library/resolve.js';
 export type { SearchAnswer } from './search-docs/search.js';
+
+/**
+ * The allowlist read-page checks, read after the catalog: the catalog puts its libraries' documentation hosts
+ * on it when it is first read, which a read-page call may come before.
+ */
+function allowlistAfter(catalog: LibraryCatalog, allowlist: UrlAllowlist): UrlAllowlist {
+  return {
+    allow: (entry, reason) => allowlist.allow(entry, reason),
+    allowHostsOf: (urls, reason) => allowlist.allowHostsOf(urls, reason),
+    isAllowed: (url) => {
+      catalog.load();
+      return allowlist.isAllowed(url);
+    },
+    entries: () => {
+      catalog.load();
+      return allowlist.entries();
+    },
+  };
+}

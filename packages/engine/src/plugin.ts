@@ -111,6 +111,11 @@ export const enginePlugin = definePlugin<EngineOptions, unknown>({
     // fail at start-up, not at the first tool call, when a required contract is missing
     context.resolve(docsEngineToken);
   },
+  background(context) {
+    // the library catalog is read on first use, so that start-up does not wait for it: read it now, once the
+    // first answers are out, so that the first tool call does not either
+    context.resolve(docsEngineToken).loadCatalog();
+  },
   async stop(context) {
     const engine = context.resolve(docsEngineToken);
     engine.close();

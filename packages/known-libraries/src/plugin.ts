@@ -16,7 +16,7 @@ import { type KnownLibrary, registryFileSchema } from './schema.js';
 export const librariesDataUrl = new URL('../data/libraries.json', import.meta.url);
 
 /**
- * The shipped entries, read on each call (the plugin calls it once, when the engine starts). With `validate`,
+ * The shipped entries, read on each call (the plugin calls it once, when the engine's catalog is first used). With `validate`,
  * checked against the zod schema (about 40 ms for the whole file); the plugin skips that: the shipped file is
  * validated by this package's tests, and every start of the server would pay for it.
  */
@@ -47,19 +47,23 @@ export type KnownLibrariesOptions = z.output<typeof knownLibrariesOptionsSchema>
 export class KnownLibrariesProvider implements LibraryProvider {
   readonly id = 'known-libraries';
   readonly priority = 100;
-  private readonly descriptors: readonly LibraryDescriptor[];
+  private descriptors: readonly LibraryDescriptor[] | undefined;
+  private readonly entries: () => readonly KnownLibrary[];
 
-  constructor(entries: readonly KnownLibrary[]) {
-    this.descriptors = Object.freeze(entries.map(toDescriptorFields));
+  /** `entries`: the list, or a function that reads it, called the first time the libraries are asked for. */
+  constructor(entries: readonly KnownLibrary[] | (() => readonly KnownLibrary[])) {
+    this.entries = typeof entries === 'function' ? entries : () => entries;
   }
 
   libraries(): readonly LibraryDescriptor[] {
+    this.descriptors ??= Object.freeze(this.entries().map(toDescriptorFields));
     return this.descriptors;
   }
 }
 
 /**
- * A known-libraries plugin over `entries` (read when the engine starts, only when the plugin is enabled):
+ * A known-libraries plugin over `entries` (read when the engine's catalog is first used, only when the plugin is
+ * enabled):
  * binds a {@link KnownLibrariesProvider} over the shipped entries (or `entries`
  * given to {@link createKnownLibrariesPlugin}). `registry.enabled: false` turns the list off.
  */
@@ -73,14 +77,16 @@ export function createKnownLibrariesPlugin(entries: () => readonly KnownLibrary[
     optionsSchema: knownLibrariesOptionsSchema,
     register(context, options) {
       if (!options.enabled) return;
-      context.bindFactory(libraryProviderToken, () => new KnownLibrariesProvider(entries()));
+      // the data file is read when the engine's catalog first asks for the libraries (its first use), not at start
+      context.bindFactory(libraryProviderToken, () => new KnownLibrariesProvider(entries));
     },
   });
 }
 
 /**
  * The curated registry as a library provider: `kernel.use(knownLibrariesPlugin)` (config section `registry`;
- * `registry.enabled: false` turns it off). The data file is read when the engine starts, not on import.
+ * `registry.enabled: false` turns it off). The data file is read on the catalog's first use (the first tool call,
+ * or the engine's background phase once the first answers are out), not on import nor at start.
  */
 export const knownLibrariesPlugin = createKnownLibrariesPlugin(() => loadKnownLibraries());
 

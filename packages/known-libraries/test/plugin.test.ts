@@ -1,7 +1,13 @@
 import { libraryProviderToken } from '@pro-context/kernel';
 import { createTestKernel } from '@pro-context/testing';
 import { describe, expect, it } from 'vitest';
-import { KnownLibrariesProvider, knownLibraries, knownLibrariesPlugin, loadKnownLibraries } from '../src/index.js';
+import {
+  createKnownLibrariesPlugin,
+  KnownLibrariesProvider,
+  knownLibraries,
+  knownLibrariesPlugin,
+  loadKnownLibraries,
+} from '../src/index.js';
 import { knownLibrariesPlugin as fromPluginEntry } from '../src/plugin.js';
 
 describe('knownLibrariesPlugin', () => {
@@ -19,6 +25,21 @@ describe('knownLibrariesPlugin', () => {
       sources: { llmsTxt: { versionedDocsUrl: 'https://docs.pydantic.dev/{version}/', versionFormat: 'major.minor' } },
     });
     expect(provider.libraries().find((l) => l.id === 'openai-js')?.packages).toEqual({ npm: 'openai' });
+    await kernel.stop();
+  });
+
+  it("reads the entries when its libraries are first asked for (the catalog's first use), not when the kernel starts", async () => {
+    let reads = 0;
+    const plugin = createKnownLibrariesPlugin(() => {
+      reads += 1;
+      return knownLibraries.slice(0, 3);
+    });
+    const kernel = await createTestKernel({ plugins: [plugin] });
+    const [provider] = kernel.resolveAll(libraryProviderToken);
+    expect(reads).toBe(0);
+    expect(provider?.libraries()).toHaveLength(3);
+    expect(provider?.libraries()).toHaveLength(3);
+    expect(reads).toBe(1);
     await kernel.stop();
   });
 

@@ -18,14 +18,7 @@ import { createToolRunner } from '@pro-context/tool-runner';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { applyHeapGrowth, releaseYoungGeneration } from './heap.js';
 import { checkHttpSettings, httpHostOptionsFrom } from './http.js';
-import {
-  configurationNotes,
-  defaultPlugins,
-  PRESET_VERSION,
-  presetConfigJsonSchema,
-  serverInstructions,
-  startProContext,
-} from './preset.js';
+import { configurationNotes, PRESET_VERSION, serverInstructions, startProContext } from './preset.js';
 import { loadRemotePlugins, type RemotePluginName, remotePluginLoaders } from './remote-plugins.js';
 import { followClientRoots } from './roots.js';
 import { serverConfigSection } from './settings.js';
@@ -489,6 +482,8 @@ export function buildProgram(): Command {
     .action(async () => {
       // with every remote plugin's section (context7…), so that editors complete them before they are enabled
       const remote = await loadRemotePlugins(Object.keys(remotePluginLoaders) as RemotePluginName[]);
+      // every store and search backend: imported here, not at the server's start-up
+      const { defaultPlugins, presetConfigJsonSchema } = await import('./default-plugins.js');
       process.stdout.write(`${JSON.stringify(presetConfigJsonSchema([...defaultPlugins(), ...remote]), null, 2)}\n`);
     });
   config

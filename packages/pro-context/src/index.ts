@@ -2,12 +2,12 @@
  * pro-context: the preset. `startProContext()` composes the default plugins (SQLite cache, Orama search,
  * llms.txt source, docs engine) from `pro-context.config.yaml` and the environment.
  */
+export { defaultPlugins, presetConfigJsonSchema } from './default-plugins.js';
 export type { StartOptions } from './preset.js';
 export {
   configurationNotes,
-  defaultPlugins,
+  loadDefaultPlugins,
   PRESET_VERSION,
-  presetConfigJsonSchema,
   SERVER_INSTRUCTIONS,
   serverInstructions,
   startProContext,

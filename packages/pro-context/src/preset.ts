@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { configJsonSchema, loadConfig } from '@pro-context/config';
+import { loadConfig } from '@pro-context/config';
 import { enginePlugin } from '@pro-context/engine';
 import { createHttpClient } from '@pro-context/http';
 import {
@@ -17,14 +17,11 @@ import { githubPlugin } from '@pro-context/plugin-github';
 import { llmsTxtPlugin } from '@pro-context/plugin-llms-txt';
 import { localDocsPlugin } from '@pro-context/plugin-local-docs';
 import { npmPlugin } from '@pro-context/plugin-npm';
-import { oramaSearchPlugin } from '@pro-context/plugin-orama-search/plugin';
 import { packedSearchPlugin } from '@pro-context/plugin-packed-search/plugin';
-import { postgresStorePlugin } from '@pro-context/plugin-postgres-store';
 import { projectPlugin } from '@pro-context/plugin-project/plugin';
 import { pypiPlugin } from '@pro-context/plugin-pypi';
 import { siteCrawlPlugin } from '@pro-context/plugin-site-crawl';
 import { sqliteCachePlugin } from '@pro-context/plugin-sqlite-cache';
-import { sqliteSearchPlugin } from '@pro-context/plugin-sqlite-search/plugin';
 import { enabledRemotePlugins, listedRemotePlugins, loadRemotePlugins, unknownPluginsNote } from './remote-plugins.js';
 import { proContextPlugin } from './settings.js';
 
@@ -41,19 +38,20 @@ export const PRESET_VERSION: string = (createRequire(import.meta.url)('../packag
  * `sqlite-search` (SQLite FTS5, disk-backed indexes; ranks worse). `PRO_CONTEXT_DATABASE_URL` (or `cache.store:
  * postgres` in `values`, the configuration) puts the cache, keys, usage and rate limits on PostgreSQL
  * (`postgres-store`, for several replicas) instead of SQLite.
+ *
+ * The other stores and search backends are imported (`import()`) only when chosen: a server on the defaults never
+ * reads, parses or evaluates the PostgreSQL store's module, nor those of the search backends it does not use (and
+ * the defaults are imported with this module: their start waits for no further import).
+ * `defaultPlugins` (of `pro-context`'s main entry) is the same list, synchronously.
  */
-export function defaultPlugins(
+export async function loadDefaultPlugins(
   env: Record<string, string | undefined> = process.env,
   values?: Record<string, unknown>,
-): AnyPlugin[] {
-  const backend = env.PRO_CONTEXT_SEARCH_BACKEND;
+): Promise<AnyPlugin[]> {
+  const [store, search] = await Promise.all([storePlugin(env, values), searchPlugin(env)]);
   return [
-    usesPostgres(env, values) ? postgresStorePlugin : sqliteCachePlugin,
-    backend === 'sqlite-search'
-      ? sqliteSearchPlugin
-      : backend === 'orama-search'
-        ? oramaSearchPlugin
-        : packedSearchPlugin,
+    store,
+    search,
     llmsTxtPlugin,
     githubPlugin,
     siteCrawlPlugin,
@@ -65,6 +63,21 @@ export function defaultPlugins(
     projectPlugin,
     localDocsPlugin,
   ];
+}
+
+/** The cache store the configuration chooses ({@link usesPostgres}); PostgreSQL's module is imported now. */
+async function storePlugin(env: Record<string, string | undefined>, values?: Record<string, unknown>) {
+  return usesPostgres(env, values)
+    ? (await import('@pro-context/plugin-postgres-store')).postgresStorePlugin
+    : sqliteCachePlugin;
+}
+
+/** The search backend `PRO_CONTEXT_SEARCH_BACKEND` chooses (default packed-search); another's module is imported now. */
+async function searchPlugin(env: Record<string, string | undefined>) {
+  const backend = env.PRO_CONTEXT_SEARCH_BACKEND;
+  if (backend === 'sqlite-search') return (await import('@pro-context/plugin-sqlite-search/plugin')).sqliteSearchPlugin;
+  if (backend === 'orama-search') return (await import('@pro-context/plugin-orama-search/plugin')).oramaSearchPlugin;
+  return packedSearchPlugin;
 }
 
 /**
@@ -106,12 +119,12 @@ export interface StartOptions {
 export async function startProContext(options: StartOptions = {}): Promise<StartedKernel> {
   const config =
     options.config ??
-    loadConfig({
+    (await loadConfig({
       ...(options.configFile ? { file: options.configFile } : {}),
       ...(options.cwd ? { cwd: options.cwd } : {}),
       ...(options.env ? { env: options.env } : {}),
       ...(options.overrides ? { overrides: options.overrides } : {}),
-    });
+    }));
   const builder = createKernel({
     config,
     createHttpClient,
@@ -122,7 +135,7 @@ export async function startProContext(options: StartOptions = {}): Promise<Start
   });
   const chosen = options.replaceDefaults
     ? (options.plugins ?? [])
-    : [...defaultPlugins(options.env ?? process.env, configValues(config)), ...(options.plugins ?? [])];
+    : [...(await loadDefaultPlugins(options.env ?? process.env, configValues(config))), ...(options.plugins ?? [])];
   const remote = await loadRemotePlugins(enabledRemotePlugins(config, options.env));
   const plugins = [...chosen, ...remote.filter((r) => !chosen.some((p) => p.id === r.id))];
   for (const plugin of withPresetSettings(plugins)) builder.use(plugin);
@@ -168,13 +181,8 @@ export function serverInstructions(kernel: StartedKernel): string {
 }
 
 /** `plugins` behind {@link proContextPlugin} (the hosts' settings), which every preset kernel has. */
-function withPresetSettings(plugins: AnyPlugin[]): AnyPlugin[] {
+export function withPresetSettings(plugins: AnyPlugin[]): AnyPlugin[] {
   return plugins.some((p) => p.id === proContextPlugin.id) ? plugins : [proContextPlugin, ...plugins];
-}
-
-/** JSON Schema of `pro-context.config.yaml` with the preset's plugins. */
-export function presetConfigJsonSchema(plugins: AnyPlugin[] = defaultPlugins()): Record<string, unknown> {
-  return configJsonSchema(withPresetSettings(plugins));
 }
 
 /** Instructions sent to agents at initialize. */

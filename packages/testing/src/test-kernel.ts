@@ -35,6 +35,8 @@ export interface TestKernelOptions {
   env?: Record<string, string | undefined>;
   /** Logger; default silent (set `PRO_CONTEXT_TEST_LOGS=1` to see logs on stderr). */
   logger?: Logger;
+  /** Leave the plugins' background phases to the test (`kernel.background()`), as the stdio host does; default false. */
+  deferBackground?: boolean;
 }
 
 /**
@@ -57,6 +59,7 @@ export async function createTestKernel(options: TestKernelOptions = {}): Promise
       options.logger ??
       (process.env.PRO_CONTEXT_TEST_LOGS ? createLogger({ level: 'debug', format: 'pretty' }) : createSilentLogger()),
     ...(options.httpOptions ? { httpOptions: options.httpOptions } : {}),
+    ...(options.deferBackground ? { deferBackground: true } : {}),
   });
   const entries = (options.plugins ?? []).map((p) => (Array.isArray(p) ? p : ([p, undefined] as const)));
   for (const [plugin, pluginOptions] of entries) builder.use(plugin, pluginOptions);

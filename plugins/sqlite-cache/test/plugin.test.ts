@@ -35,7 +35,7 @@ describe('sqliteCachePlugin in a kernel', () => {
       join(dir, 'pro-context.config.yaml'),
       `cache:\n  directory: ${JSON.stringify(join(dir, 'from-file'))}\n  maxMemoryEntries: 9\n`,
     );
-    const config = loadConfig({ cwd: dir, env: { PRO_CONTEXT_CACHE_DIR: join(dir, 'from-env') } });
+    const config = await loadConfig({ cwd: dir, env: { PRO_CONTEXT_CACHE_DIR: join(dir, 'from-env') } });
     const kernel = await createKernel({ config, logger }).use(sqliteCachePluginDefault).start();
     try {
       const store = kernel.resolve(cacheStoreToken) as SqliteCacheStore;

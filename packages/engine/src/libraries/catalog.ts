@@ -41,8 +41,14 @@ export function mergeLibrary<T extends Partial<LibraryDescriptor>>(base: T, over
  * ({@link lookup}). Matches queries exactly by id, name or alias, then fuzzily (Levenshtein distance up to 3).
  */
 export class LibraryCatalog {
-  private readonly libraries = new Map<string, LibraryDescriptor>();
+  /** Built on first use ({@link held}): a server answers `initialize` and `tools/list` without reading it. */
+  private built: Map<string, LibraryDescriptor> | undefined;
   private readonly providers: readonly LibraryProvider[];
+  /**
+   * What the providers whose libraries arrive after start (`watch`: project detection) listed at construction:
+   * the catalog holds that, read when it is built; what they deliver later comes through {@link adopt}.
+   */
+  private readonly atStart = new Map<LibraryProvider, readonly LibraryDescriptor[]>();
 
   constructor(
     providers: readonly LibraryProvider[],
@@ -50,21 +56,55 @@ export class LibraryCatalog {
     private readonly logger?: Logger,
     /** Called when a library joins, changes or leaves the catalog after start (answers may change with it). */
     private readonly onChange?: (reason: string) => void,
+    /**
+     * Called once with every library, when the catalog is first read (what start-up used to do: let read-page
+     * fetch from their documentation hosts).
+     */
+    private readonly onLoad?: (libraries: readonly LibraryDescriptor[]) => void,
   ) {
     this.providers = [...providers].sort((a, b) => a.priority - b.priority);
+    for (const provider of this.providers) if (provider.watch) this.atStart.set(provider, [...provider.libraries()]);
+  }
+
+  /**
+   * Reads the providers' libraries (the curated registry: some 470 entries, each settings bag validated) on
+   * first use, not at start: nothing of it is needed before the first tool call. The catalog built is the one
+   * construction would have built (a watching provider as it was then).
+   */
+  load(): void {
+    this.held();
+  }
+
+  /** The libraries by id, read from the providers the first time. */
+  private held(): Map<string, LibraryDescriptor> {
+    if (this.built) return this.built;
+    const libraries = new Map<string, LibraryDescriptor>();
+    // set first: an override is placed by name through find(), which reads this map
+    this.built = libraries;
+    try {
+      this.fill(libraries);
+    } catch (error) {
+      this.built = undefined;
+      throw error;
+    }
+    this.onLoad?.([...libraries.values()]);
+    return libraries;
+  }
+
+  private fill(libraries: Map<string, LibraryDescriptor>): void {
     // highest priority number first, so a lower one overrides it field by field
     const weakestFirst = [...this.providers].reverse();
     for (const provider of weakestFirst) {
-      for (const library of provider.libraries()) {
-        const known = this.libraries.get(library.id);
-        this.libraries.set(library.id, this.settled(known ? mergeLibrary(known, library) : library, provider.id));
+      for (const library of this.atStart.get(provider) ?? provider.libraries()) {
+        const known = libraries.get(library.id);
+        libraries.set(library.id, this.settled(known ? mergeLibrary(known, library) : library, provider.id));
       }
     }
     for (const provider of weakestFirst) {
       for (const [name, override] of Object.entries(provider.overrides?.() ?? {})) {
         const target = this.find(name);
         if (target)
-          this.libraries.set(target.id, {
+          libraries.set(target.id, {
             ...mergeLibrary(target, override),
             id: target.id,
             name: override.name ?? target.name,
@@ -75,7 +115,7 @@ export class LibraryCatalog {
           override.localPath ||
           Object.keys(override.sources ?? {}).length > 0
         ) {
-          this.libraries.set(slug(name), { ...override, id: slug(name), name: override.name ?? name });
+          libraries.set(slug(name), { ...override, id: slug(name), name: override.name ?? name });
         }
       }
     }
@@ -110,7 +150,7 @@ export class LibraryCatalog {
         const library = this.settled(found, provider.id);
         // a lookup never replaces a library the catalog knows (a package name spelt otherwise than its id): the
         // same library is answered as known; another language's library of that id is not taken
-        const known = this.libraries.get(library.id);
+        const known = this.held().get(library.id);
         if (known?.language && library.language && known.language !== library.language) continue;
         if (known) return known;
         this.add(library);
@@ -126,7 +166,7 @@ export class LibraryCatalog {
 
   /** Every known library. */
   all(): LibraryDescriptor[] {
-    return [...this.libraries.values()];
+    return [...this.held().values()];
   }
 
   /**
@@ -140,12 +180,12 @@ export class LibraryCatalog {
     const merged = target ? mergeLibrary(this.settled(library, providerId), target) : this.settled(library, providerId);
     // an id another library holds (`requests` in npm, detected `requests` from PyPI) is qualified by ecosystem
     const ecosystem = Object.keys(library.packages ?? {})[0] ?? 'project';
-    const id = target?.id ?? (this.libraries.has(library.id) ? `${ecosystem}/${library.id}` : library.id);
+    const id = target?.id ?? (this.held().has(library.id) ? `${ecosystem}/${library.id}` : library.id);
     // a new scan's installed version replaces the last one
     const held: LibraryDescriptor = { ...merged, id, name: target?.name ?? library.name };
     if (library.installedVersion) held.installedVersion = library.installedVersion;
     if (library.detectedFrom) held.detectedFrom = library.detectedFrom;
-    this.libraries.set(id, held);
+    this.held().set(id, held);
     this.onChange?.(`library ${id} adopted`);
     return held;
   }
@@ -155,8 +195,7 @@ export class LibraryCatalog {
     const packages = Object.entries(library.packages ?? {});
     for (const [ecosystem, name] of packages) {
       const wanted = name.toLowerCase();
-      for (const known of this.libraries.values())
-        if (known.packages?.[ecosystem]?.toLowerCase() === wanted) return known;
+      for (const known of this.held().values()) if (known.packages?.[ecosystem]?.toLowerCase() === wanted) return known;
     }
     const languages = new Set(packages.flatMap(([ecosystem]) => ECOSYSTEM_LANGUAGES[ecosystem]));
     for (const name of [library.id, ...packages.map(([, n]) => n)]) {
@@ -169,21 +208,21 @@ export class LibraryCatalog {
 
   /** Removes a library (a placeholder a provider's lookup replaced). */
   remove(id: string): void {
-    if (this.libraries.delete(id)) this.onChange?.(`library ${id} removed`);
+    if (this.held().delete(id)) this.onChange?.(`library ${id} removed`);
   }
 
   /** Adds or replaces a library (registry lookups, project detection). */
   add(library: LibraryDescriptor): void {
-    this.libraries.set(library.id, library);
+    this.held().set(library.id, library);
     this.onChange?.(`library ${library.id} added`);
   }
 
   /** The library with this exact id (case-insensitive), name or alias, if any. */
   find(idOrName: string): LibraryDescriptor | undefined {
     const wanted = idOrName.trim().toLowerCase();
-    const direct = this.libraries.get(idOrName) ?? this.libraries.get(wanted);
+    const direct = this.held().get(idOrName) ?? this.held().get(wanted);
     if (direct) return direct;
-    for (const lib of this.libraries.values()) {
+    for (const lib of this.held().values()) {
       if (lib.id.toLowerCase() === wanted || lib.name.toLowerCase() === wanted) return lib;
       if (lib.aliases?.some((a) => a.toLowerCase() === wanted)) return lib;
       if (lib.packageName?.toLowerCase() === wanted) return lib;
