@@ -156,10 +156,22 @@ export function pageFields(record: DocsMeta): PageFields {
 
 /** Pages whose fields steer a query's hits, at most. */
 const STEERED_PAGES = 3;
-/** A steered page's hit gains this share of the best hit's score per unit of its field score. */
-const FIELD_BOOST = Number(process.env.PC_FIELD_BOOST ?? 0.3);
-/** ...and this share when the query names every word of its title. */
-const TITLE_NAMED_BOOST = Number(process.env.PC_TITLE_BOOST ?? 0.3);
+/**
+ * Weights of the steering, off by default (measured in issue #28's eval, see the README): `anchors` is the share of
+ * the best hit's score a page gains per unit of its field score, `title` what it gains when the query names every
+ * word of its title. `PRO_CONTEXT_PAGE_FIELDS=anchors:0.1,title:0.1` turns them on (for measuring).
+ */
+export const pageFieldWeights = parseWeights(process.env.PRO_CONTEXT_PAGE_FIELDS);
+
+function parseWeights(text: string | undefined): { anchors: number; title: number } {
+  const weights = { anchors: 0, title: 0 };
+  for (const part of (text ?? '').split(',')) {
+    const [name, value] = part.split(':');
+    const n = Number(value);
+    if ((name === 'anchors' || name === 'title') && Number.isFinite(n) && n >= 0 && n <= 1) weights[name] = n;
+  }
+  return weights;
+}
 
 /**
  * The backend's hits steered by the page fields (issue #28): the hit of each page whose title and link texts
@@ -172,14 +184,15 @@ export async function steerByPageFields(
   docs: Pick<LoadedDocs, 'record' | 'page'>,
   query: string,
 ): Promise<SearchHit[]> {
-  if (hits.length === 0) return [...hits];
+  const { anchors, title } = pageFieldWeights;
+  if (hits.length === 0 || (anchors === 0 && title === 0)) return [...hits];
   const matches = pageFields(docs.record).match(query, STEERED_PAGES);
   if (matches.length === 0) return [...hits];
   const out = hits.map((h) => ({ ...h }));
   const best = out[0]?.score ?? 0;
   const floor = out[out.length - 1]?.score ?? 0;
   for (const match of matches) {
-    const bonus = best * (FIELD_BOOST * match.score + (match.titleNamed ? TITLE_NAMED_BOOST : 0));
+    const bonus = best * (anchors * match.score + (match.titleNamed ? title : 0));
     if (bonus <= 0) continue;
     const prefix = `${match.url}#`;
     const hit = out.find((h) => h.id.startsWith(prefix));

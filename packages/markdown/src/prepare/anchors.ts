@@ -87,7 +87,10 @@ export function markdownLinks(markdown: string, limit = MAX_LINKS_PER_PAGE): { t
 
 /** A link text as an anchor: plain text, no URL, at most {@link MAX_ANCHOR_CHARS} (cut at a word). */
 function anchorText(raw: string): string | undefined {
-  let text = inlinePlainText(raw).replace(/\s+/g, ' ').trim();
+  let text = inlinePlainText(raw)
+    .replace(/[`*_]+/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
   if (text.length < 2 || text.includes('://')) return undefined;
   if (text.length > MAX_ANCHOR_CHARS) {
     const cut = text.lastIndexOf(' ', MAX_ANCHOR_CHARS);
