@@ -35,10 +35,10 @@ export async function rankChunks(
   const terms = queryTerms(topic);
   // the backend is asked without the question's scaffolding (`how do I`, `vs`, `difference between`)
   const asked = searchText(topic);
-  const found0 = await search.search(loaded.docs.key, asked, { limit });
-  // the pages whose title and link texts name the query (page fields, issue #28)
-  const hits = await steerByPageFields(found0.hits, loaded.docs, asked);
-  const total = found0.total;
+  const searched = await search.search(loaded.docs.key, asked, { limit });
+  const total = searched.total;
+  // steered by the pages whose title and link texts name the query (page fields, issue #28; off by default)
+  const hits = await steerByPageFields(search, loaded.docs.key, searched.hits, loaded.docs, asked, limit);
   // the hits' chunks with the rest of their sections, and the chunks naming the query's identifiers or quoting
   // its error message that the backend did not rank (found by the term index), read from the cache
   const found = await Promise.all(
