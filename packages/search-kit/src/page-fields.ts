@@ -10,6 +10,7 @@ export interface FieldPage {
 /** A page's fields matched against a query. */
 export interface PageFieldMatch {
   url: string;
+  title: string;
   /** Idf-weighted share of the query's terms the page's title (weight 1) and link texts (less) hold, 0..1. */
   score: number;
   /**
@@ -22,6 +23,9 @@ export interface PageFieldMatch {
 /** Weight of a query term found only in the link texts of a page (its title's weighs 1). */
 export const ANCHOR_FIELD_WEIGHT = 0.6;
 
+/** What naming a title of one word counts for, against a title of several words all named. */
+export const ONE_WORD_TITLE = 0.5;
+
 /** Related terms kept per term, at most. */
 export const MAX_RELATED_PER_TERM = 3;
 /** Related-term pairs kept per library, at most. */
@@ -29,6 +33,8 @@ export const MAX_RELATED_TERMS = 2_000;
 
 interface PageTerms {
   url: string;
+  /** The page's title as given. */
+  name: string;
   /** Terms of the title (identifiers split, the whole identifier too). */
   title: Set<string>;
   /** The title's words only, identifiers split (`hookTimeout`: `hook`, `timeout`). */
@@ -76,7 +82,7 @@ export class PageFieldIndex {
       if (title.size === 0 && anchors.size === 0) continue;
       const n = this.pages.length;
       const titleWords = [...new Set(termsOf(tokenizer, identifierWords(page.title)))];
-      this.pages.push({ url: page.url, title, titleWords, anchors });
+      this.pages.push({ url: page.url, name: page.title, title, titleWords, anchors });
       for (const term of new Set([...title, ...anchors.keys()])) {
         const list = this.postings.get(term);
         if (list) list.push(n);
@@ -130,9 +136,12 @@ export class PageFieldIndex {
       const page = this.pages[n] as PageTerms;
       const score = weight > 0 ? Math.min(1, raw / weight) : 0;
       const named = page.titleWords.length > 0 && page.titleWords.every((w) => asked.has(w));
-      const titleNamed = named ? this.specificity(page.titleWords) : 0;
+      // a title of one word names less than one of several (`render` vs `hookTimeout`): half as much
+      const titleNamed = named
+        ? this.specificity(page.titleWords) * (page.titleWords.length > 1 ? 1 : ONE_WORD_TITLE)
+        : 0;
       if (score < minScore && titleNamed === 0) continue;
-      out.push({ url: page.url, score, titleNamed });
+      out.push({ url: page.url, title: page.name, score, titleNamed });
     }
     out.sort((a, b) => b.titleNamed + b.score - (a.titleNamed + a.score) || (a.url < b.url ? -1 : 1));
     return out.slice(0, limit);

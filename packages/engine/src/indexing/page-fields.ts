@@ -1,22 +1,27 @@
 import type { IndexKey, SearchBackend, SearchHit } from '@pro-context/kernel';
 import { createCodeTokenizer, type PageFieldIndex as FieldIndex, PageFieldIndex } from '@pro-context/search-kit';
+import { type PageKind, pageKind } from '../core/ranking/kinds.js';
 import type { DocsMeta, LoadedDocs } from './docs-format.js';
+
+/** Kinds of pages the fields never steer to: news of a change, whose answer is in a guide or reference page. */
+const NEWS = new Set<PageKind>(['blog', 'release-notes', 'changelog']);
 
 /** Pages whose fields steer a query's hits, at most. */
 const STEERED_PAGES = 3;
 
 /**
- * Weights of the page fields (issue #28 deliverable 3), measured with `pnpm eval` (see the README), each off
- * (0) unless `PRO_CONTEXT_PAGE_FIELDS` sets it, e.g. `anchors:0.1,title:0.1,related:0.2`:
- * - `anchors`: the share of the best hit's score a page gains per unit of its field score (its title and the
- *   texts other pages link to it with naming the query);
- * - `title`: the share it gains when the query names every word of its title, times the title's specificity;
- * - `related`: the weight of the corpus-mined related terms' search, added to the hits' scores.
+ * Weights of the page fields (issue #28 deliverable 3), as measured with `pnpm eval` (see the README):
+ * - `title` (0.3): the share of the best hit's score a page gains when the query names every word of its title,
+ *   times the title's specificity (an option page asked by its option's words: `hookTimeout`, "my hook times out");
+ * - `related` (0.2): the weight of the search of the query's corpus-mined related terms, added to the hits' scores;
+ * - `anchors` (0, off: measured, no gain): the share a page gains per unit of its field score (its title and the
+ *   texts other pages link to it with naming the query).
+ * `PRO_CONTEXT_PAGE_FIELDS` overrides them for measuring, e.g. `anchors:0.1,title:0.3,related:0` (0 turns one off).
  */
 export const pageFieldWeights = parseWeights(process.env.PRO_CONTEXT_PAGE_FIELDS);
 
 function parseWeights(text: string | undefined): { anchors: number; title: number; related: number } {
-  const weights = { anchors: 0, title: 0, related: 0 };
+  const weights = { anchors: 0, title: 0.3, related: 0.2 };
   for (const part of (text ?? '').split(',')) {
     const [name, value] = part.split(':');
     const n = Number(value);
@@ -65,6 +70,8 @@ export async function steerByPageFields(
   if (related > 0) await addRelated(search, key, out, fields, query, limit, related);
   if (anchors === 0 && title === 0) return out.sort((a, b) => b.score - a.score);
   for (const match of fields.match(query, STEERED_PAGES)) {
+    // a blog post or release notes named by the question ("announcing …") points to the guide that answers
+    if (NEWS.has(pageKind(match.url, match.title))) continue;
     const bonus = best * (anchors * match.score + title * match.titleNamed);
     if (bonus <= 0) continue;
     // every hit of the page gains the same: a field of the page, its sections keep their order
