@@ -37,7 +37,7 @@ export async function rankChunks(
   const asked = searchText(topic);
   const searched = await search.search(loaded.docs.key, asked, { limit });
   const total = searched.total;
-  // steered by the pages whose title and link texts name the query (page fields, issue #28; off by default)
+  // steered by the page fields (issue #28): pages whose title the query names, the corpus-mined related terms
   const hits = await steerByPageFields(search, loaded.docs.key, searched.hits, loaded.docs, asked, limit);
   // the hits' chunks with the rest of their sections, and the chunks naming the query's identifiers or quoting
   // its error message that the backend did not rank (found by the term index), read from the cache
