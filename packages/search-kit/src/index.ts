@@ -11,6 +11,13 @@ export type { ClosableSearchBackend } from './lazy-backend.js';
 export { LazySearchBackend } from './lazy-backend.js';
 export { LoadedIndexes } from './loaded-indexes.js';
 export { NonProseScanner, replaceSpans } from './non-prose.js';
+export type { FieldPage, PageFieldMatch } from './page-fields.js';
+export {
+  ANCHOR_FIELD_WEIGHT,
+  MAX_RELATED_PER_TERM,
+  MAX_RELATED_TERMS,
+  PageFieldIndex,
+} from './page-fields.js';
 export { porterStem } from './porter.js';
 export { BM25_SHARE, MAX_TYPO_CANDIDATES, NUMERIC_TERM } from './scoring.js';
 export { americanSpelling } from './spelling.js';

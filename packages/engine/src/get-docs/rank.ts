@@ -9,6 +9,7 @@ import {
   withoutLibraryName,
 } from '../core/ranking.js';
 import type { LoadResult, StoredChunk } from '../indexing/doc-store.js';
+import { steerByPageFields } from '../indexing/page-fields.js';
 
 /** Chunks read for each identifier or error message a query names (see `rerankLookups`), at most. */
 const RERANK_LOOKUP_LIMIT = 40;
@@ -33,7 +34,11 @@ export async function rankChunks(
   const topic = withoutLibraryName(query, names);
   const terms = queryTerms(topic);
   // the backend is asked without the question's scaffolding (`how do I`, `vs`, `difference between`)
-  const { hits, total } = await search.search(loaded.docs.key, searchText(topic), { limit });
+  const asked = searchText(topic);
+  const searched = await search.search(loaded.docs.key, asked, { limit });
+  const total = searched.total;
+  // steered by the page fields (issue #28): pages whose title the query names, the corpus-mined related terms
+  const hits = await steerByPageFields(search, loaded.docs.key, searched.hits, loaded.docs, asked, limit);
   // the hits' chunks with the rest of their sections, and the chunks naming the query's identifiers or quoting
   // its error message that the backend did not rank (found by the term index), read from the cache
   const found = await Promise.all(

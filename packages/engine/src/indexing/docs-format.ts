@@ -20,6 +20,11 @@ export interface StoredPage {
   url: string;
   title: string;
   section?: string;
+  /**
+   * The texts other pages of the library link to this page with, `[text, links]`, most used first (at most 50
+   * texts of at most 80 characters: `@pro-context/markdown`'s `AnchorCollector`); none when no page links here.
+   */
+  anchors?: [string, number][];
 }
 
 /** What is known about one indexed library version, its chunks aside. */

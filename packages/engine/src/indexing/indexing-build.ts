@@ -10,6 +10,7 @@ import {
 import {
   type ChunkingPool,
   indexableChunk,
+  type PageAnchors,
   type PageLimits,
   type PipedBatch,
   type PipedSession,
@@ -204,7 +205,7 @@ export class IndexingBuild {
           }
         : {};
     const manifest = this.cutter.manifest(
-      { ...meta, revision: totals.revision, pages: this.pages, ...skipped },
+      { ...meta, revision: totals.revision, pages: withAnchors(this.pages, totals.anchors), ...skipped },
       this.tag,
     );
     const chunks = this.kept;
@@ -368,6 +369,16 @@ export class IndexingBuild {
     const key = `${this.prefix}${this.written++}`;
     await this.target.writeBlock(key, block);
   }
+}
+
+/** The pages with the texts other pages link to them with (issue #28's page fields), as the build found them. */
+function withAnchors(pages: StoredPage[], anchors: readonly PageAnchors[] | undefined): StoredPage[] {
+  if (!anchors || anchors.length === 0) return pages;
+  const byUrl = new Map(anchors.map((a) => [a.url, a.texts]));
+  return pages.map((page) => {
+    const texts = byUrl.get(page.url);
+    return texts ? { ...page, anchors: texts } : page;
+  });
 }
 
 function charsOf(page: DocPage): number {

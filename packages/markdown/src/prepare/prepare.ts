@@ -5,6 +5,7 @@ import { errorText, Slicer } from '@pro-context/plugin-kit';
 import { loadHtmlToMarkdown } from '../html/lazy.js';
 import { checkHtmlPage, checkTextPage, type PageLimits, pageLimits } from '../html/limits.js';
 import { type Chunk, chunkMarkdown } from '../markdown/chunk.js';
+import { AnchorCollector, type PageAnchors } from './anchors.js';
 import { CompactStringSet } from './string-set.js';
 import { buildTermIndex, TermIndexBuilder } from './terms.js';
 
@@ -47,6 +48,8 @@ export interface PreparedDocs {
   revision: string;
   /** The chunks' term index ({@link buildTermIndex} over each chunk's title, headings and body). */
   terms: Uint8Array;
+  /** The texts the pages link to each other with, per linked page ({@link AnchorCollector}). */
+  anchors: PageAnchors[];
 }
 
 /** Options of {@link prepareDocs}. */
@@ -83,6 +86,8 @@ export interface PreparedTotals {
   revision: string;
   /** The term index of every chunk of every batch. */
   terms: Uint8Array;
+  /** The texts the pages of every batch link to each other with, per linked page ({@link AnchorCollector}). */
+  anchors: PageAnchors[];
 }
 
 /**
@@ -95,6 +100,7 @@ export class DocsPreparer {
   private seen = new CompactStringSet();
   private readonly hash = createHash('sha256');
   private readonly terms = new TermIndexBuilder();
+  private readonly anchors = new AnchorCollector();
 
   /**
    * `takeTurns`: the pages are prepared on a thread that also answers calls (the main thread, a library under the
@@ -145,6 +151,7 @@ export class DocsPreparer {
         continue;
       }
       hash.update(page.url).update('\0').update(markdown).update('\0');
+      this.anchors.addPage(page.url, markdown);
       pages.push({
         url: page.url,
         title: pieces[0]?.pageTitle ?? page.title,
@@ -176,7 +183,8 @@ export class DocsPreparer {
   finish(): PreparedTotals {
     // the duplicate check goes before the term index is laid out (it is the last thing a worker allocates)
     this.seen = new CompactStringSet();
-    return { revision: this.hash.digest('hex').slice(0, 16), terms: this.terms.finish() };
+    const anchors = this.anchors.finish();
+    return { revision: this.hash.digest('hex').slice(0, 16), terms: this.terms.finish(), anchors };
   }
 }
 
