@@ -276,7 +276,11 @@ describe("get-docs' relevance cut-off", () => {
 
   it('keeps the other sections of the pages the floor gave down to pageRatio, not those of other pages', () => {
     const samePage = (i: number) => `https://docs.example.test/${i === 0 || i === 5 ? 'same' : `p${i}`}/`;
-    const list = ranked([1, 0.9, 0.9, 0.9, 0.9, 0.62, 0.62], 400, samePage);
+    // (none of them the top of its page)
+    const list = ranked([1, 0.9, 0.9, 0.9, 0.9, 0.62, 0.62], 400, samePage).map((item) => ({
+      ...item,
+      chunk: { ...item.chunk, order: 1 },
+    }));
     // (a list this flat would stop at flatTokens: the page rule is of lists that are not)
     const steep = { ...DEFAULT_CUTOFF, flatShare: 2 };
     // c5 (0.62) is another section of the best page; c6 (0.62) is of a page the floor did not give

@@ -18,6 +18,11 @@ export interface CutoffParams {
   /** A section scoring at least this share of the best that the answer does not give counts as left out. */
   leftOutRatio: number;
   /**
+   * Past the floor, the top of a page the floor gave (its first section, which says what the page is for) is kept
+   * down to this share of the best score, before any other section (issue #28: "the top of each of the best pages").
+   */
+  pageTopRatio: number;
+  /**
    * A score list is flat when the section ending the floor still scores this share of the best (issue #28): the
    * ranking could not tell the sections apart, and giving more of them only fills the budget. Past the floor, a
    * flat list adds sections scoring at least `ratio` of the best only up to {@link CutoffParams.flatTokens}.
@@ -47,11 +52,12 @@ export interface CutoffParams {
  * Options", "HTTP Proxies" beside "SOCKS", `<StrictMode>`'s "Enabling Strict Mode for entire app") scoring 0.6-0.9
  * of the best, while the flat budget went to one section each of more pages; and answers of many short sections
  * stopped early, since labels were not counted while long ones ran past the median. So the best pages come
- * first (their sections down to 0.6 of the best, before other pages' sections at 0.7), the parts of long sections
+ * first (their tops down to 0.5 of the best — httpx's "HTTP Proxies" opens the page whose "SOCKS" matched —, their
+ * other sections down to 0.6, before other pages' sections at 0.7), the parts of long sections
  * that only follow a ranked part come last in a flat list (react's 4-part section filled it), and the flat limit counts
  * tokens as rendered (2,500: medians 1,930-2,410 per library); a floor of 1,300 leaves the best pages that room.
- * Measured with the per-cause dev questions added (the held-back halves apart): ans@5000 81.1 → 83.6 %, ans@2000
- * 78.3 → 78.7 %, on both odd and even ids.
+ * Measured with the per-cause dev questions added (the held-back halves apart): ans@5000 81.1 → 84.0 %, ans@2000
+ * 78.3 → 78.7 %, on both odd and even ids; no question lost at any budget.
  */
 export const DEFAULT_CUTOFF: CutoffParams = {
   enabled: true,
@@ -59,6 +65,7 @@ export const DEFAULT_CUTOFF: CutoffParams = {
   ratio: 0.7,
   pageRatio: 0.6,
   leftOutRatio: 0.5,
+  pageTopRatio: 0.5,
   flatShare: 0.85,
   flatTokens: 2500,
 };
@@ -97,16 +104,20 @@ export function selectRelevant(
       pages.add(pageOf(item.chunk));
     } else rest.push(item);
   }
-  // the floor's pages first: their other sections (a page's first section beside the one that matched) before
-  // one section each of more pages; and in a flat list, the parts of long sections that nothing ranked (only
+  // the floor's pages first: their tops, then their other sections, before one section each of more pages; and
+  // in a flat list, the parts of long sections that nothing ranked (only
   // joined to a ranked part) after every ranked section. The order only matters where the flat limit stops.
   const floorPage = (item: RankedChunk) => pages.has(pageOf(item.chunk));
   const limit = flat ? params.flatTokens : Number.POSITIVE_INFINITY;
-  let order = [...rest.filter(floorPage), ...rest.filter((item) => !floorPage(item))];
+  const pageTop = (item: RankedChunk) => item.chunk.order === 0 && floorPage(item);
+  const first = (item: RankedChunk) => (pageTop(item) ? 0 : floorPage(item) ? 1 : 2);
+  // (a stable sort: best first within each group)
+  let order = [...rest].sort((a, b) => first(a) - first(b));
   if (flat) order = [...order.filter((item) => !item.joined), ...order.filter((item) => item.joined)];
   for (const item of order) {
     const share = item.score / best.score;
-    if (share < (floorPage(item) ? Math.min(params.pageRatio, params.ratio) : params.ratio)) continue;
+    const need = [params.pageTopRatio, Math.min(params.pageRatio, params.ratio), params.ratio][first(item)] as number;
+    if (share < need) continue;
     if (rendered + renderedTokens(item.chunk) > limit) continue;
     keep(item);
   }
