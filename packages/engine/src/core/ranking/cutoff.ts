@@ -73,7 +73,7 @@ export const DEFAULT_CUTOFF: CutoffParams = {
 
 const pageOf = (chunk: StoredChunk): string => chunk.url.split('#')[0] as string;
 
-/** Estimated tokens a chunk takes in an answer: its text, its label and the separator before it (as fillBudget counts). */
+/** Estimated tokens a chunk takes in an answer: its text, its label and the separator before it. */
 function renderedTokens(chunk: StoredChunk): number {
   return Math.ceil((chunk.body.trim().length + labelPath(chunk).length + chunkUrl(chunk).length + 30) / 4);
 }
