@@ -218,15 +218,20 @@ function lost(c: Case, params: CutoffParams) {
   const best = c.candidates[0]?.score ?? 1;
   const pages: string[] = [];
   let tokens = 0;
+  let rendered = 0;
   console.log(`-- ${c.row.id} [${c.row.kind}] ${c.row.question.slice(0, 90)}`);
   for (const [i, x] of c.candidates.entries()) {
     const page = x.chunk.url.split('#')[0] as string;
     if (!pages.includes(page)) pages.push(page);
     const answer = findPhrase(x.chunk.body, c.row.must_contain) >= 0;
     tokens += x.chunk.tokens;
+    // as the cut-off counts a section's rendered tokens (about: the lab has the section path, not the label's)
+    rendered += Math.ceil(
+      (x.chunk.body.trim().length + sectionPath(x.chunk).length + chunkUrl(x.chunk).length + 30) / 4,
+    );
     if (i >= 25 && !answer) continue;
     console.log(
-      `  ${String(i).padStart(2)} ${(x.score / best).toFixed(3)} p${pages.indexOf(page)} ${String(x.chunk.tokens).padStart(4)}t cum${String(tokens).padStart(5)} ${kept.has(x.chunk.id) ? 'K' : given.has(x.chunk.id) ? 'g' : '.'}${answer ? ' ANSWER' : '       '} ${sectionPath(x.chunk).slice(0, 110)}`,
+      `  ${String(i).padStart(2)} ${(x.score / best).toFixed(3)} p${pages.indexOf(page)} ${String(x.chunk.tokens).padStart(4)}t cum${String(tokens).padStart(5)} r${String(rendered).padStart(5)}${x.joined ? 'j' : ' '} ${kept.has(x.chunk.id) ? 'K' : given.has(x.chunk.id) ? 'g' : '.'}${answer ? ' ANSWER' : '       '} ${sectionPath(x.chunk).slice(0, 110)}`,
     );
     if (answer) break;
   }
