@@ -3,7 +3,12 @@
  * then get-docs' relevance cut-off ({@link selectRelevant}) replayed with other parameters, reporting answer-bearing
  * at 5000/2000/1000 tokens and the median tokens returned at 5000, on all questions and on odd/even ids.
  *
- * Usage: node dist/cutoff-lab.js [--grid='{"ratio":[0.3,0.5]}'] [--diag] [--show]
+ * The candidates are the engine's own (`rankChunks`, then the rest of each section), as get-docs ranks them.
+ *
+ * Usage: node dist/cutoff-lab.js [--grid='{"ratio":[0.3,0.5]}'] [--diag] [--show] [--lost] [--causes] [--only=react]
+ * `--causes` adds the dev half of `bench/eval/causes` (`--held` the held-back half too: measure, never tune on it);
+ * `--lost` lists, for each question whose answer the cut-off loses at 5000 tokens, where the answer lies among
+ * the candidates and what the cut-off kept.
  */
 import {
   type CutoffParams,
@@ -15,6 +20,7 @@ import {
   pageKind,
   queryTerms,
   type RankedChunk,
+  rankChunks,
   rerank,
   type StoredChunk,
   sectionPath,
@@ -26,12 +32,14 @@ import {
 } from '@pro-context/engine';
 import { searchBackendToken } from '@pro-context/kernel';
 import { createSilentLogger } from '@pro-context/logging';
+import { normalizeTopic } from '@pro-context/markdown';
 import { startProContext } from 'pro-context';
 import { findPhrase, isHit } from './lib/quality.js';
 import {
   corpusLibraries,
   devLibraries,
   type EvalRow,
+  loadCauseRows,
   loadEvalRows,
   makeProject,
   median,
@@ -72,7 +80,11 @@ function summary(outs: ReturnType<typeof run>) {
 }
 
 async function main() {
-  const rows = loadEvalRows({ dev: true });
+  const only = process.argv.find((a) => a.startsWith('--only='))?.slice(7);
+  const causeRows = process.argv.includes('--causes')
+    ? loadCauseRows().filter((r) => r.split === 'dev' || process.argv.includes('--held'))
+    : [];
+  const rows = [...loadEvalRows({ dev: true }), ...causeRows].filter((r) => !only || r.library === only);
   const web = await startWeb({ dev: true });
   const project = makeProject(web);
   const kernel = await startProContext({ configFile: project.configFile, logger: createSilentLogger(), env: {} });
@@ -116,10 +128,17 @@ async function main() {
           console.log(`    ${x.score.toFixed(2)} ${pageKind(x.chunk.url, x.chunk.pageTitle)} ${sectionPath(x.chunk)}`);
       }
     }
-    const ranked = process.argv.includes('--no-rerank')
-      ? joinHits(hits, all, terms)
-      : rerank(joinHits(hits, all, terms), topic, all, terms);
-    const candidates = withSectionParts(ranked, all, terms);
+    let candidates: RankedChunk[];
+    if (process.argv.includes('--no-rerank')) {
+      candidates = withSectionParts(joinHits(hits, all, terms), all, terms);
+    } else {
+      // as get-docs ranks a topic (compose.ts): the engine's own ranking, then the rest of each section
+      const library = engine.libraries().find((l) => l.id === row.library);
+      if (library === undefined) throw new Error(`no library ${row.library}`);
+      const asked = normalizeTopic(row.question).text || row.question;
+      const ranking = await rankChunks(backend, library, loaded, asked, 40);
+      candidates = withSectionParts(ranking.ranked, ranking.chunks, ranking.terms);
+    }
     cases.push({ row, candidates, terms, weights: termWeights(all, terms) });
   }
   const arg = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
@@ -173,6 +192,11 @@ async function main() {
     const params = { ...DEFAULT_CUTOFF, ...base, ...combo };
     const outs = run(cases, params);
     console.log(`${JSON.stringify(combo).padEnd(40)} ${split(outs)}`);
+    if (process.argv.includes('--lost'))
+      outs.forEach((o, i) => {
+        const n = none[i] as (typeof none)[number];
+        if (n.ab[5000] && !o.ab[5000]) lost(cases[i] as Case, params);
+      });
     if (process.argv.includes('--show'))
       outs.forEach((o, i) => {
         const n = none[i]!;
@@ -185,6 +209,33 @@ async function main() {
   await kernel.stop();
   await web.close();
   project.cleanup();
+}
+
+/** Where a lost answer lies among a case's candidates, and what the cut-off kept (`--lost`). */
+function lost(c: Case, params: CutoffParams) {
+  const kept = new Set(selectRelevant(c.candidates, params).map((x) => x.chunk.id));
+  const { used } = fillBudget(c.candidates, 5000);
+  const given = new Set(used.map((x) => x.chunk.id));
+  const best = c.candidates[0]?.score ?? 1;
+  const pages: string[] = [];
+  let tokens = 0;
+  let rendered = 0;
+  console.log(`-- ${c.row.id} [${c.row.kind}] ${c.row.question.slice(0, 90)}`);
+  for (const [i, x] of c.candidates.entries()) {
+    const page = x.chunk.url.split('#')[0] as string;
+    if (!pages.includes(page)) pages.push(page);
+    const answer = findPhrase(x.chunk.body, c.row.must_contain) >= 0;
+    tokens += x.chunk.tokens;
+    // as the cut-off counts a section's rendered tokens (about: the lab has the section path, not the label's)
+    rendered += Math.ceil(
+      (x.chunk.body.trim().length + sectionPath(x.chunk).length + chunkUrl(x.chunk).length + 30) / 4,
+    );
+    if (i >= 25 && !answer) continue;
+    console.log(
+      `  ${String(i).padStart(2)} ${(x.score / best).toFixed(3)} p${pages.indexOf(page)} ${String(x.chunk.tokens).padStart(4)}t cum${String(tokens).padStart(5)} r${String(rendered).padStart(5)}${x.joined ? 'j' : ' '} ${kept.has(x.chunk.id) ? 'K' : given.has(x.chunk.id) ? 'g' : '.'}${answer ? ' ANSWER' : '       '} ${sectionPath(x.chunk).slice(0, 110)}`,
+    );
+    if (answer) break;
+  }
 }
 
 await main();

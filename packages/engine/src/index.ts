@@ -27,6 +27,7 @@ export {
 export type { DocsEngineDeps } from './engine.js';
 export { DocsEngine } from './engine.js';
 export type { DocsAnswer, DocsRequest, DocsResult, RenderOverhead } from './get-docs/answer.js';
+export { type Ranking, rankChunks } from './get-docs/rank.js';
 export type { DocsRecord, IndexingNow, LoadedDocs, LoadResult, StoredChunk, StoredPage } from './indexing/doc-store.js';
 export type { CatalogMatch } from './libraries/catalog.js';
 export { LibraryCatalog, mergeLibrary, normalizeQuery } from './libraries/catalog.js';

@@ -274,14 +274,55 @@ describe("get-docs' relevance cut-off", () => {
     expect(selectRelevant(list).map((r) => r.chunk.id)).toEqual(['c0', 'c1', 'c2', 'c3', 'c5', 'c6']);
   });
 
-  it("keeps the best section's own page down to pageRatio when asked to", () => {
+  it('keeps the other sections of the pages the floor gave down to pageRatio, not those of other pages', () => {
     const samePage = (i: number) => `https://docs.example.test/${i === 0 || i === 5 ? 'same' : `p${i}`}/`;
-    const list = ranked([1, 0.9, 0.9, 0.9, 0.9, 0.62, 0.62], 400, samePage);
+    // (none of them the top of its page)
+    const list = ranked([1, 0.9, 0.9, 0.9, 0.9, 0.62, 0.62], 400, samePage).map((item) => ({
+      ...item,
+      chunk: { ...item.chunk, order: 1 },
+    }));
     // (a list this flat would stop at flatTokens: the page rule is of lists that are not)
     const steep = { ...DEFAULT_CUTOFF, flatShare: 2 };
-    const params = { ...steep, pageRatio: 0.6 };
-    expect(selectRelevant(list, params).map((r) => r.chunk.id)).toEqual(['c0', 'c1', 'c2', 'c3', 'c4', 'c5']);
-    expect(selectRelevant(list, steep).map((r) => r.chunk.id)).toEqual(['c0', 'c1', 'c2', 'c3', 'c4']);
+    // c5 (0.62) is another section of the best page; c6 (0.62) is of a page the floor did not give
+    expect(selectRelevant(list, steep).map((r) => r.chunk.id)).toEqual(['c0', 'c1', 'c2', 'c3', 'c4', 'c5']);
+    expect(selectRelevant(list, { ...steep, pageRatio: 0.7 }).map((r) => r.chunk.id)).toEqual([
+      'c0',
+      'c1',
+      'c2',
+      'c3',
+      'c4',
+    ]);
+  });
+
+  it('gives a flat list the other sections of its best pages before one section each of more pages', () => {
+    // the floor gives pages a-d; "a" has another section (c9, 0.75): it fits, the higher-scoring sections of new
+    // pages (0.9) do not all fit beside it
+    const pageOf = (i: number) => `https://docs.example.test/${i === 9 ? 'p0' : `p${i}`}/`;
+    const list = ranked([1, 0.95, 0.95, 0.95, 0.9, 0.9, 0.9, 0.9, 0.9, 0.75], 400, pageOf);
+    const kept = selectRelevant(list).map((r) => r.chunk.id);
+    expect(kept).toContain('c9');
+    expect(kept).toEqual(['c0', 'c1', 'c2', 'c3', 'c9']);
+  });
+
+  it('gives a flat list the parts of a long section that nothing ranked only after the ranked sections', () => {
+    const list: RankedChunk[] = ranked([1, 0.95, 0.95, 0.95, 0.95, 0.9, 0.9], 400).map((item, i) =>
+      // c1-c4 are the rest of c0's section (joined by withSectionParts), c5 and c6 ranked on their own
+      i >= 1 && i <= 4 ? { ...item, joined: true } : item,
+    );
+    // the floor takes c0-c3; past it, c5 before c4 (joined, though it scored more)
+    expect(selectRelevant(list).map((r) => r.chunk.id)).toEqual(['c0', 'c1', 'c2', 'c3', 'c5']);
+  });
+
+  it("counts a flat answer's tokens as rendered: many short sections with long labels stop at flatTokens", () => {
+    const path = ['Configuration Reference', 'Options', 'Advanced options of the test runner', 'Section'];
+    const list = Array.from({ length: 60 }, (_, i) => ({
+      chunk: stored(`s${i}`, [...path, `option ${i}`], `Option ${i}. ${'word '.repeat(200)}`, i, `${page}o${i}/`),
+      score: 1 - i * 0.001,
+      coverage: 1,
+    }));
+    const { content } = fillBudget(selectRelevant(list), 5000);
+    expect(estimateTokens(content)).toBeLessThanOrEqual(DEFAULT_CUTOFF.flatTokens);
+    expect(estimateTokens(content)).toBeGreaterThan(DEFAULT_CUTOFF.flatTokens - 300);
   });
 
   it('answers a flat score list with fewer sections instead of filling the budget (issue #28)', () => {

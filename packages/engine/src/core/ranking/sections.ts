@@ -66,7 +66,7 @@ export function withSectionParts(
       const score = item.score * SECTION_PART_SHARE;
       const known = byId.get(part.id);
       if (known === undefined) {
-        const added = { chunk: part, score, coverage: chunkCoverage(terms, part) };
+        const added = { chunk: part, score, coverage: chunkCoverage(terms, part), joined: true };
         byId.set(part.id, added);
         out.push(added);
       } else if (known.score < score) {

@@ -6,4 +6,6 @@ export interface RankedChunk {
   score: number;
   /** Fraction of query terms in the chunk's headings and body. */
   coverage: number;
+  /** Set on a part of a ranked chunk's section that the ranking did not return itself ({@link withSectionParts}). */
+  joined?: boolean;
 }
