@@ -181,12 +181,16 @@ export interface StdioServer {
   close(): Promise<void>;
 }
 
+const pageFieldsEnv = (): Record<string, string> =>
+  process.env.PRO_CONTEXT_PAGE_FIELDS ? { PRO_CONTEXT_PAGE_FIELDS: process.env.PRO_CONTEXT_PAGE_FIELDS } : {};
+
 /** Spawns `pro-context` over stdio and connects the MCP SDK client. */
 export async function spawnServer(configFile: string, env: Record<string, string> = {}): Promise<StdioServer> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [cliPath],
-    env: { ...getDefaultEnvironment(), PRO_CONTEXT_CONFIG: configFile, ...env },
+    // PRO_CONTEXT_PAGE_FIELDS (the engine's page-field weights, for measuring) passes through when set
+    env: { ...getDefaultEnvironment(), ...pageFieldsEnv(), PRO_CONTEXT_CONFIG: configFile, ...env },
     stderr: 'pipe',
   });
   transport.stderr?.on('data', () => undefined);
