@@ -105,7 +105,7 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Confi
   if (file) {
     const yaml = await importYaml();
     const counter = new yaml.LineCounter();
-    const doc = yaml.parseDocument(readFileSync(file, 'utf8'), {
+    const doc = yaml.parseDocument(readConfigFile(file), {
       lineCounter: counter,
       prettyErrors: true,
       uniqueKeys: true,
@@ -117,7 +117,7 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Confi
         : 'unknown position';
       throw new ProContextError(
         'CONFIG_INVALID',
-        `${file} is not valid YAML (${where}): ${first?.message.split('\n')[0] ?? 'parse error'}`,
+        `${file} is not valid YAML (${where}): ${firstLineOf(first?.message ?? 'parse error')}`,
         {
           details: { file },
           suggestion: /unique/i.test(first?.message ?? '')
@@ -126,7 +126,7 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Confi
         },
       );
     }
-    const parsed = doc.toJS({ maxAliasCount: 100 }) as unknown;
+    const parsed = toValues(doc, file);
     if (parsed !== null && parsed !== undefined && !isPlainObject(parsed)) {
       throw new ProContextError('CONFIG_INVALID', `${file} must contain a mapping of settings at the top level.`, {
         details: { file },
@@ -144,4 +144,46 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Confi
   }
   if (options.overrides) values = deepMerge(values, options.overrides);
   return { values, file, lines, fromEnv, env, ...(options.overrides ? { overrides: options.overrides } : {}) };
+}
+
+/** The configuration file's text; a folder or an unreadable file is `CONFIG_INVALID`, saying which. */
+function readConfigFile(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const why =
+      code === 'EISDIR'
+        ? 'is a folder, not a file'
+        : code === 'EACCES' || code === 'EPERM'
+          ? 'cannot be read (permission denied)'
+          : `cannot be read (${code ?? String(error)})`;
+    throw new ProContextError('CONFIG_INVALID', `Configuration file ${file} ${why}.`, {
+      details: { file },
+      suggestion: 'Point --config (or PRO_CONTEXT_CONFIG) at a readable YAML file, or remove the path.',
+    });
+  }
+}
+
+/** The parser's first line, without the position it repeats (" at line 4, column 1:"): the message gives it. */
+function firstLineOf(message: string): string {
+  const line = message.split('\n')[0] ?? message;
+  const at = line.lastIndexOf(' at line ');
+  return (at > 0 ? line.slice(0, at) : line).trim();
+}
+
+/** The document's values; an alias expansion past the limit (a "billion laughs" file) is `CONFIG_INVALID`. */
+function toValues(doc: { toJS(options: { maxAliasCount: number }): unknown }, file: string): unknown {
+  try {
+    return doc.toJS({ maxAliasCount: 100 });
+  } catch (error) {
+    throw new ProContextError(
+      'CONFIG_INVALID',
+      `${file} could not be read as settings: ${firstLineOf(error instanceof Error ? error.message : String(error))}.`,
+      {
+        details: { file },
+        suggestion: 'Write the settings out instead of expanding YAML aliases (&name / *name) many times over.',
+      },
+    );
+  }
 }

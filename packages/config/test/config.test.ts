@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createKernel, createToken, defineConfigSection, definePlugin, ProContextError, z } from '@pro-context/kernel';
@@ -141,9 +141,34 @@ describe('the configuration file', () => {
     );
   });
 
-  it('reports YAML syntax errors with line and column', async () => {
+  it("reports YAML syntax errors with line and column, once, and the parser's sentence whole", async () => {
     const dir = writeConfig('server:\n  port: [3100\n');
-    await expect(loadConfig({ cwd: dir, env: {} })).rejects.toThrow(/is not valid YAML \(line \d+, column \d+\)/);
+    const error = await expectCode(loadConfig({ cwd: dir, env: {} }), 'CONFIG_INVALID');
+    expect(error.message).toMatch(/is not valid YAML \(line \d+, column \d+\): \S/);
+    expect(error.message).not.toMatch(/ at line \d+, column \d+/);
+    expect(error.message).not.toMatch(/:$/);
+  });
+
+  it('a configuration path that is a folder is CONFIG_INVALID saying so (not an internal error)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pc-config-dir-'));
+    const folder = join(dir, 'settings.yaml');
+    mkdirSync(folder);
+    const error = await expectCode(loadConfig({ file: folder, env: {} }), 'CONFIG_INVALID');
+    expect(error.message).toContain('is a folder, not a file');
+    expect(error.suggestion).toMatch(/readable YAML file/);
+  });
+
+  it('a YAML alias bomb is refused as CONFIG_INVALID, quickly and without expanding it', async () => {
+    const levels = ['a: &a [x, x, x, x, x, x, x, x, x]'];
+    for (let i = 1; i < 9; i++) {
+      const prev = String.fromCharCode(96 + i);
+      const name = String.fromCharCode(97 + i);
+      levels.push(`${name}: &${name} [${Array(9).fill(`*${prev}`).join(', ')}]`);
+    }
+    const dir = writeConfig(`${levels.join('\n')}\nlibraries: *i\n`);
+    const error = await expectCode(loadConfig({ cwd: dir, env: {} }), 'CONFIG_INVALID');
+    expect(error.message).toMatch(/could not be read as settings/);
+    expect(error.suggestion).toMatch(/aliases/);
   });
 
   it('says what to do about a key written twice (the seed example repeats `project:`)', async () => {
