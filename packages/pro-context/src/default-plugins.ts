@@ -1,21 +1,11 @@
 import { configJsonSchema } from '@pro-context/config';
-import { enginePlugin } from '@pro-context/engine';
 import type { AnyPlugin } from '@pro-context/kernel';
-import { knownLibrariesPlugin } from '@pro-context/known-libraries/plugin';
-import { discoveryPlugin } from '@pro-context/plugin-discovery';
-import { githubPlugin } from '@pro-context/plugin-github';
-import { llmsTxtPlugin } from '@pro-context/plugin-llms-txt';
-import { localDocsPlugin } from '@pro-context/plugin-local-docs';
-import { npmPlugin } from '@pro-context/plugin-npm';
 import { oramaSearchPlugin } from '@pro-context/plugin-orama-search/plugin';
 import { packedSearchPlugin } from '@pro-context/plugin-packed-search/plugin';
 import { postgresStorePlugin } from '@pro-context/plugin-postgres-store';
-import { projectPlugin } from '@pro-context/plugin-project/plugin';
-import { pypiPlugin } from '@pro-context/plugin-pypi';
-import { siteCrawlPlugin } from '@pro-context/plugin-site-crawl';
 import { sqliteCachePlugin } from '@pro-context/plugin-sqlite-cache';
 import { sqliteSearchPlugin } from '@pro-context/plugin-sqlite-search/plugin';
-import { usesPostgres, withPresetSettings } from './preset.js';
+import { presetPlugins, usesPostgres, withPresetSettings } from './preset.js';
 
 /**
  * The preset's default plugins ({@link loadDefaultPlugins} of `./preset.js`, which the server starts with),
@@ -34,16 +24,7 @@ export function defaultPlugins(
       : backend === 'orama-search'
         ? oramaSearchPlugin
         : packedSearchPlugin,
-    llmsTxtPlugin,
-    githubPlugin,
-    siteCrawlPlugin,
-    knownLibrariesPlugin,
-    pypiPlugin,
-    npmPlugin,
-    enginePlugin,
-    discoveryPlugin,
-    projectPlugin,
-    localDocsPlugin,
+    ...presetPlugins,
   ];
 }
 

@@ -49,21 +49,22 @@ export async function loadDefaultPlugins(
   values?: Record<string, unknown>,
 ): Promise<AnyPlugin[]> {
   const [store, search] = await Promise.all([storePlugin(env, values), searchPlugin(env)]);
-  return [
-    store,
-    search,
-    llmsTxtPlugin,
-    githubPlugin,
-    siteCrawlPlugin,
-    knownLibrariesPlugin,
-    pypiPlugin,
-    npmPlugin,
-    enginePlugin,
-    discoveryPlugin,
-    projectPlugin,
-    localDocsPlugin,
-  ];
+  return [store, search, ...presetPlugins];
 }
+
+/** The preset's plugins after the cache store and the search backend, in start order (one list for both loaders). */
+export const presetPlugins: readonly AnyPlugin[] = [
+  llmsTxtPlugin,
+  githubPlugin,
+  siteCrawlPlugin,
+  knownLibrariesPlugin,
+  pypiPlugin,
+  npmPlugin,
+  enginePlugin,
+  discoveryPlugin,
+  projectPlugin,
+  localDocsPlugin,
+];
 
 /** The cache store the configuration chooses ({@link usesPostgres}); PostgreSQL's module is imported now. */
 async function storePlugin(env: Record<string, string | undefined>, values?: Record<string, unknown>) {
