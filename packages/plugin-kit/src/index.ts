@@ -9,8 +9,8 @@ export type { RetryPolicy } from './post-with-retries.js';
 export { postWithRetries } from './post-with-retries.js';
 export type { DetectedDependency, ProjectDependencies } from './project-dependencies.js';
 export { dependencyDescriptor, projectDependenciesToken } from './project-dependencies.js';
-export type { RegistryFailureSubject } from './registry-failure.js';
-export { registryFailure, registryStatusError } from './registry-failure.js';
+export type { RegistryFailureSubject, VersionNotFoundDetails } from './registry-failure.js';
+export { registryFailure, registryStatusError, versionNotFoundDetails } from './registry-failure.js';
 export type {
   NoAnswerErrors,
   RemoteConnection,

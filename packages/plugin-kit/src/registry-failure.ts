@@ -1,4 +1,4 @@
-import { isProContextError, kernelErrors, ProContextError } from '@pro-context/kernel';
+import { isProContextError, kernelErrors, type PackageMetadata, ProContextError } from '@pro-context/kernel';
 import { isUnreachableFailure, upstreamFailureOf, upstreamFailureOfStatus } from './upstream-failure.js';
 
 /** Who a registry error is about: `registry` id (`'pypi'`), how to name it (`'PyPI'`) and its host. */
@@ -59,4 +59,35 @@ export function registryStatusError(
     ...(status >= 500 || !subject.suggestion ? {} : { suggestion: subject.suggestion }),
     details: { registry, host, status, failure },
   });
+}
+
+/** The details of a registry's "no version matches" error (`registryFailure`'s companion for a package found). */
+export type VersionNotFoundDetails = {
+  registry: string;
+  name: string;
+  /** The version or range asked for, when one was. */
+  requested?: string;
+  /** The versions nearest to the one asked for (the message lists them too). */
+  availableVersions: string[];
+  latestStable?: string;
+};
+
+/**
+ * The details every registry's "no version matches" error carries, built one way for all (npm's
+ * `NO_MATCHING_VERSION`, PyPI's `NO_MATCHING_RELEASE`…): the registry, the package's name, the version asked for
+ * (when one was), the nearest versions the registry has, and its latest stable version (when it has one).
+ */
+export function versionNotFoundDetails(
+  registry: string,
+  metadata: Pick<PackageMetadata, 'name' | 'latestStable'>,
+  requested: string | undefined,
+  nearest: readonly string[],
+): VersionNotFoundDetails {
+  return {
+    registry,
+    name: metadata.name,
+    ...(requested ? { requested } : {}),
+    availableVersions: [...nearest],
+    ...(metadata.latestStable ? { latestStable: metadata.latestStable } : {}),
+  };
 }

@@ -12,7 +12,13 @@ import {
   type RegistrySearchHit,
   type ResolvedVersion,
 } from '@pro-context/kernel';
-import { registryFailure, registryStatusError, TtlMemo, upstreamFailureOf } from '@pro-context/plugin-kit';
+import {
+  registryFailure,
+  registryStatusError,
+  TtlMemo,
+  upstreamFailureOf,
+  versionNotFoundDetails,
+} from '@pro-context/plugin-kit';
 import { npmMessages } from './messages.js';
 import { type NpmEnvironment, type NpmPluginOptions, npmEnvironmentToken, npmOptionsToken } from './options.js';
 import { distTagsOf, type NpmPackument, nearestNpmVersions, npmMetadata, selectNpmVersion } from './packument.js';
@@ -151,13 +157,7 @@ export class NpmRegistryResolver implements RegistryResolver {
 
   private versionNotFound(metadata: PackageMetadata, spec: string | undefined): ProContextError {
     const nearest = nearestNpmVersions(metadata.versions, spec);
-    const details = {
-      registry: this.id,
-      name: metadata.name,
-      ...(spec ? { requested: spec } : {}),
-      availableVersions: nearest,
-      ...(metadata.latestStable ? { latestStable: metadata.latestStable } : {}),
-    };
+    const details = versionNotFoundDetails(this.id, metadata, spec, nearest);
     const versions = nearest.join(', ') || 'none';
     return spec
       ? npmMessages.create('NO_MATCHING_VERSION', { name: metadata.name, spec, versions }, { details })

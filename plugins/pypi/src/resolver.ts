@@ -10,7 +10,7 @@ import {
   type RegistryResolver,
   type ResolvedVersion,
 } from '@pro-context/kernel';
-import { registryFailure, registryStatusError, TtlMemo } from '@pro-context/plugin-kit';
+import { registryFailure, registryStatusError, TtlMemo, versionNotFoundDetails } from '@pro-context/plugin-kit';
 import { pypiMessages } from './messages.js';
 import { type PypiProjectJson, pypiMetadata } from './metadata.js';
 import { type PypiPluginOptions, pypiOptionsToken } from './options.js';
@@ -74,13 +74,7 @@ export class PypiRegistryResolver implements RegistryResolver {
 
   private versionNotFound(metadata: PackageMetadata, spec: string | undefined): ProContextError {
     const nearest = nearestVersions(metadata.versions, spec);
-    const details = {
-      registry: this.id,
-      name: metadata.name,
-      ...(spec ? { requested: spec } : {}),
-      availableVersions: nearest,
-      ...(metadata.latestStable ? { latestStable: metadata.latestStable } : {}),
-    };
+    const details = versionNotFoundDetails(this.id, metadata, spec, nearest);
     const versions = nearest.join(', ') || 'none';
     return spec
       ? pypiMessages.create('NO_MATCHING_RELEASE', { name: metadata.name, spec, versions }, { details })
