@@ -160,9 +160,14 @@ function flattenHeaders(headers: Record<string, string | string[] | undefined>):
 }
 
 /** Runs the caller's hop check on a redirect target; a non-catalog error becomes `URL_NOT_ALLOWED`. */
-function checkHop(allowUrl: (url: URL) => void, next: URL, from: URL): void {
+function checkHop(
+  allowUrl: (url: URL, hop: { status: number; from: URL }) => void,
+  next: URL,
+  from: URL,
+  status: number,
+): void {
   try {
-    allowUrl(next);
+    allowUrl(next, { status, from });
   } catch (error) {
     if (isProContextError(error)) throw error;
     const reason = error instanceof Error && error.message ? `: ${error.message.replace(/\.$/, '')}` : '';
@@ -455,7 +460,7 @@ class GuardedHttpClient implements HttpClient {
           details: { host: url.host, failure: 'invalid-body' satisfies UpstreamFailure },
         });
       }
-      if (options.allowUrl) checkHop(options.allowUrl, next, url);
+      if (options.allowUrl) checkHop(options.allowUrl, next, url, raw.status);
       if (next.origin !== url.origin) {
         // Credentials meant for one origin never travel to another.
         delete headers.authorization;

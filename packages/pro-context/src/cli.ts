@@ -1,4 +1,4 @@
-import { ConfigLibraryProvider, docsEngineToken } from '@pro-context/engine';
+import { ConfigLibraryProvider, docsEngineToken, embedderToken } from '@pro-context/engine';
 import { serveStdio } from '@pro-context/host-stdio';
 import {
   type CompactResult,
@@ -510,11 +510,12 @@ export function buildProgram(): Command {
         const libraryWarnings = kernel
           .resolveAll(libraryProviderToken)
           .flatMap((p) => (p instanceof ConfigLibraryProvider ? p.warnings : []));
+        const embeddingsWarnings = await embeddingsWarningsOf(kernel);
         const fromEnvironment = kernel.environment.map(({ variable, key }) => `  ${key} from ${variable}\n`);
         // a warning may quote a configured URL: masked like a log line (user-info, secret query parameters)
         process.stdout.write(
           redactString(
-            `configuration OK${kernel.config.sourceFile ? ` (${kernel.config.sourceFile})` : ' (no file: defaults and environment)'}\n${fromEnvironment.length > 0 ? `set by the environment:\n${fromEnvironment.join('')}` : ''}${[...kernel.warnings, ...configurationNotes(kernel), ...libraryWarnings].map((w) => `warning: ${w}\n`).join('')}`,
+            `configuration OK${kernel.config.sourceFile ? ` (${kernel.config.sourceFile})` : ' (no file: defaults and environment)'}\n${fromEnvironment.length > 0 ? `set by the environment:\n${fromEnvironment.join('')}` : ''}${[...kernel.warnings, ...configurationNotes(kernel), ...libraryWarnings, ...embeddingsWarnings].map((w) => `warning: ${w}\n`).join('')}`,
           ),
         );
         await kernel.stop();
@@ -524,6 +525,21 @@ export function buildProgram(): Command {
       }
     });
   return program;
+}
+
+/**
+ * What the reranking model's configuration gets wrong without stopping the server (a `baseUrl` with a user name or
+ * password, a private one without `security.allowPrivateNetwork`, a `timeoutMs` past the engine's cap), as the
+ * server words it at start and in the first get-docs note; none when the plugin is not enabled.
+ */
+async function embeddingsWarningsOf(kernel: StartedKernel): Promise<string[]> {
+  const options = kernel.config.raw.embeddings;
+  if (options === undefined || !kernel.isBound(embedderToken)) return [];
+  const { embeddingsConfigurationWarnings } = await import('@pro-context/plugin-openai-embeddings');
+  return embeddingsConfigurationWarnings(
+    options as Parameters<typeof embeddingsConfigurationWarnings>[0],
+    kernel.config,
+  );
 }
 
 /** The program's options that take a value (the word after them is no command). */

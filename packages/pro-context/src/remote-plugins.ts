@@ -1,4 +1,5 @@
 import { type AnyPlugin, type ConfigSource, defineConfigSection, getPath, z } from '@pro-context/kernel';
+import { distance } from 'fastest-levenshtein';
 /**
  * The remote tool plugins the preset can enable by name (`plugins:` / `PRO_CONTEXT_PLUGINS`); a plugin not
  * enabled is never registered, so it binds, starts and lists nothing. A loader returns the plugins to add;
@@ -64,15 +65,30 @@ export function unknownRemotePlugins(listed: readonly string[]): string[] {
 }
 
 /**
+ * The remote plugin a name was meant to be: the same name in another case, else the closest spelling within two
+ * edits (and under a third of the name: `openai-embedings` → `openai-embeddings`, `contex7` → `context7`).
+ */
+function closestPluginName(name: string): RemotePluginName | undefined {
+  const wanted = name.toLowerCase().trim();
+  const same = names.find((known) => known.toLowerCase() === wanted);
+  if (same) return same;
+  let best: { name: RemotePluginName; edits: number } | undefined;
+  for (const known of names) {
+    const edits = distance(wanted, known);
+    if (edits <= 2 && edits * 3 < known.length && (best === undefined || edits < best.edits))
+      best = { name: known, edits };
+  }
+  return best?.name;
+}
+
+/**
  * What to tell the user and the agent about unknown names in the `plugins` list (undefined when there are
  * none): which names, that their tools are not offered, the names that exist, and the setting to fix.
  */
 export function unknownPluginsNote(listed: readonly string[], fromVariable = false): string | undefined {
   const unknown = unknownRemotePlugins(listed);
   if (unknown.length === 0) return undefined;
-  const guesses = unknown
-    .map((name) => names.find((known) => known.toLowerCase() === name.toLowerCase().trim()))
-    .filter((guess): guess is RemotePluginName => guess !== undefined);
+  const guesses = unknown.map(closestPluginName).filter((guess): guess is RemotePluginName => guess !== undefined);
   const where = fromVariable ? PLUGINS_ENV : "the configuration's plugins";
   return `${where} names ${unknown.map((n) => `'${n}'`).join(', ')}, which ${unknown.length === 1 ? 'is' : 'are'} no remote plugin of pro-context: no tools of ${unknown.length === 1 ? 'it' : 'them'} are offered. Known plugins: ${names.join(', ')}${guesses.length > 0 ? ` (did you mean ${guesses.map((g) => `'${g}'`).join(', ')}?)` : ''}. Fix the name in ${where} and restart the server.`;
 }

@@ -16,8 +16,9 @@ import {
   upstreamFailureOf,
   withoutKey,
 } from '@pro-context/plugin-kit';
+import { credentialsRefusal, NEVER_FETCHED, notAllowed, PRIVATE_NETWORK } from './checks.js';
 import { embeddingsErrors } from './errors.js';
-import type { EmbeddingsOptions } from './options.js';
+import type { EnabledEmbeddingsOptions } from './options.js';
 
 /** A vector's values as the cache keeps them (4 bytes each). */
 type Vector = Float32Array;
@@ -28,26 +29,34 @@ const VECTOR_TTL_MS = 7 * 24 * 3600 * 1000;
 const MAX_DETAIL_CHARS = 200;
 /** Longest vector accepted from a server. */
 const MAX_DIMENSIONS = 16_384;
+/** Redirects after which a client sends the POST again as a GET (no body): the model never gets the texts. */
+const METHOD_CHANGING_REDIRECTS = new Set([301, 302, 303]);
+
+/** `n` and the word, singular for one: `1 vector`, `2 vectors`. */
+export function counted(n: number, singular: string, plural = `${singular}s`): string {
+  return `${n} ${n === 1 ? singular : plural}`;
+}
 
 /**
  * An {@link Embedder} over an OpenAI-compatible `POST {baseUrl}/embeddings` (`{ model, input }` →
  * `{ data: [{ embedding, index }], model, usage }`), through the kernel's `HttpClient` (SSRF guard, size cap,
  * logging with secrets masked). Texts are sent `batchSize` at a time, each cut to `maxInputChars`; vectors are
  * kept in memory by a hash of model, dimensions and text (at most `cacheEntries`), so a section is embedded once.
- * Every failure is a catalog error naming its cause, without the key.
+ * Every failure is a catalog error naming its cause: a fixed sentence and the upstream's status, never the server's
+ * URL nor its own text (those go to the log, the key masked), since the note reaches remote clients.
  */
 export class OpenAiEmbedder implements Embedder {
   readonly id = 'openai-embeddings';
   readonly model: string;
   private learnt: number | undefined;
   private readonly endpoint: string;
-  /** The server as errors name it: its origin (no path, no user-info). */
+  /** The server as the log names it: its origin (no path, no user-info); errors and notes never do. */
   private readonly server: string;
   private readonly cache: TtlMemo<Vector> | undefined;
 
   constructor(
     private readonly http: HttpClient,
-    private readonly options: EmbeddingsOptions,
+    private readonly options: EnabledEmbeddingsOptions,
     private readonly retry: RetryPolicy,
     private readonly logger: Logger,
   ) {
@@ -80,6 +89,9 @@ export class OpenAiEmbedder implements Embedder {
       else missing.set(key, cut[i] as string);
     });
     if (missing.size > 0) {
+      // a user name or password in baseUrl: never sent, so nothing is asked
+      const refusal = credentialsRefusal(this.options.baseUrl);
+      if (refusal) throw refusal;
       const deadline = Date.now() + this.options.timeoutMs;
       const entries = [...missing];
       for (let at = 0; at < entries.length; at += this.options.batchSize) {
@@ -131,6 +143,20 @@ export class OpenAiEmbedder implements Embedder {
           // a float prints in ~20 characters (an indented answer puts each on a line of its own): room for every
           // vector of the batch, and no more
           maxBodyBytes: 64 * 1024 + input.length * (this.dimensions ?? 4096) * 40,
+          // a 301/302/303 would send the texts' POST again as a GET without them: refused, naming the status
+          allowUrl: (_next, hop) => {
+            if (METHOD_CHANGING_REDIRECTS.has(hop.status)) {
+              this.logger.warn('the embeddings server redirected the POST', {
+                server: this.server,
+                status: hop.status,
+              });
+              throw embeddingsErrors.create(
+                'EMBEDDINGS_REDIRECTED',
+                { status: hop.status },
+                { details: { status: hop.status } },
+              );
+            }
+          },
           signal,
         },
         this.retry,
@@ -145,23 +171,30 @@ export class OpenAiEmbedder implements Embedder {
   private timedOut(cause?: unknown): ProContextError {
     return embeddingsErrors.create(
       'EMBEDDINGS_TIMEOUT',
-      { server: this.server, ms: this.options.timeoutMs },
+      { ms: this.options.timeoutMs },
       cause === undefined ? {} : { cause, details: { failure: 'timeout' } },
     );
   }
 
   /** A transport failure as the code naming its cause. */
   private transportError(error: unknown): ProContextError {
+    // refused here (a redirect turning the POST into a GET): already the code naming it
+    if (isProContextError(error) && error.code === 'EMBEDDINGS_REDIRECTED') return error;
     const failure = upstreamFailureOf(error);
     if (failure === 'timeout') return this.timedOut(error);
-    const detail = this.masked(isProContextError(error) ? error.message : String(error));
+    // the HTTP client's message names the URL: for the log only
+    this.logger.debug('the embeddings request failed', {
+      server: this.server,
+      failure: failure ?? 'network',
+      error: this.masked(isProContextError(error) ? error.message : String(error)),
+    });
     // the HTTP client's own pause after a Retry-After: no request was sent
     if (isProContextError(error) && error.retryAfter !== undefined) {
       return error.code === 'RATE_LIMITED'
-        ? this.rateLimited(detail, error.retryAfter)
+        ? this.rateLimited(error.retryAfter, error)
         : embeddingsErrors.create(
             'EMBEDDINGS_UNAVAILABLE',
-            { server: this.server, status: 503, detail },
+            { status: 503 },
             { cause: error, retryAfter: error.retryAfter },
           );
     }
@@ -169,97 +202,96 @@ export class OpenAiEmbedder implements Embedder {
     if (failure === 'too-large' || failure === 'invalid-body') {
       return embeddingsErrors.create(
         'EMBEDDINGS_BAD_RESPONSE',
-        { server: this.server, detail: describeUpstreamFailure(failure) ?? detail },
+        { detail: describeUpstreamFailure(failure) ?? 'its answer could not be read' },
         { cause: error, details: { failure } },
       );
     }
     if (failure === 'refused-by-policy' || (isProContextError(error) && error.code === 'URL_NOT_ALLOWED')) {
-      return embeddingsErrors.create(
-        'EMBEDDINGS_NOT_ALLOWED',
-        { server: this.server, detail },
-        { cause: error, details: { failure: 'refused-by-policy' } },
-      );
+      // the guard says whether a setting would allow it (a private address) or none would (cloud metadata)
+      const privateTarget = !isProContextError(error) || /allowPrivateNetwork/.test(error.suggestion ?? '');
+      return notAllowed(privateTarget ? PRIVATE_NETWORK : NEVER_FETCHED, error);
     }
     return embeddingsErrors.create(
       'EMBEDDINGS_UNREACHABLE',
-      { server: this.server, detail: describeUpstreamFailure(failure) ?? detail },
+      { detail: describeUpstreamFailure(failure) ?? 'the request failed' },
       { cause: error, details: { failure: failure ?? 'network' } },
     );
   }
 
-  /** A failing status as the code naming its cause, with the server's own message (masked, bounded). */
+  /**
+   * A failing status as the code naming its cause and the status; the server's own message goes to the log only
+   * (masked and bounded), and not even there for a 401/403, whose message may echo part of the key.
+   */
   private statusError(response: HttpResponse): ProContextError {
     const status = response.status;
-    const detail = this.masked(upstreamMessage(response) || `HTTP ${status}`);
     if (status === 401 || status === 403) {
-      return embeddingsErrors.create('EMBEDDINGS_KEY_REJECTED', { server: this.server, status, detail });
+      this.logger.warn('the embeddings server refused the API key', { server: this.server, status });
+      return embeddingsErrors.create('EMBEDDINGS_KEY_REJECTED', { status }, { details: { status } });
     }
+    this.logger.warn('the embeddings server refused a request', {
+      server: this.server,
+      status,
+      message: this.masked(upstreamMessage(response)),
+    });
     if (status === 429) {
       const retryAfterMs =
         response.retryAfter !== undefined
           ? response.retryAfter * 1000
           : parseRetryAfterMs(response.headers['retry-after']);
-      return this.rateLimited(
-        `HTTP 429: ${detail}`,
-        retryAfterMs === undefined ? undefined : Math.max(1, Math.ceil(retryAfterMs / 1000)),
-      );
+      return this.rateLimited(retryAfterMs === undefined ? undefined : Math.max(1, Math.ceil(retryAfterMs / 1000)));
     }
-    if (status >= 500)
-      return embeddingsErrors.create('EMBEDDINGS_UNAVAILABLE', { server: this.server, status, detail });
-    return embeddingsErrors.create('EMBEDDINGS_REQUEST_REFUSED', { server: this.server, status, detail });
+    if (status >= 500) return embeddingsErrors.create('EMBEDDINGS_UNAVAILABLE', { status }, { details: { status } });
+    return embeddingsErrors.create('EMBEDDINGS_REQUEST_REFUSED', { status }, { details: { status } });
   }
 
   /** `RATE_LIMITED`, with the server's `Retry-After` when it gave one. */
-  private rateLimited(detail: string, retryAfter: number | undefined): ProContextError {
-    return new ProContextError(
-      'RATE_LIMITED',
-      `the embeddings server ${this.server} is rate limiting requests (${detail})`,
-      {
-        recoverable: true,
-        ...(retryAfter === undefined ? {} : { retryAfter }),
-        suggestion: 'Try again later, or raise the rate limit of the embeddings account.',
-        details: { failure: 'rate-limited' },
-      },
-    );
+  private rateLimited(retryAfter: number | undefined, cause?: unknown): ProContextError {
+    return new ProContextError('RATE_LIMITED', 'the embeddings server is rate limiting requests (HTTP 429)', {
+      recoverable: true,
+      ...(retryAfter === undefined ? {} : { retryAfter }),
+      ...(cause === undefined ? {} : { cause }),
+      suggestion: 'Try again later, or raise the rate limit of the embeddings account.',
+      details: { failure: 'rate-limited', status: 429 },
+    });
   }
 
   /** The answer's vectors, checked: as many as asked, each index once, finite numbers, one length. */
   private vectorsOf(response: HttpResponse, count: number): Vector[] {
     const bad = (detail: string) =>
-      embeddingsErrors.create(
-        'EMBEDDINGS_BAD_RESPONSE',
-        { server: this.server, detail },
-        { details: { failure: 'invalid-body' } },
-      );
+      embeddingsErrors.create('EMBEDDINGS_BAD_RESPONSE', { detail }, { details: { failure: 'invalid-body' } });
     let body: unknown;
     try {
       body = response.json();
     } catch {
-      throw bad(`not JSON (${response.headers['content-type'] ?? 'no content type'})`);
+      // the media type only (a header is the server's text)
+      const type = /^[\w.+-]{1,60}\/[\w.+-]{1,60}/.exec(response.headers['content-type'] ?? '')?.[0];
+      throw bad(`not JSON (${type ?? 'no content type'})`);
     }
     const data = (body as { data?: unknown } | null)?.data;
     if (!Array.isArray(data)) throw bad('no "data" list');
-    if (data.length !== count) throw bad(`${data.length} vectors for ${count} texts`);
+    if (data.length !== count) throw bad(`${counted(data.length, 'vector')} for ${counted(count, 'text')}`);
     const out: (Vector | undefined)[] = new Array(count).fill(undefined);
     const size = this.options.dimensions ?? this.learnt;
     let length: number | undefined;
     data.forEach((item: unknown, position) => {
       const { embedding, index = position } = (item ?? {}) as { embedding?: unknown; index?: unknown };
       if (!Number.isInteger(index) || (index as number) < 0 || (index as number) >= count) {
-        throw bad(`an index out of range (${String(index).slice(0, 20)})`);
+        throw bad(`an index out of range (${Number.isFinite(index) ? String(index) : `a ${typeof index}`})`);
       }
       if (out[index as number] !== undefined) throw bad(`index ${String(index)} given twice`);
       if (!Array.isArray(embedding) || embedding.length === 0 || embedding.length > MAX_DIMENSIONS) {
         throw bad(
-          `"embedding" ${Array.isArray(embedding) ? `of ${embedding.length} values` : 'is no list of numbers'}`,
+          `"embedding" ${Array.isArray(embedding) ? `of ${counted(embedding.length, 'value')}` : 'is no list of numbers'}`,
         );
       }
       if (!embedding.every((v) => typeof v === 'number' && Number.isFinite(v))) throw bad('a value that is no number');
       length ??= embedding.length;
-      if (embedding.length !== length) throw bad(`vectors of ${length} and ${embedding.length} dimensions`);
+      if (embedding.length !== length) {
+        throw bad(`vectors of ${counted(length, 'dimension')} and ${counted(embedding.length, 'dimension')}`);
+      }
       if (size !== undefined && embedding.length !== size) {
         throw bad(
-          `${embedding.length} dimensions where ${size} were ${this.options.dimensions ? 'configured' : 'given before'}`,
+          `${counted(embedding.length, 'dimension')} where ${size} ${size === 1 ? 'was' : 'were'} ${this.options.dimensions ? 'configured' : 'given before'}`,
         );
       }
       out[index as number] = Float32Array.from(embedding as number[]);
@@ -268,9 +300,16 @@ export class OpenAiEmbedder implements Embedder {
     return out as Vector[];
   }
 
-  /** A text with the key masked and cut to {@link MAX_DETAIL_CHARS}, on one line. */
+  /** A text with the key (and its base64) masked and cut to {@link MAX_DETAIL_CHARS}, on one line. */
   private masked(text: string): string {
-    return withoutKey(text, this.options.apiKey).replace(/\s+/g, ' ').trim().slice(0, MAX_DETAIL_CHARS);
+    const key = this.options.apiKey;
+    let out = withoutKey(text, key);
+    if (key) {
+      for (const encoded of [Buffer.from(key).toString('base64'), Buffer.from(`:${key}`).toString('base64')]) {
+        out = out.split(encoded.replace(/=+$/, '')).join('[REDACTED]');
+      }
+    }
+    return out.replace(/\s+/g, ' ').trim().slice(0, MAX_DETAIL_CHARS);
   }
 }
 

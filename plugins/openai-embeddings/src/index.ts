@@ -4,9 +4,10 @@
  *
  * Every export here is public API; named exports only (and the plugin as `default`).
  */
+export { embeddingsConfigurationWarnings } from './checks.js';
 export { OpenAiEmbedder } from './embedder.js';
 export { embeddingsErrors } from './errors.js';
-export type { EmbeddingsOptions, EmbeddingsOptionsInput } from './options.js';
+export type { EmbeddingsOptions, EmbeddingsOptionsInput, EnabledEmbeddingsOptions } from './options.js';
 export {
   EMBEDDINGS_API_KEY_ENV,
   EMBEDDINGS_CONFIG_KEY,

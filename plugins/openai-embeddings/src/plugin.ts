@@ -1,5 +1,6 @@
 import { embedderToken, rerankerToken } from '@pro-context/engine/api';
 import { definePlugin, kernelTokens } from '@pro-context/kernel';
+import { effectiveTimeoutMs, embeddingsConfigurationWarnings, interactiveTimeoutOf } from './checks.js';
 import { OpenAiEmbedder } from './embedder.js';
 import { embeddingsErrors } from './errors.js';
 import {
@@ -9,30 +10,16 @@ import {
   EMBEDDINGS_URL_ENV,
   type EmbeddingsOptions,
   type EmbeddingsOptionsInput,
+  type EnabledEmbeddingsOptions,
   embeddingsOptionsSchema,
 } from './options.js';
 import { EmbeddingReranker } from './reranker.js';
-
-/** Whether a URL's host is written as this machine or a private network (the network guard refuses it unless allowed). */
-function isLocalHost(url: string): boolean {
-  const host = new URL(url).hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  return (
-    host === 'localhost' ||
-    host.endsWith('.localhost') ||
-    host === '::1' ||
-    /^127\./.test(host) ||
-    /^10\./.test(host) ||
-    /^192\.168\./.test(host) ||
-    /^172\.(1[6-9]|2\d|3[01])\./.test(host) ||
-    host === 'host.docker.internal'
-  );
-}
 
 /**
  * The openai-embeddings plugin: an {@link OpenAiEmbedder} over an OpenAI-compatible `/v1/embeddings` server and a
  * reranker built on it, bound to the engine's `embedderToken` and `rerankerToken` (get-docs then reranks its best
  * sections with the model). Config section `embeddings`; `baseUrl` and `model` are required, the key optional
- * (`PRO_CONTEXT_EMBEDDINGS_API_KEY`, a secret). `enabled: false` binds nothing.
+ * (`PRO_CONTEXT_EMBEDDINGS_API_KEY`, a secret). `enabled: false` binds nothing (and needs neither).
  */
 export const openAiEmbeddingsPlugin = definePlugin<EmbeddingsOptions, EmbeddingsOptionsInput>({
   id: 'openai-embeddings',
@@ -49,13 +36,21 @@ export const openAiEmbeddingsPlugin = definePlugin<EmbeddingsOptions, Embeddings
   errors: embeddingsErrors.errors,
   provides: [embedderToken, rerankerToken],
   register(context, options) {
-    if (!options.enabled) return;
+    if (!options.enabled || options.baseUrl === undefined || options.model === undefined) return;
     const apiKey = options.apiKey?.trim();
-    const resolved: EmbeddingsOptions = { ...options, ...(apiKey ? { apiKey } : { apiKey: undefined }) };
+    // a wait past the engine's cap would be cut by the engine: the plugin gives up just before, with its own code
+    const timeoutMs = effectiveTimeoutMs(options.timeoutMs, interactiveTimeoutOf(context.config));
+    const resolved: EnabledEmbeddingsOptions = {
+      ...options,
+      baseUrl: options.baseUrl,
+      model: options.model,
+      timeoutMs,
+      ...(apiKey ? { apiKey } : { apiKey: undefined }),
+    };
     const retry = {
       retries: options.retries,
       retryDelaysMs: context.config.http.retryDelaysMs,
-      maxRetryAfterMs: options.timeoutMs,
+      maxRetryAfterMs: timeoutMs,
     };
     context.bindFactory(
       embedderToken,
@@ -69,17 +64,12 @@ export const openAiEmbeddingsPlugin = definePlugin<EmbeddingsOptions, Embeddings
     );
     context.bindFactory(
       rerankerToken,
-      (resolver) =>
-        new EmbeddingReranker(resolver.resolve(embedderToken) as OpenAiEmbedder, options.weight, options.timeoutMs),
+      (resolver) => new EmbeddingReranker(resolver.resolve(embedderToken) as OpenAiEmbedder, options.weight, timeoutMs),
     );
   },
   start(context, options) {
-    if (!options.enabled) return;
-    if (isLocalHost(options.baseUrl) && !context.config.security.allowPrivateNetwork) {
-      context.logger.warn(
-        `embeddings.baseUrl (${new URL(options.baseUrl).origin}) is on this machine or a private network, which the network guard refuses: get-docs answers lexically (with a note) until security.allowPrivateNetwork is true.`,
-      );
-    }
+    // what the configuration alone shows to be wrong, worded as the first get-docs call's note will say it
+    for (const warning of embeddingsConfigurationWarnings(options, context.config)) context.logger.warn(warning);
   },
 });
 

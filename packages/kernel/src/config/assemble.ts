@@ -118,7 +118,9 @@ export function flattenZodIssues(error: z.ZodError, prefix: string): { path: str
 }
 
 function describeIssues(source: ConfigSource | undefined, issues: ConfigIssue[]): string {
-  const where = source?.file ? ` in ${source.file}` : '';
+  // the file is named when it holds a bad key: a key missing from a section the environment set up (only
+  // PRO_CONTEXT_EMBEDDINGS_URL) is not the file's fault, and the issue's own message names the variable to set
+  const where = source?.file && issues.some((issue) => issue.line !== undefined) ? ` in ${source.file}` : '';
   const lines = issues.map((issue) => {
     const at = [issue.line ? `line ${issue.line}` : '', issue.variable ? `from ${issue.variable}` : '']
       .filter(Boolean)

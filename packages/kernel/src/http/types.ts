@@ -24,9 +24,10 @@ export interface HttpRequestOptions {
    * Called with every redirect target before it is fetched (not with the first URL, which the caller
    * checks itself); throwing refuses the hop and fails the request. A catalog error is passed through as
    * is; any other error becomes `URL_NOT_ALLOWED` naming the redirect. Lets a caller hold every hop to
-   * its own policy (`read-page`'s allowlist) on top of the client's network-address guard.
+   * its own policy (`read-page`'s allowlist) on top of the client's network-address guard. `hop` tells the
+   * redirect's status and the URL it came from (a POST turned into a GET by a 301/302/303 can be refused).
    */
-  allowUrl?: (url: URL) => void;
+  allowUrl?: (url: URL, hop: { status: number; from: URL }) => void;
 }
 
 /** A response whose body was read completely (within the size cap). */
