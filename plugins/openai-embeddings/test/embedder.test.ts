@@ -1,5 +1,5 @@
 import { type Embedder, embedderToken, type Reranker, rerankerToken } from '@pro-context/engine/api';
-import type { StartedKernel } from '@pro-context/kernel';
+import { type AnyPlugin, definePlugin, type StartedKernel, z } from '@pro-context/kernel';
 import { createLogger } from '@pro-context/logging';
 import { catalogErrorOf, createTestKernel, type FakeEmbeddings, startFakeEmbeddings } from '@pro-context/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -25,9 +25,13 @@ afterEach(async () => {
   await Promise.all(kernels.splice(0).map((k) => k.stop()));
 });
 
-async function start(embeddings: Record<string, unknown> = {}, config: Record<string, unknown> = {}) {
+async function start(
+  embeddings: Record<string, unknown> = {},
+  config: Record<string, unknown> = {},
+  others: AnyPlugin[] = [],
+) {
   const kernel = await createTestKernel({
-    plugins: [openAiEmbeddingsPlugin],
+    plugins: [...others, openAiEmbeddingsPlugin],
     config: {
       http: { retryDelaysMs: [10] },
       embeddings: { baseUrl: fake.baseUrl, model: 'fake-embed', apiKey: KEY, ...embeddings },
@@ -40,6 +44,8 @@ async function start(embeddings: Record<string, unknown> = {}, config: Record<st
 }
 
 const signal = () => new AbortController().signal;
+/** The fake's `host:port`, which no error may name. */
+const host = () => new URL(fake.baseUrl).host;
 
 describe('the OpenAI-compatible embedder', () => {
   it("gives the server's vectors in order, in batches, each text asked once", async () => {
@@ -89,7 +95,7 @@ describe('the OpenAI-compatible embedder', () => {
       ['500', () => fake.fault({ status: 500 }), 'EMBEDDINGS_UNAVAILABLE', /failed \(HTTP 500\)/],
       ['html', () => fake.fault({ status: 200, body: '<html>portal</html>' }), 'EMBEDDINGS_BAD_RESPONSE', /not JSON/],
       ['no data', () => fake.fault({ json: { result: [] } }), 'EMBEDDINGS_BAD_RESPONSE', /no "data" list/],
-      ['count', () => fake.fault({ json: { data: [] } }), 'EMBEDDINGS_BAD_RESPONSE', /0 vectors for 1 texts/],
+      ['count', () => fake.fault({ json: { data: [] } }), 'EMBEDDINGS_BAD_RESPONSE', /: 0 vectors for 1 text$/],
       [
         'nan',
         () => fake.fault({ json: { data: [{ index: 0, embedding: ['x'] }] } }),
@@ -103,6 +109,8 @@ describe('the OpenAI-compatible embedder', () => {
       const error = await catalogErrorOf(embedder.embed([`text ${name} ${n++}`], signal()));
       expect(error.code, `${name}: ${error.message}`).toBe(code);
       expect(error.message, name).toMatch(message);
+      // a note reaches remote clients: never the server's address
+      expect(JSON.stringify(error.toPayload()), name).not.toContain(host());
       fake.fault();
       await fake.accept();
     }
@@ -110,7 +118,7 @@ describe('the OpenAI-compatible embedder', () => {
     fake.fault({ status: 429, retryAfter: 9 });
     const limited = await catalogErrorOf(embedder.embed(['rate limited'], signal()));
     expect(limited.code).toBe('RATE_LIMITED');
-    expect(limited.message).toMatch(/rate limiting requests \(HTTP 429: Rate limit reached/);
+    expect(limited.message).toBe('the embeddings server is rate limiting requests (HTTP 429)');
     expect(limited.retryAfter).toBe(9);
     fake.fault();
     const asked = fake.count();
@@ -123,16 +131,117 @@ describe('the OpenAI-compatible embedder', () => {
     const other = await start({ apiKey: wrongKey });
     const rejected = await catalogErrorOf(other.embedder.embed(['hello'], signal()));
     expect(rejected.code).toBe('EMBEDDINGS_KEY_REJECTED');
-    expect(rejected.message).toContain('Incorrect API key provided: [REDACTED]');
+    expect(rejected.message).toBe('the embeddings server refused the API key (HTTP 401)');
     expect(JSON.stringify(rejected.toPayload())).not.toContain(wrongKey);
+    expect(JSON.stringify(rejected.toPayload())).not.toContain('Incorrect API key');
     const unknown = await start({ model: 'no-such-model' });
     const refused = await catalogErrorOf(unknown.embedder.embed(['hello'], signal()));
     expect(refused.code).toBe('EMBEDDINGS_REQUEST_REFUSED');
-    expect(refused.message).toContain('HTTP 404');
-    expect(refused.message).toContain('`no-such-model` does not exist');
+    expect(refused.message).toBe('the embeddings server refused the request (HTTP 404)');
+    expect(refused.suggestion).toContain("the server's own message is in pro-context's log");
+    // the server's own words are for the operator: in the log, with the server's address
+    expect(written.join('\n')).toContain('`no-such-model` does not exist');
+    expect(written.join('\n')).toContain(host());
     // neither key was ever logged
     expect(written.join('\n')).not.toContain(KEY);
     expect(written.join('\n')).not.toContain(wrongKey);
+  });
+
+  it('says "1 vector", "2 texts", "1 dimension": counts in the right number', async () => {
+    const { embedder } = await start();
+    fake.fault({ json: { data: [{ index: 0, embedding: [0.5] }] } });
+    const count = await catalogErrorOf(embedder.embed(['one', 'two'], signal()));
+    expect(count.message).toMatch(/: 1 vector for 2 texts$/);
+    fake.fault({ json: { data: [{ index: 0, embedding: [0.5] }] } });
+    // the first answer tells the length: 1 dimension
+    const first = await embedder.embed(['alone'], signal());
+    expect(first[0]).toHaveLength(1);
+    fake.fault({ json: { data: [{ index: 0, embedding: [0.5, 0.5] }] } });
+    const length = await catalogErrorOf(embedder.embed(['again'], signal()));
+    expect(length.message).toMatch(/: 2 dimensions where 1 was given before$/);
+  });
+
+  it('keeps whatever a 401 echoes (part of the key, its base64) out of the error: code, fixed sentence, status', async () => {
+    const wrongKey = 'emb-echo-1f2e3d4c5b6a79880706';
+    const partial = `${wrongKey.slice(0, 7)}****${wrongKey.slice(-4)}`;
+    const base64 = Buffer.from(`:${wrongKey}`).toString('base64');
+    written.length = 0;
+    const { embedder } = await start({ apiKey: wrongKey });
+    for (const status of [401, 403]) {
+      fake.fault({
+        status,
+        body: JSON.stringify({
+          error: { message: `Incorrect API key provided: ${partial} (Basic ${base64}) at ${fake.baseUrl}`, code: 'x' },
+        }),
+      });
+      const error = await catalogErrorOf(embedder.embed([`echo ${status}`], signal()));
+      expect(error.code).toBe('EMBEDDINGS_KEY_REJECTED');
+      expect(error.message).toBe(`the embeddings server refused the API key (HTTP ${status})`);
+      const payload = JSON.stringify(error.toPayload());
+      for (const secret of [partial, wrongKey.slice(-4), base64, host()]) expect(payload).not.toContain(secret);
+    }
+    // nor in the log: a 401's text is not even logged
+    expect(written.join('\n')).not.toContain(partial);
+    expect(written.join('\n')).not.toContain(base64);
+  });
+
+  it('refuses a baseUrl with a user name or password before asking anything, saying so', async () => {
+    const withCredentials = fake.baseUrl.replace('http://', 'http://user:hunter2@');
+    written.length = 0;
+    const { embedder } = await start({ baseUrl: withCredentials });
+    const error = await catalogErrorOf(embedder.embed(['hello'], signal()));
+    expect(error.code).toBe('EMBEDDINGS_URL_CREDENTIALS');
+    expect(error.message).toContain('embeddings.baseUrl holds a user name or password');
+    expect(error.suggestion).toContain('PRO_CONTEXT_EMBEDDINGS_API_KEY');
+    expect(error.suggestion).not.toContain('allowPrivateNetwork');
+    expect(JSON.stringify(error.toPayload())).not.toContain('hunter2');
+    expect(fake.count()).toBe(0);
+    // said at start too, in the same words
+    expect(written.join('\n')).toContain(`EMBEDDINGS_URL_CREDENTIALS: ${error.message}.`);
+    expect(written.join('\n')).not.toContain('hunter2');
+  });
+
+  it('refuses a redirect that turns the POST into a GET, naming its status; follows a 307', async () => {
+    const { embedder } = await start();
+    for (const status of [301, 302, 303]) {
+      fake.fault({ status, headers: { location: `${fake.baseUrl}/elsewhere` }, body: '' });
+      const error = await catalogErrorOf(embedder.embed([`moved ${status}`], signal()));
+      expect(error.code, error.message).toBe('EMBEDDINGS_REDIRECTED');
+      expect(error.message).toContain(`answered HTTP ${status}, a redirect that turns the POST into a GET`);
+      expect(error.message).not.toContain(host());
+    }
+    // the GET was never sent
+    expect(fake.requests.every((r) => r.method === 'POST')).toBe(true);
+    // a 307 keeps the method and the body: followed (once, to the same path)
+    fake.fault({ status: 307, headers: { location: `${fake.baseUrl}/embeddings` }, body: '', times: 1 });
+    expect(await embedder.embed(['kept'], signal())).toHaveLength(1);
+    expect(fake.requests.at(-1)?.body).toMatchObject({ input: ['kept'] });
+  });
+
+  it("gives up under the engine's interactiveTimeoutMs when timeoutMs is past it, and says so at start", async () => {
+    written.length = 0;
+    const { embedder, reranker } = await start(
+      { timeoutMs: 5000 },
+      { engine: { interactiveTimeoutMs: 1000 } },
+      // the engine's section as the engine declares it (the plugin reads only interactiveTimeoutMs)
+      [
+        definePlugin({
+          id: 'engine-settings',
+          kernel: '^0.1.0',
+          configKey: 'engine',
+          optionsSchema: z.object({ interactiveTimeoutMs: z.number() }),
+          register() {},
+        }),
+      ],
+    );
+    expect(reranker.timeoutMs).toBe(750);
+    expect(written.join('\n')).toContain(
+      'embeddings.timeoutMs (5000 ms) is past engine.interactiveTimeoutMs (1000 ms), how long a tool call waits: get-docs waits for the model 750 ms at most',
+    );
+    fake.fault({ delayMs: 3000 });
+    const error = await catalogErrorOf(embedder.embed(['slow'], signal()));
+    expect(error.code).toBe('EMBEDDINGS_TIMEOUT');
+    expect(error.message).toBe('the embeddings server did not answer within 750 ms');
   });
 
   it('refuses a loopback server unless security.allowPrivateNetwork is set, and says so at start', async () => {
@@ -141,7 +250,12 @@ describe('the OpenAI-compatible embedder', () => {
     expect(written.join('\n')).toContain('security.allowPrivateNetwork');
     const error = await catalogErrorOf(embedder.embed(['hello'], signal()));
     expect(error.code).toBe('EMBEDDINGS_NOT_ALLOWED');
+    expect(error.message).toBe(
+      'the embeddings server is on this machine or a private network, which the network guard refuses',
+    );
     expect(error.suggestion).toContain('security.allowPrivateNetwork: true');
+    // the start's warning says it in the same words
+    expect(written.join('\n')).toContain(`EMBEDDINGS_NOT_ALLOWED: ${error.message}.`);
     expect(fake.count()).toBe(0);
   });
 });
@@ -165,6 +279,27 @@ describe('the reranker built on it', () => {
     // another query over the same sections: only the query is embedded
     await reranker.rerank('proxies', candidates, signal());
     expect(fake.inputs.slice(asked)).toEqual(['proxies']);
+  });
+
+  it('binds nothing when enabled is false, and then needs neither baseUrl nor model', async () => {
+    const bare = await createTestKernel({
+      plugins: [openAiEmbeddingsPlugin],
+      config: { embeddings: { enabled: false } },
+    });
+    kernels.push(bare);
+    expect(bare.isBound(rerankerToken)).toBe(false);
+    // enabled (the default), both are required, each named with its variable and "required"
+    const error = await catalogErrorOf(
+      createTestKernel({ plugins: [openAiEmbeddingsPlugin], config: { embeddings: { weight: 0.3 } } }),
+    );
+    expect(error.code).toBe('CONFIG_INVALID');
+    expect(error.message).toMatch(
+      /embeddings\.baseUrl: required: .*Set PRO_CONTEXT_EMBEDDINGS_URL or embeddings\.baseUrl/,
+    );
+    expect(error.message).toMatch(
+      /embeddings\.model: required: .*Set PRO_CONTEXT_EMBEDDINGS_MODEL or embeddings\.model/,
+    );
+    expect(error.message).not.toContain('expected string, received undefined');
   });
 
   it('binds nothing when enabled is false', async () => {

@@ -25,6 +25,8 @@ export interface FakeApiFault {
   json?: unknown;
   /** `Retry-After` seconds sent with the status. */
   retryAfter?: number;
+  /** Headers sent with `status` (a redirect's `location`). */
+  headers?: Record<string, string>;
   /** Wait this long before answering (past the client's timeout, for a slow upstream). */
   delayMs?: number;
   /** Never answer (the client's deadline or abort ends the request). */
@@ -94,7 +96,10 @@ export async function startFakeApi(
           return {
             status: active.status,
             body: active.body ?? errorBody(active.status, request.path),
-            headers: active.retryAfter === undefined ? {} : { 'retry-after': String(active.retryAfter) },
+            headers: {
+              ...(active.retryAfter === undefined ? {} : { 'retry-after': String(active.retryAfter) }),
+              ...active.headers,
+            },
           };
         }
         return route(request);
