@@ -169,15 +169,38 @@ describe.skipIf(skipReason)(`get-docs reranked by an embeddings model${skipReaso
     fake.fault();
   });
 
-  it('… when it refuses the key (and echoes it: the key is masked)', async () => {
+  it('… when it refuses the key, echoing part of it or its base64: the note has none of it, nor the address', async () => {
+    const partial = `${KEY.slice(0, 8)}****${KEY.slice(-4)}`;
+    const base64 = Buffer.from(`:${KEY}`).toString('base64');
     fake.fault({
       status: 401,
       body: JSON.stringify(
-        openAiErrorBody(`Incorrect API key provided: ${KEY}.`, 'invalid_request_error', 'invalid_api_key'),
+        openAiErrorBody(
+          `Incorrect API key provided: ${partial} (Basic ${base64}).`,
+          'invalid_request_error',
+          'invalid_api_key',
+        ),
       ),
     });
     const answer = await degrades('ssl certificates', /^EMBEDDINGS_KEY_REJECTED: /, /HTTP 401/);
-    expect(answer.notes[0]).toContain('Incorrect API key provided: [REDACTED]');
+    // the code, a fixed sentence and the status: no upstream text, no URL
+    expect(answer.notes[0]).toContain('(the embeddings server refused the API key (HTTP 401))');
+    for (const leak of ['Incorrect API key', partial, KEY.slice(-4), base64, new URL(fake.baseUrl).host]) {
+      expect(answer.text).not.toContain(leak);
+    }
+    // nor in anything the server wrote (stderr included)
+    for (const line of reranked.written) {
+      expect(line).not.toContain(partial);
+      expect(line).not.toContain(base64);
+    }
+    fake.fault();
+  });
+
+  it('… when it redirects the POST with a 302 (which would turn it into a GET): coded, naming the status', async () => {
+    fake.fault({ status: 302, headers: { location: `${fake.baseUrl}/moved` }, body: '' });
+    const answer = await degrades('async support', /^EMBEDDINGS_REDIRECTED: /, /answered HTTP 302/);
+    expect(answer.notes[0]).not.toContain(new URL(fake.baseUrl).host);
+    expect(fake.requests.filter((r) => r.method !== 'POST')).toEqual([]);
     fake.fault();
   });
 
