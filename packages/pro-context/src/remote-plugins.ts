@@ -65,18 +65,21 @@ export function unknownRemotePlugins(listed: readonly string[]): string[] {
 }
 
 /**
- * The remote plugin a name was meant to be: the same name in another case, else the closest spelling within two
- * edits (and under a third of the name: `openai-embedings` → `openai-embeddings`, `contex7` → `context7`).
+ * The remote plugin a name was meant to be, among those not listed already: the same name in another case, else the
+ * closest spelling within two edits (and under a third of the name: `openai-embedings` → `openai-embeddings`,
+ * `contex7` → `context7`).
  */
-function closestPluginName(name: string): RemotePluginName | undefined {
+function closestPluginName(name: string, listed: readonly string[]): RemotePluginName | undefined {
   const wanted = name.toLowerCase().trim();
-  const same = names.find((known) => known.toLowerCase() === wanted);
+  const candidates = names.filter((known) => !listed.includes(known));
+  const same = candidates.find((known) => known.toLowerCase() === wanted);
   if (same) return same;
   let best: { name: RemotePluginName; edits: number } | undefined;
-  for (const known of names) {
+  for (const known of candidates) {
     const edits = distance(wanted, known);
-    if (edits <= 2 && edits * 3 < known.length && (best === undefined || edits < best.edits))
+    if (edits <= 2 && edits * 3 < known.length && (best === undefined || edits < best.edits)) {
       best = { name: known, edits };
+    }
   }
   return best?.name;
 }
@@ -88,7 +91,10 @@ function closestPluginName(name: string): RemotePluginName | undefined {
 export function unknownPluginsNote(listed: readonly string[], fromVariable = false): string | undefined {
   const unknown = unknownRemotePlugins(listed);
   if (unknown.length === 0) return undefined;
-  const guesses = unknown.map(closestPluginName).filter((guess): guess is RemotePluginName => guess !== undefined);
+  // a name listed already is no guess (`context7,context8` meant two names, not context7 twice)
+  const guesses = unknown
+    .map((name) => closestPluginName(name, listed))
+    .filter((guess): guess is RemotePluginName => guess !== undefined);
   const where = fromVariable ? PLUGINS_ENV : "the configuration's plugins";
   return `${where} names ${unknown.map((n) => `'${n}'`).join(', ')}, which ${unknown.length === 1 ? 'is' : 'are'} no remote plugin of pro-context: no tools of ${unknown.length === 1 ? 'it' : 'them'} are offered. Known plugins: ${names.join(', ')}${guesses.length > 0 ? ` (did you mean ${guesses.map((g) => `'${g}'`).join(', ')}?)` : ''}. Fix the name in ${where} and restart the server.`;
 }

@@ -42,6 +42,16 @@ describe('remote plugins enabled by name (issue #11 item 7)', () => {
     expect(unknownPluginsNote(['exa', 'codex7'])).toBeUndefined();
   });
 
+  it('guesses a close spelling too (within two edits), but not a name listed already nor for a short one', () => {
+    expect(unknownPluginsNote(['openai-embedings'])).toContain("(did you mean 'openai-embeddings'?)");
+    expect(unknownPluginsNote(['contex7', 'grounding'])).toContain("(did you mean 'context7'?)");
+    // context7 is listed: context8 is another name, not context7 again
+    expect(unknownPluginsNote(['context7', 'context8'])).not.toContain('did you mean');
+    // 'exaa' is one edit from 'exa', but a third of a three-letter name is no spelling slip
+    expect(unknownPluginsNote(['exaa'])).not.toContain('did you mean');
+    expect(unknownPluginsNote(['embeddings'])).not.toContain('did you mean');
+  });
+
   it("codex7 brings Context7's client without its tools; with context7 enabled too, the client with the tools", async () => {
     const codex7 = await loadRemotePlugins(['codex7']);
     expect(codex7.map((p) => p.id)).toEqual(['context7', 'codex7']);
