@@ -51,14 +51,18 @@ function makeClient(): HttpClient {
 describe('allowUrl: a per-request check of every redirect hop', () => {
   it('is asked about each redirect target, not the first URL, and the request goes through when it allows them', async () => {
     const asked: string[] = [];
+    const hops: string[] = [];
     const response = await makeClient().get(`http://docs.test:${port}/start`, {
-      allowUrl: (url) => {
+      allowUrl: (url, hop) => {
         asked.push(url.href);
+        hops.push(`${hop.status} from ${hop.from.href}`);
       },
     });
     expect(response.status).toBe(200);
     expect(response.text()).toBe('the end');
     expect(asked).toEqual([`http://other.test:${port}/middle`, `http://other.test:${port}/end`]);
+    // each hop with the redirect's status and where it came from (a POST's 301/302/303 can be refused)
+    expect(hops).toEqual([`302 from http://docs.test:${port}/start`, `301 from http://other.test:${port}/middle`]);
   });
 
   it('refuses a hop before fetching it, passing the caller’s catalog error through', async () => {

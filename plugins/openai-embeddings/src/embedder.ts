@@ -306,7 +306,7 @@ export class OpenAiEmbedder implements Embedder {
     let out = withoutKey(text, key);
     if (key) {
       for (const encoded of [Buffer.from(key).toString('base64'), Buffer.from(`:${key}`).toString('base64')]) {
-        out = out.split(encoded.replace(/=+$/, '')).join('[REDACTED]');
+        out = out.split(encoded.replace(/={1,2}$/, '')).join('[REDACTED]');
       }
     }
     return out.replace(/\s+/g, ' ').trim().slice(0, MAX_DETAIL_CHARS);

@@ -183,6 +183,15 @@ describe('the OpenAI-compatible embedder', () => {
     // nor in the log: a 401's text is not even logged
     expect(written.join('\n')).not.toContain(partial);
     expect(written.join('\n')).not.toContain(base64);
+    // another status's text is logged for the operator, the key and its base64 masked
+    fake.fault({
+      status: 400,
+      body: JSON.stringify({ error: { message: `bad header Basic ${base64} (${wrongKey})` } }),
+    });
+    expect((await catalogErrorOf(embedder.embed(['echo 400'], signal()))).code).toBe('EMBEDDINGS_REQUEST_REFUSED');
+    expect(written.join('\n')).toContain('bad header Basic [REDACTED]');
+    expect(written.join('\n')).not.toContain(base64.slice(0, 20));
+    expect(written.join('\n')).not.toContain(wrongKey);
   });
 
   it('refuses a baseUrl with a user name or password before asking anything, saying so', async () => {
