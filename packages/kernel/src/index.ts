@@ -69,8 +69,6 @@ export type {
   ResolvedVersion,
 } from './contracts/registry-resolver.js';
 export { registryResolverToken } from './contracts/registry-resolver.js';
-export type { IndexLease, LeaseHandle, ReplicaEvent, ReplicaEvents } from './contracts/replicas.js';
-export { indexLeaseToken, replicaEventsToken } from './contracts/replicas.js';
 export type {
   IndexableChunk,
   IndexBatchMessage,

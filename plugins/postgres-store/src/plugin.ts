@@ -1,14 +1,13 @@
 import { createRequire } from 'node:module';
 import { keyStoreToken, rateLimiterToken, usageStoreToken } from '@pro-context/access';
+import { indexLeaseToken, replicaEventsToken } from '@pro-context/engine/api';
 import {
   cacheStoreToken,
   createToken,
   definePlugin,
-  indexLeaseToken,
   kernelTokens,
   type PluginDefinition,
   ProContextError,
-  replicaEventsToken,
 } from '@pro-context/kernel';
 import { PostgresAccessStore } from './access.js';
 import { Database } from './database.js';
