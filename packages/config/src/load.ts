@@ -1,15 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
-import {
-  applyEnvironment,
-  type ConfigSource,
-  deepMerge,
-  kernelEnvironment,
-  ProContextError,
-  setPath,
-} from '@pro-context/kernel';
+import { type ConfigSource, deepMerge, ProContextError, setPath } from '@pro-context/kernel';
 import type { LineCounter } from 'yaml';
+import { applyEnvironment, kernelEnvironment } from './environment.js';
 
 /** The YAML parser, imported only when there is a file to read (a start without one never loads it). */
 type Yaml = typeof import('yaml');

@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { createKernel, createToken, defineConfigSection, definePlugin, ProContextError, z } from '@pro-context/kernel';
 import { createLogger, createSilentLogger } from '@pro-context/logging';
 import { describe, expect, it } from 'vitest';
-import { configJsonSchema, loadConfig } from '../src/index.js';
+import { configJsonSchema, loadConfig, validateConfig } from '../src/index.js';
 
-const silent = { logger: createSilentLogger() };
+const silent = { logger: createSilentLogger(), validateConfig };
 
 async function expectCode(promise: Promise<unknown> | (() => unknown), code: string): Promise<ProContextError> {
   try {
@@ -257,7 +257,7 @@ describe('environment variables declared by plugins, read by loadConfig', () => 
     const logger = createLogger({ level: 'debug', stream: { write: (line: string) => lines.push(line) } });
     const secret = 'short-but-secret-value';
     const source = await loadConfig({ cwd: tmpdir(), env: { REMOTE_API_KEY: secret }, file: undefined });
-    const error = await failure(createKernel({ logger, config: source }).use(apiPlugin).start());
+    const error = await failure(createKernel({ logger, validateConfig, config: source }).use(apiPlugin).start());
     expect(error.message).toContain('remoteApi.apiKey (from REMOTE_API_KEY): An API key has at least 32 characters');
     expect(JSON.stringify(error.toPayload())).not.toContain(secret);
     expect(lines.join('')).not.toContain(secret);
@@ -265,6 +265,7 @@ describe('environment variables declared by plugins, read by loadConfig', () => 
     const good = 'k'.repeat(40);
     const kernel = await createKernel({
       logger,
+      validateConfig,
       config: await loadConfig({ cwd: tmpdir(), env: { REMOTE_API_KEY: good }, file: undefined }),
     })
       .use(apiPlugin)

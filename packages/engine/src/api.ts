@@ -17,6 +17,9 @@ export type { DocsEngine } from './engine.js';
 export type { LoadedDocs, StoredChunk } from './indexing/doc-store.js';
 // the engine's service token
 export { docsEngineToken } from './plugin.js';
+// the optional contracts of replicas sharing one store (postgres-store binds them)
+export type { IndexLease, LeaseHandle, ReplicaEvent, ReplicaEvents } from './replicas.js';
+export { indexLeaseToken, replicaEventsToken } from './replicas.js';
 // the reranking seam: optional Embedder / Reranker contracts and their tokens (issue #28)
 export type { Embedder, RerankCandidate, Reranker } from './reranking.js';
 export {

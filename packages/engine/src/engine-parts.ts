@@ -2,11 +2,9 @@ import type {
   AnswerRevisions,
   CacheStore,
   HttpClient,
-  IndexLease,
   LibraryProvider,
   Logger,
   RegistryResolver,
-  ReplicaEvents,
   SearchBackend,
   SourceAdapter,
   UrlAllowlist,
@@ -16,6 +14,7 @@ import type { LibraryCatalog } from './libraries/catalog.js';
 import type { Libraries } from './libraries/libraries.js';
 import type { EngineOptions } from './options.js';
 import type { PageReader } from './read-page/pages.js';
+import type { IndexLease, ReplicaEvents } from './replicas.js';
 import type { Reranker } from './reranking.js';
 import type { SourceChain } from './versions/sources.js';
 import type { ServedVersion } from './versions/types.js';

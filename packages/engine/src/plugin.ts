@@ -4,11 +4,9 @@ import {
   createToken,
   definePlugin,
   docsFallbackToken,
-  indexLeaseToken,
   kernelTokens,
   libraryProviderToken,
   registryResolverToken,
-  replicaEventsToken,
   searchBackendToken,
   sourceAdapterToken,
   type ToolPlugin,
@@ -19,6 +17,7 @@ import { ConfigLibraryProvider } from './libraries/config-provider.js';
 import { settingsDeclarations } from './libraries/settings.js';
 import { type EngineOptions, engineOptionsSchema } from './options.js';
 import { enginePrompts } from './prompts.js';
+import { indexLeaseToken, replicaEventsToken } from './replicas.js';
 import { rerankerToken } from './reranking.js';
 import { engineResources, engineResourceTemplates } from './resources.js';
 import { librariesConfigSection, projectConfigSection } from './settings.js';

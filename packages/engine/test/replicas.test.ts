@@ -4,15 +4,9 @@ import {
   type DocsResult,
   definePlugin,
   type Freshness,
-  type IndexLease,
-  indexLeaseToken,
   KERNEL_VERSION,
   kernelTokens,
-  type LeaseHandle,
   type LibraryDescriptor,
-  type ReplicaEvent,
-  type ReplicaEvents,
-  replicaEventsToken,
   type StartedKernel,
   sourceAdapterToken,
 } from '@pro-context/kernel';
@@ -24,6 +18,14 @@ import {
   startLoopbackSite,
 } from '@pro-context/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import {
+  type IndexLease,
+  indexLeaseToken,
+  type LeaseHandle,
+  type ReplicaEvent,
+  type ReplicaEvents,
+  replicaEventsToken,
+} from '../src/api.js';
 import { ns } from '../src/indexing/keys.js';
 import { docsEngineToken, enginePlugin } from '../src/plugin.js';
 

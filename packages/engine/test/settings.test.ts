@@ -1,4 +1,4 @@
-import { configJsonSchema } from '@pro-context/config';
+import { configJsonSchema, validateConfig } from '@pro-context/config';
 import { createKernel } from '@pro-context/kernel';
 import { createSilentLogger } from '@pro-context/logging';
 import { catalogErrorOf, createTestKernel } from '@pro-context/testing';
@@ -45,7 +45,7 @@ describe('the engine owns libraries and project', () => {
 
   it('without the engine, libraries is an unrecognized key of a bare kernel', async () => {
     const error = await catalogErrorOf(
-      createKernel({ logger: createSilentLogger(), config: { libraries: [] } }).start(),
+      createKernel({ logger: createSilentLogger(), validateConfig, config: { libraries: [] } }).start(),
     );
     expect(error.message).toMatch(/libraries: Unrecognized key/);
   });

@@ -9,15 +9,19 @@ import 'reflect-metadata';
 import * as z from 'zod';
 
 export { inject, injectAll, injectable } from 'tsyringe';
-export type { ConfigIssue, DeclaredConfigSection, ValidatedConfig } from './config/assemble.js';
-export { declaredConfigSections, flattenZodIssues, validateConfig } from './config/assemble.js';
 export type { KernelConfig } from './config/kernel-schema.js';
 export { httpConfigSchema, loggingConfigSchema, securityConfigSchema } from './config/kernel-schema.js';
-export type { ConfigSource } from './config/load.js';
-export { applyEnvironment, deepMerge, getPath, kernelEnvironment, setPath } from './config/load.js';
 export type { ConfigSection } from './config/sections.js';
 export { defineConfigSection } from './config/sections.js';
-export type { EnvironmentVariable, ResolvedConfig } from './config/types.js';
+export type { ConfigIssue, ConfigSource, EnvironmentVariable, ResolvedConfig } from './config/types.js';
+export type { ConfigValidator, DeclaredConfigSection, ValidatedConfig } from './config/validate.js';
+export {
+  configInvalid,
+  declaredConfigSections,
+  flattenZodIssues,
+  parseConfigSections,
+} from './config/validate.js';
+export { deepMerge, getPath, setPath } from './config/values.js';
 export type { AnswerRevisions } from './contracts/answer-revisions.js';
 export { createAnswerRevisions } from './contracts/answer-revisions.js';
 export type {
@@ -65,8 +69,6 @@ export type {
   ResolvedVersion,
 } from './contracts/registry-resolver.js';
 export { registryResolverToken } from './contracts/registry-resolver.js';
-export type { IndexLease, LeaseHandle, ReplicaEvent, ReplicaEvents } from './contracts/replicas.js';
-export { indexLeaseToken, replicaEventsToken } from './contracts/replicas.js';
 export type {
   IndexableChunk,
   IndexBatchMessage,

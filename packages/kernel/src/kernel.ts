@@ -1,8 +1,14 @@
 import semver from 'semver';
-import { flattenZodIssues, mergeOptions, validateConfig } from './config/assemble.js';
-import { type ConfigSource, getPath } from './config/load.js';
 import { ONCE } from './config/once.js';
-import type { ResolvedConfig } from './config/types.js';
+import type { ConfigSource, ResolvedConfig } from './config/types.js';
+import {
+  type ConfigValidator,
+  flattenZodIssues,
+  mergeOptions,
+  resolvedConfig,
+  validateDeclaredSections,
+} from './config/validate.js';
+import { getPath } from './config/values.js';
 import type { AnswerRevisions } from './contracts/answer-revisions.js';
 import { createNullLogger, type Logger, type LoggerFactory } from './contracts/logger.js';
 import { collectSecrets, registerSecrets } from './contracts/secrets.js';
@@ -25,6 +31,12 @@ export interface KernelOptions extends KernelHttpOptions {
    * errors), or plain values. Validated at `start()` against the kernel's and the plugins' schemas.
    */
   config?: ConfigSource | Record<string, unknown>;
+  /**
+   * Validates the configuration at `start()`: pass `validateConfig` from `@pro-context/config` (the plugins'
+   * environment variables, errors naming the line or the variable, warnings for keys nobody reads). Without one,
+   * each declared section is parsed by its schema, and nothing else is checked.
+   */
+  validateConfig?: ConfigValidator;
   /** Use this logger instead of one built from `logging` config. */
   logger?: Logger;
   /**
@@ -150,7 +162,9 @@ function checkUse(entries: readonly PluginEntry[], plugin: AnyPlugin): void {
 async function startKernel(entries: readonly PluginEntry[], options: KernelOptions): Promise<StartedKernel> {
   const plugins = entries.map((e) => e.plugin);
   checkDependencies(plugins);
-  const { config, sections, warnings, environment, source: validated } = validateConfig(configSource(options), plugins);
+  const validate = options.validateConfig ?? validateDeclaredSections;
+  const { raw, sections, warnings, environment, source: validated } = validate(configSource(options), plugins);
+  const config = resolvedConfig(raw, validated?.file);
   registerErrors(plugins.map((p) => ({ owner: p.id, errors: p.errors ?? {} })));
   // every API key and token of the configuration (file and environment) and of explicit plugin options is
   // masked wherever it could be written: logs, error payloads, answers, metrics

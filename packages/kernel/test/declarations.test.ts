@@ -26,24 +26,7 @@ async function failure(start: Promise<unknown>): Promise<ProContextError> {
 }
 
 describe('environment variables declared by plugins', () => {
-  const apiPlugin = definePlugin({
-    id: 'remote-api',
-    kernel: '*',
-    configKey: 'remoteApi',
-    optionsSchema: z.strictObject({
-      url: z.url().default('https://api.example.test'),
-      apiKey: z.string().min(32, 'An API key has at least 32 characters').optional(),
-      enabled: z.boolean().default(true),
-    }),
-    environment: [
-      { variable: 'REMOTE_API_URL', key: 'remoteApi.url' },
-      { variable: 'REMOTE_API_KEY', key: 'remoteApi.apiKey', secret: true },
-      { variable: 'REMOTE_API_ENABLED', key: 'remoteApi.enabled', type: 'boolean' },
-    ],
-    register() {},
-  });
-
-  it('must set a key logs mask when secret, and cannot be declared twice for different keys', async () => {
+  it('must set a key logs mask when secret', () => {
     expect(() =>
       definePlugin({
         id: 'leaky',
@@ -52,17 +35,6 @@ describe('environment variables declared by plugins', () => {
         register() {},
       }),
     ).toThrow(/secret LEAKY_KEY sets 'leaky.value', a key logs do not mask/);
-    const other = definePlugin({
-      id: 'other-api',
-      kernel: '*',
-      environment: [{ variable: 'REMOTE_API_URL', key: 'otherApi.url' }],
-      register() {},
-    });
-    const error = await failure(createKernel(silent).use(apiPlugin).use(other).start());
-    expect(error.code).toBe('CONTRACT_CONFLICT');
-    expect(error.message).toBe(
-      "REMOTE_API_URL sets 'remoteApi.url' for plugin 'remote-api' and 'otherApi.url' for plugin 'other-api'.",
-    );
   });
 });
 
@@ -107,18 +79,6 @@ describe('config sections declared by plugins', () => {
     expect(error.message).toContain('security.bogus: Unrecognized key');
     expect(error.message).toContain('security.cors.origins: Invalid input: expected array, received string');
     expect(error.message).toContain('limits.perMinute: Too small');
-  });
-
-  it('without their plugin, are unknown keys (or a warning where a plugin reserved them)', async () => {
-    const bare = await failure(createKernel({ ...silent, config: { security: { cors: {} } } }).start());
-    expect(bare.message).toContain('security.cors: Unrecognized key');
-    const reserving = definePlugin({ id: 'preset-like', kernel: '*', reservedSections: ['limits'], register() {} });
-    const kernel = await createKernel({ ...silent, config: { limits: { perMinute: 5 } } })
-      .use(reserving)
-      .start();
-    expect(kernel.warnings).toEqual(['limits is set but no installed plugin reads it.']);
-    expect(limitsSection.read(kernel.config)).toEqual({ perMinute: 5 });
-    await kernel.stop();
   });
 
   it('cannot be declared by two plugins', async () => {

@@ -1,6 +1,3 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   cacheStoreToken,
@@ -214,60 +211,69 @@ describe('binding and lifecycle', () => {
   });
 });
 
-describe('configuration', () => {
-  const _cachePlugin = definePlugin({
-    id: 'cache-like',
-    kernel: '*',
-    configKey: 'cache',
-    optionsSchema: z.strictObject({
-      directory: z.string().default('~/.pro-context/cache'),
-      maxMemoryMB: z.number().positive().default(100),
-    }),
-    environment: [{ variable: 'PRO_CONTEXT_CACHE_DIR', key: 'cache.directory' }],
-    register(ctx, options) {
-      ctx.bindValue(createToken<typeof options>('test.cacheOptions'), options);
-    },
-  });
-  // a host's settings: a section besides any configKey, and the variables that set it
+describe('configuration without a validator', () => {
+  // createKernel's own check when no `validateConfig` (of @pro-context/config) is given
   const serverSection = defineConfigSection(
     'server',
-    z
-      .strictObject({
-        transport: z.enum(['stdio', 'http']).default('stdio'),
-        port: z.number().int().min(1).max(65535).default(3100),
-      })
-      .prefault({}),
+    z.strictObject({ port: z.number().int().min(1).max(65535).default(3100) }).prefault({}),
   );
   const hostPlugin = definePlugin({
     id: 'host-like',
     kernel: '*',
+    configKey: 'hostLike',
+    optionsSchema: z.strictObject({ name: z.string().default('a') }),
     configSections: [serverSection],
     environment: [{ variable: 'PRO_CONTEXT_PORT', key: 'server.port', type: 'number' }],
-    reservedSections: ['sources', 'sources.github'],
-    register() {},
+    register(ctx, options) {
+      ctx.bindValue(createToken<typeof options>('test.hostOptions'), options);
+    },
   });
 
-  function _writeConfig(text: string): string {
-    const dir = mkdtempSync(join(tmpdir(), 'pc-config-'));
-    writeFileSync(join(dir, 'pro-context.config.yaml'), text);
-    return dir;
-  }
-
-  it('warns (does not fail) for sections of plugins that are not installed', async () => {
-    const kernel = await createKernel({ ...silent, config: { sources: { github: { token: 'x' } } } })
+  it('parses each declared section by its schema, with the same code and sentences as the validator', async () => {
+    const kernel = await createKernel({ config: { server: { port: 8080 }, hostLike: { name: 'b' } } })
       .use(hostPlugin)
       .start();
-    expect(kernel.warnings).toEqual(['sources.github is set but no installed plugin reads it.']);
+    expect(serverSection.read(kernel.config)).toEqual({ port: 8080 });
+    expect(kernel.resolve(createToken<{ name: string }>('test.hostOptions'))).toEqual({ name: 'b' });
+    expect(kernel.config.logging.level).toBe('info');
     await kernel.stop();
+
+    const error = await expectCode(
+      createKernel({
+        config: {
+          values: { server: { port: 0 }, hostLike: { nam: 'c' } },
+          file: '/x.yaml',
+          lines: new Map([['server.port', 3]]),
+          fromEnv: new Map(),
+        },
+      })
+        .use(hostPlugin)
+        .start(),
+      'CONFIG_INVALID',
+    );
+    // no line numbers: finding them is the validator's
+    expect(error.message).toBe(
+      'Invalid configuration in /x.yaml:\n' +
+        '  - hostLike.nam: Unrecognized key (check its spelling and indentation)\n' +
+        '  - server.port: Too small: expected number to be >=1',
+    );
+    expect(error.suggestion).toBe('Fix the keys listed and start again.');
   });
 
-  it('warns about a third-party source section no installed plugin reads (a plugin not composed in, or misspelt)', async () => {
-    const kernel = await createKernel({ ...silent, config: { sources: { internalDocs: { root: '/docs' } } } })
+  it('applies no plugin variable and does not judge keys outside the declared sections', async () => {
+    const kernel = await createKernel({
+      config: {
+        values: { loging: { level: 'debug' } },
+        lines: new Map(),
+        fromEnv: new Map(),
+        env: { PRO_CONTEXT_PORT: '9000' },
+      },
+    })
       .use(hostPlugin)
       .start();
-    expect(kernel.warnings).toEqual([
-      "sources.internalDocs is set but no installed plugin reads it (check the plugin is installed and the name's spelling).",
-    ]);
+    expect(serverSection.read(kernel.config)).toEqual({ port: 3100 });
+    expect(kernel.warnings).toEqual([]);
+    expect(kernel.environment).toEqual([]);
     await kernel.stop();
   });
 });

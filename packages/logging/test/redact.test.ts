@@ -80,7 +80,8 @@ describe('redaction of secrets (issue #25.5)', () => {
       register() {},
     });
     const kernel = await createKernel({
-      config: { values: {}, lines: new Map(), fromEnv: new Map(), env: { MIRROR_API_KEY: 'mirror-key-0c4f7e2a9b' } },
+      // (set by MIRROR_API_KEY, the same: @pro-context/config's validator applies it to these values)
+      config: { mirror: { apiKey: 'mirror-key-0c4f7e2a9b' } },
       logger,
     })
       .use(mirror)

@@ -10,7 +10,6 @@ import {
   type ToolResultReuse,
   toolPluginToken,
 } from '@pro-context/kernel';
-import { redactAnswer } from '@pro-context/logging';
 import { createToolRunner, errorPayloadText, type ToolRunner } from '@pro-context/tool-runner';
 import { serveLogging } from './logging.js';
 import { servePrompts } from './prompts.js';

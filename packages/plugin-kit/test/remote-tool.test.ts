@@ -1,3 +1,4 @@
+import { validateConfig } from '@pro-context/config';
 import {
   type AnyPlugin,
   type CacheStore,
@@ -63,6 +64,7 @@ async function startKernel(options: {
   const values = options.config ?? {};
   const builder = createKernel({
     config: options.env ? { values, lines: new Map(), fromEnv: new Map(), env: options.env } : values,
+    validateConfig,
     http: { retries: 2, close: async () => undefined } as unknown as HttpClient,
     logger: createSilentLogger(),
   });

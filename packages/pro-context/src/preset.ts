@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { loadConfig } from '@pro-context/config';
+import { loadConfig, validateConfig } from '@pro-context/config';
 import { enginePlugin } from '@pro-context/engine';
 import { createHttpClient } from '@pro-context/http';
 import {
@@ -128,6 +128,7 @@ export async function startProContext(options: StartOptions = {}): Promise<Start
     }));
   const builder = createKernel({
     config,
+    validateConfig,
     createHttpClient,
     createLogger,
     ...(options.logger ? { logger: options.logger } : {}),

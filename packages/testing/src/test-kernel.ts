@@ -1,3 +1,4 @@
+import { validateConfig } from '@pro-context/config';
 import { createHttpClient } from '@pro-context/http';
 import {
   type AnyPlugin,
@@ -54,6 +55,7 @@ export async function createTestKernel(options: TestKernelOptions = {}): Promise
   };
   const builder = createKernel({
     config: options.env ? { values, lines: new Map(), fromEnv: new Map(), env: options.env } : values,
+    validateConfig,
     createHttpClient,
     logger:
       options.logger ??

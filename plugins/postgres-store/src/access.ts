@@ -12,8 +12,8 @@ import {
   type UsageSummary,
   usageSummariesFromRows,
 } from '@pro-context/access';
-import { ProContextError } from '@pro-context/kernel';
 import type { Database } from './database.js';
+import { postgresStoreMessages } from './messages.js';
 import { migrations } from './schema.js';
 
 /**
@@ -51,9 +51,7 @@ export class PostgresAccessStore implements KeyStore, UsageStore, RateLimiter {
     );
     const row = rows[0];
     if (!row) {
-      throw new ProContextError('CONFIG_INVALID', `An API key named '${key.name}' already exists.`, {
-        suggestion: 'Choose another name, or revoke the old key first.',
-      });
+      throw postgresStoreMessages.create('KEY_NAME_TAKEN', { name: key.name });
     }
     return keyRecordFromRow(row);
   }

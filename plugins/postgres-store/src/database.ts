@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { ProContextError, redaction, registerSecrets } from '@pro-context/kernel';
 import type pg from 'pg';
+import { postgresStoreMessages } from './messages.js';
 import { postgresStoreErrors } from './options.js';
 
 type Pg = typeof pg;
@@ -214,11 +215,8 @@ export class Database {
       );
       const current = rows[0]?.version ?? 0;
       if (current > migrations.length) {
-        throw new ProContextError(
-          'CONFIG_INVALID',
-          `The schema "${this.schema}" in ${this.where} was written by a newer pro-context (schema ${current}, this one knows ${migrations.length}).`,
-          { suggestion: 'Upgrade every replica to the same pro-context, or point cache.postgres.schema elsewhere.' },
-        );
+        const values = { schema: this.schema, where: this.where, found: current, known: migrations.length };
+        throw postgresStoreMessages.create('SCHEMA_TOO_NEW', values);
       }
       for (let v = current; v < migrations.length; v += 1) {
         this.queries += 2;

@@ -1,4 +1,5 @@
-import { defineErrors, ProContextError, z } from '@pro-context/kernel';
+import { defineErrors, z } from '@pro-context/kernel';
+import { postgresStoreMessages } from './messages.js';
 
 const hours = z.number().min(0);
 
@@ -84,10 +85,7 @@ export function parsePostgresStoreOptions(input: PostgresStorePluginInput | unde
   const result = postgresStorePluginOptionsSchema.safeParse(input ?? {});
   if (result.success) return result.data;
   const lines = result.error.issues.map((issue) => `  - cache.${issue.path.join('.') || '(root)'}: ${issue.message}`);
-  throw new ProContextError(
-    'PLUGIN_OPTIONS_INVALID',
-    `Invalid options for plugin 'postgres-store':\n${lines.join('\n')}`,
-  );
+  throw postgresStoreMessages.create('OPTIONS_INVALID', { issues: lines.join('\n') });
 }
 
 /** The plugin's own error codes. */

@@ -1,17 +1,10 @@
 import { createRequire } from 'node:module';
 import { keyStoreToken, rateLimiterToken, usageStoreToken } from '@pro-context/access';
-import {
-  cacheStoreToken,
-  createToken,
-  definePlugin,
-  indexLeaseToken,
-  kernelTokens,
-  type PluginDefinition,
-  ProContextError,
-  replicaEventsToken,
-} from '@pro-context/kernel';
+import { indexLeaseToken, replicaEventsToken } from '@pro-context/engine/api';
+import { cacheStoreToken, createToken, definePlugin, kernelTokens, type PluginDefinition } from '@pro-context/kernel';
 import { PostgresAccessStore } from './access.js';
 import { Database } from './database.js';
+import { postgresStoreMessages } from './messages.js';
 import {
   type PostgresStorePluginInput,
   type PostgresStorePluginOptions,
@@ -64,14 +57,7 @@ export const postgresStorePlugin: PluginDefinition<PostgresStorePluginOptions, P
     context.bindFactory(postgresDatabaseToken, () => {
       const url = options.postgres.url;
       if (!url) {
-        throw new ProContextError(
-          'CONFIG_INVALID',
-          'cache.store is postgres but no database is configured (cache.postgres.url).',
-          {
-            suggestion:
-              'Set PRO_CONTEXT_DATABASE_URL=postgres://user:password@host:5432/database, or cache.postgres.url.',
-          },
-        );
+        throw postgresStoreMessages.create('NO_DATABASE', {});
       }
       return new Database({
         url,

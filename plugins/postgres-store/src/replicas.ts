@@ -1,11 +1,5 @@
-import type {
-  AnswerRevisions,
-  IndexLease,
-  LeaseHandle,
-  Logger,
-  ReplicaEvent,
-  ReplicaEvents,
-} from '@pro-context/kernel';
+import type { IndexLease, LeaseHandle, ReplicaEvent, ReplicaEvents } from '@pro-context/engine/api';
+import type { AnswerRevisions, Logger } from '@pro-context/kernel';
 import type pg from 'pg';
 import type { Database } from './database.js';
 import { channelOf, migrations } from './schema.js';

@@ -1,4 +1,5 @@
-import { createAnswerRevisions, type ReplicaEvent } from '@pro-context/kernel';
+import type { ReplicaEvent } from '@pro-context/engine/api';
+import { createAnswerRevisions } from '@pro-context/kernel';
 import { describe, expect, it } from 'vitest';
 import { PostgresLeases, PostgresReplicaEvents } from '../src/index.js';
 import { freshSchema, openDatabase, skipReason } from './helpers.js';

@@ -1,6 +1,6 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadConfig } from '@pro-context/config';
+import { loadConfig, validateConfig } from '@pro-context/config';
 import { cacheStoreToken, createKernel, isProContextError } from '@pro-context/kernel';
 import { createSilentLogger } from '@pro-context/logging';
 import { describe, expect, it } from 'vitest';
@@ -36,7 +36,7 @@ describe('sqliteCachePlugin in a kernel', () => {
       `cache:\n  directory: ${JSON.stringify(join(dir, 'from-file'))}\n  maxMemoryEntries: 9\n`,
     );
     const config = await loadConfig({ cwd: dir, env: { PRO_CONTEXT_CACHE_DIR: join(dir, 'from-env') } });
-    const kernel = await createKernel({ config, logger }).use(sqliteCachePluginDefault).start();
+    const kernel = await createKernel({ config, logger, validateConfig }).use(sqliteCachePluginDefault).start();
     try {
       const store = kernel.resolve(cacheStoreToken) as SqliteCacheStore;
       expect(store.file).toBe(join(dir, 'from-env', 'cache.db'));

@@ -1,4 +1,5 @@
-import type { IndexLease, LeaseHandle, Logger, ReplicaEvents } from '@pro-context/kernel';
+import type { Logger } from '@pro-context/kernel';
+import type { IndexLease, LeaseHandle, ReplicaEvents } from '../replicas.js';
 
 /** How long a replica's indexing lease lasts unrenewed (its holder renews it every third of that). */
 const LEASE_TTL_MS = 120_000;

@@ -1,9 +1,9 @@
 import {
+  configInvalid,
   type LibraryDescriptor,
   type LibraryProvider,
   type LibrarySettingsDeclaration,
   type Logger,
-  ProContextError,
   type ResolvedConfig,
 } from '@pro-context/kernel';
 import { librariesConfigSection, projectConfigSection } from '../settings.js';
@@ -57,18 +57,7 @@ export class ConfigLibraryProvider implements LibraryProvider {
       if (override.name === undefined) delete (patch as Partial<LibraryDescriptor>).name;
       this.patches[name] = patch;
     }
-    if (issues.length > 0) {
-      const where = config.sourceFile ? ` in ${config.sourceFile}` : '';
-      throw new ProContextError(
-        'CONFIG_INVALID',
-        `Invalid configuration${where}:\n${issues.map((i) => `  - ${i.path}: ${i.message}`).join('\n')}`,
-        {
-          suggestion:
-            issues.length === 1 ? `Fix ${issues[0]?.path} and start again.` : 'Fix the keys listed and start again.',
-          details: { file: config.sourceFile, issues },
-        },
-      );
-    }
+    if (issues.length > 0) throw configInvalid(issues, config.sourceFile);
   }
 
   libraries(): readonly LibraryDescriptor[] {

@@ -5,7 +5,6 @@ import {
   isProContextError,
   kernelErrors,
   type Logger,
-  ProContextError,
   type SourceAdapter,
   type UrlAllowlist,
 } from '@pro-context/kernel';
@@ -19,7 +18,7 @@ import {
   sharedPageConverter,
 } from '@pro-context/markdown';
 import { ns } from '../indexing/keys.js';
-import { engineMessages } from '../tools/render-errors.js';
+import { engineMessages, recordedRefusal } from '../tools/render-errors.js';
 import type { SourceChain } from '../versions/sources.js';
 import { slicePage } from './slice.js';
 import type { PageRecord, PageSlice, TocTitleLookup } from './types.js';
@@ -133,9 +132,7 @@ export class PageReader {
     const entry = local ? undefined : await this.cache.get<PageRecord>(ns.pages, url.href);
     const cached = entry?.value.format === PAGE_FORMAT ? entry.value : undefined;
     if (cached?.refused) {
-      throw new ProContextError(cached.refused.code, cached.refused.message, {
-        details: { ...cached.refused.details, cached: true },
-      });
+      throw recordedRefusal(cached.refused);
     }
     let record = cached;
     let stale = false;

@@ -1,6 +1,7 @@
-import { type FetchContext, isProContextError, ProContextError } from '@pro-context/kernel';
+import { type FetchContext, isProContextError, type ProContextError } from '@pro-context/kernel';
 import type { EngineParts } from '../engine-parts.js';
 import { type CatalogMatch, didYouMean, normalizeQuery, versionHint } from '../libraries/catalog.js';
+import { engineMessages } from '../tools/render-errors.js';
 
 /** resolve-library's options. */
 export interface ResolveOptions {
@@ -56,21 +57,23 @@ function notFound(
   const anyLanguage = language ? parts.catalog.match(query) : [];
   // close spellings too loose to resolve to ("http" → httpx) are still worth a "did you mean"
   const near = anyLanguage.length > 0 ? [] : parts.catalog.suggest(query, language);
-  return new ProContextError(
-    'LIBRARY_NOT_FOUND',
-    `No library matches '${query}'${language ? ` in ${language}` : ''}.${
-      unasked.length > 0 ? ` It could not be looked up: ${unasked.join('; ')}.` : ''
-    }`,
-    {
-      suggestion:
-        anyLanguage.length > 0
-          ? `Did you mean '${anyLanguage[0]?.library.id}' (${anyLanguage[0]?.library.language ?? 'another language'})?`
-          : (didYouMean(near) ??
-            "Check the spelling, or call resolve-library with another name or a few words of what it does (list-libraries with a query, e.g. query: 'http client', lists candidates)."),
-      details: {
-        suggestions: (anyLanguage.length > 0 ? anyLanguage.map((m) => m.library.id) : near).slice(0, 5),
-        ...(unasked.length > 0 ? { registriesUnreachable: unasked } : {}),
-      },
-    },
-  );
+  const values = {
+    query,
+    inLanguage: language ? ` in ${language}` : '',
+    unasked: unasked.length > 0 ? ` It could not be looked up: ${unasked.join('; ')}.` : '',
+  };
+  const details = {
+    suggestions: (anyLanguage.length > 0 ? anyLanguage.map((m) => m.library.id) : near).slice(0, 5),
+    ...(unasked.length > 0 ? { registriesUnreachable: unasked } : {}),
+  };
+  const other = anyLanguage[0]?.library;
+  if (other) {
+    const language = other.language ?? 'another language';
+    return engineMessages.create('OTHER_LANGUAGE', { ...values, libraryId: other.id, language }, { details });
+  }
+  const closeSpelling = didYouMean(near);
+  return engineMessages.create('NO_LIBRARY_MATCH', values, {
+    details,
+    ...(closeSpelling ? { suggestion: closeSpelling } : {}),
+  });
 }

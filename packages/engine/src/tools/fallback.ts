@@ -1,11 +1,12 @@
 import {
   type DocsFallback,
   docsFallbackSuppressed,
-  ProContextError,
+  type ProContextError,
   type ToolContext,
   type ToolDefinition,
   toProContextError,
 } from '@pro-context/kernel';
+import { withEnableHint } from '@pro-context/plugin-kit';
 
 /**
  * Context7 (or any {@link DocsFallback}) behind the engine's `resolve-library` and `get-docs` (issue #26): when
@@ -29,17 +30,6 @@ function reasonOf(error: ProContextError, library: string): string {
     : `the documentation of '${library}' could not be fetched (${error.code}: ${error.message.replace(/\.$/, '')})`;
 }
 
-/** `error` with the fallback's enabling sentence. */
-function withHint(error: ProContextError, fallback: DocsFallback): ProContextError {
-  return new ProContextError(error.code, `${error.message.trimEnd()} ${fallback.enableHint}`, {
-    recoverable: error.recoverable,
-    suggestion: `${fallback.enableHint} ${error.suggestion}`.trim(),
-    ...(error.retryAfter === undefined ? {} : { retryAfter: error.retryAfter }),
-    ...(error.details ? { details: error.details } : {}),
-    cause: error,
-  });
-}
-
 type Handler = ToolDefinition['handler'];
 
 /** `resolve-library`: a library the engine does not know, from the fallback's search. */
@@ -52,7 +42,7 @@ function resolveWithFallback(handler: Handler, fallback: () => DocsFallback | un
     } catch (thrown) {
       const error = toProContextError(thrown);
       if (!service || !fallsBack(error, context) || args.libraryId) throw error;
-      if (!service.available) throw withHint(error, service);
+      if (!service.available) throw withEnableHint(error, service.enableHint);
       const query = String(args.query);
       const [best, ...others] = await service.search(query, context.signal);
       if (!best) throw error;
@@ -118,7 +108,7 @@ function docsWithFallback(
       const error = toProContextError(thrown);
       const service = fallback();
       if (!service || !fallsBack(error, context)) throw error;
-      if (!service.available) throw withHint(error, service);
+      if (!service.available) throw withEnableHint(error, service.enableHint);
       const library = String(args.libraryId);
       const topic = typeof args.topic === 'string' ? args.topic : '';
       // the fallback is asked by the library's name (a configured id such as `nextjs-docs` names nothing there)

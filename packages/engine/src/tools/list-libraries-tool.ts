@@ -1,6 +1,7 @@
-import { defineTool, estimateTokens, ProContextError } from '@pro-context/kernel';
+import { defineTool, estimateTokens } from '@pro-context/kernel';
 import type { DocsEngine } from '../engine.js';
 import { readOnly } from './common.js';
+import { engineMessages } from './render-errors.js';
 import { listLibrariesInput, listLibrariesOutput } from './schemas.js';
 
 /** list-libraries' answer (its text and structured entries together), estimated tokens: a page within it. */
@@ -16,9 +17,7 @@ function cursorOf(offset: number): string {
 function offsetOf(cursor: string): number {
   const m = /^o(\d{1,7})$/.exec(Buffer.from(cursor, 'base64url').toString());
   if (!m) {
-    throw new ProContextError('INVALID_INPUT', `'${cursor}' is not a cursor list-libraries gave.`, {
-      suggestion: 'Pass the nextCursor of the previous list-libraries answer, or no cursor for the first page.',
-    });
+    throw engineMessages.create('NOT_A_CURSOR', { cursor });
   }
   return Number(m[1]);
 }

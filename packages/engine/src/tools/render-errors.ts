@@ -1,3 +1,4 @@
+import { type ErrorPayload, ProContextError } from '@pro-context/kernel';
 import { defineMessages } from '@pro-context/plugin-kit';
 
 const RETRY_AFTER = 'Try again after {seconds} seconds.';
@@ -44,7 +45,25 @@ export const engineMessages = defineMessages({
     suggestion:
       'Pass an offset below {length} (the nextOffset of an earlier read-page answer), or 0 to read from the start.',
   },
+  NOT_A_CURSOR: {
+    code: 'INVALID_INPUT',
+    message: "'{cursor}' is not a cursor list-libraries gave.",
+    suggestion: 'Pass the nextCursor of the previous list-libraries answer, or no cursor for the first page.',
+  },
   // libraries
+  /** `{inLanguage}`: ` in <language>`, or nothing; `{unasked}`: ` It could not be looked up: <why>.`, or nothing. */
+  NO_LIBRARY_MATCH: {
+    code: 'LIBRARY_NOT_FOUND',
+    message: "No library matches '{query}'{inLanguage}.{unasked}",
+    suggestion:
+      "Check the spelling, or call resolve-library with another name or a few words of what it does (list-libraries with a query, e.g. query: 'http client', lists candidates).",
+  },
+  /** The suggestion of {@link NO_LIBRARY_MATCH} when the name matches a library of another language. */
+  OTHER_LANGUAGE: {
+    code: 'LIBRARY_NOT_FOUND',
+    message: "No library matches '{query}'{inLanguage}.{unasked}",
+    suggestion: "Did you mean '{libraryId}' ({language})?",
+  },
   UNKNOWN_LIBRARY: {
     code: 'LIBRARY_NOT_FOUND',
     message: "No library '{libraryId}' is known.",
@@ -87,7 +106,52 @@ export const engineMessages = defineMessages({
       'The fetch goes on in the background: call again in a few seconds, or raise engine.interactiveTimeoutMs for a slow source.',
     recoverable: true,
   },
+  // sources
+  /** `{note}`: what a provider knows of where the documentation is not (` <docsNote>`), or nothing. */
+  SOURCE_NOT_INSTALLED: {
+    code: 'SOURCE_UNAVAILABLE',
+    message: 'No documentation source can serve {name}.{note}',
+    suggestion: "The source '{source}' configured for {libraryId} is not installed.",
+    recoverable: false,
+  },
+  /** `{what}`: `the folder (localPath) '<path>'` or `the repository '<url>'`. */
+  NO_SOURCE_READS: {
+    code: 'SOURCE_UNAVAILABLE',
+    message: 'No documentation source can serve {name}.{note}',
+    suggestion:
+      '{libraryId} is configured with {what}, but no installed source reads it: enable the plugin that does, or add a docsUrl or sources.llmsTxt.llmsTxtUrl.',
+    recoverable: false,
+  },
+  NO_SOURCE_CONFIGURED: {
+    code: 'SOURCE_UNAVAILABLE',
+    message: 'No documentation source can serve {name}.{note}',
+    suggestion: 'Give {libraryId} a docsUrl, sources.llmsTxt.llmsTxtUrl or repository in the configuration.',
+    recoverable: false,
+  },
+  /** `{what}`: `fetch the documentation`, `read the table of contents`…; `{why}`: each source's failure. */
+  ALL_SOURCES_FAILED: { code: 'SOURCE_UNAVAILABLE', message: 'Could not {what} for {name}. {why}' },
   // versions
+  NOT_A_VERSION: {
+    code: 'INVALID_INPUT',
+    message: "'{spec}' is not a version of {name}.",
+    suggestion: "Give a version ({example}), a range (^2, >=2,<3, 2.x) or 'latest'{known}.",
+  },
+  /** `{placeholder}` is the literal `{version}` of a versioned docs URL. */
+  UNDOCUMENTED_VERSION: {
+    code: 'VERSION_NOT_FOUND',
+    message:
+      "{name} {version} was released, but its documentation is not available: {name}'s documentation URL is not version-specific, and the documentation there describes the latest stable version, {latest}.",
+    suggestion:
+      "Call again with version '{latest}' (or without a version) to read the {latest} documentation, which may not match {version}; or configure a sources.llmsTxt.versionedDocsUrl containing {placeholder} for {libraryId}.",
+  },
+  /** `{message}`: the registry's VERSION_NOT_FOUND; `{known}`: `Known versions: …. ` or nothing; `{check}`: ` to check '<requested>'` or nothing. */
+  UNREFRESHED_VERSIONS: {
+    code: 'VERSION_NOT_FOUND',
+    message:
+      '{message}: the {registry} registry could not be asked ({reason}), so the list of versions could not be refreshed.',
+    suggestion:
+      '{known}Ask again without a version for the current documentation, or once the {registry} registry can be reached{check}.',
+  },
   NO_MATCHING_VERSION: {
     code: 'VERSION_NOT_FOUND',
     message: "{name} has no version matching '{spec}' in {registry}.",
@@ -100,3 +164,22 @@ export const engineMessages = defineMessages({
     suggestion: 'Available versions: {versions}',
   },
 });
+
+/**
+ * A refusal recorded with a page (`URL_NOT_ALLOWED`, `PAGE_NOT_FOUND`…), raised again as it was worded the first
+ * time, marked `cached`.
+ */
+export function recordedRefusal(refused: Pick<ErrorPayload, 'code' | 'message' | 'details'>): ProContextError {
+  return new ProContextError(refused.code, refused.message, { details: { ...refused.details, cached: true } });
+}
+
+/** `error` with a sentence added to its message (what a provider knows of the library); the rest kept, `error` the cause. */
+export function withNote(error: ProContextError, note: string): ProContextError {
+  return new ProContextError(error.code, `${error.message} ${note}`, {
+    recoverable: error.recoverable,
+    ...(error.suggestion ? { suggestion: error.suggestion } : {}),
+    ...(error.retryAfter ? { retryAfter: error.retryAfter } : {}),
+    ...(error.details ? { details: error.details } : {}),
+    cause: error,
+  });
+}

@@ -1,4 +1,4 @@
-import { isProContextError, type PackageMetadata, ProContextError, type RegistryResolver } from '@pro-context/kernel';
+import { isProContextError, type PackageMetadata, type RegistryResolver } from '@pro-context/kernel';
 import { describeUpstreamFailure, upstreamFailureOf } from '@pro-context/plugin-kit';
 import { ns } from '../indexing/keys.js';
 import { engineMessages } from '../tools/render-errors.js';
@@ -137,13 +137,15 @@ export function unrefreshed(error: unknown, registry: string, reason: string): u
   if (!isProContextError(error) || error.code !== 'VERSION_NOT_FOUND') return error;
   const known = (error.details?.availableVersions as string[] | undefined) ?? [];
   const requested = String(error.details?.requested ?? '');
-  return new ProContextError(
-    'VERSION_NOT_FOUND',
-    `${error.message.replace(/\.$/, '')}: the ${registry} registry could not be asked (${reason}), so the list of versions could not be refreshed.`,
-    {
-      suggestion: `${known.length > 0 ? `Known versions: ${known.join(', ')}. ` : ''}Ask again without a version for the current documentation, or once the ${registry} registry can be reached${requested ? ` to check '${requested}'` : ''}.`,
-      details: { ...error.details, availableVersions: known, unrefreshed: true, unreachable: registry },
-      cause: error,
-    },
-  );
+  const values = {
+    message: error.message.replace(/\.$/, ''),
+    registry,
+    reason,
+    known: known.length > 0 ? `Known versions: ${known.join(', ')}. ` : '',
+    check: requested ? ` to check '${requested}'` : '',
+  };
+  return engineMessages.create('UNREFRESHED_VERSIONS', values, {
+    details: { ...error.details, availableVersions: known, unrefreshed: true, unreachable: registry },
+    cause: error,
+  });
 }

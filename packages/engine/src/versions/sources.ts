@@ -3,10 +3,11 @@ import {
   isProContextError,
   type LibraryDescriptor,
   type Logger,
-  ProContextError,
+  type ProContextError,
   type SourceAdapter,
 } from '@pro-context/kernel';
 import { isUnreachableFailure, upstreamFailureOf } from '@pro-context/plugin-kit';
+import { engineMessages, withNote } from '../tools/render-errors.js';
 
 /** What the engine remembers about each adapter, for `pro-context://health`. */
 export interface AdapterStatus {
@@ -157,15 +158,16 @@ export class SourceChain {
 function noSource(library: LibraryDescriptor): ProContextError {
   // a provider that found the library may know where its documentation is not (docs discovery)
   const note = library.docsNote ? ` ${library.docsNote}` : '';
-  return new ProContextError('SOURCE_UNAVAILABLE', `No documentation source can serve ${library.name}.${note}`, {
-    recoverable: false,
-    suggestion: library.source
-      ? `The source '${library.source}' configured for ${library.id} is not installed.`
-      : library.localPath || library.repository
-        ? // it has one: what is missing is a source adapter that reads it
-          `${library.id} is configured with ${library.localPath ? `the folder (localPath) '${library.localPath}'` : `the repository '${library.repository}'`}, but no installed source reads it: enable the plugin that does, or add a docsUrl or sources.llmsTxt.llmsTxtUrl.`
-        : `Give ${library.id} a docsUrl, sources.llmsTxt.llmsTxtUrl or repository in the configuration.`,
-  });
+  const values = { name: library.name, note, libraryId: library.id };
+  if (library.source) return engineMessages.create('SOURCE_NOT_INSTALLED', { ...values, source: library.source });
+  if (library.localPath || library.repository) {
+    // it has one: what is missing is a source adapter that reads it
+    const what = library.localPath
+      ? `the folder (localPath) '${library.localPath}'`
+      : `the repository '${library.repository}'`;
+    return engineMessages.create('NO_SOURCE_READS', { ...values, what });
+  }
+  return engineMessages.create('NO_SOURCE_CONFIGURED', values);
 }
 
 /** The error of a chain whose every adapter failed: the only one's own, else SOURCE_UNAVAILABLE listing why each did. */
@@ -180,23 +182,21 @@ function allFailed(
   if (tried === 1 && isProContextError(lastError)) {
     // a provider's note on where the documentation is not (docs discovery) still belongs to the answer
     if (!library.docsNote || lastError.message.includes(library.docsNote)) return lastError;
-    return new ProContextError(lastError.code, `${lastError.message} ${library.docsNote}`, {
-      recoverable: lastError.recoverable,
-      ...(lastError.suggestion ? { suggestion: lastError.suggestion } : {}),
-      ...(lastError.retryAfter ? { retryAfter: lastError.retryAfter } : {}),
-      ...(lastError.details ? { details: lastError.details } : {}),
-      cause: lastError,
-    });
+    return withNote(lastError, library.docsNote);
   }
   const why = `${failures.join(' | ')}${library.docsNote ? ` ${library.docsNote}` : ''}`;
   // every source said no for good (not found, not documentation): trying again later would not help, and the
   // first source's advice (the library's own settings, usually) is what to do
   const final = errors.every((e) => isProContextError(e) && !e.recoverable);
   const first = errors[0];
-  return new ProContextError('SOURCE_UNAVAILABLE', `Could not ${what} for ${library.name}. ${why}`, {
-    details: { failures },
-    ...(final ? { recoverable: false } : {}),
-    ...(final && isProContextError(first) && first.suggestion ? { suggestion: first.suggestion } : {}),
-    ...(isProContextError(lastError) && lastError.retryAfter ? { retryAfter: lastError.retryAfter } : {}),
-  });
+  return engineMessages.create(
+    'ALL_SOURCES_FAILED',
+    { what, name: library.name, why },
+    {
+      details: { failures },
+      ...(final ? { recoverable: false } : {}),
+      ...(final && isProContextError(first) && first.suggestion ? { suggestion: first.suggestion } : {}),
+      ...(isProContextError(lastError) && lastError.retryAfter ? { retryAfter: lastError.retryAfter } : {}),
+    },
+  );
 }

@@ -1,4 +1,4 @@
-import { type DocVersions, isProContextError, type LibraryDescriptor, ProContextError } from '@pro-context/kernel';
+import { type DocVersions, isProContextError, type LibraryDescriptor, type ProContextError } from '@pro-context/kernel';
 import { engineMessages } from '../tools/render-errors.js';
 import { matchVersion, registryOf, type VersionScheme, versionSchemeOf } from './match.js';
 import { reasonOf, resolveInRegistry, unreachable, unrefreshed } from './registry-versions.js';
@@ -16,8 +16,13 @@ function looksLikeVersion(spec: string): boolean {
 
 /** `INVALID_INPUT` for a spec that is not a version (`-V banana`). */
 function notAVersion(library: LibraryDescriptor, spec: string, known: readonly string[]): ProContextError {
-  return new ProContextError('INVALID_INPUT', `'${spec}' is not a version of ${library.name}.`, {
-    suggestion: `Give a version (${known[0] ?? '2.10.1'}), a range (^2, >=2,<3, 2.x) or 'latest'${known.length > 0 ? `; known versions: ${known.slice(0, 10).join(', ')}` : ''}.`,
+  const values = {
+    spec,
+    name: library.name,
+    example: known[0] ?? '2.10.1',
+    known: known.length > 0 ? `; known versions: ${known.slice(0, 10).join(', ')}` : '',
+  };
+  return engineMessages.create('NOT_A_VERSION', values, {
     details: { argument: 'version', requested: spec, availableVersions: known.slice(0, 10) },
   });
 }
@@ -203,18 +208,20 @@ export async function resolveLibraryVersion(
   const info = await resolveReleasedVersion(library, spec, sources);
   const documentedBy = await documentingAdapters(library, info, sources);
   if (info.version === info.latest || documentedBy.length > 0) return { ...info, documentedBy };
-  throw new ProContextError(
-    'VERSION_NOT_FOUND',
-    `${library.name} ${info.version} was released, but its documentation is not available: ${library.name}'s documentation URL is not version-specific, and the documentation there describes the latest stable version, ${info.latest}.`,
-    {
-      suggestion: `Call again with version '${info.latest}' (or without a version) to read the ${info.latest} documentation, which may not match ${info.version}; or configure a sources.llmsTxt.versionedDocsUrl containing {version} for ${library.id}.`,
-      details: {
-        requested: info.requested ?? info.version,
-        resolved: info.version,
-        documentedVersion: info.latest,
-        availableVersions: [info.latest],
-        releasedVersions: info.available,
-      },
+  const values = {
+    name: library.name,
+    version: info.version,
+    latest: info.latest,
+    libraryId: library.id,
+    placeholder: '{version}',
+  };
+  throw engineMessages.create('UNDOCUMENTED_VERSION', values, {
+    details: {
+      requested: info.requested ?? info.version,
+      resolved: info.version,
+      documentedVersion: info.latest,
+      availableVersions: [info.latest],
+      releasedVersions: info.available,
     },
-  );
+  });
 }

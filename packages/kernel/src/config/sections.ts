@@ -1,7 +1,7 @@
 import type * as z from 'zod';
-import { getPath } from './load.js';
 import { ONCE } from './once.js';
 import type { ResolvedConfig } from './types.js';
+import { getPath } from './values.js';
 
 /**
  * A configuration section a plugin owns besides its `configKey` (the engine's `libraries`, a host's

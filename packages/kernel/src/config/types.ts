@@ -23,3 +23,33 @@ export interface EnvironmentVariable {
    */
   readonly secret?: boolean;
 }
+
+/**
+ * Configuration values before validation: the file's content with environment overrides applied, plus
+ * what is needed to point at the exact line of a bad key (`@pro-context/config`'s `loadConfig` makes one).
+ */
+export interface ConfigSource {
+  /** Merged values (file, then environment). */
+  values: Record<string, unknown>;
+  /** The file read, if any. */
+  file?: string;
+  /** Line (1-based) of each dotted key path in the file, for error messages. */
+  lines: Map<string, number>;
+  /** Keys set from the environment, with the variable that set them. */
+  fromEnv: Map<string, string>;
+  /** The environment read, for the variables plugins declare (applied by the validator, which knows the plugins). */
+  env?: Readonly<Record<string, string | undefined>>;
+  /** The `overrides` merged into `values`, which the plugins' variables do not replace. */
+  overrides?: Record<string, unknown>;
+}
+
+/** One problem found in a configuration (`CONFIG_INVALID`'s `details.issues`). */
+export interface ConfigIssue {
+  /** Dotted key path, e.g. `cache.maxMemoryMB`. */
+  path: string;
+  message: string;
+  /** Line in the config file, when the key came from it. */
+  line?: number;
+  /** The environment variable that set the key, if one did. */
+  variable?: string;
+}

@@ -1,4 +1,8 @@
-import { createToken } from './token.js';
+/**
+ * Optional contracts for replicas of a server sharing one store (issue #27: declared by the engine, their only
+ * consumer; `postgres-store` binds them). Unbound, the engine works as one process.
+ */
+import { createToken } from '@pro-context/kernel';
 
 /** A lease held by this process: renewed in the background until released (or the process dies). */
 export interface LeaseHandle {
@@ -43,6 +47,6 @@ export interface ReplicaEvents {
 }
 
 /** Optional contract: leases shared by replicas (unbound: one process, nothing to share). */
-export const indexLeaseToken = createToken<IndexLease>('kernel.indexLease');
+export const indexLeaseToken = createToken<IndexLease>('engine.indexLease');
 /** Optional contract: events between replicas (unbound: one process). */
-export const replicaEventsToken = createToken<ReplicaEvents>('kernel.replicaEvents');
+export const replicaEventsToken = createToken<ReplicaEvents>('engine.replicaEvents');

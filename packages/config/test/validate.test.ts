@@ -1,0 +1,93 @@
+import { createKernel, defineConfigSection, definePlugin, ProContextError, z } from '@pro-context/kernel';
+import { describe, expect, it } from 'vitest';
+import { validateConfig } from '../src/index.js';
+
+// the validator the preset gives the kernel; no logger: the kernel logs nothing
+const withValidator = { validateConfig };
+
+async function failure(start: Promise<unknown>): Promise<ProContextError> {
+  try {
+    await start;
+  } catch (error) {
+    if (error instanceof ProContextError) return error;
+    throw error;
+  }
+  throw new Error('expected the kernel to refuse to start');
+}
+
+describe('keys no installed plugin reads', () => {
+  const serverSection = defineConfigSection(
+    'server',
+    z.strictObject({ port: z.number().int().min(1).max(65535).default(3100) }).prefault({}),
+  );
+  const hostPlugin = definePlugin({
+    id: 'host-like',
+    kernel: '*',
+    configSections: [serverSection],
+    reservedSections: ['sources', 'sources.github'],
+    register() {},
+  });
+  const limitsSection = defineConfigSection(
+    'limits',
+    z.strictObject({ perMinute: z.number().int().positive().default(60) }).prefault({}),
+  );
+
+  it('warn (do not fail) for sections of plugins that are not installed', async () => {
+    const kernel = await createKernel({ ...withValidator, config: { sources: { github: { token: 'x' } } } })
+      .use(hostPlugin)
+      .start();
+    expect(kernel.warnings).toEqual(['sources.github is set but no installed plugin reads it.']);
+    await kernel.stop();
+  });
+
+  it('warn about a third-party source section no installed plugin reads (a plugin not composed in, or misspelt)', async () => {
+    const kernel = await createKernel({ ...withValidator, config: { sources: { internalDocs: { root: '/docs' } } } })
+      .use(hostPlugin)
+      .start();
+    expect(kernel.warnings).toEqual([
+      "sources.internalDocs is set but no installed plugin reads it (check the plugin is installed and the name's spelling).",
+    ]);
+    await kernel.stop();
+  });
+
+  it('are unknown keys without the plugin that declares their section (or a warning where a plugin reserved them)', async () => {
+    const bare = await failure(createKernel({ ...withValidator, config: { security: { cors: {} } } }).start());
+    expect(bare.message).toContain('security.cors: Unrecognized key');
+    const misspelt = await failure(createKernel({ ...withValidator, config: { loging: { level: 'debug' } } }).start());
+    expect(misspelt.code).toBe('CONFIG_INVALID');
+    expect(misspelt.message).toBe(
+      'Invalid configuration:\n  - loging: Unrecognized key (check its spelling and indentation)',
+    );
+    const reserving = definePlugin({ id: 'preset-like', kernel: '*', reservedSections: ['limits'], register() {} });
+    const kernel = await createKernel({ ...withValidator, config: { limits: { perMinute: 5 } } })
+      .use(reserving)
+      .start();
+    expect(kernel.warnings).toEqual(['limits is set but no installed plugin reads it.']);
+    expect(limitsSection.read(kernel.config)).toEqual({ perMinute: 5 });
+    await kernel.stop();
+  });
+});
+
+describe('environment variables declared by plugins', () => {
+  it('cannot be declared twice for different keys', async () => {
+    const apiPlugin = definePlugin({
+      id: 'remote-api',
+      kernel: '*',
+      configKey: 'remoteApi',
+      optionsSchema: z.strictObject({ url: z.url().default('https://api.example.test') }),
+      environment: [{ variable: 'REMOTE_API_URL', key: 'remoteApi.url' }],
+      register() {},
+    });
+    const other = definePlugin({
+      id: 'other-api',
+      kernel: '*',
+      environment: [{ variable: 'REMOTE_API_URL', key: 'otherApi.url' }],
+      register() {},
+    });
+    const error = await failure(createKernel(withValidator).use(apiPlugin).use(other).start());
+    expect(error.code).toBe('CONTRACT_CONFLICT');
+    expect(error.message).toBe(
+      "REMOTE_API_URL sets 'remoteApi.url' for plugin 'remote-api' and 'otherApi.url' for plugin 'other-api'.",
+    );
+  });
+});
