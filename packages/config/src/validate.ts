@@ -127,7 +127,11 @@ export function validateConfig(input: ConfigSource | undefined, plugins: readonl
   const warnings = checkUnclaimed(values, claimed, reserved, parsed.raw, (path, message) =>
     issues.push(located(source, { path, message })),
   );
-  if (issues.length > 0) throw configInvalid(issues, source?.file);
+  // the file is named when it holds a bad key: a key missing from a section the environment set up (only
+  // PRO_CONTEXT_EMBEDDINGS_URL) is not the file's fault, and the issue's own message names the variable to set
+  if (issues.length > 0) {
+    throw configInvalid(issues, issues.some((issue) => issue.line !== undefined) ? source?.file : undefined);
+  }
   const environment = [...(source?.fromEnv ?? [])].map(([key, variable]) => ({
     variable,
     key,

@@ -133,9 +133,7 @@ export function configInvalid(issues: readonly ConfigIssue[], file?: string): Pr
       .join(', ');
     return `  - ${issue.path}${at ? ` (${at})` : ''}: ${issue.message}`;
   });
-  // the file is named when it holds a bad key: a key missing from a section the environment set up (only
-  // PRO_CONTEXT_EMBEDDINGS_URL) is not the file's fault, and the issue's own message names the variable to set
-  const where = file && issues.some((issue) => issue.line !== undefined) ? ` in ${file}` : '';
+  const where = file ? ` in ${file}` : '';
   return new ProContextError('CONFIG_INVALID', `Invalid configuration${where}:\n${lines.join('\n')}`, {
     suggestion:
       issues.length === 1 ? `Fix ${issues[0]?.path} and start again.` : 'Fix the keys listed and start again.',
