@@ -8,7 +8,7 @@ import {
   searchText,
   withoutLibraryName,
 } from '../core/ranking.js';
-import { boostCited, type PageResolver, pageResolver } from '../core/ranking/cited.js';
+import { type PageResolver, pageResolver } from '../core/ranking/cited.js';
 import type { LoadResult, StoredChunk } from '../indexing/doc-store.js';
 import type { DocsMeta } from '../indexing/docs-format.js';
 import { steerByPageFields } from '../indexing/page-fields.js';
@@ -59,7 +59,7 @@ export async function rankChunks(
     rerankLookups(topic).map((words) => loaded.docs.containing(words, RERANK_LOOKUP_LIMIT)),
   );
   const chunks = await loaded.docs.read([...hits.map((h) => h.id), ...found.flat()]);
-  // the pages the best candidates link to (issue #28): a page several of them point to explains them
-  const ranked = boostCited(rerank(joinHits(hits, chunks, terms), topic, chunks, terms), resolverOf(loaded.docs.record));
+  // with the library's pages, to resolve the links of the best candidates (a page several of them point to gains)
+  const ranked = rerank(joinHits(hits, chunks, terms), topic, chunks, terms, resolverOf(loaded.docs.record));
   return { ranked, total, terms, chunks };
 }

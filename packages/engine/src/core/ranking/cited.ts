@@ -63,10 +63,11 @@ export function pageResolver(pages: readonly { url: string }[]): PageResolver {
 const pageOf = (url: string): string => url.split('#')[0] as string;
 
 /**
- * Raises the candidates of pages that at least {@link MIN_CITERS} of the best {@link CITING_PAGES} pages link to
- * from their ranked sections (a page's links to itself aside). Returns the list re-sorted, best first.
+ * Raises the best candidate of each page that at least {@link MIN_CITERS} of the best {@link CITING_PAGES} pages
+ * link to from their ranked sections (a page's links to itself aside), in place.
  */
-export function boostCited(ranked: readonly RankedChunk[], resolve: PageResolver): RankedChunk[] {
+export function boostCited(items: readonly RankedChunk[], resolve: PageResolver): void {
+  const ranked = [...items].sort((a, b) => b.score - a.score);
   const citing = new Map<string, Set<string>>();
   const seen = new Set<string>();
   for (const item of ranked) {
@@ -87,8 +88,12 @@ export function boostCited(ranked: readonly RankedChunk[], resolve: PageResolver
     }
   }
   const cited = new Set([...citing].filter(([, by]) => by.size >= MIN_CITERS).map(([page]) => page));
-  if (cited.size === 0) return [...ranked];
-  return ranked
-    .map((item) => (cited.has(pageOf(item.chunk.url)) ? { ...item, score: item.score * CITED_BOOST } : item))
-    .sort((a, b) => b.score - a.score);
+  // the best section of each cited page gains (its other sections keep their place: the page is the answer, not
+  // every part of it)
+  for (const item of ranked) {
+    if (cited.size === 0) break;
+    const page = pageOf(item.chunk.url);
+    if (!cited.delete(page)) continue;
+    item.score *= CITED_BOOST;
+  }
 }

@@ -1,6 +1,7 @@
 import { walkLines } from '@pro-context/markdown';
 import type { StoredChunk } from '../../indexing/doc-store.js';
 import { chunkCoverage, type RankedChunk } from './chunks.js';
+import { boostCited, type PageResolver } from './cited.js';
 import { asksAboutVersions, HISTORY_KINDS, pageKind } from './kinds.js';
 import { headingIdentifier, headingText } from './labels.js';
 import { remember } from './memo.js';
@@ -236,6 +237,7 @@ const ERROR_BOOST = 1.5;
  *   `model_validator`, `expect.poll`) ranks first, ahead of pages that merely mention it;
  * - blog posts, changelogs and release notes weigh {@link HISTORY_SHARE} of their score unless the query asks
  *   about versions, changes, releases or news ({@link asksAboutVersions}): they repeat every feature's name;
+ * - the best section of a page several of the best pages link to gains (`boostCited`, when `resolve` is given);
  * - for a query quoting an error message or status ({@link errorPhrases}), troubleshooting and error pages and
  *   the sections quoting that message weigh {@link ERROR_BOOST} times more.
  */
@@ -244,6 +246,7 @@ export function rerank(
   query: string,
   chunks: ReadonlyMap<string, StoredChunk>,
   terms: readonly string[],
+  resolve?: PageResolver,
 ): RankedChunk[] {
   const top = ranked[0]?.score ?? 0;
   if (top <= 0) return [...ranked];
@@ -281,6 +284,8 @@ export function rerank(
   }
   // what the question asks steers the scores: headings naming its terms, its intent, a comparison's subjects
   steer(out.values(), analyzeQuery(query), terms);
+  // the page several of the best candidates link to (with the library's pages to resolve links against)
+  if (resolve) boostCited([...out.values()], resolve);
   const history = !asksAboutVersions(query);
   const error = phrases.length > 0;
   let best = 0;
