@@ -1,5 +1,6 @@
 import { markdownLinks, pathKey } from '@pro-context/markdown';
 import type { RankedChunk } from './chunks.js';
+import { lowerCoverage } from './terms.js';
 
 /**
  * Pages the best candidates link to (issue #28, "the docs' own vocabulary"): when the best sections of several
@@ -16,6 +17,11 @@ const CITING_PAGES = TUNE[0] || 10;
 const MIN_CITERS = TUNE[1] || 4;
 /** Weight of the sections of a page so cited. */
 const CITED_BOOST = TUNE[2] || 1.2;
+const TUNE2 = (process.env.P5_POINT ?? '').split(',').map(Number);
+/** Share of the question's terms the sentence around a link must name for the link to point to the answer. */
+const POINTING_COVERAGE = TUNE2[0] || 0.5;
+/** Share of the linking section's score the best section of the page a pointing sentence links to gets, at least. */
+const POINTED_SHARE = TUNE2[1] || 0.95;
 /** Links read from one section, at most. */
 const LINKS_PER_SECTION = 40;
 
@@ -62,13 +68,34 @@ export function pageResolver(pages: readonly { url: string }[]): PageResolver {
 
 const pageOf = (url: string): string => url.split('#')[0] as string;
 
+/** The sentence of `body` around the link whose target starts at `at` (within its line), lower-cased, URLs out. */
+function sentenceAround(body: string, at: number): string {
+  const start = body.lastIndexOf('\n', at) + 1;
+  let end = body.indexOf('\n', at);
+  if (end < 0) end = body.length;
+  const line = body.slice(start, end);
+  const offset = at - start;
+  let from = 0;
+  for (const m of line.matchAll(/[.!?]\s+/g)) {
+    const stop = (m.index ?? 0) + 1;
+    if (stop > offset) return line.slice(from, stop).replace(/\]\([^)\s]*\)/g, ']').toLowerCase();
+    from = stop;
+  }
+  return line.slice(from).replace(/\]\([^)\s]*\)/g, ']').toLowerCase();
+}
+
 /**
- * Raises the best candidate of each page that at least {@link MIN_CITERS} of the best {@link CITING_PAGES} pages
- * link to from their ranked sections (a page's links to itself aside), in place.
+ * Raises, in place, the best candidate of each page that at least {@link MIN_CITERS} of the best
+ * {@link CITING_PAGES} pages link to from their ranked sections (a page's links to itself aside), and the best
+ * candidate of each page a sentence naming most of the question's terms links to ("To automatically call this
+ * method before each test, enable the [`clearMocks`](/config/clearmocks) setting": the option's page answers
+ * "forget recorded calls of every mock before each test automatically") to {@link POINTED_SHARE} of the linking
+ * section's score at least.
  */
-export function boostCited(items: readonly RankedChunk[], resolve: PageResolver): void {
+export function boostCited(items: readonly RankedChunk[], resolve: PageResolver, terms: readonly string[] = []): void {
   const ranked = [...items].sort((a, b) => b.score - a.score);
   const citing = new Map<string, Set<string>>();
+  const pointed = new Map<string, number>();
   const seen = new Set<string>();
   for (const item of ranked) {
     const from = pageOf(item.chunk.url);
@@ -76,24 +103,34 @@ export function boostCited(items: readonly RankedChunk[], resolve: PageResolver)
       if (seen.size >= CITING_PAGES) break;
       seen.add(from);
     }
-    for (const link of markdownLinks(item.chunk.body, LINKS_PER_SECTION)) {
-      const page = resolve(link.target, item.chunk.url);
-      if (page === undefined || pageOf(page) === from) continue;
-      let by = citing.get(pageOf(page));
+    const body = item.chunk.body;
+    for (const link of markdownLinks(body, LINKS_PER_SECTION)) {
+      const resolved = resolve(link.target, item.chunk.url);
+      if (resolved === undefined || pageOf(resolved) === from) continue;
+      const page = pageOf(resolved);
+      let by = citing.get(page);
       if (by === undefined) {
         by = new Set();
-        citing.set(pageOf(page), by);
+        citing.set(page, by);
       }
       by.add(from);
+      if (terms.length >= 2 && (pointed.get(page) ?? 0) < item.score) {
+        const at = body.indexOf(`](${link.target}`);
+        if (at >= 0 && lowerCoverage(terms, sentenceAround(body, at)) >= POINTING_COVERAGE)
+          pointed.set(page, item.score);
+      }
     }
   }
   const cited = new Set([...citing].filter(([, by]) => by.size >= MIN_CITERS).map(([page]) => page));
-  // the best section of each cited page gains (its other sections keep their place: the page is the answer, not
-  // every part of it)
+  // the best section of each cited or pointed-to page gains (its other sections keep their place: the page is
+  // the answer, not every part of it)
+  const done = new Set<string>();
   for (const item of ranked) {
-    if (cited.size === 0) break;
     const page = pageOf(item.chunk.url);
-    if (!cited.delete(page)) continue;
-    item.score *= CITED_BOOST;
+    if (done.has(page)) continue;
+    done.add(page);
+    const floor = (pointed.get(page) ?? 0) * POINTED_SHARE;
+    if (cited.has(page)) item.score *= CITED_BOOST;
+    if (item.score < floor) item.score = floor;
   }
 }

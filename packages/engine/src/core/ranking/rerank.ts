@@ -285,7 +285,7 @@ export function rerank(
   // what the question asks steers the scores: headings naming its terms, its intent, a comparison's subjects
   steer(out.values(), analyzeQuery(query), terms);
   // the page several of the best candidates link to (with the library's pages to resolve links against)
-  if (resolve) boostCited([...out.values()], resolve);
+  if (resolve) boostCited([...out.values()], resolve, terms);
   const history = !asksAboutVersions(query);
   const error = phrases.length > 0;
   let best = 0;
