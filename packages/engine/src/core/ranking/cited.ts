@@ -21,7 +21,7 @@ const TUNE2 = (process.env.P5_POINT ?? '').split(',').map(Number);
 /** Share of the question's terms the sentence around a link must name for the link to point to the answer. */
 const POINTING_COVERAGE = TUNE2[0] || 0.6;
 /** Share of the linking section's score the best section of the page a pointing sentence links to gets, at least. */
-const POINTED_SHARE = TUNE2[1] || 1.02;
+const POINTED_SHARE = TUNE2[1] || 0.95;
 /** Links read from one section, at most. */
 const LINKS_PER_SECTION = 40;
 
