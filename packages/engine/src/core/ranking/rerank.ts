@@ -7,6 +7,7 @@ import { headingIdentifier, headingText } from './labels.js';
 import { remember } from './memo.js';
 import { analyzeQuery } from './query.js';
 import { steer } from './steer.js';
+import { lowerCoverage } from './terms.js';
 
 /**
  * API identifiers a query names: words shaped like code (`setupFiles`, `model_validator`, `expect.poll`,
@@ -223,6 +224,38 @@ function quotedPhrases(phrases: readonly string[], chunks: ReadonlyMap<string, S
   return out;
 }
 
+/** Share of the question's terms a page's title must name for the question to ask about the page as a whole. */
+const PAGE_QUESTION = Number(process.env.P5_PQ || 0.5);
+
+/**
+ * For a question about a page as a whole (its title names at least {@link PAGE_QUESTION} of the question's
+ * terms: "how do I configure proxies" and the page `Proxies`), the page's candidates take its scores in the
+ * page's own order: its beginning (what it is, the common case) first, the special cases (`SOCKS`) after, however
+ * short they are. In place.
+ */
+function beginningsFirst(items: readonly RankedChunk[], terms: readonly string[]): void {
+  if (terms.length === 0 || PAGE_QUESTION > 1) return;
+  const byPage = new Map<string, RankedChunk[]>();
+  for (const item of items) {
+    const page = item.chunk.url.split('#')[0] as string;
+    const list = byPage.get(page);
+    if (list) list.push(item);
+    else byPage.set(page, [item]);
+  }
+  for (const list of byPage.values()) {
+    if (list.length < 2) continue;
+    const title = (list[0] as RankedChunk).chunk.pageTitle.toLowerCase();
+    const named = lowerCoverage(terms, title);
+    // the question names the page and one more word at most ("configure", "use")
+    if (named < PAGE_QUESTION || Math.round((1 - named) * terms.length) > 1) continue;
+    const scores = list.map((item) => item.score).sort((a, b) => b - a);
+    list.sort((a, b) => a.chunk.order - b.chunk.order);
+    list.forEach((item, i) => {
+      item.score = scores[i] as number;
+    });
+  }
+}
+
 /** Weight of a section titled in words by an identifier the query names (`Model validators`, `model_validator`). */
 const WORD_TITLE_BOOST = 1.15;
 /** Weight of a history page (blog, changelog, release notes) for a query that does not ask about versions. */
@@ -283,9 +316,11 @@ export function rerank(
       add(chunk, top * 0.5);
   }
   // what the question asks steers the scores: headings naming its terms, its intent, a comparison's subjects
-  steer(out.values(), analyzeQuery(query), terms);
+  const analysis = analyzeQuery(query);
+  steer(out.values(), analysis, terms);
   // the page several of the best candidates link to (with the library's pages to resolve links against)
   if (resolve) boostCited([...out.values()], resolve, terms);
+  if (analysis.intent === 'howto') beginningsFirst([...out.values()], terms);
   const history = !asksAboutVersions(query);
   const error = phrases.length > 0;
   let best = 0;
