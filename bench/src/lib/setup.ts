@@ -183,7 +183,6 @@ export interface StdioServer {
 
 const pageFieldsEnv = (): Record<string, string> =>
   process.env.PRO_CONTEXT_PAGE_FIELDS ? { PRO_CONTEXT_PAGE_FIELDS: process.env.PRO_CONTEXT_PAGE_FIELDS } : {};
-const P5: Record<string, string> = Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith("P5_"))) as Record<string, string>;
 
 /** Spawns `pro-context` over stdio and connects the MCP SDK client. */
 export async function spawnServer(configFile: string, env: Record<string, string> = {}): Promise<StdioServer> {
@@ -191,7 +190,7 @@ export async function spawnServer(configFile: string, env: Record<string, string
     command: process.execPath,
     args: [cliPath],
     // PRO_CONTEXT_PAGE_FIELDS (the engine's page-field weights, for measuring) passes through when set
-    env: { ...getDefaultEnvironment(), ...pageFieldsEnv(), ...P5, PRO_CONTEXT_CONFIG: configFile, ...env },
+    env: { ...getDefaultEnvironment(), ...pageFieldsEnv(), PRO_CONTEXT_CONFIG: configFile, ...env },
     stderr: 'pipe',
   });
   transport.stderr?.on('data', () => undefined);

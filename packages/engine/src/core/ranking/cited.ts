@@ -11,17 +11,15 @@ import { lowerCoverage } from './terms.js';
  */
 
 /** Distinct pages, best first, whose sections' links are read. */
-const TUNE = (process.env.P5_CITED ?? '').split(',').map(Number);
-const CITING_PAGES = TUNE[0] || 10;
+const CITING_PAGES = 10;
 /** Distinct pages among those that must link to a page for it to gain. */
-const MIN_CITERS = TUNE[1] || 4;
+const MIN_CITERS = 4;
 /** Weight of the sections of a page so cited. */
-const CITED_BOOST = TUNE[2] || 1.2;
-const TUNE2 = (process.env.P5_POINT ?? '').split(',').map(Number);
+const CITED_BOOST = 1.2;
 /** Share of the question's terms the sentence around a link must name for the link to point to the answer. */
-const POINTING_COVERAGE = TUNE2[0] || 0.6;
+const POINTING_COVERAGE = 0.6;
 /** Share of the linking section's score the best section of the page a pointing sentence links to gets, at least. */
-const POINTED_SHARE = TUNE2[1] || 0.95;
+const POINTED_SHARE = 0.95;
 /** Links read from one section, at most. */
 const LINKS_PER_SECTION = 40;
 

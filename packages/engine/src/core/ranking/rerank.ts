@@ -225,7 +225,7 @@ function quotedPhrases(phrases: readonly string[], chunks: ReadonlyMap<string, S
 }
 
 /** Share of the question's terms a page's title must name for the question to ask about the page as a whole. */
-const PAGE_QUESTION = Number(process.env.P5_PQ || 0.5);
+const PAGE_QUESTION = 0.5;
 
 /**
  * For a question about a page as a whole (its title names at least {@link PAGE_QUESTION} of the question's
@@ -234,7 +234,7 @@ const PAGE_QUESTION = Number(process.env.P5_PQ || 0.5);
  * short they are. In place.
  */
 function beginningsFirst(items: readonly RankedChunk[], terms: readonly string[]): void {
-  if (terms.length === 0 || PAGE_QUESTION > 1) return;
+  if (terms.length === 0) return;
   const byPage = new Map<string, RankedChunk[]>();
   for (const item of items) {
     const page = item.chunk.url.split('#')[0] as string;

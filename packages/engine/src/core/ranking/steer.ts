@@ -21,7 +21,7 @@ const SUBJECT_BOOST = 1.1;
  * page that explains the ideas ranks below the one that shows how (FastAPI's "Deployments Concepts" ›
  * "Multiple Processes - Workers" below "Server Workers" › "Multiple Workers").
  */
-const OVERVIEW_SHARE = Number(process.env.P5_OVERVIEW || 0.95);
+const OVERVIEW_SHARE = 0.95;
 /** Titles of overview pages. */
 const OVERVIEW_TITLE = /\b(?:concepts?|overview)\b/i;
 const COMPARING_BOOST = 1.15;
