@@ -1,4 +1,5 @@
 import type { LibraryDescriptor, SearchBackend } from '@pro-context/kernel';
+import { type PageResolver, pageResolver } from '../core/ranking/cited.js';
 import {
   joinHits,
   queryTerms,
@@ -8,7 +9,6 @@ import {
   searchText,
   withoutLibraryName,
 } from '../core/ranking.js';
-import { type PageResolver, pageResolver } from '../core/ranking/cited.js';
 import type { LoadResult, StoredChunk } from '../indexing/doc-store.js';
 import type { DocsMeta } from '../indexing/docs-format.js';
 import { steerByPageFields } from '../indexing/page-fields.js';

@@ -6,8 +6,9 @@ import { lowerCoverage } from './terms.js';
  * Pages the best candidates link to (issue #28, "the docs' own vocabulary"): when the best sections of several
  * pages link to the same page ("In [Strict Mode](/reference/react/StrictMode), React will call some of your
  * functions twice" in the troubleshooting sections of `useMemo`, `useState`, `useReducer`), that page explains
- * what they have in common, and a question they all answer a part of is about it. Its sections among the
- * candidates gain {@link CITED_BOOST}.
+ * what they have in common, and a question they all answer a part of is about it: its best section among the
+ * candidates gains {@link CITED_BOOST}. A sentence that names most of the question and links to a page points to
+ * the answer: that page's best section ranks with the section that links to it.
  */
 
 /** Distinct pages, best first, whose sections' links are read. */
@@ -66,20 +67,45 @@ export function pageResolver(pages: readonly { url: string }[]): PageResolver {
 
 const pageOf = (url: string): string => url.split('#')[0] as string;
 
-/** The sentence of `body` around the link whose target starts at `at` (within its line), lower-cased, URLs out. */
-function sentenceAround(body: string, at: number): string {
-  const start = body.lastIndexOf('\n', at) + 1;
+/** Characters read on either side of a link for its sentence, at most (a page's line may be long). */
+const SENTENCE_WINDOW = 300;
+
+/** `text` without the targets of its links (`[text](target)` → `[text]`), in one pass. */
+function withoutTargets(text: string): string {
+  let out = '';
+  let i = 0;
+  while (i < text.length) {
+    const k = text.indexOf('](', i);
+    if (k < 0) return out + text.slice(i);
+    out += text.slice(i, k + 1);
+    let j = k + 2;
+    while (j < text.length && text[j] !== ')' && text[j] !== ' ' && text[j] !== '\t') j += 1;
+    if (text[j] === ')') i = j + 1;
+    else {
+      out += text.slice(k + 1, j);
+      i = j;
+    }
+  }
+  return out;
+}
+
+/**
+ * The sentence of `body` around the link whose target starts at `at`, within its line and
+ * {@link SENTENCE_WINDOW} characters of the link, lower-cased, without link targets.
+ */
+export function sentenceAround(body: string, at: number): string {
+  const start = Math.max(body.lastIndexOf('\n', at) + 1, at - SENTENCE_WINDOW);
   let end = body.indexOf('\n', at);
-  if (end < 0) end = body.length;
+  if (end < 0 || end > at + SENTENCE_WINDOW) end = Math.min(body.length, at + SENTENCE_WINDOW);
   const line = body.slice(start, end);
   const offset = at - start;
   let from = 0;
-  for (const m of line.matchAll(/[.!?]\s+/g)) {
-    const stop = (m.index ?? 0) + 1;
-    if (stop > offset) return line.slice(from, stop).replace(/\]\([^)\s]*\)/g, ']').toLowerCase();
+  for (const m of line.matchAll(/[.!?]\s/g)) {
+    const stop = m.index + 1;
+    if (stop > offset) return withoutTargets(line.slice(from, stop)).toLowerCase();
     from = stop;
   }
-  return line.slice(from).replace(/\]\([^)\s]*\)/g, ']').toLowerCase();
+  return withoutTargets(line.slice(from)).toLowerCase();
 }
 
 /**
