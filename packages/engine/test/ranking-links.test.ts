@@ -33,7 +33,7 @@ describe('pages the best sections link to', () => {
   });
 
   it('puts first the page that several of the best sections link to (they all say "in Strict Mode")', () => {
-    const citing = ['useMemo', 'useState', 'useReducer', 'useEffect'].map((name, i) =>
+    const citing = ['useMemo', 'useState', 'useReducer', 'useEffect'].map((name) =>
       stored(
         name,
         `${site}/reference/react/${name}#runs-twice`,

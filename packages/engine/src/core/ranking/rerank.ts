@@ -6,7 +6,7 @@ import { asksAboutVersions, HISTORY_KINDS, pageKind } from './kinds.js';
 import { headingIdentifier, headingText } from './labels.js';
 import { remember } from './memo.js';
 import { analyzeQuery } from './query.js';
-import { steer } from './steer.js';
+import { isPointer, steer } from './steer.js';
 import { lowerCoverage } from './terms.js';
 
 /**
@@ -231,12 +231,14 @@ const PAGE_QUESTION = 0.5;
  * For a question about a page as a whole (its title names at least {@link PAGE_QUESTION} of the question's
  * terms: "how do I configure proxies" and the page `Proxies`), the page's candidates take its scores in the
  * page's own order: its beginning (what it is, the common case) first, the special cases (`SOCKS`) after, however
- * short they are. In place.
+ * short they are (pointer sections aside: they stay below what they point to). In place.
  */
 function beginningsFirst(items: readonly RankedChunk[], terms: readonly string[]): void {
   if (terms.length === 0) return;
   const byPage = new Map<string, RankedChunk[]>();
   for (const item of items) {
+    // a pointer section keeps its place below what it points to
+    if (isPointer(item.chunk)) continue;
     const page = item.chunk.url.split('#')[0] as string;
     const list = byPage.get(page);
     if (list) list.push(item);
