@@ -5,10 +5,11 @@
  *
  * The candidates are the engine's own (`rankChunks`, then the rest of each section), as get-docs ranks them.
  *
- * Usage: node dist/cutoff-lab.js [--grid='{"ratio":[0.3,0.5]}'] [--diag] [--show] [--lost] [--causes] [--only=react]
+ * Usage: node dist/cutoff-lab.js [--grid='{"ratio":[0.3,0.5]}'] [--diag] [--show] [--lost] [--causes] [--only=react] [--top=ID]
  * `--causes` adds the dev half of `bench/eval/causes` (`--held` the held-back half too: measure, never tune on it);
  * `--lost` lists, for each question whose answer the cut-off loses at 5000 tokens, where the answer lies among
- * the candidates and what the cut-off kept.
+ * the candidates and what the cut-off kept; `--top=ID,ID` the first 30 candidates of those questions (a held-back
+ * cause question is never listed).
  */
 import {
   type CutoffParams,
