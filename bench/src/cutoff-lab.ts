@@ -5,10 +5,11 @@
  *
  * The candidates are the engine's own (`rankChunks`, then the rest of each section), as get-docs ranks them.
  *
- * Usage: node dist/cutoff-lab.js [--grid='{"ratio":[0.3,0.5]}'] [--diag] [--show] [--lost] [--causes] [--only=react]
+ * Usage: node dist/cutoff-lab.js [--grid='{"ratio":[0.3,0.5]}'] [--diag] [--show] [--lost] [--causes] [--only=react] [--top=ID]
  * `--causes` adds the dev half of `bench/eval/causes` (`--held` the held-back half too: measure, never tune on it);
  * `--lost` lists, for each question whose answer the cut-off loses at 5000 tokens, where the answer lies among
- * the candidates and what the cut-off kept.
+ * the candidates and what the cut-off kept; `--top=ID,ID` the first 30 candidates of those questions (a held-back
+ * cause question is never listed).
  */
 import {
   type CutoffParams,
@@ -142,6 +143,19 @@ async function main() {
     cases.push({ row, candidates, terms, weights: termWeights(all, terms) });
   }
   const arg = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+  // `--top=ID,ID`: the first candidates of those questions (dev questions only: never list a held one)
+  for (const id of arg('top')?.split(',') ?? []) {
+    const c = cases.find((x) => x.row.id === id);
+    if (c === undefined || c.row.split === 'held') continue;
+    console.log(`-- ${id} ${c.row.question}`);
+    const best = c.candidates[0]?.score ?? 1;
+    for (const [i, x] of c.candidates.slice(0, 30).entries()) {
+      const answer = findPhrase(x.chunk.body, c.row.must_contain) >= 0;
+      console.log(
+        `  ${String(i).padStart(2)} ${(x.score / best).toFixed(3)} ${String(x.chunk.tokens).padStart(4)}t ${pageKind(x.chunk.url, x.chunk.pageTitle).slice(0, 5)}${answer ? ' ANSWER ' : '        '}${sectionPath(x.chunk).slice(0, 110)}`,
+      );
+    }
+  }
   if (process.argv.includes('--diag')) {
     for (const c of cases) {
       const at = c.candidates.findIndex((x) => findPhrase(x.chunk.body, c.row.must_contain) >= 0);

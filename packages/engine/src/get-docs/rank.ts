@@ -1,4 +1,5 @@
 import type { LibraryDescriptor, SearchBackend } from '@pro-context/kernel';
+import { type PageResolver, pageResolver } from '../core/ranking/cited.js';
 import {
   joinHits,
   queryTerms,
@@ -9,10 +10,23 @@ import {
   withoutLibraryName,
 } from '../core/ranking.js';
 import type { LoadResult, StoredChunk } from '../indexing/doc-store.js';
+import type { DocsMeta } from '../indexing/docs-format.js';
 import { steerByPageFields } from '../indexing/page-fields.js';
 
 /** Chunks read for each identifier or error message a query names (see `rerankLookups`), at most. */
 const RERANK_LOOKUP_LIMIT = 40;
+
+const resolvers = new WeakMap<DocsMeta, PageResolver>();
+
+/** The link resolver of a docs record's pages, built on first use and kept with the record. */
+function resolverOf(record: DocsMeta): PageResolver {
+  let resolve = resolvers.get(record);
+  if (resolve === undefined) {
+    resolve = pageResolver(record.pages);
+    resolvers.set(record, resolve);
+  }
+  return resolve;
+}
 
 /** A query's ranked chunks (get-docs, search-docs). */
 export interface Ranking {
@@ -45,6 +59,7 @@ export async function rankChunks(
     rerankLookups(topic).map((words) => loaded.docs.containing(words, RERANK_LOOKUP_LIMIT)),
   );
   const chunks = await loaded.docs.read([...hits.map((h) => h.id), ...found.flat()]);
-  const ranked = rerank(joinHits(hits, chunks, terms), topic, chunks, terms);
+  // with the library's pages, to resolve the links of the best candidates (a page several of them point to gains)
+  const ranked = rerank(joinHits(hits, chunks, terms), topic, chunks, terms, resolverOf(loaded.docs.record));
   return { ranked, total, terms, chunks };
 }

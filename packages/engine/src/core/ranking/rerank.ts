@@ -1,11 +1,13 @@
 import { walkLines } from '@pro-context/markdown';
 import type { StoredChunk } from '../../indexing/doc-store.js';
 import { chunkCoverage, type RankedChunk } from './chunks.js';
+import { boostCited, type PageResolver } from './cited.js';
 import { asksAboutVersions, HISTORY_KINDS, pageKind } from './kinds.js';
 import { headingIdentifier, headingText } from './labels.js';
 import { remember } from './memo.js';
 import { analyzeQuery } from './query.js';
-import { steer } from './steer.js';
+import { isPointer, steer } from './steer.js';
+import { lowerCoverage } from './terms.js';
 
 /**
  * API identifiers a query names: words shaped like code (`setupFiles`, `model_validator`, `expect.poll`,
@@ -222,6 +224,40 @@ function quotedPhrases(phrases: readonly string[], chunks: ReadonlyMap<string, S
   return out;
 }
 
+/** Share of the question's terms a page's title must name for the question to ask about the page as a whole. */
+const PAGE_QUESTION = 0.5;
+
+/**
+ * For a question about a page as a whole (its title names at least {@link PAGE_QUESTION} of the question's
+ * terms: "how do I configure proxies" and the page `Proxies`), the page's candidates take its scores in the
+ * page's own order: its beginning (what it is, the common case) first, the special cases (`SOCKS`) after, however
+ * short they are (pointer sections aside: they stay below what they point to). In place.
+ */
+function beginningsFirst(items: readonly RankedChunk[], terms: readonly string[]): void {
+  if (terms.length === 0) return;
+  const byPage = new Map<string, RankedChunk[]>();
+  for (const item of items) {
+    // a pointer section keeps its place below what it points to
+    if (isPointer(item.chunk)) continue;
+    const page = item.chunk.url.split('#')[0] as string;
+    const list = byPage.get(page);
+    if (list) list.push(item);
+    else byPage.set(page, [item]);
+  }
+  for (const list of byPage.values()) {
+    if (list.length < 2) continue;
+    const title = (list[0] as RankedChunk).chunk.pageTitle.toLowerCase();
+    const named = lowerCoverage(terms, title);
+    // the question names the page and one more word at most ("configure", "use")
+    if (named < PAGE_QUESTION || Math.round((1 - named) * terms.length) > 1) continue;
+    const scores = list.map((item) => item.score).sort((a, b) => b - a);
+    list.sort((a, b) => a.chunk.order - b.chunk.order);
+    list.forEach((item, i) => {
+      item.score = scores[i] as number;
+    });
+  }
+}
+
 /** Weight of a section titled in words by an identifier the query names (`Model validators`, `model_validator`). */
 const WORD_TITLE_BOOST = 1.15;
 /** Weight of a history page (blog, changelog, release notes) for a query that does not ask about versions. */
@@ -236,6 +272,7 @@ const ERROR_BOOST = 1.5;
  *   `model_validator`, `expect.poll`) ranks first, ahead of pages that merely mention it;
  * - blog posts, changelogs and release notes weigh {@link HISTORY_SHARE} of their score unless the query asks
  *   about versions, changes, releases or news ({@link asksAboutVersions}): they repeat every feature's name;
+ * - the best section of a page several of the best pages link to gains (`boostCited`, when `resolve` is given);
  * - for a query quoting an error message or status ({@link errorPhrases}), troubleshooting and error pages and
  *   the sections quoting that message weigh {@link ERROR_BOOST} times more.
  */
@@ -244,6 +281,7 @@ export function rerank(
   query: string,
   chunks: ReadonlyMap<string, StoredChunk>,
   terms: readonly string[],
+  resolve?: PageResolver,
 ): RankedChunk[] {
   const top = ranked[0]?.score ?? 0;
   if (top <= 0) return [...ranked];
@@ -280,7 +318,11 @@ export function rerank(
       add(chunk, top * 0.5);
   }
   // what the question asks steers the scores: headings naming its terms, its intent, a comparison's subjects
-  steer(out.values(), analyzeQuery(query), terms);
+  const analysis = analyzeQuery(query);
+  steer(out.values(), analysis, terms);
+  // the page several of the best candidates link to (with the library's pages to resolve links against)
+  if (resolve) boostCited([...out.values()], resolve, terms);
+  if (analysis.intent === 'howto') beginningsFirst([...out.values()], terms);
   const history = !asksAboutVersions(query);
   const error = phrases.length > 0;
   let best = 0;

@@ -16,6 +16,14 @@ const POINTER_SHARE = 0.5;
 const TROUBLE_BOOST = 1.2;
 /** Weight of a section whose headings name a subject of a comparison, and of one that compares. */
 const SUBJECT_BOOST = 1.1;
+/**
+ * Weight of an overview page (titled "… Concepts", "… Overview") for a question asking how to do something: the
+ * page that explains the ideas ranks below the one that shows how (FastAPI's "Deployments Concepts" ›
+ * "Multiple Processes - Workers" below "Server Workers" › "Multiple Workers").
+ */
+const OVERVIEW_SHARE = 0.95;
+/** Titles of overview pages. */
+const OVERVIEW_TITLE = /\b(?:concepts?|overview)\b/i;
 const COMPARING_BOOST = 1.15;
 
 const headingTexts = new WeakMap<StoredChunk, string>();
@@ -73,6 +81,7 @@ function weightOf(chunk: StoredChunk, kind: PageKind, analysis: QueryAnalysis, t
   const headings = headingText(chunk);
   if (analysis.intent === 'troubleshooting' && (kind === 'troubleshooting' || TROUBLE_HEADING.test(headings)))
     weight *= TROUBLE_BOOST;
+  if (analysis.intent === 'howto' && OVERVIEW_TITLE.test(chunk.pageTitle)) weight *= OVERVIEW_SHARE;
   if (analysis.intent === 'comparison') {
     for (const subject of analysis.subjects) {
       const words = subject.toLowerCase().match(/[a-z0-9_]+/g) ?? [];
