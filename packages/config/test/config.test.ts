@@ -149,6 +149,14 @@ describe('the configuration file', () => {
     expect(error.message).not.toMatch(/:$/);
   });
 
+  it('a file whose top level is a list says how the settings are written, not to fix a key it does not name', async () => {
+    const dir = writeConfig('- logging:\n    level: debug\n');
+    const error = await expectCode(loadConfig({ cwd: dir, env: {} }), 'CONFIG_INVALID');
+    expect(error.message).toMatch(/must contain a mapping of settings at the top level\.$/);
+    expect(error.suggestion).toMatch(/`section:` lines at the left margin/);
+    expect(error.suggestion).not.toMatch(/named key/);
+  });
+
   it('a configuration path that is a folder is CONFIG_INVALID saying so (not an internal error)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'pc-config-dir-'));
     const folder = join(dir, 'settings.yaml');
