@@ -41,15 +41,30 @@ export function buildConfigSchema(plugins: readonly AnyPlugin[]): z.ZodObject {
     const described = description ? schema.describe(description) : schema;
     place(key, optionsOf ? described.optional() : described);
   }
-  const toSchema = (node: Node): z.ZodType => {
+  // as `validateConfig` judges a key no section claims: an error (so the editor flags it too), except inside a
+  // section a plugin reserves (a warning there: `sources.internalDocs` of a third-party plugin)
+  const reserved = new Set(plugins.flatMap((p) => p.reservedSections ?? []));
+  const toSchema = (node: Node, path: string): z.ZodType => {
     if (node.schema && node.children.size === 0) return node.schema;
     const shape: Record<string, z.ZodType> = {};
-    for (const [key, child] of node.children) shape[key] = toSchema(child);
-    return (node.schema && extendObject(node.schema, shape)) ?? z.object(shape).optional();
+    for (const [key, child] of node.children) shape[key] = toSchema(child, path ? `${path}.${key}` : key);
+    if (node.schema) {
+      const extended = extendObject(node.schema, shape);
+      if (extended) return extended;
+    }
+    return (reserved.has(path) ? z.object(shape) : z.strictObject(shape)).optional();
   };
   const shape: Record<string, z.ZodType> = {};
-  for (const [key, child] of root.children) shape[key] = toSchema(child);
-  return z.object(shape);
+  for (const [key, child] of root.children) shape[key] = toSchema(child, key);
+  // a top-level section a plugin reserves but none installed declares (`auth`): a warning, not an error
+  for (const key of reserved) {
+    if (!key.includes('.') && !(key in shape))
+      shape[key] = z
+        .unknown()
+        .optional()
+        .describe('Read by a plugin that is not installed: set, it is a warning (no plugin reads it), not an error.');
+  }
+  return z.strictObject(shape);
 }
 
 /** JSON Schema (draft 2020-12) of the configuration file, for `# yaml-language-server: $schema=…`. */

@@ -123,6 +123,8 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Confi
     const parsed = toValues(doc, file);
     if (parsed !== null && parsed !== undefined && !isPlainObject(parsed)) {
       throw new ProContextError('CONFIG_INVALID', `${file} must contain a mapping of settings at the top level.`, {
+        suggestion:
+          'Write the settings as `section:` lines at the left margin (logging:, libraries:, server:…), not as a list (- …) or a single value.',
         details: { file },
       });
     }

@@ -149,6 +149,14 @@ describe('the configuration file', () => {
     expect(error.message).not.toMatch(/:$/);
   });
 
+  it('a file whose top level is a list says how the settings are written, not to fix a key it does not name', async () => {
+    const dir = writeConfig('- logging:\n    level: debug\n');
+    const error = await expectCode(loadConfig({ cwd: dir, env: {} }), 'CONFIG_INVALID');
+    expect(error.message).toMatch(/must contain a mapping of settings at the top level\.$/);
+    expect(error.suggestion).toMatch(/`section:` lines at the left margin/);
+    expect(error.suggestion).not.toMatch(/named key/);
+  });
+
   it('a configuration path that is a folder is CONFIG_INVALID saying so (not an internal error)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'pc-config-dir-'));
     const folder = join(dir, 'settings.yaml');
@@ -326,5 +334,44 @@ describe('the JSON Schema of the file', () => {
       default: 2,
       description: 'How deep to crawl.',
     });
+  });
+});
+
+describe('the JSON Schema judges unknown keys as validateConfig does', () => {
+  const plugin = definePlugin({
+    id: 'demo',
+    kernel: '*',
+    configKey: 'sources.demo',
+    optionsSchema: z.strictObject({ depth: z.number().int().default(2) }),
+    register() {},
+  });
+  const preset = definePlugin({
+    id: 'preset-like',
+    kernel: '*',
+    configKey: 'registries.pypi',
+    optionsSchema: z.strictObject({ url: z.string().optional() }),
+    reservedSections: ['sources', 'auth'],
+    register() {},
+  });
+
+  it('a misspelt top-level section is refused by the editor as by config check', async () => {
+    const schema = configJsonSchema([plugin, preset]) as {
+      additionalProperties?: unknown;
+      properties: Record<string, { additionalProperties?: unknown } | undefined>;
+    };
+    // what validateConfig says of it
+    const error = await expectCode(
+      () => validateConfig({ values: { loging: { level: 'debug' } }, lines: new Map(), fromEnv: new Map() }, [plugin]),
+      'CONFIG_INVALID',
+    );
+    expect(error.message).toContain('loging: Unrecognized key');
+    // and the schema an editor checks the file with
+    expect(schema.additionalProperties).toBe(false);
+    // a section made of plugins' sections only (registries.pypi) is closed too, unless reserved
+    expect(schema.properties.registries?.additionalProperties).toBe(false);
+    // a reserved section stays open: another plugin's bag there is only a warning
+    expect(schema.properties.sources?.additionalProperties).toBeUndefined();
+    // a reserved top-level section no installed plugin declares is allowed (a warning)
+    expect(schema.properties).toHaveProperty('auth');
   });
 });

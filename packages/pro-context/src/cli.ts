@@ -492,13 +492,20 @@ export function buildProgram(): Command {
     .action(async () => {
       const options = program.opts<GlobalOptions>();
       try {
-        const overrides = overridesFrom(options, true);
+        // the flags only, as `serve` is given them: the terminal's logging defaults as overrides would hide the
+        // file's own logging.level / logging.format, which the server refuses when they are wrong
+        const overrides = overridesFrom(options, false);
         // the warnings are printed below; the logger repeating them on stderr would say everything twice
-        if (!options.logLevel && !process.env.PRO_CONTEXT_LOG_LEVEL && !process.env.PRO_CONTEXT_DEBUG)
-          overrides.logging = { ...(overrides.logging as object), level: 'error' };
+        const quiet =
+          !options.logLevel && !options.verbose && !process.env.PRO_CONTEXT_LOG_LEVEL && !process.env.PRO_CONTEXT_DEBUG
+            ? createLogger({ level: 'error', format: 'pretty' })
+            : undefined;
         const kernel = await startProContext({
           ...(options.config ? { configFile: options.config } : {}),
           overrides,
+          ...(quiet ? { logger: quiet } : {}),
+          // nothing runs in the background (the project's libraries are not resolved) for a check
+          deferBackground: true,
         });
         try {
           checkHttpSettings(kernel.config);

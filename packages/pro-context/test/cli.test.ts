@@ -103,6 +103,32 @@ describe.skipIf(skipReason)(`the pro-context CLI in a terminal${skipReason ? ` (
     expect(result.stderr).toBe('');
   });
 
+  it("config check refuses the file's bad logging values as the server does (the terminal's defaults hid them)", async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'pc-cli-logging-'));
+    try {
+      const configFile = join(dir, 'pro-context.config.yaml');
+      await writeFile(configFile, 'logging:\n  level: loud\n  format: xml\n', 'utf8');
+      const quiet = { HOME: dir, PRO_CONTEXT_CACHE_DIR: join(dir, 'cache') };
+      const serve = await cli(['-c', configFile], quiet);
+      const check = await cli(['-c', configFile, 'config', 'check'], quiet);
+      for (const result of [serve, check]) {
+        expect(result.code).toBe(1);
+        expect(result.stderr).toContain(`error CONFIG_INVALID: Invalid configuration in ${configFile}:`);
+        expect(result.stderr).toMatch(/logging\.level \(line 2\): Invalid option/);
+        expect(result.stderr).toMatch(/logging\.format \(line 3\): Invalid option/);
+        expect(result.stdout).toBe('');
+      }
+      // a good file still checks quietly: the warnings on stdout, nothing on stderr
+      await writeFile(configFile, 'logging:\n  level: debug\n', 'utf8');
+      const fine = await cli(['-c', configFile, 'config', 'check'], quiet);
+      expect(fine.code).toBe(0);
+      expect(fine.stdout).toMatch(/^configuration OK/);
+      expect(fine.stderr).toBe('');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it('config check shows the deprecated library keys it moved, naming their new place', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'pc-cli-deprecated-'));
     try {

@@ -6,6 +6,9 @@ import type { EmbeddingsOptions } from './options.js';
 export const PRIVATE_NETWORK = 'on this machine or a private network';
 /** … or one no setting allows. */
 export const NEVER_FETCHED = 'on an address pro-context never fetches (link-local, cloud metadata)';
+/** … or one that redirected to a URL the HTTP client never fetches (a user name or password in it, another scheme). */
+export const REDIRECTED_AWAY =
+  'redirecting to a URL pro-context never fetches (one with a user name or password, or not http:// or https://)';
 /** How much sooner than the engine's `interactiveTimeoutMs` the plugin gives up, so that its own code is the note's. */
 export const ENGINE_GRACE_MS = 250;
 
@@ -44,7 +47,12 @@ export function notAllowed(where: string, cause?: unknown): ProContextError {
             suggestion:
               'Give embeddings.baseUrl the address of a server on this machine, a private network or the internet.',
           }
-        : {}),
+        : where === REDIRECTED_AWAY
+          ? {
+              suggestion:
+                'Set embeddings.baseUrl to the address the embeddings server answers at without a redirect (the log at level debug names the redirect refused).',
+            }
+          : {}),
       details: { failure: 'refused-by-policy' },
     },
   );

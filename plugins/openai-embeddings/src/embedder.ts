@@ -16,7 +16,7 @@ import {
   upstreamFailureOf,
   withoutKey,
 } from '@pro-context/plugin-kit';
-import { credentialsRefusal, NEVER_FETCHED, notAllowed, PRIVATE_NETWORK } from './checks.js';
+import { credentialsRefusal, NEVER_FETCHED, notAllowed, PRIVATE_NETWORK, REDIRECTED_AWAY } from './checks.js';
 import { embeddingsErrors } from './errors.js';
 import type { EnabledEmbeddingsOptions } from './options.js';
 
@@ -206,6 +206,11 @@ export class OpenAiEmbedder implements Embedder {
         { cause: error, details: { failure } },
       );
     }
+    // the HTTP client refused the URL itself, not its address: baseUrl was checked (http(s), no user:pass@), so a
+    // redirect named it (`http://user:pass@…`, `ftp://…`); not an address no setting allows
+    if (isProContextError(error) && error.code === 'URL_NOT_ALLOWED' && error.details?.reason === undefined) {
+      return notAllowed(REDIRECTED_AWAY, error);
+    }
     if (failure === 'refused-by-policy' || (isProContextError(error) && error.code === 'URL_NOT_ALLOWED')) {
       // the guard says whether a setting would allow it (a private address) or none would (cloud metadata)
       const privateTarget = !isProContextError(error) || /allowPrivateNetwork/.test(error.suggestion ?? '');
@@ -305,12 +310,32 @@ export class OpenAiEmbedder implements Embedder {
     const key = this.options.apiKey;
     let out = withoutKey(text, key);
     if (key) {
-      for (const encoded of [Buffer.from(key).toString('base64'), Buffer.from(`:${key}`).toString('base64')]) {
-        out = out.split(encoded.replace(/={1,2}$/, '')).join('[REDACTED]');
-      }
+      // whole when it stands alone or as `Basic base64(:key)`, else its part at any alignment (`base64(Bearer key)`)
+      const whole = [key, `:${key}`].map((text) => Buffer.from(text).toString('base64').replace(/=+$/, ''));
+      for (const encoded of [...whole, ...base64Forms(key)]) out = out.split(encoded).join('[REDACTED]');
     }
     return out.replace(/\s+/g, ' ').trim().slice(0, MAX_DETAIL_CHARS);
   }
+}
+
+/**
+ * What the key looks like inside any base64 text (`Basic base64(user:key)`, `base64(Bearer key)`): its encoding at
+ * each of the three byte alignments, without the characters it shares with the bytes before and after it.
+ */
+function base64Forms(key: string): string[] {
+  const bytes = Buffer.from(key);
+  const forms: string[] = [];
+  for (const offset of [0, 1, 2]) {
+    const encoded = Buffer.concat([Buffer.alloc(offset), bytes])
+      .toString('base64')
+      .replace(/=+$/, '');
+    // the first group mixes in the bytes before the key; the last one, unless full, the bytes after it
+    const start = offset === 0 ? 0 : 4;
+    const end = (offset + bytes.length) % 3 === 0 ? encoded.length : encoded.length - ((offset + bytes.length) % 3) - 1;
+    const middle = encoded.slice(start, end);
+    if (middle.length >= 8) forms.push(middle);
+  }
+  return forms;
 }
 
 /** The server's message in an error answer: OpenAI's `{error: {message}}`, Ollama's `{error: "…"}`, or the text. */

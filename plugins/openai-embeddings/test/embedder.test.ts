@@ -192,6 +192,18 @@ describe('the OpenAI-compatible embedder', () => {
     expect(written.join('\n')).toContain('bad header Basic [REDACTED]');
     expect(written.join('\n')).not.toContain(base64.slice(0, 20));
     expect(written.join('\n')).not.toContain(wrongKey);
+
+    // a proxy echoing the header it got, base64-encoded, or Basic with a user name: the key at another alignment
+    for (const prefix of ['Bearer ', 'user:', 'ab:']) {
+      const encoded = Buffer.from(`${prefix}${wrongKey}`).toString('base64');
+      written.length = 0;
+      fake.fault({ status: 500, body: JSON.stringify({ error: { message: `proxy saw ${encoded}` } }), times: 2 });
+      expect((await catalogErrorOf(embedder.embed([`echo ${prefix}`], signal()))).code).toBe('EMBEDDINGS_UNAVAILABLE');
+      expect(written.join('\n')).toContain('proxy saw');
+      // what is left of it encodes a few bytes at either end, not the key
+      expect(written.join('\n')).not.toContain(encoded.slice(4, 20));
+      expect(written.join('\n')).not.toContain(encoded.slice(-16));
+    }
   });
 
   it('refuses a baseUrl with a user name or password before asking anything, saying so', async () => {
@@ -225,6 +237,25 @@ describe('the OpenAI-compatible embedder', () => {
     fake.fault({ status: 307, headers: { location: `${fake.baseUrl}/embeddings` }, body: '', times: 1 });
     expect(await embedder.embed(['kept'], signal())).toHaveLength(1);
     expect(fake.requests.at(-1)?.body).toMatchObject({ input: ['kept'] });
+  });
+
+  it('names a 307 to a URL with a user name or password, or not http(s), as such (not as cloud metadata)', async () => {
+    const { embedder } = await start();
+    const targets = [fake.baseUrl.replace('http://', 'http://user:hunter2@'), 'ftp://files.example/v1/embeddings'];
+    for (const location of targets) {
+      fake.fault({ status: 307, headers: { location }, body: '', times: 1 });
+      const error = await catalogErrorOf(embedder.embed([`to ${location}`], signal()));
+      expect(error.code, error.message).toBe('EMBEDDINGS_NOT_ALLOWED');
+      expect(error.message).toBe(
+        'the embeddings server is redirecting to a URL pro-context never fetches (one with a user name or password, or not http:// or https://), which the network guard refuses',
+      );
+      expect(error.message).not.toMatch(/link-local|cloud metadata/);
+      expect(error.suggestion).toMatch(/without a redirect/);
+      const payload = JSON.stringify(error.toPayload());
+      for (const secret of ['hunter2', host(), 'files.example']) expect(payload).not.toContain(secret);
+    }
+    // the redirect was not followed
+    expect(fake.count()).toBe(2);
   });
 
   it("gives up under the engine's interactiveTimeoutMs when timeoutMs is past it, and says so at start", async () => {

@@ -36,6 +36,10 @@ export function listLibrariesTool(engine: DocsEngine) {
       const { cursor, ...filters } = args;
       const offset = cursor === undefined ? 0 : offsetOf(cursor);
       const all = await context.logger.span('list-libraries', { ...args }, () => engine.listLibraries(filters));
+      // a cursor past the end (forged, or given for other filters): an error, not an empty page numbered backwards
+      if (offset > 0 && offset >= all.length) {
+        throw engineMessages.create('CURSOR_PAST_END', { cursor: cursor ?? '', total: all.length });
+      }
       const line = (l: (typeof all)[number]) =>
         `- **${l.name}** (\`${l.id}\`)${l.language ? ` · ${l.language}` : ''} · ${l.defaultVersion}${l.projectDetected ? ` · in this project${l.detectedFrom ? ` (${l.detectedFrom})` : ''}` : l.cached ? ' · cached' : ''}${l.description ? ` — ${l.description}` : ''}`;
       // a page within LIST_TOKENS: its lines and its structured entries (an agent reads both), at least one

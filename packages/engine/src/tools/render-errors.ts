@@ -50,6 +50,12 @@ export const engineMessages = defineMessages({
     message: "'{cursor}' is not a cursor list-libraries gave.",
     suggestion: 'Pass the nextCursor of the previous list-libraries answer, or no cursor for the first page.',
   },
+  CURSOR_PAST_END: {
+    code: 'INVALID_INPUT',
+    message: "'{cursor}' points past the end of the list: {total} libraries match.",
+    suggestion:
+      'Call list-libraries without a cursor for the first page (the list changes as libraries are resolved and cached), with the same filters as the call that gave the cursor.',
+  },
   // libraries
   /** `{inLanguage}`: ` in <language>`, or nothing; `{unasked}`: ` It could not be looked up: <why>.`, or nothing. */
   NO_LIBRARY_MATCH: {
