@@ -122,7 +122,7 @@ describe('the configuration file', () => {
     );
     expect(error.message).toContain(`Invalid configuration in ${join(dir, 'pro-context.config.yaml')}:`);
     expect(error.message).toContain('server.transport (line 2): Invalid option: expected one of "stdio"|"http"');
-    expect(error.message).toContain('cache.maxMemoryMB (line 4): Invalid input: expected number, received string');
+    expect(error.message).toContain('cache.maxMemoryMB (line 4): expected a number, got a string');
     expect(error.message).toContain('cahce (line 5): Unrecognized key');
   });
 
@@ -137,7 +137,7 @@ describe('the configuration file', () => {
       'CONFIG_INVALID',
     );
     expect(error.message).toContain(
-      'server.port (from PRO_CONTEXT_PORT): Invalid input: expected number, received string',
+      'server.port (from PRO_CONTEXT_PORT): expected a number, got a string',
     );
   });
 

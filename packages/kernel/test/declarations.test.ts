@@ -77,8 +77,22 @@ describe('config sections declared by plugins', () => {
         .start(),
     );
     expect(error.message).toContain('security.bogus: Unrecognized key');
-    expect(error.message).toContain('security.cors.origins: Invalid input: expected array, received string');
+    expect(error.message).toContain('security.cors.origins: expected a list, got a string');
     expect(error.message).toContain('limits.perMinute: Too small');
+  });
+
+  it("say in a person's words what a key of the wrong type or a missing key needs", async () => {
+    const section = defineConfigSection('mirror', z.object({ url: z.string(), retries: z.number().int() }));
+    const mirror = definePlugin({ id: 'mirror', kernel: '*', configSections: [section], register() {} });
+    const error = await failure(
+      createKernel({ ...silent, config: { mirror: { retries: 'x' } } })
+        .use(mirror)
+        .start(),
+    );
+    expect(error.code).toBe('CONFIG_INVALID');
+    expect(error.message).toContain('mirror.url: required: expected a string');
+    expect(error.message).toContain('mirror.retries: expected a number, got a string');
+    expect(error.message).not.toContain('received');
   });
 
   it('cannot be declared by two plugins', async () => {

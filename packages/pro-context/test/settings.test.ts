@@ -105,7 +105,7 @@ describe("the preset's settings (host sections, reserved variables, default allo
     const error = await catalogErrorOf(start({ PRO_CONTEXT_PORT: 'eighty' }));
     expect(error.code).toBe('CONFIG_INVALID');
     expect(error.message).toContain(
-      'server.port (from PRO_CONTEXT_PORT): Invalid input: expected number, received string',
+      'server.port (from PRO_CONTEXT_PORT): expected a number, got a string',
     );
   });
 

@@ -85,10 +85,27 @@ export function flattenZodIssues(error: z.ZodError, prefix: string): { path: str
         });
       }
     } else {
-      out.push({ path: base || '(root)', message: issue.message });
+      out.push({ path: base || '(root)', message: personWording(issue.message) });
     }
   }
   return out;
+}
+
+const ARTICLE: Record<string, string> = { array: 'a list', object: 'a mapping', undefined: 'nothing', null: 'null' };
+const withArticle = (type: string): string => ARTICLE[type] ?? (/^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`);
+
+/**
+ * zod's own sentence for a value of the wrong type, in a person's words ("Invalid input: expected string, received
+ * undefined" → "required: expected a string"; "…expected number, received string" → "expected a number, got a
+ * string"); any other message (a schema's own, a range) as it is.
+ */
+function personWording(message: string): string {
+  const wrongType = /^Invalid input: expected (\w+), received (\w+)$/.exec(message);
+  if (!wrongType) return message;
+  const [, expected = '', received = ''] = wrongType;
+  return received === 'undefined'
+    ? `required: expected ${withArticle(expected)}`
+    : `expected ${withArticle(expected)}, got ${withArticle(received)}`;
 }
 
 /**
