@@ -311,7 +311,11 @@ export class OpenAiEmbedder implements Embedder {
     let out = withoutKey(text, key);
     if (key) {
       // whole when it stands alone or as `Basic base64(:key)`, else its part at any alignment (`base64(Bearer key)`)
-      const whole = [key, `:${key}`].map((text) => Buffer.from(text).toString('base64').replace(/=+$/, ''));
+      const whole = [key, `:${key}`].map((text) =>
+        Buffer.from(text)
+          .toString('base64')
+          .replace(/={1,2}$/, ''),
+      );
       for (const encoded of [...whole, ...base64Forms(key)]) out = out.split(encoded).join('[REDACTED]');
     }
     return out.replace(/\s+/g, ' ').trim().slice(0, MAX_DETAIL_CHARS);
@@ -328,7 +332,7 @@ function base64Forms(key: string): string[] {
   for (const offset of [0, 1, 2]) {
     const encoded = Buffer.concat([Buffer.alloc(offset), bytes])
       .toString('base64')
-      .replace(/=+$/, '');
+      .replace(/={1,2}$/, '');
     // the first group mixes in the bytes before the key; the last one, unless full, the bytes after it
     const start = offset === 0 ? 0 : 4;
     const end = (offset + bytes.length) % 3 === 0 ? encoded.length : encoded.length - ((offset + bytes.length) % 3) - 1;
