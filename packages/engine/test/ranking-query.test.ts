@@ -43,6 +43,16 @@ describe('query analysis', () => {
     expect(analyzeQuery('useEffect cleanup').intent).toBe('api');
     expect(analyzeQuery('what is a dependency').intent).toBe('concept');
   });
+
+  it('reads "what\'s the way to …" as a how-to and does not search for "way"', () => {
+    const asked = "what's the way to make a positional argument optional with a default value";
+    expect(analyzeQuery(asked).intent).toBe('howto');
+    expect(searchText(asked)).toBe('make a positional argument optional with a default value');
+    expect(analyzeQuery('what is the simplest way to retry a request').intent).toBe('howto');
+    expect(searchText('what is the simplest way to retry a request')).toBe('retry a request');
+    // a question about a way of doing something that is not a how-to keeps its words
+    expect(analyzeQuery("what's the event loop").intent).toBe('concept');
+  });
 });
 
 describe('steering by the question', () => {

@@ -30,7 +30,7 @@ const SCAFFOLDING: readonly RegExp[] = [
   /\bwhich\s+(?:one\s+)?(?:should|do|would|to)\s+(?:i|we|you)?\s*(?:use|pick|choose|prefer)\b/gi,
   /\bwhen\s+(?:should\s+(?:i|we|you)\s+|to\s+)use\s+which\b/gi,
   /\bwhen\s+to\s+use\s+(?:which|each)\b/gi,
-  /\bwhat\s+is\s+the\s+(?:best|right|recommended|correct|proper)\s+way\s+to\b/gi,
+  /\bwhat(?:'s|\s+is)\s+the\s+(?:(?:best|right|recommended|correct|proper|simplest|easiest)\s+)?way\s+to\b/gi,
   /\b(?:is\s+there\s+(?:a|any)\s+way|is\s+it\s+possible)\s+to\b/gi,
   /\b(?:i\s+(?:want|need|would\s+like)\s+to)\b/gi,
   /\bcan\s+i\s+just\b/gi,
@@ -44,7 +44,7 @@ const TROUBLESHOOTING =
 
 /** A question asking how to do something. */
 const HOWTO =
-  /^\s*(?:how\s+(?:do|can|should|would|to)\b|(?:i\s+(?:want|need)\s+to)\b|is\s+there\s+a\s+way\b|(?:what(?:'s| is)\s+the\s+(?:best|right)\s+way)\b)/i;
+  /^\s*(?:how\s+(?:do|can|should|would|to)\b|(?:i\s+(?:want|need)\s+to)\b|is\s+there\s+a\s+way\b|(?:what(?:'s| is)\s+the\s+(?:(?:best|right|recommended|correct|proper|simplest|easiest)\s+)?way\s+to)\b)/i;
 
 /** A question asking what something is. */
 const CONCEPT = /^\s*(?:what\s+(?:is|are)\b|what's\b|explain\b|when\s+should\b)/i;
