@@ -136,9 +136,7 @@ describe('the configuration file', () => {
         .start(),
       'CONFIG_INVALID',
     );
-    expect(error.message).toContain(
-      'server.port (from PRO_CONTEXT_PORT): expected a number, got a string',
-    );
+    expect(error.message).toContain('server.port (from PRO_CONTEXT_PORT): expected a number, got a string');
   });
 
   it("reports YAML syntax errors with line and column, once, and the parser's sentence whole", async () => {

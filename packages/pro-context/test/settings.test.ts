@@ -104,9 +104,7 @@ describe("the preset's settings (host sections, reserved variables, default allo
   it('names the variable that set a bad server key', async () => {
     const error = await catalogErrorOf(start({ PRO_CONTEXT_PORT: 'eighty' }));
     expect(error.code).toBe('CONFIG_INVALID');
-    expect(error.message).toContain(
-      'server.port (from PRO_CONTEXT_PORT): expected a number, got a string',
-    );
+    expect(error.message).toContain('server.port (from PRO_CONTEXT_PORT): expected a number, got a string');
   });
 
   it('reads PRO_CONTEXT_GITHUB_TOKEN (a secret) into the GitHub source: no warning any more', async () => {
