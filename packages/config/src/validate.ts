@@ -11,6 +11,7 @@ import {
   type ValidatedConfig,
 } from '@pro-context/kernel';
 import { applyEnvironment, kernelEnvironment } from './environment.js';
+import { withGuess } from './guess.js';
 
 /** The kernel's variables and every plugin's; one key per variable. */
 function declaredEnvironment(plugins: readonly AnyPlugin[]): (EnvironmentVariable & { owner: string })[] {
@@ -130,7 +131,8 @@ export function validateConfig(input: ConfigSource | undefined, plugins: readonl
   // the file is named when it holds a bad key: a key missing from a section the environment set up (only
   // PRO_CONTEXT_EMBEDDINGS_URL) is not the file's fault, and the issue's own message names the variable to set
   if (issues.length > 0) {
-    throw configInvalid(issues, issues.some((issue) => issue.line !== undefined) ? source?.file : undefined);
+    const guessed = issues.map((issue) => withGuess(issue, declared));
+    throw configInvalid(guessed, guessed.some((issue) => issue.line !== undefined) ? source?.file : undefined);
   }
   const environment = [...(source?.fromEnv ?? [])].map(([key, variable]) => ({
     variable,

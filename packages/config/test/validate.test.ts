@@ -56,7 +56,7 @@ describe('keys no installed plugin reads', () => {
     const misspelt = await failure(createKernel({ ...withValidator, config: { loging: { level: 'debug' } } }).start());
     expect(misspelt.code).toBe('CONFIG_INVALID');
     expect(misspelt.message).toBe(
-      'Invalid configuration:\n  - loging: Unrecognized key (check its spelling and indentation)',
+      "Invalid configuration:\n  - loging: Unrecognized key (check its spelling and indentation): did you mean 'logging'?",
     );
     const reserving = definePlugin({ id: 'preset-like', kernel: '*', reservedSections: ['limits'], register() {} });
     const kernel = await createKernel({ ...withValidator, config: { limits: { perMinute: 5 } } })
@@ -89,5 +89,51 @@ describe('environment variables declared by plugins', () => {
     expect(error.message).toBe(
       "REMOTE_API_URL sets 'remoteApi.url' for plugin 'remote-api' and 'otherApi.url' for plugin 'other-api'.",
     );
+  });
+});
+
+describe('a misspelt key', () => {
+  const server = defineConfigSection(
+    'server',
+    z
+      .strictObject({
+        port: z.number().int().default(3100),
+        tls: z.strictObject({ certFile: z.string().optional() }).optional(),
+      })
+      .prefault({}),
+  );
+  const mirrors = defineConfigSection(
+    'mirrors',
+    z.array(z.strictObject({ url: z.string(), retries: z.number().optional() })).default([]),
+  );
+  const plugin = definePlugin({ id: 'guessing', kernel: '*', configSections: [server, mirrors], register() {} });
+
+  it('names the key it was likely meant to be, at every depth, and guesses nothing far off', async () => {
+    const error = await failure(
+      createKernel({
+        ...withValidator,
+        config: {
+          loging: { level: 'debug' },
+          server: { prot: 80, tls: { certFiel: 'a.pem' }, colour: 'red' },
+          mirrors: [{ url: 'https://m.test', retires: 2 }],
+        },
+      })
+        .use(plugin)
+        .start(),
+    );
+    expect(error.code).toBe('CONFIG_INVALID');
+    expect(error.message).toContain(
+      "loging: Unrecognized key (check its spelling and indentation): did you mean 'logging'?",
+    );
+    expect(error.message).toContain(
+      "server.prot: Unrecognized key (check its spelling and indentation): did you mean 'port'?",
+    );
+    expect(error.message).toContain(
+      "server.tls.certFiel: Unrecognized key (check its spelling and indentation): did you mean 'certFile'?",
+    );
+    expect(error.message).toContain(
+      "mirrors.0.retires: Unrecognized key (check its spelling and indentation): did you mean 'retries'?",
+    );
+    expect(error.message).toContain('server.colour: Unrecognized key (check its spelling and indentation)\n');
   });
 });
