@@ -169,6 +169,13 @@ describe.skipIf(skipReason)(
       const outside = errorOf(await server.call('read-page', { url: 'https://evil.example.com/x' }));
       expect(outside.code).toBe('URL_NOT_ALLOWED');
       expect(outside.suggestion).toBe('Resolve the library first, or add the domain to your config.');
+      // an address: adding it to the allowlist cannot help (the network guard refuses cloud metadata whatever it says)
+      for (const url of ['http://169.254.169.254/latest/meta-data/', 'http://[fe80::1]/docs']) {
+        const address = errorOf(await server.call('read-page', { url }));
+        expect(address.code).toBe('URL_NOT_ALLOWED');
+        expect(address.suggestion).toContain('cloud metadata never');
+        expect(address.suggestion).not.toContain('add the domain');
+      }
 
       const missing = errorOf(
         await server.call('read-page', { url: `${web.siteUrl('pydantic')}concepts/nope/index.md` }),

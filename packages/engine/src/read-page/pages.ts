@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import {
   type CacheStore,
   type HttpClient,
@@ -119,6 +120,11 @@ export class PageReader {
       throw engineMessages.create('NOT_HTTP', { protocol: url.protocol });
     }
     if (!this.isAllowed(url)) {
+      // "add the domain to your config" cannot help an address (169.254.169.254, 10.0.0.1): the network guard
+      // refuses those whatever the allowlist says
+      if (isIP(url.hostname.replace(/^\[|\]$/g, '')) !== 0) {
+        throw engineMessages.create('ADDRESS_NOT_ALLOWED', { host: url.host }, { details: { url: url.href } });
+      }
       throw kernelErrors.create('URL_NOT_ALLOWED', { host: url.host }, { details: { url: url.href } });
     }
     return url;

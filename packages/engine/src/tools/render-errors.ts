@@ -17,6 +17,12 @@ export const engineMessages = defineMessages({
     suggestion: 'Pass an absolute http(s) URL from a TOC, a search result or relatedPages.',
   },
   NOT_HTTP: { code: 'URL_NOT_ALLOWED', message: 'read-page only fetches http and https URLs, not {protocol}.' },
+  ADDRESS_NOT_ALLOWED: {
+    code: 'URL_NOT_ALLOWED',
+    message: '{host} is not in the read-page allowlist.',
+    suggestion:
+      "Use the documentation's own URL (from resolve-library, a TOC or relatedPages). Loopback and private addresses are fetched only with security.allowPrivateNetwork: true; link-local addresses and cloud metadata never.",
+  },
   REDIRECT_NOT_ALLOWED: {
     code: 'URL_NOT_ALLOWED',
     message: '{from} redirects to {to}, and {host} is not in the read-page allowlist.',
