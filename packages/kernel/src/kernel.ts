@@ -164,7 +164,7 @@ async function startKernel(entries: readonly PluginEntry[], options: KernelOptio
   checkDependencies(plugins);
   const validate = options.validateConfig ?? validateDeclaredSections;
   const { raw, sections, warnings, environment, source: validated } = validate(configSource(options), plugins);
-  const config = resolvedConfig(raw, validated?.file);
+  const config = resolvedConfig(raw, validated);
   registerErrors(plugins.map((p) => ({ owner: p.id, errors: p.errors ?? {} })));
   // every API key and token of the configuration (file and environment) and of explicit plugin options is
   // masked wherever it could be written: logs, error payloads, answers, metrics

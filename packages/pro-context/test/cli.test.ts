@@ -152,6 +152,28 @@ describe.skipIf(skipReason)(`the pro-context CLI in a terminal${skipReason ? ` (
     }
   });
 
+  it("config check names the line of a bad key in a library's sources settings", async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'pc-cli-sources-'));
+    try {
+      const configFile = join(dir, 'pro-context.config.yaml');
+      await writeFile(
+        configFile,
+        'libraries:\n  - id: zod\n    name: Zod\n    sources:\n      llmsTxt:\n        llmsTxtURL: https://zod.dev/llms.txt\n',
+        'utf8',
+      );
+      const result = await cli(['-c', configFile, 'config', 'check'], {
+        HOME: dir,
+        PRO_CONTEXT_CACHE_DIR: join(dir, 'cache'),
+      });
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain(`error CONFIG_INVALID: Invalid configuration in ${configFile}:`);
+      expect(result.stderr).toMatch(/libraries\.0\.sources\.llmsTxt\.llmsTxtURL \(line 6\): Unrecognized key/);
+      expect(result.stdout).toBe('');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it('cache stats lists what is cached; cache clear removes one library, which the next call fetches again', async () => {
     const first = await cli(['-c', project.configFile, 'docs', 'httpx', 'timeouts', '-t', '1000'], env);
     expect(first.code).toBe(0);

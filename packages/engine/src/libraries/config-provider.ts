@@ -32,10 +32,14 @@ export class ConfigLibraryProvider implements LibraryProvider {
   readonly warnings: string[] = [];
 
   constructor(config: ResolvedConfig, declarations: readonly LibrarySettingsDeclaration[], logger: Logger) {
-    const issues: { path: string; message: string }[] = [];
+    const issues: { path: string; message: string; line?: number }[] = [];
     const read = (entry: LibraryDescriptor, path: string) => {
       const report = applyLibrarySettings(entry, declarations);
-      issues.push(...report.issues.map((i) => ({ path: `${path}.${i.path}`, message: i.message })));
+      for (const issue of report.issues) {
+        const at = `${path}.${issue.path}`;
+        const line = lineOf(config.sourceLines, at);
+        issues.push({ path: at, message: issue.message, ...(line === undefined ? {} : { line }) });
+      }
       const warn = (message: string) => {
         this.warnings.push(message);
         logger.warn(message, { config: config.sourceFile });
@@ -67,4 +71,14 @@ export class ConfigLibraryProvider implements LibraryProvider {
   overrides(): Readonly<Record<string, Partial<LibraryDescriptor>>> {
     return this.patches;
   }
+}
+
+/** The line in the file of `path`'s key, or of the nearest enclosing key the file has (a missing key's section). */
+function lineOf(lines: ReadonlyMap<string, number> | undefined, path: string): number | undefined {
+  if (!lines) return undefined;
+  for (let p = path; p; p = p.slice(0, Math.max(p.lastIndexOf('.'), 0))) {
+    const line = lines.get(p);
+    if (line !== undefined) return line;
+  }
+  return undefined;
 }

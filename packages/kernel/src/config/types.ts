@@ -9,6 +9,11 @@ export interface ResolvedConfig extends KernelConfig {
   readonly raw: Readonly<Record<string, unknown>>;
   /** The file the configuration was read from, if any. */
   readonly sourceFile?: string;
+  /**
+   * Line (1-based) of each dotted key path in that file, for the errors of a plugin that validates a part of the
+   * configuration later (the engine, a library's `sources` settings); absent when nothing was read from a file.
+   */
+  readonly sourceLines?: ReadonlyMap<string, number>;
 }
 
 /** An environment variable and the dotted config key it sets (seed 001 §12.2). */

@@ -170,12 +170,13 @@ export const validateDeclaredSections: ConfigValidator = (source, plugins) => {
 };
 
 /** The frozen, typed configuration of validated values. */
-export function resolvedConfig(raw: Record<string, unknown>, file: string | undefined): ResolvedConfig {
+export function resolvedConfig(raw: Record<string, unknown>, source: ConfigSource | undefined): ResolvedConfig {
   const kernelSections = Object.fromEntries(Object.keys(kernelConfigShape).map((key) => [key, raw[key]]));
   return Object.freeze({
     ...(kernelSections as unknown as KernelConfig),
     raw: Object.freeze(raw),
-    ...(file ? { sourceFile: file } : {}),
+    ...(source?.file ? { sourceFile: source.file } : {}),
+    ...(source?.file && source.lines.size > 0 ? { sourceLines: source.lines } : {}),
   }) as ResolvedConfig;
 }
 
