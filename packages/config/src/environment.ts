@@ -27,7 +27,7 @@ export function applyEnvironment(
 ): void {
   for (const { variable, key, type } of declared) {
     const raw = env[variable];
-    if (raw === undefined || raw === '' || (overrides && getPath(overrides, key) !== undefined)) continue;
+    if (raw === undefined || raw.trim() === '' || (overrides && getPath(overrides, key) !== undefined)) continue;
     setPath(values, key, convert(raw, type));
     fromEnv.set(key, variable);
   }

@@ -251,6 +251,16 @@ describe('environment variables declared by plugins, read by loadConfig', () => 
     await kernel.stop();
   });
 
+  it('count as unset when blank (whitespace only), as an empty one does', async () => {
+    const env = { REMOTE_API_URL: '   ', REMOTE_API_KEY: '\t', REMOTE_API_ENABLED: '' };
+    const kernel = await createKernel({ ...silent, config: await loadConfig({ cwd: tmpdir(), env, file: undefined }) })
+      .use(apiPlugin)
+      .start();
+    expect(kernel.config.raw.remoteApi).toEqual({ url: 'https://api.example.test', enabled: true });
+    expect(kernel.environment).toEqual([]);
+    await kernel.stop();
+  });
+
   it('are not applied without the plugin that declares them', async () => {
     const source = await loadConfig({ cwd: tmpdir(), env: { REMOTE_API_URL: 'https://x.test' }, file: undefined });
     const kernel = await createKernel({ ...silent, config: source }).start();

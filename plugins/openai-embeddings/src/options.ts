@@ -37,10 +37,7 @@ export const embeddingsOptionsSchema = z
     model: z
       .string({ error: 'expected a text: the model as the server names it (nomic-embed-text)' })
       .trim()
-      .min(
-        1,
-        `must not be blank: the model as the server names it (nomic-embed-text), or unset it and set ${EMBEDDINGS_MODEL_ENV}`,
-      )
+      .min(1, 'must not be blank: the model as the server names it (nomic-embed-text), or remove the key')
       .optional()
       .describe(
         `The embedding model as the server names it (nomic-embed-text, BAAI/bge-small-en-v1.5, text-embedding-3-small). ${EMBEDDINGS_MODEL_ENV} sets it.`,
