@@ -519,14 +519,33 @@ export function buildProgram(): Command {
           .flatMap((p) => (p instanceof ConfigLibraryProvider ? p.warnings : []));
         const embeddingsWarnings = await embeddingsWarningsOf(kernel);
         const fromEnvironment = kernel.environment.map(({ variable, key }) => `  ${key} from ${variable}\n`);
+        const warnings = [...kernel.warnings, ...configurationNotes(kernel), ...libraryWarnings, ...embeddingsWarnings];
         // a warning may quote a configured URL: masked like a log line (user-info, secret query parameters)
         process.stdout.write(
           redactString(
-            `configuration OK${kernel.config.sourceFile ? ` (${kernel.config.sourceFile})` : ' (no file: defaults and environment)'}\n${fromEnvironment.length > 0 ? `set by the environment:\n${fromEnvironment.join('')}` : ''}${[...kernel.warnings, ...configurationNotes(kernel), ...libraryWarnings, ...embeddingsWarnings].map((w) => `warning: ${w}\n`).join('')}`,
+            options.json
+              ? `${JSON.stringify(
+                  {
+                    ok: true,
+                    file: kernel.config.sourceFile ?? null,
+                    environment: kernel.environment.map(({ variable, key }) => ({ variable, key })),
+                    warnings,
+                  },
+                  null,
+                  2,
+                )}\n`
+              : `configuration OK${kernel.config.sourceFile ? ` (${kernel.config.sourceFile})` : ' (no file: defaults and environment)'}\n${fromEnvironment.length > 0 ? `set by the environment:\n${fromEnvironment.join('')}` : ''}${warnings.map((w) => `warning: ${w}\n`).join('')}`,
           ),
         );
         await kernel.stop();
       } catch (error) {
+        // --json: the error as data on stdout too (code, message, suggestion, each bad key with its line), for CI
+        if (options.json) {
+          const { code, message, suggestion, details } = toProContextError(error).toPayload();
+          process.stdout.write(
+            redactString(`${JSON.stringify({ ok: false, error: { code, message, suggestion, details } }, null, 2)}\n`),
+          );
+        }
         printError(error);
         process.exitCode = 1;
       }

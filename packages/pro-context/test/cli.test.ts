@@ -152,6 +152,42 @@ describe.skipIf(skipReason)(`the pro-context CLI in a terminal${skipReason ? ` (
     }
   });
 
+  it('config check --json gives the outcome as data: warnings when fine, each bad key with its line when not', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'pc-cli-json-'));
+    try {
+      const configFile = join(dir, 'pro-context.config.yaml');
+      const quiet = { HOME: dir, PRO_CONTEXT_CACHE_DIR: join(dir, 'cache'), PRO_CONTEXT_LOG_LEVEL: 'warn' };
+      await writeFile(configFile, 'libraries:\n  - id: zod\n    name: Zod\n    llmsTxtUrl: https://zod.dev/llms.txt\n');
+      const fine = await cli(['--json', '-c', configFile, 'config', 'check'], quiet);
+      expect(fine.code).toBe(0);
+      const ok = JSON.parse(fine.stdout) as { ok: boolean; file: string; environment: unknown[]; warnings: string[] };
+      expect(ok.ok).toBe(true);
+      expect(ok.file).toBe(configFile);
+      expect(ok.environment).toContainEqual({ variable: 'PRO_CONTEXT_LOG_LEVEL', key: 'logging.level' });
+      expect(ok.warnings.some((w) => w.startsWith('libraries.0.llmsTxtUrl is deprecated'))).toBe(true);
+
+      await writeFile(configFile, 'loging:\n  level: debug\n');
+      const bad = await cli(['--json', '-c', configFile, 'config', 'check'], quiet);
+      expect(bad.code).toBe(1);
+      const failed = JSON.parse(bad.stdout) as {
+        ok: boolean;
+        error: { code: string; details: { issues: { path: string; line?: number; message: string }[] } };
+      };
+      expect(failed.ok).toBe(false);
+      expect(failed.error.code).toBe('CONFIG_INVALID');
+      expect(failed.error.details.issues).toEqual([
+        expect.objectContaining({
+          path: 'loging',
+          line: 1,
+          message: expect.stringContaining("did you mean 'logging'?"),
+        }),
+      ]);
+      expect(bad.stderr).toContain('error CONFIG_INVALID');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it("config check names the line of a bad key in a library's sources settings", async () => {
     const dir = await mkdtemp(join(tmpdir(), 'pc-cli-sources-'));
     try {
