@@ -30,5 +30,21 @@ export function defaultPlugins(
 
 /** JSON Schema of `pro-context.config.yaml` with the preset's plugins. */
 export function presetConfigJsonSchema(plugins: AnyPlugin[] = defaultPlugins()): Record<string, unknown> {
-  return configJsonSchema(withPresetSettings(plugins));
+  const schema = configJsonSchema(withPresetSettings(plugins));
+  // both stores declare `cache`, and `cache.store` chooses one at start: an editor accepts either's settings (a
+  // team's `cache: {store: postgres, postgres: …}` checked on a laptop whose environment chooses SQLite)
+  const chosen = plugins.find((p) => p === sqliteCachePlugin || p === postgresStorePlugin);
+  if (!chosen) return schema;
+  const other = chosen === sqliteCachePlugin ? postgresStorePlugin : sqliteCachePlugin;
+  const alternative = configJsonSchema(withPresetSettings(plugins.map((p) => (p === chosen ? other : p))));
+  const properties = schema.properties as Record<string, unknown> | undefined;
+  const cache = properties?.cache;
+  const otherCache = (alternative.properties as Record<string, unknown> | undefined)?.cache;
+  if (properties && cache && otherCache) {
+    properties.cache = {
+      description: 'The store of the cache, keys and usage: sqlite (the default) or postgres (cache.store: postgres).',
+      anyOf: [cache, otherCache],
+    };
+  }
+  return schema;
 }

@@ -9,6 +9,7 @@ import { applyHeapGrowth, holdYoungGeneration } from '../src/heap.js';
 import { httpHostOptionsFrom } from '../src/http.js';
 import {
   corsConfigSection,
+  defaultPlugins,
   presetConfigJsonSchema,
   rateLimitConfigSection,
   serverConfigSection,
@@ -166,6 +167,18 @@ describe("the preset's settings (host sections, reserved variables, default allo
     ]);
     expect(schema.properties.server?.properties?.transport).toMatchObject({ enum: ['stdio', 'http'] });
     expect(Object.keys(schema.properties.security?.properties ?? {})).toContain('cors');
+  });
+
+  it('accepts either store in the cache section, whichever the environment chooses (a team file on a laptop)', () => {
+    for (const env of [{}, { PRO_CONTEXT_DATABASE_URL: 'postgres://u@127.0.0.1:5432/db' }]) {
+      const schema = presetConfigJsonSchema(defaultPlugins(env)) as {
+        properties: { cache: { anyOf?: { properties: Record<string, { const?: string }> }[] } };
+      };
+      const stores = (schema.properties.cache.anyOf ?? []).map((alternative) => alternative.properties.store?.const);
+      expect(stores.sort()).toEqual(['postgres', 'sqlite']);
+      const postgres = schema.properties.cache.anyOf?.find((a) => a.properties.store?.const === 'postgres');
+      expect(Object.keys(postgres?.properties ?? {})).toEqual(expect.arrayContaining(['store', 'postgres']));
+    }
   });
 
   it("describes each source plugin's per-library bag under libraries[].sources, so editors complete its keys", () => {
