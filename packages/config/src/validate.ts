@@ -5,6 +5,7 @@ import {
   configInvalid,
   declaredConfigSections,
   type EnvironmentVariable,
+  lineOf,
   ProContextError,
   parseConfigSections,
   setPath,
@@ -38,10 +39,7 @@ const isMapping = (value: unknown): value is Record<string, unknown> =>
 /** The issue with the line in the file of its key (or of the nearest enclosing key) and the variable that set it. */
 function located(source: ConfigSource | undefined, issue: ConfigIssue): ConfigIssue {
   if (!source) return issue;
-  let line: number | undefined;
-  for (let p = issue.path; p && line === undefined; p = p.slice(0, Math.max(p.lastIndexOf('.'), 0))) {
-    line = source.lines.get(p);
-  }
+  const line = lineOf(source.lines, issue.path);
   const set = [...source.fromEnv].find(([key]) => issue.path === key || issue.path.startsWith(`${key}.`));
   return { ...issue, line, variable: set?.[1] };
 }

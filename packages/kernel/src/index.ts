@@ -21,7 +21,7 @@ export {
   flattenZodIssues,
   parseConfigSections,
 } from './config/validate.js';
-export { deepMerge, getPath, setPath } from './config/values.js';
+export { deepMerge, getPath, lineOf, setPath } from './config/values.js';
 export type { AnswerRevisions } from './contracts/answer-revisions.js';
 export { createAnswerRevisions } from './contracts/answer-revisions.js';
 export type {

@@ -4,6 +4,7 @@ import {
   type LibraryProvider,
   type LibrarySettingsDeclaration,
   type Logger,
+  lineOf,
   type ResolvedConfig,
 } from '@pro-context/kernel';
 import { librariesConfigSection, projectConfigSection } from '../settings.js';
@@ -71,14 +72,4 @@ export class ConfigLibraryProvider implements LibraryProvider {
   overrides(): Readonly<Record<string, Partial<LibraryDescriptor>>> {
     return this.patches;
   }
-}
-
-/** The line in the file of `path`'s key, or of the nearest enclosing key the file has (a missing key's section). */
-function lineOf(lines: ReadonlyMap<string, number> | undefined, path: string): number | undefined {
-  if (!lines) return undefined;
-  for (let p = path; p; p = p.slice(0, Math.max(p.lastIndexOf('.'), 0))) {
-    const line = lines.get(p);
-    if (line !== undefined) return line;
-  }
-  return undefined;
 }

@@ -22,6 +22,19 @@ export function getPath(source: unknown, path: string): unknown {
   return node;
 }
 
+/**
+ * The line in the configuration file of `path`'s key, or of the nearest enclosing key the file has (the section a
+ * missing key belongs in); undefined when none is known.
+ */
+export function lineOf(lines: ReadonlyMap<string, number> | undefined, path: string): number | undefined {
+  if (!lines) return undefined;
+  for (let p = path; p; p = p.slice(0, Math.max(p.lastIndexOf('.'), 0))) {
+    const line = lines.get(p);
+    if (line !== undefined) return line;
+  }
+  return undefined;
+}
+
 /** Deep-merges plain objects (arrays and scalars of `over` replace those of `base`). */
 export function deepMerge(base: Record<string, unknown>, over: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = { ...base };
