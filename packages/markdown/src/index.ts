@@ -56,7 +56,15 @@ export { convertPage } from './page/convert.js';
 export type { PageConverterOptions } from './page-pool.js';
 export { PageConverter, sharedPageConverter } from './page-pool.js';
 export type { PageAnchors } from './prepare/anchors.js';
-export { AnchorCollector, MAX_ANCHOR_CHARS, MAX_ANCHOR_TEXTS, markdownLinks, pathKey } from './prepare/anchors.js';
+export {
+  AnchorCollector,
+  linkTarget,
+  MAX_ANCHOR_CHARS,
+  MAX_ANCHOR_TEXTS,
+  markdownLinks,
+  PagePaths,
+  pathKey,
+} from './prepare/anchors.js';
 export type { BlockableChunk } from './prepare/blocks.js';
 export { ChunkBlockCutter, encodeBlock, idFromRun, idInRun } from './prepare/blocks.js';
 export type {

@@ -100,6 +100,48 @@ function anchorText(raw: string): string | undefined {
 }
 
 /**
+ * Where a page's link points, resolved against the page's URL: http(s) only; undefined for an in-page anchor, a
+ * mail address or a target that is no URL.
+ */
+export function linkTarget(target: string, base: URL | string): URL | undefined {
+  if (target.startsWith('#') || target.startsWith('mailto:')) return undefined;
+  let url: URL;
+  try {
+    url = new URL(target, base);
+  } catch {
+    return undefined;
+  }
+  return url.protocol === 'http:' || url.protocol === 'https:' ? url : undefined;
+}
+
+/**
+ * Finds which of a set of pages a link target names: on the same host, by the longest end of its path (up to three
+ * segments of {@link pathKey}) that names one page only.
+ */
+export class PagePaths {
+  /** Each path end (host, then 1 to 3 segments) and the page it names; -1 when it names several. */
+  private readonly ends = new Map<string, number>();
+
+  constructor(pages: readonly { host: string; segments: readonly string[] }[]) {
+    for (const [n, page] of pages.entries()) {
+      for (let len = 1; len <= Math.min(3, page.segments.length); len++) {
+        const key = `${page.host}\u0000${page.segments.slice(-len).join('/')}`;
+        this.ends.set(key, this.ends.has(key) ? -1 : n);
+      }
+    }
+  }
+
+  /** The index of the page `host` and `segments` name, or undefined when none does unambiguously. */
+  find(host: string, segments: readonly string[]): number | undefined {
+    for (let len = Math.min(3, segments.length); len >= 1; len--) {
+      const found = this.ends.get(`${host}\u0000${segments.slice(-len).join('/')}`);
+      if (found !== undefined && found >= 0) return found;
+    }
+    return undefined;
+  }
+}
+
+/**
  * Collects the texts a library's pages link to each other with (issue #28: "a page linked as *Strict Mode* from
  * twenty places is about strict mode"). Pages are added as they are prepared; a link may point to a page not
  * seen yet, so targets are matched to pages in {@link finish}: resolved against the linking page's URL, on the
@@ -124,38 +166,21 @@ export class AnchorCollector {
     this.pages.push({ url, host: base.host, segments: pathKey(base.pathname) });
     if (this.links.length >= MAX_LINKS) return;
     for (const link of markdownLinks(markdown, Math.min(MAX_LINKS_PER_PAGE, MAX_LINKS - this.links.length))) {
-      if (link.target.startsWith('#') || link.target.startsWith('mailto:')) continue;
       const text = anchorText(link.text);
       if (text === undefined) continue;
-      let target: URL;
-      try {
-        target = new URL(link.target, base);
-      } catch {
-        continue;
-      }
-      if (target.protocol !== 'http:' && target.protocol !== 'https:') continue;
+      const target = linkTarget(link.target, base);
+      if (target === undefined) continue;
       this.links.push({ from: url, host: target.host, segments: pathKey(target.pathname), text });
     }
   }
 
   /** Every page's anchors (pages no other page links to are left out), in the order the pages were added. */
   finish(): PageAnchors[] {
-    // the ends of the pages' paths (1 to 3 segments) that name one page only
-    const ends = new Map<string, number>();
-    for (const [n, page] of this.pages.entries()) {
-      for (let len = 1; len <= Math.min(3, page.segments.length); len++) {
-        const key = `${page.host}\u0000${page.segments.slice(-len).join('/')}`;
-        ends.set(key, ends.has(key) ? -1 : n);
-      }
-    }
+    const paths = new PagePaths(this.pages);
     const byPage = new Map<number, Map<string, [string, number]>>();
     for (const link of this.links) {
-      let target = -1;
-      for (let len = Math.min(3, link.segments.length); len >= 1 && target < 0; len--) {
-        const found = ends.get(`${link.host}\u0000${link.segments.slice(-len).join('/')}`);
-        if (found !== undefined && found >= 0) target = found;
-      }
-      if (target < 0 || this.pages[target]?.url === link.from) continue;
+      const target = paths.find(link.host, link.segments);
+      if (target === undefined || this.pages[target]?.url === link.from) continue;
       let texts = byPage.get(target);
       if (texts === undefined) {
         texts = new Map();

@@ -1,4 +1,4 @@
-import { markdownLinks, pathKey } from '@pro-context/markdown';
+import { linkTarget, markdownLinks, PagePaths, pathKey } from '@pro-context/markdown';
 import type { RankedChunk } from './chunks.js';
 import { lowerCoverage } from './terms.js';
 
@@ -29,11 +29,11 @@ export type PageResolver = (target: string, from: string) => string | undefined;
 
 /**
  * A resolver of links to a library's pages: the target resolved against the linking page's URL, matched on the
- * same host by the longest unambiguous end of its path (up to three segments, extensions and `index` aside), as
- * `@pro-context/markdown`'s `AnchorCollector` matches them.
+ * same host by the longest unambiguous end of its path (`@pro-context/markdown`'s `PagePaths`, as its
+ * `AnchorCollector` matches them).
  */
 export function pageResolver(pages: readonly { url: string }[]): PageResolver {
-  const ends = new Map<string, string | null>();
+  const known: { url: string; host: string; segments: string[] }[] = [];
   for (const page of pages) {
     let url: URL;
     try {
@@ -41,27 +41,13 @@ export function pageResolver(pages: readonly { url: string }[]): PageResolver {
     } catch {
       continue;
     }
-    const segments = pathKey(url.pathname);
-    for (let len = 1; len <= Math.min(3, segments.length); len++) {
-      const key = `${url.host}\u0000${segments.slice(-len).join('/')}`;
-      ends.set(key, ends.has(key) ? null : page.url);
-    }
+    known.push({ url: page.url, host: url.host, segments: pathKey(url.pathname) });
   }
+  const paths = new PagePaths(known);
   return (target, from) => {
-    if (target.startsWith('#') || target.startsWith('mailto:')) return undefined;
-    let url: URL;
-    try {
-      url = new URL(target, from);
-    } catch {
-      return undefined;
-    }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
-    const segments = pathKey(url.pathname);
-    for (let len = Math.min(3, segments.length); len >= 1; len--) {
-      const found = ends.get(`${url.host}\u0000${segments.slice(-len).join('/')}`);
-      if (found) return found;
-    }
-    return undefined;
+    const url = linkTarget(target, from);
+    const found = url && paths.find(url.host, pathKey(url.pathname));
+    return found === undefined ? undefined : known[found]?.url;
   };
 }
 
