@@ -187,6 +187,21 @@ describe('confidenceOf', () => {
     coverage: termCoverage(terms, `${validators.headings.join(' ')} ${validators.body}`),
   });
 
+  it("does not count an example's abbreviation as a word of the question (the backend drops it too)", () => {
+    // "e.g." would otherwise be a term no heading holds, lowering every section's share of the question
+    expect(queryTerms('apply the same dependency (e.g. an API key check) to every endpoint, i.e. globally')).toEqual([
+      'apply',
+      'same',
+      'dependency',
+      'api',
+      'key',
+      'check',
+      'every',
+      'endpoint',
+      'globally',
+    ]);
+  });
+
   it('is high when the best chunk holds the query words, in its headings too', () => {
     const terms = queryTerms('field validator');
     expect(confidenceOf(best(terms), terms)).toBe(1);

@@ -3,7 +3,7 @@ import { remember } from './memo.js';
 import type { RankedChunk } from './types.js';
 
 const STOP_WORDS = new Set(
-  'a an and are as at be by can do does for from how i in into is it its of on or should that the their then there these this to use used using what when where which while why with you your vs via'.split(
+  'a an and are as at be by can do does for from how i in into is it its of on or should that the their then there these this to use used using what when where which while why with you your vs via e.g i.e etc'.split(
     ' ',
   ),
 );
