@@ -3,14 +3,13 @@ import {
   type ConfigIssue,
   type ConfigSource,
   configInvalid,
-  declaredConfigSections,
   type EnvironmentVariable,
   lineOf,
   ProContextError,
-  parseConfigSections,
   setPath,
   type ValidatedConfig,
 } from '@pro-context/kernel';
+import { declaredConfigSections, parseConfigSections } from '@pro-context/runtime';
 import { applyEnvironment, kernelEnvironment } from './environment.js';
 import { withGuess } from './guess.js';
 

@@ -48,13 +48,6 @@ export const httpConfigSchema = z.strictObject({
     .describe('Proxy URL; default from HTTPS_PROXY / HTTP_PROXY (NO_PROXY honoured). false disables.'),
 });
 
-/** The kernel's own configuration sections. Plugins add theirs (`configKey`, `configSections`). */
-export const kernelConfigShape = {
-  logging: loggingConfigSchema.prefault({}),
-  security: securityConfigSchema.prefault({}),
-  http: httpConfigSchema.prefault({}),
-};
-
 /** The kernel's sections of a validated configuration. */
 export interface KernelConfig {
   logging: z.output<typeof loggingConfigSchema>;

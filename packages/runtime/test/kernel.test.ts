@@ -1,7 +1,5 @@
-import { describe, expect, it } from 'vitest';
 import {
   cacheStoreToken,
-  createKernel,
   createNullLogger,
   createToken,
   defineConfigSection,
@@ -15,7 +13,9 @@ import {
   type SourceAdapter,
   sourceAdapterToken,
   z,
-} from '../src/index.js';
+} from '@pro-context/kernel';
+import { describe, expect, it } from 'vitest';
+import { createKernel } from '../src/index.js';
 
 // no logger given: the kernel's own logs nothing
 const silent = {};
