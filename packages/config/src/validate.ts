@@ -6,10 +6,9 @@ import {
   type EnvironmentVariable,
   lineOf,
   ProContextError,
-  setPath,
   type ValidatedConfig,
 } from '@pro-context/kernel';
-import { declaredConfigSections, parseConfigSections } from '@pro-context/runtime';
+import { declaredConfigSections, parseConfigSections, setPath } from '@pro-context/runtime';
 import { applyEnvironment, kernelEnvironment } from './environment.js';
 import { withGuess } from './guess.js';
 

@@ -17,7 +17,7 @@ export { defineConfigSection } from './config/sections.js';
 export type { ConfigIssue, ConfigSource, EnvironmentVariable, ResolvedConfig } from './config/types.js';
 export type { ConfigValidator, ValidatedConfig } from './config/validate.js';
 export { configInvalid, flattenZodIssues } from './config/validate.js';
-export { deepMerge, getPath, isPlainObject, lineOf, setPath } from './config/values.js';
+export { getPath, lineOf } from './config/values.js';
 export type { AnswerRevisions } from './contracts/answer-revisions.js';
 export { createAnswerRevisions } from './contracts/answer-revisions.js';
 export type {
@@ -79,7 +79,6 @@ export type {
 export { searchBackendToken } from './contracts/search-backend.js';
 export type { Redaction } from './contracts/secrets.js';
 export {
-  collectSecrets,
   isSecretKey,
   maskSecretValues,
   REDACTED,
@@ -128,7 +127,7 @@ export type {
   HttpStreamResponse,
 } from './http/types.js';
 export type { KernelBuilder, KernelHttpOptions, KernelOptions, PluginInfo, StartedKernel } from './kernel.js';
-export { assertPluginShape, definePlugin } from './plugins/define.js';
+export { definePlugin } from './plugins/define.js';
 export type {
   AnyPlugin,
   Constructor,

@@ -9,6 +9,8 @@
 export { createUrlAllowlist } from './allowlist.js';
 export type { DeclaredConfigSection } from './config/validate.js';
 export { declaredConfigSections, parseConfigSections } from './config/validate.js';
+export { deepMerge, setPath } from './config/values.js';
 export { createEventBus } from './events.js';
 export { createKernel } from './kernel.js';
+export { collectSecrets } from './secrets.js';
 export { defaultAllowlist } from './start/services.js';

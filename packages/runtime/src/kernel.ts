@@ -1,8 +1,6 @@
 import {
   type AnyPlugin,
-  assertPluginShape,
   type ConfigSource,
-  collectSecrets,
   createNullLogger,
   flattenZodIssues,
   getPath,
@@ -19,6 +17,8 @@ import {
 import semver from 'semver';
 import { ONCE } from './config/once.js';
 import { mergeOptions, resolvedConfig, validateDeclaredSections } from './config/validate.js';
+import { assertPluginShape } from './plugin-shape.js';
+import { collectSecrets } from './secrets.js';
 import { startPlugins } from './start/lifecycle.js';
 import { checkDependencies, checkNeeds, startOrder } from './start/plugin-order.js';
 import { registerPlugins, resolverOf } from './start/registration.js';

@@ -23,6 +23,20 @@ async function failure(start: Promise<unknown>): Promise<ProContextError> {
   throw new Error('expected the kernel to refuse to start');
 }
 
+describe('environment variables declared by plugins', () => {
+  it('must set a key logs mask when secret', () => {
+    const leaky = definePlugin({
+      id: 'leaky',
+      kernel: '*',
+      environment: [{ variable: 'LEAKY_KEY', key: 'leaky.value', secret: true }],
+      register() {},
+    });
+    expect(() => createKernel(silent).use(leaky)).toThrow(
+      "kernel.use() #1: plugin 'leaky': secret LEAKY_KEY sets 'leaky.value', a key logs do not mask.",
+    );
+  });
+});
+
 describe('config sections declared by plugins', () => {
   const corsSection = defineConfigSection(
     'security.cors',
@@ -137,14 +151,13 @@ describe('error codes declared by plugins', () => {
         "Error code 'AUTH_INVALID' is defined by the kernel and, differently, by plugin 'clash'.",
       ].join('\n'),
     );
-    expect(() =>
-      definePlugin({
-        id: 'bad-code',
-        kernel: '*',
-        errors: { 'not-upper': { recoverable: true, suggestion: '' } },
-        register() {},
-      }),
-    ).toThrow(/error not-upper must be an UPPER_CASE code/);
+    const badCode = definePlugin({
+      id: 'bad-code',
+      kernel: '*',
+      errors: { 'not-upper': { recoverable: true, suggestion: '' } },
+      register() {},
+    });
+    expect(() => createKernel(silent).use(badCode)).toThrow(/error not-upper must be an UPPER_CASE code/);
   });
 });
 

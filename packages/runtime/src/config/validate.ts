@@ -4,20 +4,18 @@ import {
   type ConfigSource,
   type ConfigValidator,
   configInvalid,
-  deepMerge,
   flattenZodIssues,
   getPath,
   httpConfigSchema,
-  isPlainObject,
   type KernelConfig,
   loggingConfigSchema,
   ProContextError,
   type ResolvedConfig,
   securityConfigSchema,
-  setPath,
   type z,
 } from '@pro-context/kernel';
 import { ONCE } from './once.js';
+import { deepMerge, isPlainObject, setPath } from './values.js';
 
 /** The kernel's own configuration sections. Plugins add theirs (`configKey`, `configSections`). */
 export const kernelConfigShape = {
