@@ -10,11 +10,9 @@ import 'reflect-metadata';
 import * as z from 'zod';
 
 export { inject, injectAll, injectable } from 'tsyringe';
-export type { KernelConfig } from './config/kernel-schema.js';
-export { httpConfigSchema, loggingConfigSchema, securityConfigSchema } from './config/kernel-schema.js';
 export type { ConfigSection } from './config/sections.js';
 export { defineConfigSection } from './config/sections.js';
-export type { ConfigIssue, ConfigSource, EnvironmentVariable, ResolvedConfig } from './config/types.js';
+export type { ConfigIssue, ConfigSource, EnvironmentVariable, KernelConfig, ResolvedConfig } from './config/types.js';
 export type { ConfigValidator, ValidatedConfig } from './config/validate.js';
 export { configInvalid, flattenZodIssues } from './config/validate.js';
 export { getPath, lineOf } from './config/values.js';

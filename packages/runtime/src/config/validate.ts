@@ -6,23 +6,14 @@ import {
   configInvalid,
   flattenZodIssues,
   getPath,
-  httpConfigSchema,
   type KernelConfig,
-  loggingConfigSchema,
   ProContextError,
   type ResolvedConfig,
-  securityConfigSchema,
   type z,
 } from '@pro-context/kernel';
+import { kernelConfigShape } from './kernel-schema.js';
 import { ONCE } from './once.js';
 import { deepMerge, isPlainObject, setPath } from './values.js';
-
-/** The kernel's own configuration sections. Plugins add theirs (`configKey`, `configSections`). */
-export const kernelConfigShape = {
-  logging: loggingConfigSchema.prefault({}),
-  security: securityConfigSchema.prefault({}),
-  http: httpConfigSchema.prefault({}),
-};
 
 /** A section of the configuration file and who declared it. */
 export interface DeclaredConfigSection {
