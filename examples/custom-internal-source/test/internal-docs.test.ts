@@ -1,14 +1,9 @@
 import { fileURLToPath } from 'node:url';
 import { docsEngineToken, enginePlugin } from '@pro-context/engine';
 import { createHttpClient } from '@pro-context/http';
-import {
-  createKernel,
-  libraryProviderToken,
-  type StartedKernel,
-  sourceAdapterToken,
-  toolPluginToken,
-} from '@pro-context/kernel';
+import { libraryProviderToken, type StartedKernel, sourceAdapterToken, toolPluginToken } from '@pro-context/kernel';
 import { createSilentLogger } from '@pro-context/logging';
+import { createKernel } from '@pro-context/runtime';
 import { createTestKernel, describeSourceAdapterContract } from '@pro-context/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { InternalDocsAdapter, internalDocsPlugin } from '../src/index.js';

@@ -1,4 +1,5 @@
-import { type EnvironmentVariable, getPath, setPath } from '@pro-context/kernel';
+import { type EnvironmentVariable, getPath } from '@pro-context/kernel';
+import { setPath } from '@pro-context/runtime';
 
 /** The kernel's own variables; `PRO_CONTEXT_DEBUG` and `PRO_CONTEXT_CONFIG` are read by `loadConfig`. */
 export const kernelEnvironment: readonly EnvironmentVariable[] = [

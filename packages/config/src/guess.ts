@@ -1,4 +1,5 @@
-import type { ConfigIssue, DeclaredConfigSection, z } from '@pro-context/kernel';
+import type { ConfigIssue, z } from '@pro-context/kernel';
+import type { DeclaredConfigSection } from '@pro-context/runtime';
 import { distance } from 'fastest-levenshtein';
 
 /** The start of the message of a key no schema knows (the kernel's and the unclaimed-key check's). */

@@ -1,4 +1,5 @@
-import { type AnyPlugin, declaredConfigSections, z } from '@pro-context/kernel';
+import { type AnyPlugin, z } from '@pro-context/kernel';
+import { declaredConfigSections } from '@pro-context/runtime';
 
 /** `schema` (an object, possibly with a default) with `shape` added, or undefined when it is not an object. */
 function extendObject(schema: z.ZodType, shape: Record<string, z.ZodType>): z.ZodType | undefined {

@@ -1,7 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
-import { type ConfigSource, deepMerge, ProContextError, setPath } from '@pro-context/kernel';
+import { type ConfigSource, ProContextError } from '@pro-context/kernel';
+import { deepMerge, setPath } from '@pro-context/runtime';
 import type { LineCounter } from 'yaml';
 import { applyEnvironment, kernelEnvironment } from './environment.js';
 

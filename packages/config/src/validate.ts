@@ -3,14 +3,12 @@ import {
   type ConfigIssue,
   type ConfigSource,
   configInvalid,
-  declaredConfigSections,
   type EnvironmentVariable,
   lineOf,
   ProContextError,
-  parseConfigSections,
-  setPath,
   type ValidatedConfig,
 } from '@pro-context/kernel';
+import { declaredConfigSections, parseConfigSections, setPath } from '@pro-context/runtime';
 import { applyEnvironment, kernelEnvironment } from './environment.js';
 import { withGuess } from './guess.js';
 

@@ -1,8 +1,9 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createKernel, createToken, defineConfigSection, definePlugin, ProContextError, z } from '@pro-context/kernel';
+import { createToken, defineConfigSection, definePlugin, ProContextError, z } from '@pro-context/kernel';
 import { createLogger, createSilentLogger } from '@pro-context/logging';
+import { createKernel } from '@pro-context/runtime';
 import { describe, expect, it } from 'vitest';
 import { configJsonSchema, loadConfig, validateConfig } from '../src/index.js';
 

@@ -1,4 +1,5 @@
-import { createKernel, defineConfigSection, definePlugin, ProContextError, z } from '@pro-context/kernel';
+import { defineConfigSection, definePlugin, ProContextError, z } from '@pro-context/kernel';
+import { createKernel } from '@pro-context/runtime';
 import { describe, expect, it } from 'vitest';
 import { validateConfig } from '../src/index.js';
 

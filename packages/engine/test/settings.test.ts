@@ -1,6 +1,6 @@
 import { configJsonSchema, validateConfig } from '@pro-context/config';
-import { createKernel } from '@pro-context/kernel';
 import { createSilentLogger } from '@pro-context/logging';
+import { createKernel } from '@pro-context/runtime';
 import { catalogErrorOf, createTestKernel } from '@pro-context/testing';
 import { describe, expect, it } from 'vitest';
 import { enginePlugin } from '../src/plugin.js';

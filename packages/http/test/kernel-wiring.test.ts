@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createKernel } from '@pro-context/kernel';
 import { createSilentLogger } from '@pro-context/logging';
+import { createKernel } from '@pro-context/runtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHttpClient } from '../src/index.js';
 import { failure } from './failure.js';

@@ -1,6 +1,7 @@
 /**
- * @pro-context/kernel: the contracts third parties build against, the plugin system, configuration,
- * the error catalog, log spans and the HTTP client's interface (the client itself is `@pro-context/http`).
+ * @pro-context/kernel: the contracts third parties build against — plugins and their definitions, configuration
+ * sections, the error catalog, log spans, the HTTP client's interface (the client is `@pro-context/http`) and the
+ * started kernel's shape. `createKernel`, which wires plugins into a kernel, is `@pro-context/runtime`.
  *
  * Every export here is public API; named exports only. Add exports deliberately.
  */
@@ -9,19 +10,12 @@ import 'reflect-metadata';
 import * as z from 'zod';
 
 export { inject, injectAll, injectable } from 'tsyringe';
-export type { KernelConfig } from './config/kernel-schema.js';
-export { httpConfigSchema, loggingConfigSchema, securityConfigSchema } from './config/kernel-schema.js';
 export type { ConfigSection } from './config/sections.js';
 export { defineConfigSection } from './config/sections.js';
-export type { ConfigIssue, ConfigSource, EnvironmentVariable, ResolvedConfig } from './config/types.js';
-export type { ConfigValidator, DeclaredConfigSection, ValidatedConfig } from './config/validate.js';
-export {
-  configInvalid,
-  declaredConfigSections,
-  flattenZodIssues,
-  parseConfigSections,
-} from './config/validate.js';
-export { deepMerge, getPath, lineOf, setPath } from './config/values.js';
+export type { ConfigIssue, ConfigSource, EnvironmentVariable, KernelConfig, ResolvedConfig } from './config/types.js';
+export type { ConfigValidator, ValidatedConfig } from './config/validate.js';
+export { configInvalid, flattenZodIssues } from './config/validate.js';
+export { getPath, lineOf } from './config/values.js';
 export type { AnswerRevisions } from './contracts/answer-revisions.js';
 export { createAnswerRevisions } from './contracts/answer-revisions.js';
 export type {
@@ -83,7 +77,6 @@ export type {
 export { searchBackendToken } from './contracts/search-backend.js';
 export type { Redaction } from './contracts/secrets.js';
 export {
-  collectSecrets,
   isSecretKey,
   maskSecretValues,
   REDACTED,
@@ -120,6 +113,7 @@ export {
   isProContextError,
   kernelErrors,
   ProContextError,
+  registerErrors,
   toProContextError,
 } from './errors/pro-context-error.js';
 export type {
@@ -130,8 +124,7 @@ export type {
   HttpResponse,
   HttpStreamResponse,
 } from './http/types.js';
-export type { KernelBuilder, KernelOptions, PluginInfo, StartedKernel } from './kernel.js';
-export { createKernel } from './kernel.js';
+export type { KernelBuilder, KernelHttpOptions, KernelOptions, PluginInfo, StartedKernel } from './kernel.js';
 export { definePlugin } from './plugins/define.js';
 export type {
   AnyPlugin,
@@ -141,11 +134,8 @@ export type {
   PluginStartContext,
   Resolver,
 } from './plugins/types.js';
-export { defaultAllowlist } from './start/services.js';
 export type { UrlAllowlist } from './util/allowlist.js';
-export { createUrlAllowlist } from './util/allowlist.js';
 export type { EventBus, KernelEvents } from './util/events.js';
-export { createEventBus } from './util/events.js';
 export { CHARS_PER_TOKEN, charsForTokens, estimateTokens } from './util/tokens.js';
 export { KERNEL_VERSION } from './version.js';
 /** zod, re-exported so plugins share the kernel's one copy (schemas of options, config sections, tools). */

@@ -1,12 +1,5 @@
-import {
-  collectSecrets,
-  createKernel,
-  definePlugin,
-  ProContextError,
-  REDACTED,
-  registerSecrets,
-  z,
-} from '@pro-context/kernel';
+import { definePlugin, ProContextError, REDACTED, registerSecrets, z } from '@pro-context/kernel';
+import { collectSecrets, createKernel } from '@pro-context/runtime';
 import { describe, expect, it } from 'vitest';
 import { createLogger, redactAnswer, redactString, redactUrl } from '../src/index.js';
 

@@ -8,7 +8,6 @@ import {
   ResourceUpdatedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import {
-  createKernel,
   definePlugin,
   defineTool,
   ProContextError,
@@ -18,6 +17,7 @@ import {
   z,
 } from '@pro-context/kernel';
 import { createLogger, createSilentLogger } from '@pro-context/logging';
+import { createKernel } from '@pro-context/runtime';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMcpBinding, createMcpServer } from '../src/index.js';
 

@@ -2,8 +2,9 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { createKernel, definePlugin, defineTool, type StartedKernel, toolPluginToken, z } from '@pro-context/kernel';
+import { definePlugin, defineTool, type StartedKernel, toolPluginToken, z } from '@pro-context/kernel';
 import { createLogger } from '@pro-context/logging';
+import { createKernel } from '@pro-context/runtime';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMcpBinding } from '../src/index.js';
 

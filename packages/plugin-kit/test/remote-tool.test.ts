@@ -3,7 +3,6 @@ import {
   type AnyPlugin,
   type CacheStore,
   cacheStoreToken,
-  createKernel,
   createToken,
   definePlugin,
   type HttpClient,
@@ -15,6 +14,7 @@ import {
   z,
 } from '@pro-context/kernel';
 import { createSilentLogger } from '@pro-context/logging';
+import { createKernel } from '@pro-context/runtime';
 import { describe, expect, it } from 'vitest';
 import { defineRemoteToolPlugin, RemoteTools, remoteToolCacheMinutes, remoteToolOptionsShape } from '../src/index.js';
 import { maskingKey, remoteToolErrorText, requireKey, withoutBlankKey } from '../src/remote-tool.js';

@@ -2,14 +2,7 @@ import { createRequire } from 'node:module';
 import { loadConfig, validateConfig } from '@pro-context/config';
 import { enginePlugin } from '@pro-context/engine';
 import { createHttpClient } from '@pro-context/http';
-import {
-  type AnyPlugin,
-  type ConfigSource,
-  createKernel,
-  type HttpClientOptions,
-  type Logger,
-  type StartedKernel,
-} from '@pro-context/kernel';
+import type { AnyPlugin, ConfigSource, HttpClientOptions, Logger, StartedKernel } from '@pro-context/kernel';
 import { knownLibrariesPlugin } from '@pro-context/known-libraries/plugin';
 import { createLogger } from '@pro-context/logging';
 import { discoveryPlugin } from '@pro-context/plugin-discovery';
@@ -22,6 +15,7 @@ import { projectPlugin } from '@pro-context/plugin-project/plugin';
 import { pypiPlugin } from '@pro-context/plugin-pypi';
 import { siteCrawlPlugin } from '@pro-context/plugin-site-crawl';
 import { sqliteCachePlugin } from '@pro-context/plugin-sqlite-cache';
+import { createKernel } from '@pro-context/runtime';
 import { enabledRemotePlugins, listedRemotePlugins, loadRemotePlugins, unknownPluginsNote } from './remote-plugins.js';
 import { proContextPlugin } from './settings.js';
 

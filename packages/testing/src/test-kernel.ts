@@ -4,7 +4,6 @@ import {
   type AnyPlugin,
   type CacheStore,
   cacheStoreToken,
-  createKernel,
   definePlugin,
   type HttpClientOptions,
   KERNEL_VERSION,
@@ -14,6 +13,7 @@ import {
   searchBackendToken,
 } from '@pro-context/kernel';
 import { createLogger, createSilentLogger } from '@pro-context/logging';
+import { createKernel } from '@pro-context/runtime';
 import { MemoryCacheStore } from './fakes/memory-cache-store.js';
 import { TermSearchBackend } from './fakes/term-search-backend.js';
 

@@ -1,5 +1,4 @@
 import {
-  createKernel,
   definePlugin,
   defineTool,
   type LogRecord,
@@ -11,6 +10,7 @@ import {
   z,
 } from '@pro-context/kernel';
 import { createLogger } from '@pro-context/logging';
+import { createKernel } from '@pro-context/runtime';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createToolRunner, type ToolOutcome } from '../src/index.js';
 

@@ -1,5 +1,6 @@
-import { createUrlAllowlist, type LibraryDescriptor } from '@pro-context/kernel';
+import type { LibraryDescriptor } from '@pro-context/kernel';
 import { createSilentLogger } from '@pro-context/logging';
+import { createUrlAllowlist } from '@pro-context/runtime';
 import { describe, expect, it } from 'vitest';
 import {
   hasVersionedDocs,

@@ -1,5 +1,6 @@
-import { createKernel, searchBackendToken } from '@pro-context/kernel';
+import { searchBackendToken } from '@pro-context/kernel';
 import { createSilentLogger } from '@pro-context/logging';
+import { createKernel } from '@pro-context/runtime';
 import { describe, expect, it } from 'vitest';
 import oramaSearchDefault, { oramaSearchPlugin, oramaSearchPluginOptionsSchema } from '../src/index.js';
 import { chunk, keyOf } from './helpers.js';

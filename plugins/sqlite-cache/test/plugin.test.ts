@@ -1,8 +1,9 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConfig, validateConfig } from '@pro-context/config';
-import { cacheStoreToken, createKernel, isProContextError } from '@pro-context/kernel';
+import { cacheStoreToken, isProContextError } from '@pro-context/kernel';
 import { createSilentLogger } from '@pro-context/logging';
+import { createKernel } from '@pro-context/runtime';
 import { describe, expect, it } from 'vitest';
 import sqliteCachePluginDefault, { SqliteCacheStore, sqliteCachePlugin, sqliteCacheStoreToken } from '../src/index.js';
 import { recordingLogger, tempDir } from './helpers.js';

@@ -1,4 +1,27 @@
-import type { KernelConfig } from './kernel-schema.js';
+import type { LogLevel } from '../contracts/logger.js';
+import type { HttpClientOptions } from '../http/types.js';
+
+/**
+ * The kernel's sections of a validated configuration, with their defaults (`@pro-context/runtime` parses them):
+ * `logging` as the logger factory takes it, `security` (`urlAllowlist`: extra hosts, `*.suffixes` or URL prefixes
+ * `read-page` may fetch), `http` as the HTTP client's options of the same names.
+ */
+export interface KernelConfig {
+  logging: { level: LogLevel; format: 'json' | 'pretty' };
+  security: { allowPrivateNetwork: boolean; urlAllowlist: string[] };
+  http: Required<Pick<HttpClientOptions, HttpLimit>> & Pick<HttpClientOptions, 'userAgent' | 'proxy'>;
+}
+
+/** The `http` settings that always have a value. */
+type HttpLimit =
+  | 'timeoutMs'
+  | 'connectTimeoutMs'
+  | 'headersTimeoutMs'
+  | 'bodyTimeoutMs'
+  | 'retries'
+  | 'retryDelaysMs'
+  | 'maxBodyBytes'
+  | 'maxRedirects';
 
 /**
  * A validated, frozen configuration: the kernel's sections, typed, plus every plugin's section (read

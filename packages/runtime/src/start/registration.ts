@@ -1,10 +1,17 @@
+import {
+  type AnyPlugin,
+  type Constructor,
+  kernelTokens,
+  type Logger,
+  type PluginRegistrationContext,
+  ProContextError,
+  type ResolvedConfig,
+  type Resolver,
+  type Token,
+  tokenCardinality,
+  tokenId,
+} from '@pro-context/kernel';
 import { type DependencyContainer, instanceCachingFactory, Lifecycle } from 'tsyringe';
-import type { ResolvedConfig } from '../config/types.js';
-import type { Logger } from '../contracts/logger.js';
-import { kernelTokens } from '../contracts/services.js';
-import { type Token, tokenCardinality, tokenId } from '../contracts/token.js';
-import { ProContextError } from '../errors/pro-context-error.js';
-import type { AnyPlugin, Constructor, PluginRegistrationContext, Resolver } from '../plugins/types.js';
 
 /** Reads a container's bindings; `resolve` of an unbound token is `PLUGIN_DEPENDENCY_MISSING`. */
 export function resolverOf(container: DependencyContainer): Resolver {

@@ -1,5 +1,4 @@
-import * as z from 'zod';
-import { logLevels } from '../contracts/logger.js';
+import { type KernelConfig, logLevels, z } from '@pro-context/kernel';
 
 /** `logging`: read by the logger factory given to `createKernel` (`@pro-context/logging`: JSON or pretty lines on stderr). */
 export const loggingConfigSchema = z.strictObject({
@@ -48,16 +47,12 @@ export const httpConfigSchema = z.strictObject({
     .describe('Proxy URL; default from HTTPS_PROXY / HTTP_PROXY (NO_PROXY honoured). false disables.'),
 });
 
-/** The kernel's own configuration sections. Plugins add theirs (`configKey`, `configSections`). */
+/**
+ * The kernel's own configuration sections. Plugins add theirs (`configKey`, `configSections`). Each parses to the
+ * kernel's type of its section (`KernelConfig`: a compile error here when the two part).
+ */
 export const kernelConfigShape = {
   logging: loggingConfigSchema.prefault({}),
   security: securityConfigSchema.prefault({}),
   http: httpConfigSchema.prefault({}),
-};
-
-/** The kernel's sections of a validated configuration. */
-export interface KernelConfig {
-  logging: z.output<typeof loggingConfigSchema>;
-  security: z.output<typeof securityConfigSchema>;
-  http: z.output<typeof httpConfigSchema>;
-}
+} satisfies { [K in keyof KernelConfig]: z.ZodType<KernelConfig[K], unknown> };

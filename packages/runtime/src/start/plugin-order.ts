@@ -1,6 +1,4 @@
-import { type Token, tokenId } from '../contracts/token.js';
-import { kernelErrors, ProContextError } from '../errors/pro-context-error.js';
-import type { AnyPlugin, Resolver } from '../plugins/types.js';
+import { type AnyPlugin, kernelErrors, ProContextError, type Resolver, type Token, tokenId } from '@pro-context/kernel';
 
 /** The plugins that may provide a token: those declaring it in `provides`. */
 function declaredProviders(plugins: readonly AnyPlugin[], token: Token<unknown>): AnyPlugin[] {

@@ -1,34 +1,27 @@
+import {
+  type AnswerRevisions,
+  type AnyPlugin,
+  createAnswerRevisions,
+  type EventBus,
+  type HttpClient,
+  type HttpClientOptions,
+  KERNEL_VERSION,
+  type KernelHttpOptions,
+  kernelTokens,
+  type Logger,
+  ProContextError,
+  type ResolvedConfig,
+  type UrlAllowlist,
+} from '@pro-context/kernel';
 import { type DependencyContainer, container as rootContainer } from 'tsyringe';
-import type { ResolvedConfig } from '../config/types.js';
-import { type AnswerRevisions, createAnswerRevisions } from '../contracts/answer-revisions.js';
-import type { Logger } from '../contracts/logger.js';
-import { kernelTokens } from '../contracts/services.js';
-import { ProContextError } from '../errors/pro-context-error.js';
-import type { HttpClient, HttpClientFactory, HttpClientOptions } from '../http/types.js';
-import type { AnyPlugin } from '../plugins/types.js';
-import { createUrlAllowlist, type UrlAllowlist } from '../util/allowlist.js';
-import { createEventBus, type EventBus } from '../util/events.js';
-import { KERNEL_VERSION } from '../version.js';
+import { createUrlAllowlist } from '../allowlist.js';
+import { createEventBus } from '../events.js';
 
 /**
  * The general documentation hosts of the default `read-page` allowlist (seed 001 §10.1). The hosts of a
  * source or registry (`github.com`, `pypi.org`) are declared by its plugin (`allowlist`).
  */
 export const defaultAllowlist = ['*.github.io', '*.readthedocs.io'];
-
-/** How a kernel gets its HTTP client (part of `KernelOptions`). */
-export interface KernelHttpOptions {
-  /** Use this HTTP client instead of one built from `http` and `security` config. */
-  http?: HttpClient;
-  /**
-   * Builds the HTTP client from the `http` and `security` config: pass `createHttpClient` from
-   * `@pro-context/http` (the kernel does not depend on it). With neither this nor `http`, the kernel starts,
-   * and every request fails with `PLUGIN_DEPENDENCY_MISSING` naming `@pro-context/http`.
-   */
-  createHttpClient?: HttpClientFactory;
-  /** Extra HTTP client options over the config (tests inject a DNS `lookup`). */
-  httpOptions?: Partial<HttpClientOptions>;
-}
 
 /**
  * The client of a kernel given none: it starts (kernels that never reach the network, such as tests of the

@@ -1,4 +1,4 @@
-import type { AnyPlugin, PluginStartContext } from '../plugins/types.js';
+import type { AnyPlugin, PluginStartContext } from '@pro-context/kernel';
 import type { KernelServices } from './services.js';
 
 /** A started kernel's lifecycle: its background phases and its stop. */

@@ -1,7 +1,5 @@
-import { describe, expect, it } from 'vitest';
 import {
   cacheStoreToken,
-  createKernel,
   createNullLogger,
   createToken,
   defineConfigSection,
@@ -15,7 +13,9 @@ import {
   type SourceAdapter,
   sourceAdapterToken,
   z,
-} from '../src/index.js';
+} from '@pro-context/kernel';
+import { describe, expect, it } from 'vitest';
+import { createKernel } from '../src/index.js';
 
 // no logger given: the kernel's own logs nothing
 const silent = {};
@@ -79,8 +79,15 @@ describe('plugin checks before register', () => {
   });
 
   it('refuses malformed plugins loudly', async () => {
-    await expectCode(() => definePlugin({ id: 'Bad Id', kernel: '*', register() {} }), 'PLUGIN_INVALID');
-    await expectCode(() => definePlugin({ id: 'x', kernel: 'not a range', register() {} }), 'PLUGIN_INVALID');
+    const badId = await expectCode(
+      () => createKernel(silent).use(definePlugin({ id: 'Bad Id', kernel: '*', register() {} })),
+      'PLUGIN_INVALID',
+    );
+    expect(badId.message).toBe(`kernel.use() #1: plugin id "Bad Id" must be kebab-case, like 'llms-txt'.`);
+    await expectCode(
+      () => createKernel(silent).use(definePlugin({ id: 'x', kernel: 'not a range', register() {} })),
+      'PLUGIN_INVALID',
+    );
     const error = await expectCode(() => createKernel(silent).use({ default: {} } as never), 'PLUGIN_INVALID');
     expect(error.message).toMatch(/module namespace; pass its default export/);
   });
@@ -325,7 +332,8 @@ describe('services declared as data, and the background phase', () => {
 
   it('refuses provides/needs that are not tokens', async () => {
     await expectCode(
-      () => definePlugin({ id: 'x', kernel: '*', needs: ['test.store'] as never, register() {} }),
+      () =>
+        createKernel(silent).use(definePlugin({ id: 'x', kernel: '*', needs: ['test.store'] as never, register() {} })),
       'PLUGIN_INVALID',
     );
   });

@@ -1,6 +1,4 @@
-import { describe, expect, it } from 'vitest';
 import {
-  createKernel,
   createNullLogger,
   createToken,
   definePlugin,
@@ -12,7 +10,9 @@ import {
   kernelTokens,
   type Logger,
   ProContextError,
-} from '../src/index.js';
+} from '@pro-context/kernel';
+import { describe, expect, it } from 'vitest';
+import { createKernel } from '../src/index.js';
 
 // no logger given: the kernel's own logs nothing
 const silent = {};
