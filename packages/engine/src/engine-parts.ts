@@ -33,9 +33,9 @@ export interface DocsEngineDeps {
   logger: Logger;
   /**
    * Bumped whenever what an answer may come from changes (docs loaded, refreshed or dropped; a library added,
-   * reconfigured or removed): the kernel's (`kernelTokens.revisions`). A counter of the engine's own when absent.
+   * reconfigured or removed): the kernel's (`kernelTokens.revisions`).
    */
-  revisions?: AnswerRevisions;
+  revisions: AnswerRevisions;
   /**
    * Replicas sharing the store (`indexLeaseToken`, bound by a shared store such as PostgreSQL's): a library
    * version missing from the store is fetched and indexed by one replica at a time, the others wait and load it.

@@ -1,10 +1,4 @@
-import {
-  type AnswerRevisions,
-  createAnswerRevisions,
-  type FetchContext,
-  type LibraryDescriptor,
-  type UrlAllowlist,
-} from '@pro-context/kernel';
+import type { AnswerRevisions, FetchContext, LibraryDescriptor, UrlAllowlist } from '@pro-context/kernel';
 import { ChunkingPool, sharedPageConverter } from '@pro-context/markdown';
 import type { DocsEngineDeps, EngineParts } from './engine-parts.js';
 import type { DocsAnswer, DocsRequest, DocsResult } from './get-docs/answer.js';
@@ -45,7 +39,7 @@ export class DocsEngine {
   private readonly adoption: ProviderAdoption;
 
   constructor(deps: DocsEngineDeps) {
-    const revisions = deps.revisions ?? createAnswerRevisions();
+    const { revisions } = deps;
     const changed = (reason: string) => revisions.bump(reason);
     // read on first use; then every library's docs hosts join the allowlist (`libraries` is set below by then)
     const catalog = new LibraryCatalog(

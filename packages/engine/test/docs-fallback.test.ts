@@ -10,8 +10,8 @@ import {
   sourceAdapterToken,
   type ToolContext,
   toolPluginToken,
-  withoutDocsFallback,
 } from '@pro-context/kernel';
+import { withoutDocsFallback } from '@pro-context/plugin-kit';
 import { createTestKernel, StaticSourceAdapter } from '@pro-context/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { enginePlugin } from '../src/plugin.js';

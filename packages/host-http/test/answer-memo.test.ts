@@ -5,7 +5,6 @@ import { keyStoreToken, usageStoreToken } from '@pro-context/access';
 import { docsEngineToken, enginePlugin } from '@pro-context/engine';
 import {
   type AnswerRevisions,
-  createAnswerRevisions,
   definePlugin,
   defineTool,
   KERNEL_VERSION,
@@ -15,6 +14,7 @@ import {
   z,
 } from '@pro-context/kernel';
 import { sqliteCachePlugin } from '@pro-context/plugin-sqlite-cache';
+import { createAnswerRevisions } from '@pro-context/runtime';
 import { createTestKernel, StaticSourceAdapter } from '@pro-context/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApiKey, type HttpServerHandle, serveHttp } from '../src/index.js';

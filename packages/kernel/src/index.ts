@@ -17,7 +17,6 @@ export type { ConfigValidator, ValidatedConfig } from './config/validate.js';
 export { configInvalid, flattenZodIssues } from './config/validate.js';
 export { getPath, lineOf } from './config/values.js';
 export type { AnswerRevisions } from './contracts/answer-revisions.js';
-export { createAnswerRevisions } from './contracts/answer-revisions.js';
 export type {
   CacheEntry,
   CacheGetOptions,
@@ -30,7 +29,7 @@ export type {
 } from './contracts/cache-store.js';
 export { cacheStoreToken } from './contracts/cache-store.js';
 export type { DocsFallback, FallbackDocs, FallbackLibrary } from './contracts/docs-fallback.js';
-export { docsFallbackSuppressed, docsFallbackToken, withoutDocsFallback } from './contracts/docs-fallback.js';
+export { docsFallbackToken } from './contracts/docs-fallback.js';
 export type {
   DocPage,
   DocsResult,

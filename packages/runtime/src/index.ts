@@ -7,6 +7,7 @@
  * Every export here is public API; named exports only. Add exports deliberately.
  */
 export { createUrlAllowlist } from './allowlist.js';
+export { createAnswerRevisions } from './answer-revisions.js';
 export { httpConfigSchema, loggingConfigSchema, securityConfigSchema } from './config/kernel-schema.js';
 export type { DeclaredConfigSection } from './config/validate.js';
 export { declaredConfigSections, parseConfigSections } from './config/validate.js';

@@ -7,7 +7,6 @@ import {
   KERNEL_VERSION,
   type KernelBuilder,
   type KernelOptions,
-  kernelErrors,
   type PluginStartContext,
   ProContextError,
   registerErrors,
@@ -17,6 +16,7 @@ import {
 import semver from 'semver';
 import { ONCE } from './config/once.js';
 import { mergeOptions, resolvedConfig, validateDeclaredSections } from './config/validate.js';
+import { runtimeErrors } from './errors.js';
 import { assertPluginShape } from './plugin-shape.js';
 import { collectSecrets } from './secrets.js';
 import { startPlugins } from './start/lifecycle.js';
@@ -76,10 +76,10 @@ interface PluginEntry {
 function checkUse(entries: readonly PluginEntry[], plugin: AnyPlugin): void {
   assertPluginShape(plugin, `kernel.use() #${entries.length + 1}`);
   if (entries.some((e) => e.plugin.id === plugin.id)) {
-    throw kernelErrors.create('PLUGIN_DUPLICATE_ID', { plugin: plugin.id });
+    throw runtimeErrors.create('PLUGIN_DUPLICATE_ID', { plugin: plugin.id });
   }
   if (!semver.satisfies(KERNEL_VERSION, plugin.kernel, { includePrerelease: true })) {
-    throw kernelErrors.create('PLUGIN_KERNEL_MISMATCH', {
+    throw runtimeErrors.create('PLUGIN_KERNEL_MISMATCH', {
       plugin: plugin.id,
       version: plugin.version ? ` ${plugin.version}` : '',
       range: plugin.kernel,

@@ -5,10 +5,9 @@ import {
   type ToolContext,
   type ToolDefinition,
   toProContextError,
-  withoutDocsFallback,
   z,
 } from '@pro-context/kernel';
-import { defineMessages, withEnableHint } from '@pro-context/plugin-kit';
+import { defineMessages, withEnableHint, withoutDocsFallback } from '@pro-context/plugin-kit';
 import { CONTEXT7_ENABLE_HINT } from './fallback.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { ReplicaEvent } from '@pro-context/engine/api';
-import { createAnswerRevisions } from '@pro-context/kernel';
+import { createAnswerRevisions } from '@pro-context/runtime';
 import { describe, expect, it } from 'vitest';
 import { PostgresLeases, PostgresReplicaEvents } from '../src/index.js';
 import { freshSchema, openDatabase, skipReason } from './helpers.js';

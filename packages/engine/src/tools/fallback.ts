@@ -1,12 +1,11 @@
 import {
   type DocsFallback,
-  docsFallbackSuppressed,
   type ProContextError,
   type ToolContext,
   type ToolDefinition,
   toProContextError,
 } from '@pro-context/kernel';
-import { withEnableHint } from '@pro-context/plugin-kit';
+import { docsFallbackSuppressed, withEnableHint } from '@pro-context/plugin-kit';
 
 /**
  * Context7 (or any {@link DocsFallback}) behind the engine's `resolve-library` and `get-docs` (issue #26): when

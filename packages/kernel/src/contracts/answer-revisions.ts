@@ -3,8 +3,8 @@
  * (re)configured, a cache entry replaced by another process. A host that keeps answers to serve again (the
  * HTTP host's answer memo) stores each with the revision it was made at and serves it only while
  * {@link AnswerRevisions.current} still returns that value (and before the answer's `reuse.until`).
- * The kernel binds one per kernel (`kernelTokens.revisions`); the engine bumps it, a shared store may bump it
- * when another replica changed something.
+ * The runtime binds one per kernel (`kernelTokens.revisions`: `@pro-context/runtime`'s `createAnswerRevisions`);
+ * the engine bumps it, a shared store may bump it when another replica changed something.
  */
 export interface AnswerRevisions {
   /** The current revision. Cheap: it runs on every reuse. */
@@ -13,21 +13,4 @@ export interface AnswerRevisions {
   bump(reason: string): void;
   /** Calls `listener` after each bump; returns the unsubscribe function. */
   onBump(listener: (revision: number, reason: string) => void): () => void;
-}
-
-/** The kernel's in-process counter. */
-export function createAnswerRevisions(): AnswerRevisions {
-  let revision = 0;
-  const listeners = new Set<(revision: number, reason: string) => void>();
-  return {
-    current: () => revision,
-    bump(reason) {
-      revision += 1;
-      for (const listener of listeners) listener(revision, reason);
-    },
-    onBump(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
-  };
 }

@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { ProContextError } from '../errors/pro-context-error.js';
 import { createToken } from './token.js';
 
@@ -61,20 +60,8 @@ export interface DocsFallback {
   renderError?(error: ProContextError): string | undefined;
 }
 
-/** The {@link DocsFallback} of a kernel, when a plugin provides one (optional: check `isBound`). */
-export const docsFallbackToken = createToken<DocsFallback>('kernel.docsFallback');
-
-const suppressed = new AsyncLocalStorage<boolean>();
-
 /**
- * Runs `work` with the engine's fallback off: a tool that consults the {@link DocsFallback} itself (seed 004's
- * `search_documentation`) calls the engine's tools inside it, so that they answer only from the engine.
+ * The {@link DocsFallback} of a kernel, when a plugin provides one (optional: check `isBound`). A tool that consults
+ * it itself runs the engine's tools inside plugin-kit's `withoutDocsFallback`.
  */
-export function withoutDocsFallback<T>(work: () => Promise<T>): Promise<T> {
-  return suppressed.run(true, work);
-}
-
-/** Whether the current call runs inside {@link withoutDocsFallback}. */
-export function docsFallbackSuppressed(): boolean {
-  return suppressed.getStore() === true;
-}
+export const docsFallbackToken = createToken<DocsFallback>('kernel.docsFallback');

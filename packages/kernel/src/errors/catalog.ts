@@ -77,16 +77,6 @@ export const errorCatalog = {
   // the kernel's own errors: raised at start-up, before anything is served
   CONFIG_INVALID: { recoverable: false, suggestion: 'Fix the named key in the configuration and start again.' },
   PLUGIN_INVALID: { recoverable: false, suggestion: 'Fix the plugin definition.' },
-  PLUGIN_DUPLICATE_ID: {
-    recoverable: false,
-    suggestion: 'Install each plugin once; remove the duplicate.',
-    message: "Plugin '{plugin}' is registered twice.",
-  },
-  PLUGIN_KERNEL_MISMATCH: {
-    recoverable: false,
-    suggestion: 'Install a plugin release built for this kernel, or a kernel in the range the plugin needs.',
-    message: "Plugin '{plugin}'{version} needs kernel {range}, but this kernel is {kernelVersion}.",
-  },
   PLUGIN_DEPENDENCY_MISSING: {
     recoverable: false,
     suggestion: 'Add the missing plugin with kernel.use(…).',

@@ -1,7 +1,6 @@
 import {
   type AnswerRevisions,
   type AnyPlugin,
-  createAnswerRevisions,
   type EventBus,
   type HttpClient,
   type HttpClientOptions,
@@ -15,6 +14,7 @@ import {
 } from '@pro-context/kernel';
 import { type DependencyContainer, container as rootContainer } from 'tsyringe';
 import { createUrlAllowlist } from '../allowlist.js';
+import { createAnswerRevisions } from '../answer-revisions.js';
 import { createEventBus } from '../events.js';
 
 /**
