@@ -156,6 +156,20 @@ describe('per-source library settings', () => {
     expect(bad.message).toMatch(/project\.libraryOverrides\.acme\.sources\.static\.depth: /);
   });
 
+  it("names the bag's key a misspelt one was meant to be, and guesses nothing when none is close", async () => {
+    const error = await catalogErrorOf(
+      start({
+        libraries: [
+          { id: 'acme', name: 'Acme', docsUrl: 'https://docs.acme.test', sources: { static: { dpeth: 2, colour: 1 } } },
+        ],
+      }),
+    );
+    expect(error.code).toBe('CONFIG_INVALID');
+    expect(error.message).toMatch(/libraries\.0\.sources\.static\.dpeth: Unrecognized key.*: did you mean 'depth'\?/);
+    expect(error.message).toMatch(/libraries\.0\.sources\.static\.colour: Unrecognized key/);
+    expect(error.message).not.toMatch(/colour: Unrecognized key[^\n]*did you mean/);
+  });
+
   it('warns about a bag no installed source reads, and keeps it', async () => {
     const { engine, lines } = await start({
       libraries: [{ id: 'acme', name: 'Acme', docsUrl: 'https://docs.acme.test', sources: { other: { a: 1 } } }],

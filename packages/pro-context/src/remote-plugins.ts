@@ -1,5 +1,5 @@
 import { type AnyPlugin, type ConfigSource, defineConfigSection, getPath, z } from '@pro-context/kernel';
-import { distance } from 'fastest-levenshtein';
+import { closestName } from '@pro-context/plugin-kit';
 /**
  * The remote tool plugins the preset can enable by name (`plugins:` / `PRO_CONTEXT_PLUGINS`); a plugin not
  * enabled is never registered, so it binds, starts and lists nothing. A loader returns the plugins to add;
@@ -70,18 +70,10 @@ export function unknownRemotePlugins(listed: readonly string[]): string[] {
  * `contex7` → `context7`).
  */
 function closestPluginName(name: string, listed: readonly string[]): RemotePluginName | undefined {
-  const wanted = name.toLowerCase().trim();
-  const candidates = names.filter((known) => !listed.includes(known));
-  const same = candidates.find((known) => known.toLowerCase() === wanted);
-  if (same) return same;
-  let best: { name: RemotePluginName; edits: number } | undefined;
-  for (const known of candidates) {
-    const edits = distance(wanted, known);
-    if (edits <= 2 && edits * 3 < known.length && (best === undefined || edits < best.edits)) {
-      best = { name: known, edits };
-    }
-  }
-  return best?.name;
+  return closestName(
+    name,
+    names.filter((known) => !listed.includes(known)),
+  );
 }
 
 /**
