@@ -1,4 +1,3 @@
-import { validateConfig } from '@pro-context/config';
 import {
   type AnyPlugin,
   type CacheStore,
@@ -14,7 +13,7 @@ import {
   z,
 } from '@pro-context/kernel';
 import { createSilentLogger } from '@pro-context/logging';
-import { createKernel } from '@pro-context/runtime';
+import { createKernel, setPath } from '@pro-context/runtime';
 import { describe, expect, it } from 'vitest';
 import { defineRemoteToolPlugin, RemoteTools, remoteToolCacheMinutes, remoteToolOptionsShape } from '../src/index.js';
 import { maskingKey, remoteToolErrorText, requireKey, withoutBlankKey } from '../src/remote-tool.js';
@@ -54,17 +53,24 @@ describe('the missing-key rule', () => {
 
 /**
  * A kernel with only the plugin under test (no `@pro-context/testing`: it depends on `@pro-context/http`, which
- * depends on this package). The HTTP client is never called here.
+ * depends on this package; nor `@pro-context/config`, which depends on this package too). The plugins' declared
+ * environment variables are set at their keys as given (what the config validator does, without its trimming):
+ * what the plugin makes of the value is what is tested. The HTTP client is never called here.
  */
 async function startKernel(options: {
   plugins: AnyPlugin[];
   env?: Record<string, string>;
   config?: Record<string, unknown>;
 }): Promise<StartedKernel> {
-  const values = options.config ?? {};
+  const values = structuredClone(options.config ?? {});
+  for (const plugin of options.plugins) {
+    for (const { variable, key } of plugin.environment ?? []) {
+      const value = options.env?.[variable];
+      if (value !== undefined) setPath(values, key, value);
+    }
+  }
   const builder = createKernel({
-    config: options.env ? { values, lines: new Map(), fromEnv: new Map(), env: options.env } : values,
-    validateConfig,
+    config: values,
     http: { retries: 2, close: async () => undefined } as unknown as HttpClient,
     logger: createSilentLogger(),
   });
