@@ -84,9 +84,14 @@ export function unknownPluginsNote(listed: readonly string[], fromVariable = fal
   const unknown = unknownRemotePlugins(listed);
   if (unknown.length === 0) return undefined;
   // a name listed already is no guess (`context7,context8` meant two names, not context7 twice)
-  const guesses = unknown
-    .map((name) => closestPluginName(name, listed))
-    .filter((guess): guess is RemotePluginName => guess !== undefined);
+  // each guess once (`contex7` and `Context7` were both meant as context7)
+  const guesses = [
+    ...new Set(
+      unknown
+        .map((name) => closestPluginName(name, listed))
+        .filter((guess): guess is RemotePluginName => guess !== undefined),
+    ),
+  ];
   const where = fromVariable ? PLUGINS_ENV : "the configuration's plugins";
   return `${where} names ${unknown.map((n) => `'${n}'`).join(', ')}, which ${unknown.length === 1 ? 'is' : 'are'} no remote plugin of pro-context: no tools of ${unknown.length === 1 ? 'it' : 'them'} are offered. Known plugins: ${names.join(', ')}${guesses.length > 0 ? ` (did you mean ${guesses.map((g) => `'${g}'`).join(', ')}?)` : ''}. Fix the name in ${where} and restart the server.`;
 }

@@ -50,6 +50,8 @@ describe('remote plugins enabled by name (issue #11 item 7)', () => {
     // 'exaa' is one edit from 'exa', but a third of a three-letter name is no spelling slip
     expect(unknownPluginsNote(['exaa'])).not.toContain('did you mean');
     expect(unknownPluginsNote(['embeddings'])).not.toContain('did you mean');
+    // two slips of one name: the name once
+    expect(unknownPluginsNote(['contex7', 'Context7'])).toContain("(did you mean 'context7'?)");
   });
 
   it("codex7 brings Context7's client without its tools; with context7 enabled too, the client with the tools", async () => {
