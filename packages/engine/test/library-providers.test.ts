@@ -175,7 +175,24 @@ describe('per-source library settings', () => {
       libraries: [{ id: 'acme', name: 'Acme', docsUrl: 'https://docs.acme.test', sources: { other: { a: 1 } } }],
     });
     expect(engine.libraries()[0]?.sources).toEqual({ other: { a: 1 } });
-    expect(lines.join('')).toMatch(/libraries\.0\.sources\.other is set but no installed source plugin reads it/);
+    expect(lines.join('')).toMatch(/libraries\.0\.sources\.other is set but no installed source plugin reads it\./);
+  });
+
+  it('names the bag a misspelt bag was meant to be (its settings are not read), and guesses nothing when none is close', async () => {
+    const { lines } = await start({
+      libraries: [
+        {
+          id: 'acme',
+          name: 'Acme',
+          docsUrl: 'https://docs.acme.test',
+          sources: { Static: { depth: 2 }, other: { a: 1 } },
+        },
+      ],
+    });
+    expect(lines.join('')).toMatch(
+      /libraries\.0\.sources\.Static is set but no installed source plugin reads it: did you mean 'sources\.static'\?/,
+    );
+    expect(lines.join('')).toMatch(/libraries\.0\.sources\.other is set but no installed source plugin reads it\./);
   });
 });
 

@@ -7,6 +7,7 @@ import {
   lineOf,
   type ResolvedConfig,
 } from '@pro-context/kernel';
+import { closestName } from '@pro-context/plugin-kit';
 import { librariesConfigSection, projectConfigSection } from '../settings.js';
 import { applyLibrarySettings } from './settings.js';
 
@@ -46,7 +47,18 @@ export class ConfigLibraryProvider implements LibraryProvider {
         logger.warn(message, { config: config.sourceFile });
       };
       for (const { from, to } of report.deprecated) warn(`${path}.${from} is deprecated: write it as ${path}.${to}.`);
-      for (const bag of report.unread) warn(`${path}.${bag} is set but no installed source plugin reads it.`);
+      for (const bag of report.unread) {
+        // a misspelt bag (`sources.llmstxt`) is set aside whole: name the line and the bag it was likely meant to be
+        const at = `${path}.${bag}`;
+        const line = lineOf(config.sourceLines, at);
+        const guess = closestName(
+          bag.slice('sources.'.length),
+          declarations.map((d) => d.key),
+        );
+        warn(
+          `${at}${line === undefined ? '' : ` (line ${line})`} is set but no installed source plugin reads it${guess ? `: did you mean 'sources.${guess}'?` : '.'}`,
+        );
+      }
       return report.library;
     };
     librariesConfigSection.read(config).forEach((entry, index) => {
