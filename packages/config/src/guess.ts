@@ -5,9 +5,16 @@ import type { DeclaredConfigSection } from '@pro-context/runtime';
 /** The start of the message of a key no schema knows (the kernel's and the unclaimed-key check's). */
 const UNRECOGNIZED = 'Unrecognized key';
 
-/** The names a key under `parent` could have had: sections declared there and the keys of the schema covering it. */
-function siblings(declared: readonly DeclaredConfigSection[], parent: string): Set<string> {
+/**
+ * The names a key under `parent` could have had: sections declared or reserved there (`contxt7` → `context7`, a
+ * section of a plugin not enabled) and the keys of the schema covering it.
+ */
+function siblings(declared: readonly DeclaredConfigSection[], parent: string, reserved: Iterable<string>): Set<string> {
   const out = new Set<string>();
+  for (const key of reserved) {
+    const cut = key.lastIndexOf('.');
+    if ((cut < 0 ? '' : key.slice(0, cut)) === parent) out.add(key.slice(cut + 1));
+  }
   for (const section of declared) {
     const cut = section.key.lastIndexOf('.');
     if ((cut < 0 ? '' : section.key.slice(0, cut)) === parent) out.add(section.key.slice(cut + 1));
@@ -19,10 +26,23 @@ function siblings(declared: readonly DeclaredConfigSection[], parent: string): S
   return out;
 }
 
+/** The name the last key of `path` was likely meant to have among its siblings, if one is close. */
+export function guessKey(
+  path: string,
+  declared: readonly DeclaredConfigSection[],
+  reserved: Iterable<string> = [],
+): string | undefined {
+  const cut = path.lastIndexOf('.');
+  return closestName(path.slice(cut + 1), siblings(declared, cut < 0 ? '' : path.slice(0, cut), reserved));
+}
+
 /** The issue of an unrecognized key with the likely name it was meant to have ("did you mean 'logging'?"). */
-export function withGuess(issue: ConfigIssue, declared: readonly DeclaredConfigSection[]): ConfigIssue {
+export function withGuess(
+  issue: ConfigIssue,
+  declared: readonly DeclaredConfigSection[],
+  reserved: Iterable<string> = [],
+): ConfigIssue {
   if (!issue.message.startsWith(UNRECOGNIZED)) return issue;
-  const cut = issue.path.lastIndexOf('.');
-  const guess = closestName(issue.path.slice(cut + 1), siblings(declared, cut < 0 ? '' : issue.path.slice(0, cut)));
+  const guess = guessKey(issue.path, declared, reserved);
   return guess ? { ...issue, message: `${issue.message}: did you mean '${guess}'?` } : issue;
 }

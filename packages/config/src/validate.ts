@@ -10,7 +10,7 @@ import {
 } from '@pro-context/kernel';
 import { declaredConfigSections, parseConfigSections, setPath } from '@pro-context/runtime';
 import { applyEnvironment, kernelEnvironment } from './environment.js';
-import { withGuess } from './guess.js';
+import { guessKey, withGuess } from './guess.js';
 
 /** The kernel's variables and every plugin's; one key per variable. */
 function declaredEnvironment(plugins: readonly AnyPlugin[]): (EnvironmentVariable & { owner: string })[] {
@@ -69,6 +69,7 @@ function checkUnclaimed(
   reserved: ReadonlySet<string>,
   raw: Record<string, unknown>,
   add: (path: string, message: string) => void,
+  where: (path: string) => { line?: number; guess?: string },
 ): string[] {
   const warnings: string[] = [];
   const walk = (node: unknown, prefix: string) => {
@@ -85,8 +86,10 @@ function checkUnclaimed(
         walk(value, path);
         continue;
       }
+      const { line, guess } = where(path);
+      const at = line === undefined ? path : `${path} (line ${line})`;
       if (reserved.has(path)) {
-        warnings.push(`${path} is set but no installed plugin reads it.`);
+        warnings.push(`${at} is set but no installed plugin reads it.`);
         if (!(path in raw)) setPath(raw, path, value);
         continue;
       }
@@ -94,7 +97,7 @@ function checkUnclaimed(
       // installed plugin reads it (a plugin not composed in, or a misspelt name)
       if (prefix !== '' && reserved.has(prefix) && !claimed.has(prefix)) {
         warnings.push(
-          `${path} is set but no installed plugin reads it (check the plugin is installed and the name's spelling).`,
+          `${at} is set but no installed plugin reads it (check the plugin is installed and the name's spelling)${guess ? `: did you mean '${guess}'?` : '.'}`,
         );
         continue;
       }
@@ -121,13 +124,18 @@ export function validateConfig(input: ConfigSource | undefined, plugins: readonl
   const issues = parsed.issues.map((issue) => located(source, issue));
   const reserved = new Set(plugins.flatMap((p) => p.reservedSections ?? []));
   const claimed = new Set(declared.map((d) => d.key));
-  const warnings = checkUnclaimed(values, claimed, reserved, parsed.raw, (path, message) =>
-    issues.push(located(source, { path, message })),
+  const warnings = checkUnclaimed(
+    values,
+    claimed,
+    reserved,
+    parsed.raw,
+    (path, message) => issues.push(located(source, { path, message })),
+    (path) => ({ line: source ? lineOf(source.lines, path) : undefined, guess: guessKey(path, declared, reserved) }),
   );
   // the file is named when it holds a bad key: a key missing from a section the environment set up (only
   // PRO_CONTEXT_EMBEDDINGS_URL) is not the file's fault, and the issue's own message names the variable to set
   if (issues.length > 0) {
-    const guessed = issues.map((issue) => withGuess(issue, declared));
+    const guessed = issues.map((issue) => withGuess(issue, declared, reserved));
     throw configInvalid(guessed, guessed.some((issue) => issue.line !== undefined) ? source?.file : undefined);
   }
   const environment = [...(source?.fromEnv ?? [])].map(([key, variable]) => ({

@@ -67,6 +67,39 @@ describe('keys no installed plugin reads', () => {
     expect(limitsSection.read(kernel.config)).toEqual({ perMinute: 5 });
     await kernel.stop();
   });
+
+  it('guess among the sections plugins reserved too: a misspelt one is named, with its line', async () => {
+    // a reserved section of a plugin not enabled (the preset's `context7` without the context7 plugin)
+    const reserving = definePlugin({ id: 'preset-like', kernel: '*', reservedSections: ['limits'], register() {} });
+    const misspelt = await failure(
+      createKernel({ ...withValidator, config: { limts: { perMinute: 5 } } })
+        .use(reserving)
+        .start(),
+    );
+    expect(misspelt.message).toContain(
+      "limts: Unrecognized key (check its spelling and indentation): did you mean 'limits'?",
+    );
+    // a misspelt bag under a reserved section is set aside with a warning: it names the section meant, and its line
+    const source = {
+      values: { sources: { githbu: { token: 'x' }, internalDocs: { root: '/docs' } } },
+      lines: new Map([
+        ['sources', 1],
+        ['sources.githbu', 2],
+        ['sources.githbu.token', 3],
+        ['sources.internalDocs', 4],
+      ]),
+      fromEnv: new Map(),
+      file: '/project/pro-context.config.yaml',
+    };
+    const kernel = await createKernel({ ...withValidator, config: source })
+      .use(hostPlugin)
+      .start();
+    expect(kernel.warnings).toEqual([
+      "sources.githbu (line 2) is set but no installed plugin reads it (check the plugin is installed and the name's spelling): did you mean 'github'?",
+      "sources.internalDocs (line 4) is set but no installed plugin reads it (check the plugin is installed and the name's spelling).",
+    ]);
+    await kernel.stop();
+  });
 });
 
 describe('environment variables declared by plugins', () => {
