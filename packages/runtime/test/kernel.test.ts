@@ -90,6 +90,8 @@ describe('plugin checks before register', () => {
     );
     const error = await expectCode(() => createKernel(silent).use({ default: {} } as never), 'PLUGIN_INVALID');
     expect(error.message).toMatch(/module namespace; pass its default export/);
+    const none = await expectCode(() => createKernel(silent).use(null as never), 'PLUGIN_INVALID');
+    expect(none.message).toBe('kernel.use() #1: expected a plugin object, got null.');
   });
 
   it('refuses a second provider of a singular contract, naming both plugins', async () => {
