@@ -14,7 +14,8 @@ export function assertPluginShape(value: unknown, where: string): asserts value 
       suggestion: 'Create plugins with definePlugin({ id, kernel, register }) from @pro-context/kernel.',
     });
   };
-  if (value === null || typeof value !== 'object') fail(`expected a plugin object, got ${value === null ? 'null' : typeof value}.`);
+  if (value === null || typeof value !== 'object')
+    fail(`expected a plugin object, got ${value === null ? 'null' : typeof value}.`);
   const plugin = value as Partial<PluginDefinition<unknown>> & { default?: unknown };
   if (plugin.id === undefined && plugin.default !== undefined) {
     fail('got a module namespace; pass its default export (import plugin from "…").');
