@@ -384,3 +384,35 @@ describe('the JSON Schema judges unknown keys as validateConfig does', () => {
     expect(schema.properties).toHaveProperty('auth');
   });
 });
+
+describe('options given to use()', () => {
+  it('complete the section before it is validated: a required option given only in code is no error, nor a warning', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pc-use-options-'));
+    writeFileSync(join(dir, 'pro-context.config.yaml'), 'sources:\n  wiki:\n    depth: 3\n');
+    let seen: unknown;
+    const wiki = definePlugin({
+      id: 'wiki',
+      kernel: '*',
+      configKey: 'sources.wiki',
+      optionsSchema: z.strictObject({ baseUrl: z.url(), depth: z.number().int().default(1) }),
+      register(_context, options) {
+        seen = options;
+      },
+    });
+    const kernel = await createKernel({ ...silent, config: await loadConfig({ cwd: dir, env: {} }) })
+      .use(wiki, { baseUrl: 'https://wiki.example.com/' })
+      .start();
+    await kernel.stop();
+    expect(seen).toEqual({ baseUrl: 'https://wiki.example.com/', depth: 3 });
+    expect(kernel.warnings).toEqual([]);
+    // the file's section is still checked with them: a misspelt key there is refused, naming it
+    writeFileSync(join(dir, 'pro-context.config.yaml'), 'sources:\n  wiki:\n    dpeth: 3\n');
+    const error = await expectCode(
+      createKernel({ ...silent, config: await loadConfig({ cwd: dir, env: {} }) })
+        .use(wiki, { baseUrl: 'https://wiki.example.com/' })
+        .start(),
+      'PLUGIN_OPTIONS_INVALID',
+    );
+    expect(error.message).toContain('wiki.dpeth: Unrecognized key');
+  });
+});

@@ -93,7 +93,13 @@ async function startKernel(entries: readonly PluginEntry[], options: KernelOptio
   const plugins = entries.map((e) => e.plugin);
   checkDependencies(plugins);
   const validate = options.validateConfig ?? validateDeclaredSections;
-  const { raw, sections, warnings, environment, source: validated } = validate(configSource(options), plugins);
+  const {
+    raw,
+    sections,
+    warnings,
+    environment,
+    source: validated,
+  } = validate(configSource(options), entries.map(forValidation));
   const config = resolvedConfig(raw, validated);
   registerErrors(plugins.map((p) => ({ owner: p.id, errors: p.errors ?? {} })));
   // every API key and token of the configuration (file and environment) and of explicit plugin options is
@@ -141,6 +147,15 @@ async function startKernel(entries: readonly PluginEntry[], options: KernelOptio
   });
   if (!options.deferBackground) setImmediate(() => void kernel.background());
   return kernel;
+}
+
+/**
+ * A plugin as the configuration's validator sees it: one given options with `use()` keeps its section (no warning
+ * that nobody reads it), without its schema, since the section alone may lack what the options give (a required
+ * `baseUrl`): the options over the section are validated together by {@link resolvePluginOptions}.
+ */
+function forValidation({ plugin, options: explicit }: PluginEntry): AnyPlugin {
+  return explicit !== undefined && plugin.optionsSchema ? { ...plugin, optionsSchema: undefined } : plugin;
 }
 
 /** The configuration as a {@link ConfigSource} (plain values get no line numbers); undefined when none. */

@@ -63,6 +63,27 @@ describe('plugin checks before register', () => {
     expect(error.message).toBe("The dependency 'sqlite-cache' of plugin 'needs-cache' is not registered.");
   });
 
+  it('starts a plugin whose required option is given only to use(), over what its section holds', async () => {
+    let seen: unknown;
+    const wiki = definePlugin({
+      id: 'wiki',
+      kernel: '*',
+      configKey: 'sources.wiki',
+      optionsSchema: z.strictObject({ baseUrl: z.url(), depth: z.number().int().default(1) }),
+      register(_context, options) {
+        seen = options;
+      },
+    });
+    const kernel = await createKernel({ ...silent, config: { sources: { wiki: { depth: 3 } } } })
+      .use(wiki, { baseUrl: 'https://wiki.example.com/' })
+      .start();
+    await kernel.stop();
+    expect(seen).toEqual({ baseUrl: 'https://wiki.example.com/', depth: 3 });
+    // without the option, the section alone is still refused, naming the key
+    const error = await expectCode(createKernel(silent).use(wiki).start(), 'CONFIG_INVALID');
+    expect(error.message).toContain('sources.wiki.baseUrl');
+  });
+
   it('refuses invalid explicit options with plugin.path: message', async () => {
     const plugin = definePlugin({
       id: 'pager',
