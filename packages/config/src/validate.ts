@@ -135,7 +135,9 @@ export function validateConfig(input: ConfigSource | undefined, plugins: readonl
   // the file is named when it holds a bad key: a key missing from a section the environment set up (only
   // PRO_CONTEXT_EMBEDDINGS_URL) is not the file's fault, and the issue's own message names the variable to set
   if (issues.length > 0) {
-    const guessed = issues.map((issue) => withGuess(issue, declared, reserved));
+    // in the file's order (a key set by a variable, which has no line, after those of the file)
+    const byLine = (issue: ConfigIssue) => issue.line ?? Number.MAX_SAFE_INTEGER;
+    const guessed = issues.map((issue) => withGuess(issue, declared, reserved)).sort((a, b) => byLine(a) - byLine(b));
     throw configInvalid(guessed, guessed.some((issue) => issue.line !== undefined) ? source?.file : undefined);
   }
   const environment = [...(source?.fromEnv ?? [])].map(([key, variable]) => ({

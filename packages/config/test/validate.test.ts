@@ -1,7 +1,10 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { defineConfigSection, definePlugin, ProContextError, z } from '@pro-context/kernel';
 import { createKernel } from '@pro-context/runtime';
 import { describe, expect, it } from 'vitest';
-import { validateConfig } from '../src/index.js';
+import { loadConfig, validateConfig } from '../src/index.js';
 
 // the validator the preset gives the kernel; no logger: the kernel logs nothing
 const withValidator = { validateConfig };
@@ -169,5 +172,24 @@ describe('a misspelt key', () => {
       "mirrors.0.retires: Unrecognized key (check its spelling and indentation): did you mean 'retries'?",
     );
     expect(error.message).toContain('server.colour: Unrecognized key (check its spelling and indentation)\n');
+  });
+});
+
+describe('the list of bad keys', () => {
+  it('follows the file line by line, whichever sections they are in', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pc-order-'));
+    writeFileSync(
+      join(dir, 'pro-context.config.yaml'),
+      ['loging:', '  level: debug', 'http:', '  timeoutMS: 5', 'cahce:', '  directory: /tmp/x', ''].join('\n'),
+    );
+    const error = await failure(
+      createKernel({ ...withValidator, config: await loadConfig({ cwd: dir, env: {} }) }).start(),
+    );
+    const lines = error.message.split('\n').filter((line) => line.startsWith('  - '));
+    expect(lines.map((line) => line.slice(4, line.indexOf(':')))).toEqual([
+      'loging (line 1)',
+      'http.timeoutMS (line 4)',
+      'cahce (line 5)',
+    ]);
   });
 });
