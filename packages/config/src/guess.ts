@@ -1,9 +1,6 @@
 import type { ConfigIssue } from '@pro-context/kernel';
-import { closestName, schemaKeysAt } from '@pro-context/plugin-kit';
+import { closestName, schemaKeysAt, withKeyGuess } from '@pro-context/plugin-kit';
 import type { DeclaredConfigSection } from '@pro-context/runtime';
-
-/** The start of the message of a key no schema knows (the kernel's and the unclaimed-key check's). */
-const UNRECOGNIZED = 'Unrecognized key';
 
 /**
  * The names a key under `parent` could have had: sections declared or reserved there (`contxt7` → `context7`, a
@@ -42,7 +39,5 @@ export function withGuess(
   declared: readonly DeclaredConfigSection[],
   reserved: Iterable<string> = [],
 ): ConfigIssue {
-  if (!issue.message.startsWith(UNRECOGNIZED)) return issue;
-  const guess = guessKey(issue.path, declared, reserved);
-  return guess ? { ...issue, message: `${issue.message}: did you mean '${guess}'?` } : issue;
+  return withKeyGuess(issue, (parent) => siblings(declared, parent, reserved));
 }

@@ -30,6 +30,21 @@ export function closestName<T extends string>(name: string, known: Iterable<T>):
   return best?.name;
 }
 
+/**
+ * An unrecognized key's issue (`flattenZodIssues`' "Unrecognized key …") with the name its last key was likely
+ * meant to have among `siblings(parent)`, the names the key's parent path holds: "…: did you mean 'logging'?".
+ * Any other issue is returned as it is.
+ */
+export function withKeyGuess<T extends { path: string; message: string }>(
+  issue: T,
+  siblings: (parent: string) => Iterable<string>,
+): T {
+  if (!issue.message.startsWith('Unrecognized key')) return issue;
+  const cut = issue.path.lastIndexOf('.');
+  const guess = closestName(issue.path.slice(cut + 1), siblings(cut < 0 ? '' : issue.path.slice(0, cut)));
+  return guess ? { ...issue, message: `${issue.message}: did you mean '${guess}'?` } : issue;
+}
+
 /** The definition of a zod schema (v4's `_zod.def`), read structurally. */
 type Def = {
   type?: string;

@@ -1,7 +1,7 @@
 // Every export here is public API; named exports only.
 export type { CachedResult, CachedResultOptions } from './cached-result.js';
 export { cachedResult, cacheKeyOf } from './cached-result.js';
-export { closestName, schemaKeysAt } from './did-you-mean.js';
+export { closestName, schemaKeysAt, withKeyGuess } from './did-you-mean.js';
 export { docsFallbackSuppressed, withoutDocsFallback } from './docs-fallback.js';
 export { errorText } from './error-text.js';
 export type { MessageCatalog, MessageDefinition } from './messages.js';

@@ -1,6 +1,6 @@
 import { z } from '@pro-context/kernel';
 import { describe, expect, it } from 'vitest';
-import { closestName, schemaKeysAt } from '../src/index.js';
+import { closestName, schemaKeysAt, withKeyGuess } from '../src/index.js';
 
 describe('closestName', () => {
   it('finds what a misspelling was meant to be, counting a swap of neighbouring letters as one edit', () => {
@@ -35,5 +35,25 @@ describe('schemaKeysAt', () => {
     expect(schemaKeysAt(schema, ['server', 'port'])).toEqual([]);
     expect(schemaKeysAt(schema, ['nowhere'])).toEqual([]);
     expect(schemaKeysAt(undefined, [])).toEqual([]);
+  });
+});
+
+describe('withKeyGuess', () => {
+  const unknown = { path: 'server.prot', message: 'Unrecognized key (check its spelling and indentation)' };
+
+  it("adds the sibling a misspelt key was meant to be, asking for the parent path's names", () => {
+    const asked: string[] = [];
+    const guessed = withKeyGuess(unknown, (parent) => {
+      asked.push(parent);
+      return ['host', 'port'];
+    });
+    expect(guessed.message).toBe("Unrecognized key (check its spelling and indentation): did you mean 'port'?");
+    expect(asked).toEqual(['server']);
+  });
+
+  it('leaves other issues, and keys with no close sibling, as they are', () => {
+    const wrongType = { path: 'server.port', message: 'expected a number, got a string' };
+    expect(withKeyGuess(wrongType, () => ['port'])).toBe(wrongType);
+    expect(withKeyGuess(unknown, () => ['tls'])).toBe(unknown);
   });
 });

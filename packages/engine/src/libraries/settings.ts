@@ -4,7 +4,7 @@ import {
   type LibrarySettingsDeclaration,
   type SourceAdapter,
 } from '@pro-context/kernel';
-import { closestName, schemaKeysAt } from '@pro-context/plugin-kit';
+import { schemaKeysAt, withKeyGuess } from '@pro-context/plugin-kit';
 
 /** What {@link applyLibrarySettings} found wrong or outdated in one library's settings. */
 export interface LibrarySettingsReport {
@@ -16,19 +16,6 @@ export interface LibrarySettingsReport {
   deprecated: { from: string; to: string }[];
   /** Bags no installed adapter declares (`sources.github` without the GitHub plugin). */
   unread: string[];
-}
-
-/** An unrecognized key's issue with the key of the bag's schema it was likely meant to be ("did you mean …?"). */
-function withGuess(
-  issue: { path: string; message: string },
-  prefix: string,
-  declaration: LibrarySettingsDeclaration,
-): { path: string; message: string } {
-  if (!issue.message.startsWith('Unrecognized key') || !issue.path.startsWith(`${prefix}.`)) return issue;
-  const below = issue.path.slice(prefix.length + 1).split('.');
-  const key = below.pop() as string;
-  const guess = closestName(key, schemaKeysAt(declaration.schema, below));
-  return guess ? { ...issue, message: `${issue.message}: did you mean '${guess}'?` } : issue;
 }
 
 /** The settings declarations of the installed adapters. */
@@ -62,7 +49,12 @@ export function applyLibrarySettings(
     if (parsed.success) sources[declaration.key] = parsed.data as Record<string, unknown>;
     else {
       const prefix = `sources.${declaration.key}`;
-      issues.push(...flattenZodIssues(parsed.error, prefix).map((issue) => withGuess(issue, prefix, declaration)));
+      // a misspelt key gets the key of the bag's schema it was likely meant to be
+      const keysAt = (parent: string) =>
+        parent === prefix || parent.startsWith(`${prefix}.`)
+          ? schemaKeysAt(declaration.schema, parent === prefix ? [] : parent.slice(prefix.length + 1).split('.'))
+          : [];
+      issues.push(...flattenZodIssues(parsed.error, prefix).map((issue) => withKeyGuess(issue, keysAt)));
       delete sources[declaration.key];
     }
   }
