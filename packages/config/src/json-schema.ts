@@ -1,4 +1,5 @@
 import { type AnyPlugin, z } from '@pro-context/kernel';
+import { settingsDeclarations } from '@pro-context/plugin-kit';
 import { declaredConfigSections } from '@pro-context/runtime';
 
 /** `schema` (an object, possibly with a default) with `shape` added, or undefined when it is not an object. */
@@ -94,7 +95,7 @@ const objectAt = (node: unknown, ...path: string[]): JsonObject | undefined => {
  * `sources.github`), each with its plugin's schema; other keys stay free-form (a third-party source's bag).
  */
 function describeLibrarySettings(schema: JsonObject, plugins: readonly AnyPlugin[]): void {
-  const declared = plugins.flatMap((p) => (p.librarySettings ? [p.librarySettings] : []));
+  const declared = settingsDeclarations(plugins);
   const library = objectAt(schema, 'properties', 'libraries', 'items', 'properties');
   const sources = library ? objectAt(library, 'sources') : undefined;
   if (!library || !sources || declared.length === 0) return;

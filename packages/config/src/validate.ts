@@ -4,10 +4,12 @@ import {
   type ConfigSource,
   configInvalid,
   type EnvironmentVariable,
+  type LibraryDescriptor,
   lineOf,
   ProContextError,
   type ValidatedConfig,
 } from '@pro-context/kernel';
+import { applyLibrarySettings, settingsDeclarations } from '@pro-context/plugin-kit';
 import { declaredConfigSections, parseConfigSections, setPath } from '@pro-context/runtime';
 import { applyEnvironment, kernelEnvironment } from './environment.js';
 import { guessKey, withGuess } from './guess.js';
@@ -33,6 +35,30 @@ function declaredEnvironment(plugins: readonly AnyPlugin[]): (EnvironmentVariabl
 
 const isMapping = (value: unknown): value is Record<string, unknown> =>
   value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/**
+ * The bad keys of each library's `sources` settings (`libraries.N.sources.llmsTxt…`, and each
+ * `project.libraryOverrides` entry's), checked with the schemas the installed source plugins declare, so they come
+ * in the same list as every other bad key rather than once the engine starts (which checks them again, for a
+ * kernel started without this validator). Only the bags: the deprecated top-level keys the section's own schema
+ * checks, and a bag that is no mapping is the section's issue too.
+ */
+function librarySettingsIssues(values: Record<string, unknown>, plugins: readonly AnyPlugin[]): ConfigIssue[] {
+  const declarations = settingsDeclarations(plugins);
+  if (declarations.length === 0) return [];
+  const entries: [string, unknown][] = Array.isArray(values.libraries)
+    ? values.libraries.map((entry, i) => [`libraries.${i}`, entry])
+    : [];
+  const overrides = isMapping(values.project) ? values.project.libraryOverrides : undefined;
+  if (isMapping(overrides))
+    for (const [name, entry] of Object.entries(overrides)) entries.push([`project.libraryOverrides.${name}`, entry]);
+  return entries.flatMap(([path, entry]) => {
+    if (!isMapping(entry) || !isMapping(entry.sources)) return [];
+    const sources = Object.fromEntries(Object.entries(entry.sources).filter(([, bag]) => isMapping(bag)));
+    const report = applyLibrarySettings({ sources } as unknown as LibraryDescriptor, declarations);
+    return report.issues.map((issue) => ({ path: `${path}.${issue.path}`, message: issue.message }));
+  });
+}
 
 /** The issue with the line in the file of its key (or of the nearest enclosing key) and the variable that set it. */
 function located(source: ConfigSource | undefined, issue: ConfigIssue): ConfigIssue {
@@ -121,7 +147,7 @@ export function validateConfig(input: ConfigSource | undefined, plugins: readonl
   const source = withPluginEnvironment(input, variables);
   const values = source?.values ?? {};
   const parsed = parseConfigSections(declared, values);
-  const issues = parsed.issues.map((issue) => located(source, issue));
+  const issues = [...parsed.issues, ...librarySettingsIssues(values, plugins)].map((issue) => located(source, issue));
   const reserved = new Set(plugins.flatMap((p) => p.reservedSections ?? []));
   const claimed = new Set(declared.map((d) => d.key));
   const warnings = checkUnclaimed(

@@ -193,3 +193,78 @@ describe('the list of bad keys', () => {
     ]);
   });
 });
+
+describe("a library's sources settings", () => {
+  // what the engine and a source plugin declare: the libraries section, and the plugin's bag in each library
+  const librariesPlugin = definePlugin({
+    id: 'libraries-like',
+    kernel: '*',
+    configSections: [
+      defineConfigSection(
+        'libraries',
+        z
+          .array(z.strictObject({ id: z.string(), sources: z.record(z.string(), z.record(z.string(), z.unknown())) }))
+          .default([]),
+      ),
+    ],
+    register() {},
+  });
+  const wikiPlugin = definePlugin({
+    id: 'wiki-source',
+    kernel: '*',
+    librarySettings: { key: 'wiki', schema: z.strictObject({ baseUrl: z.url(), depth: z.number().int().optional() }) },
+    register() {},
+  });
+
+  it('are checked with the other keys, in one list in the order of the file', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pc-sources-'));
+    writeFileSync(
+      join(dir, 'pro-context.config.yaml'),
+      [
+        'libraries:',
+        '  - id: acme',
+        '    sources:',
+        '      wiki:',
+        '        baseUrl: https://wiki.example.test',
+        '        dpeth: 2',
+        'loging:',
+        '  level: debug',
+        '',
+      ].join('\n'),
+    );
+    const error = await failure(
+      createKernel({ ...withValidator, config: await loadConfig({ cwd: dir, env: {} }) })
+        .use(librariesPlugin)
+        .use(wikiPlugin)
+        .start(),
+    );
+    const lines = error.message.split('\n').filter((line) => line.startsWith('  - '));
+    expect(lines).toEqual([
+      "  - libraries.0.sources.wiki.dpeth (line 6): Unrecognized key (check its spelling and indentation): did you mean 'depth'?",
+      "  - loging (line 7): Unrecognized key (check its spelling and indentation): did you mean 'logging'?",
+    ]);
+  });
+
+  it('are left to their plugin: a valid bag passes, a bag no installed plugin declares is no error here', async () => {
+    const kernel = await createKernel({
+      ...withValidator,
+      config: {
+        libraries: [{ id: 'acme', sources: { wiki: { baseUrl: 'https://wiki.example.test' }, other: { x: 1 } } }],
+      },
+    })
+      .use(librariesPlugin)
+      .use(wikiPlugin)
+      .start();
+    await kernel.stop();
+    const bad = await failure(
+      createKernel({
+        ...withValidator,
+        config: { libraries: [{ id: 'acme', sources: { wiki: { baseUrl: 'nope' } } }] },
+      })
+        .use(librariesPlugin)
+        .use(wikiPlugin)
+        .start(),
+    );
+    expect(bad.message).toContain('libraries.0.sources.wiki.baseUrl: Invalid URL');
+  });
+});

@@ -1,5 +1,6 @@
 import type { AnswerRevisions, FetchContext, LibraryDescriptor, UrlAllowlist } from '@pro-context/kernel';
 import { ChunkingPool, sharedPageConverter } from '@pro-context/markdown';
+import { settingsDeclarations } from '@pro-context/plugin-kit';
 import type { DocsEngineDeps, EngineParts } from './engine-parts.js';
 import type { DocsAnswer, DocsRequest, DocsResult } from './get-docs/answer.js';
 import { answerDocs } from './get-docs/get-docs.js';
@@ -8,7 +9,6 @@ import { ProviderAdoption } from './libraries/adoption.js';
 import { type CatalogMatch, LibraryCatalog } from './libraries/catalog.js';
 import { Libraries } from './libraries/libraries.js';
 import { type LibrarySummary, type ListFilters, listLibraries } from './libraries/list-libraries.js';
-import { settingsDeclarations } from './libraries/settings.js';
 import { PageReader, type PageSlice } from './read-page/pages.js';
 import { readPage, tocTitleOf } from './read-page/read-page.js';
 import type { ResolveOptions } from './resolve-library/matches.js';

@@ -7,6 +7,8 @@
 // chunking moved to @pro-context/markdown; re-exported so that imports from the engine keep working
 export type { Chunk, ChunkablePage, ChunkOptions } from '@pro-context/markdown';
 export { chunkMarkdown } from '@pro-context/markdown';
+export type { LibrarySettingsReport } from '@pro-context/plugin-kit';
+export { applyLibrarySettings } from '@pro-context/plugin-kit';
 export type { CutoffParams, PageKind, RankedChunk } from './core/ranking.js';
 export {
   chunkUrl,
@@ -33,8 +35,6 @@ export type { CatalogMatch } from './libraries/catalog.js';
 export { LibraryCatalog, mergeLibrary, normalizeQuery } from './libraries/catalog.js';
 export { ConfigLibraryProvider } from './libraries/config-provider.js';
 export type { LibrarySummary, ListFilters } from './libraries/list-libraries.js';
-export type { LibrarySettingsReport } from './libraries/settings.js';
-export { applyLibrarySettings } from './libraries/settings.js';
 export type { EngineOptions } from './options.js';
 export { engineOptionsSchema } from './options.js';
 export { docsEngineToken, enginePlugin } from './plugin.js';

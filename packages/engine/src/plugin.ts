@@ -12,9 +12,9 @@ import {
   type ToolPlugin,
   toolPluginToken,
 } from '@pro-context/kernel';
+import { settingsDeclarations } from '@pro-context/plugin-kit';
 import { DocsEngine } from './engine.js';
 import { ConfigLibraryProvider } from './libraries/config-provider.js';
-import { settingsDeclarations } from './libraries/settings.js';
 import { type EngineOptions, engineOptionsSchema } from './options.js';
 import { enginePrompts } from './prompts.js';
 import { indexLeaseToken, replicaEventsToken } from './replicas.js';

@@ -4,6 +4,8 @@ export { cachedResult, cacheKeyOf } from './cached-result.js';
 export { closestName, schemaKeysAt, withKeyGuess } from './did-you-mean.js';
 export { docsFallbackSuppressed, withoutDocsFallback } from './docs-fallback.js';
 export { errorText } from './error-text.js';
+export type { LibrarySettingsReport } from './library-settings.js';
+export { applyLibrarySettings, settingsDeclarations } from './library-settings.js';
 export type { MessageCatalog, MessageDefinition } from './messages.js';
 export { defineMessages, withEnableHint } from './messages.js';
 export { expandHome } from './paths.js';

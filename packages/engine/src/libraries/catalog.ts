@@ -6,8 +6,8 @@ import type {
   LibrarySettingsDeclaration,
   Logger,
 } from '@pro-context/kernel';
+import { applyLibrarySettings } from '@pro-context/plugin-kit';
 import { slug } from '../libraries/config-provider.js';
-import { applyLibrarySettings } from '../libraries/settings.js';
 import { engineMessages } from '../tools/render-errors.js';
 import { type CatalogMatch, canonical, rankByName } from './name-match.js';
 

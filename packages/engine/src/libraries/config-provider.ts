@@ -7,9 +7,8 @@ import {
   lineOf,
   type ResolvedConfig,
 } from '@pro-context/kernel';
-import { closestName } from '@pro-context/plugin-kit';
+import { applyLibrarySettings, closestName } from '@pro-context/plugin-kit';
 import { librariesConfigSection, projectConfigSection } from '../settings.js';
-import { applyLibrarySettings } from './settings.js';
 
 /** A library id made from a name ("Pydantic Settings" → `pydantic-settings`). */
 export const slug = (name: string) =>

@@ -4,7 +4,7 @@ import {
   type LibrarySettingsDeclaration,
   type SourceAdapter,
 } from '@pro-context/kernel';
-import { schemaKeysAt, withKeyGuess } from '@pro-context/plugin-kit';
+import { schemaKeysAt, withKeyGuess } from './did-you-mean.js';
 
 /** What {@link applyLibrarySettings} found wrong or outdated in one library's settings. */
 export interface LibrarySettingsReport {
@@ -18,9 +18,11 @@ export interface LibrarySettingsReport {
   unread: string[];
 }
 
-/** The settings declarations of the installed adapters. */
-export function settingsDeclarations(adapters: readonly SourceAdapter[]): LibrarySettingsDeclaration[] {
-  return adapters.flatMap((a) => (a.librarySettings ? [a.librarySettings] : []));
+/** The settings declarations of the installed source adapters (or of the plugins, which carry their adapter's). */
+export function settingsDeclarations(
+  declaring: readonly Pick<SourceAdapter, 'librarySettings'>[],
+): LibrarySettingsDeclaration[] {
+  return declaring.flatMap((a) => (a.librarySettings ? [a.librarySettings] : []));
 }
 
 /**
