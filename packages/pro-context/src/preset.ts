@@ -2,7 +2,14 @@ import { createRequire } from 'node:module';
 import { loadConfig, validateConfig } from '@pro-context/config';
 import { enginePlugin } from '@pro-context/engine';
 import { createHttpClient } from '@pro-context/http';
-import type { AnyPlugin, ConfigSource, HttpClientOptions, Logger, StartedKernel } from '@pro-context/kernel';
+import type {
+  AnyPlugin,
+  ConfigSource,
+  ConfigValidator,
+  HttpClientOptions,
+  Logger,
+  StartedKernel,
+} from '@pro-context/kernel';
 import { knownLibrariesPlugin } from '@pro-context/known-libraries/plugin';
 import { createLogger } from '@pro-context/logging';
 import { discoveryPlugin } from '@pro-context/plugin-discovery';
@@ -16,7 +23,13 @@ import { pypiPlugin } from '@pro-context/plugin-pypi';
 import { siteCrawlPlugin } from '@pro-context/plugin-site-crawl';
 import { sqliteCachePlugin } from '@pro-context/plugin-sqlite-cache';
 import { createKernel } from '@pro-context/runtime';
-import { enabledRemotePlugins, listedRemotePlugins, loadRemotePlugins, unknownPluginsNote } from './remote-plugins.js';
+import {
+  enabledRemotePlugins,
+  listedRemotePlugins,
+  loadRemotePlugins,
+  unknownPluginsNote,
+  withEnableHint,
+} from './remote-plugins.js';
 import { proContextPlugin } from './settings.js';
 
 /** This preset's version. */
@@ -108,6 +121,15 @@ export interface StartOptions {
 }
 
 /**
+ * The configuration's validator, whose warning about the section of a remote plugin that is not enabled
+ * (`context7:` without `plugins: [context7]`) says how to enable it.
+ */
+const presetValidator: ConfigValidator = (source, plugins) => {
+  const validated = validateConfig(source, plugins);
+  return { ...validated, warnings: validated.warnings.map(withEnableHint) };
+};
+
+/**
  * Loads the configuration and starts a kernel with the preset's plugins, and the remote tool plugins the
  * configuration enables (`plugins:` or `PRO_CONTEXT_PLUGINS`), imported only then.
  */
@@ -122,7 +144,7 @@ export async function startProContext(options: StartOptions = {}): Promise<Start
     }));
   const builder = createKernel({
     config,
-    validateConfig,
+    validateConfig: presetValidator,
     createHttpClient,
     createLogger,
     ...(options.logger ? { logger: options.logger } : {}),
@@ -139,7 +161,7 @@ export async function startProContext(options: StartOptions = {}): Promise<Start
   // a misspelt plugin name does not stop the server (its client would see only "Connection closed"): the
   // server starts without that plugin and says why, on stderr and in the instructions sent at initialize
   const listed = listedRemotePlugins(config, options.env);
-  const note = unknownPluginsNote(listed.names, listed.fromVariable);
+  const note = unknownPluginsNote(listed.names, listed.fromVariable, listed.line);
   if (note) {
     kernel.logger.warn(note);
     startupNotes.set(kernel, [note]);

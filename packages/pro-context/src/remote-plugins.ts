@@ -1,4 +1,4 @@
-import { type AnyPlugin, type ConfigSource, defineConfigSection, getPath, z } from '@pro-context/kernel';
+import { type AnyPlugin, type ConfigSource, defineConfigSection, getPath, lineOf, z } from '@pro-context/kernel';
 import { closestName } from '@pro-context/plugin-kit';
 /**
  * The remote tool plugins the preset can enable by name (`plugins:` / `PRO_CONTEXT_PLUGINS`); a plugin not
@@ -80,7 +80,7 @@ function closestPluginName(name: string, listed: readonly string[]): RemotePlugi
  * What to tell the user and the agent about unknown names in the `plugins` list (undefined when there are
  * none): which names, that their tools are not offered, the names that exist, and the setting to fix.
  */
-export function unknownPluginsNote(listed: readonly string[], fromVariable = false): string | undefined {
+export function unknownPluginsNote(listed: readonly string[], fromVariable = false, line?: number): string | undefined {
   const unknown = unknownRemotePlugins(listed);
   if (unknown.length === 0) return undefined;
   // a name listed already is no guess (`context7,context8` meant two names, not context7 twice)
@@ -93,7 +93,7 @@ export function unknownPluginsNote(listed: readonly string[], fromVariable = fal
     ),
   ];
   const where = fromVariable ? PLUGINS_ENV : "the configuration's plugins";
-  return `${where} names ${unknown.map((n) => `'${n}'`).join(', ')}, which ${unknown.length === 1 ? 'is' : 'are'} no remote plugin of pro-context: no tools of ${unknown.length === 1 ? 'it' : 'them'} are offered. Known plugins: ${names.join(', ')}${guesses.length > 0 ? ` (did you mean ${guesses.map((g) => `'${g}'`).join(', ')}?)` : ''}. Fix the name in ${where} and restart the server.`;
+  return `${where}${!fromVariable && line !== undefined ? ` (line ${line})` : ''} names ${unknown.map((n) => `'${n}'`).join(', ')}, which ${unknown.length === 1 ? 'is' : 'are'} no remote plugin of pro-context: no tools of ${unknown.length === 1 ? 'it' : 'them'} are offered. Known plugins: ${names.join(', ')}${guesses.length > 0 ? ` (did you mean ${guesses.map((g) => `'${g}'`).join(', ')}?)` : ''}. Fix the name in ${where} and restart the server.`;
 }
 
 /** `plugins`: the remote tool plugins enabled. */
@@ -138,17 +138,34 @@ function embeddingsConfigured(
 export function listedRemotePlugins(
   config: ConfigSource | Record<string, unknown>,
   env: Readonly<Record<string, string | undefined>> = process.env,
-): { names: string[]; fromVariable: boolean } {
+): { names: string[]; fromVariable: boolean; line?: number } {
   const source = 'values' in config && 'lines' in config ? (config as ConfigSource) : undefined;
   const values = source ? source.values : config;
   const environment = source?.env ?? env;
   const fromOverrides = source?.overrides ? getPath(source.overrides, 'plugins') : undefined;
   const fromEnv = environment[PLUGINS_ENV]?.trim() ? environment[PLUGINS_ENV] : undefined;
   const parsed = pluginsConfigSchema.safeParse(fromOverrides ?? fromEnv ?? getPath(values, 'plugins'));
+  const fromFile = fromOverrides === undefined && fromEnv === undefined;
+  const line = fromFile && source ? lineOf(source.lines, 'plugins') : undefined;
   return {
     names: parsed.success ? parsed.data : [],
     fromVariable: fromOverrides === undefined && fromEnv !== undefined,
+    ...(line === undefined ? {} : { line }),
   };
+}
+
+/** `context7 (line 6) is set but no installed plugin reads it.`: the validator's warning of a reserved section. */
+const UNREAD_SECTION = /^([a-z][a-z0-9-]*)( \(line \d+\))? is set but no installed plugin reads it\.$/;
+
+/**
+ * The validator's warning about a section no installed plugin reads, with the way to enable the remote plugin
+ * that reads it when there is one (`context7:` set without `plugins: [context7]`); any other warning as it is.
+ */
+export function withEnableHint(warning: string): string {
+  const match = UNREAD_SECTION.exec(warning);
+  const name = match?.[1];
+  if (name === undefined || !isRemotePluginName(name)) return warning;
+  return `${warning.slice(0, -1)}: the ${name} plugin is not enabled. Add it to the configuration's plugins (plugins: [${name}]) or set ${PLUGINS_ENV}=${name}, and restart the server.`;
 }
 
 /** Imports the plugins of `enabled` (only those); a plugin id brought by two names is added once. */

@@ -1,9 +1,15 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createSilentLogger } from '@pro-context/logging';
 import { describe, expect, it } from 'vitest';
+import { configurationNotes, startProContext } from '../src/index.js';
 import {
   enabledRemotePlugins,
   listedRemotePlugins,
   loadRemotePlugins,
   unknownPluginsNote,
+  withEnableHint,
 } from '../src/remote-plugins.js';
 
 describe('remote plugins enabled by name (issue #11 item 7)', () => {
@@ -61,5 +67,38 @@ describe('remote plugins enabled by name (issue #11 item 7)', () => {
     const both = await loadRemotePlugins(['codex7', 'context7']);
     expect(both.map((p) => p.id)).toEqual(['context7', 'codex7']);
     expect(both[0]?.description).toContain('context7.search');
+  });
+});
+
+describe('a remote plugin set up in the file but not enabled', () => {
+  it('is named with its line, and the warning about its section says how to enable it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pc-preset-enable-'));
+    try {
+      writeFileSync(
+        join(dir, 'pro-context.config.yaml'),
+        ['logging:', '  level: info', 'plugins:', '  - contex7', 'context7:', '  apiKey: x', 'search: {}', ''].join(
+          '\n',
+        ),
+      );
+      const kernel = await startProContext({
+        cwd: dir,
+        env: { PRO_CONTEXT_CACHE_DIR: join(dir, 'cache') },
+        logger: createSilentLogger(),
+      });
+      try {
+        expect(kernel.warnings).toContain(
+          "context7 (line 5) is set but no installed plugin reads it: the context7 plugin is not enabled. Add it to the configuration's plugins (plugins: [context7]) or set PRO_CONTEXT_PLUGINS=context7, and restart the server.",
+        );
+        expect(configurationNotes(kernel)[0]).toMatch(/^the configuration's plugins \(line 3\) names 'contex7'/);
+        // a section no remote plugin reads keeps the validator's words
+        expect(withEnableHint('sources.github (line 9) is set but no installed plugin reads it.')).toBe(
+          'sources.github (line 9) is set but no installed plugin reads it.',
+        );
+      } finally {
+        await kernel.stop();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
