@@ -19,6 +19,7 @@ import {
   selectRelevant,
   termCoverage,
   withoutLibraryName,
+  withParentIntros,
   withSectionParts,
 } from '../src/core/ranking.js';
 import type { StoredChunk } from '../src/indexing/doc-store.js';
@@ -125,6 +126,85 @@ describe('withSectionParts', () => {
     const out = withSectionParts([ranked(note, 1), ranked(session, 0.99)], chunks, ['workers']);
     expect(out.map((r) => r.chunk.id)).toEqual(['note', 'session', 'intro']);
     expect(out[1]!.score).toBe(0.99);
+  });
+});
+
+describe('withParentIntros (issue #28, section integrity)', () => {
+  // pydantic's page: a subsection ranks first through its parent's heading, which its own text takes for granted
+  const forward = 'https://docs.example.test/concepts/forward-annotations/';
+  const title = stored(
+    'title',
+    ['Forward Annotations'],
+    '# Forward Annotations\n\nAnnotations as strings.',
+    0,
+    forward,
+  );
+  const parent = stored(
+    'parent',
+    ['Forward Annotations', 'Recursive Models'],
+    '## Recursive Models\n\nModels with self-referencing fields are also supported.',
+    1,
+    forward,
+  );
+  const cyclic = stored(
+    'cyclic',
+    ['Forward Annotations', 'Recursive Models', 'Cyclic references'],
+    '### Cyclic references\n\nA tree of nodes that point back at each other raises a ValidationError.',
+    2,
+    forward,
+  );
+  const unrelated = stored(
+    'unrelated',
+    ['Forward Annotations', 'Postponed Annotations', 'Under the hood'],
+    '### Under the hood\n\nA child node of a tree.',
+    4,
+    forward,
+  );
+  const postponed = stored(
+    'postponed',
+    ['Forward Annotations', 'Postponed Annotations'],
+    '## Postponed Annotations\n\nStrings are evaluated later.',
+    3,
+    forward,
+  );
+  const chunks = new Map([title, parent, cyclic, unrelated, postponed].map((c) => [c.id, c]));
+  const terms = ['recursive', 'tree', 'model', 'node', 'child'];
+
+  it("gives a best subsection's short parent introduction, before it in the answer, when it names a word of the question", () => {
+    indexSections(chunks);
+    const candidates = withParentIntros([ranked(cyclic, 1), ranked(parent, 0.2)], chunks, terms);
+    expect(candidates.map((r) => r.chunk.id)).toEqual(['cyclic', 'parent']);
+    expect(candidates[1]!.score).toBeGreaterThan(0.9);
+    const { content, used } = fillBudget(selectRelevant(candidates), 5000);
+    expect(content.indexOf('Models with self-referencing fields are also supported.')).toBeGreaterThanOrEqual(0);
+    expect(content.indexOf('self-referencing fields')).toBeLessThan(content.indexOf('point back at each other'));
+    // the best match stays the answer's source
+    expect(used[0]?.chunk.id).toBe('cyclic');
+  });
+
+  it('adds no introduction without a word of the question, nor a page title, nor one read with no candidate', () => {
+    // "Postponed Annotations" names no word of the question: no context
+    expect(withParentIntros([ranked(unrelated, 1)], chunks, terms).map((r) => r.chunk.id)).toEqual(['unrelated']);
+    // a section right below the title: the title's introduction is an overview, not its context
+    expect(withParentIntros([ranked(parent, 1)], chunks, terms).map((r) => r.chunk.id)).toEqual(['parent']);
+    // only the chunks read with the candidates: nothing is read for it
+    const without = new Map([cyclic].map((c) => [c.id, c]));
+    expect(withParentIntros([ranked(cyclic, 1)], without, terms).map((r) => r.chunk.id)).toEqual(['cyclic']);
+  });
+
+  it('looks at the two best sections only, and leaves a long introduction out', () => {
+    const long = stored(
+      'long',
+      ['Guide', 'Recursive Models'],
+      `## Recursive Models\n\n${'A model may hold itself. '.repeat(120)}`,
+      0,
+      'https://docs.example.test/guide/',
+    );
+    const child = stored('child', ['Guide', 'Recursive Models', 'Trees'], '### Trees\n\nA tree.', 1, long.url);
+    const all = new Map([...chunks.values(), long, child].map((c) => [c.id, c]));
+    expect(withParentIntros([ranked(child, 1)], all, terms).map((r) => r.chunk.id)).toEqual(['child']);
+    const third = withParentIntros([ranked(title, 1), ranked(postponed, 0.9), ranked(cyclic, 0.8)], all, terms);
+    expect(third.map((r) => r.chunk.id)).toEqual(['title', 'postponed', 'cyclic']);
   });
 });
 

@@ -28,7 +28,7 @@ export {
   withoutScaffolding,
 } from './ranking/query.js';
 export { errorPhrases, queryIdentifiers, rerank, rerankLookups } from './ranking/rerank.js';
-export { fillBudget, indexSections, snippetOf, withSectionParts } from './ranking/sections.js';
+export { fillBudget, indexSections, snippetOf, withParentIntros, withSectionParts } from './ranking/sections.js';
 export {
   confidenceOf,
   queryTerms,

@@ -9,6 +9,7 @@ import {
   sectionsLeftOut,
   selectRelevant,
   termWeightsFrom,
+  withParentIntros,
   withSectionParts,
 } from '../core/ranking.js';
 import type { EngineParts } from '../engine-parts.js';
@@ -61,7 +62,9 @@ async function candidatesFor(
       { details: { relatedPages: relatedPages(parts.deps.options.relatedPages, toc, [], terms, pages) } },
     );
   }
-  return { page: undefined, ranked, terms, candidates: withSectionParts(ranked, chunks, terms) };
+  // the best sections with the rest of their own parts, and their parent's short introduction (issue #28)
+  const candidates = withSectionParts(withParentIntros(ranked, chunks, terms), chunks, terms);
+  return { page: undefined, ranked, terms, candidates };
 }
 
 /** The answer to `request` from loaded docs: ranked once, the budget filled once with room for the overhead. */

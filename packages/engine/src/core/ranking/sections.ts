@@ -77,6 +77,59 @@ export function withSectionParts(
   return out.sort((a, b) => b.score - a.score);
 }
 
+/** Best sections whose parent's introduction is given with them ({@link withParentIntros}). */
+const PARENT_INTRO_SECTIONS = 2;
+/** A parent's introduction longer than this (characters, ~600 tokens) is a section of its own, not context. */
+const PARENT_INTRO_MAX_CHARS = 2400;
+
+/**
+ * `ranked` with the introduction of the parent section of each of the best {@link PARENT_INTRO_SECTIONS}
+ * sections (`Self-referencing Models` for its subsection `Cyclic references`) scored as a part of that section
+ * ({@link SECTION_PART_SHARE} of its score), when the introduction is short, names a word of the query, and
+ * was read with the candidates (issue #28, section integrity). A subsection often ranks first through the words
+ * of its parent's heading, which its own text takes for granted: the answer then opened on a detail (cyclic
+ * references) without what the parent says first (models may reference themselves). Page titles are no parent
+ * here: their introduction is an overview, not the context of one subsection. Ranked best first.
+ */
+export function withParentIntros(
+  ranked: readonly RankedChunk[],
+  chunks: ReadonlyMap<string, StoredChunk>,
+  terms: readonly string[],
+): RankedChunk[] {
+  const index = sectionParts(chunks);
+  const byId = new Map<string, RankedChunk>(ranked.map((item) => [item.chunk.id, item]));
+  const sections = new Set<string>();
+  const out = [...ranked];
+  let changed = false;
+  for (const item of ranked) {
+    const key = sectionKey(item.chunk);
+    if (sections.has(key)) continue;
+    sections.add(key);
+    if (sections.size > PARENT_INTRO_SECTIONS) break;
+    const path = item.chunk.headings;
+    // a parent below the page title: the path holds the title, the parent and the section itself
+    if (path.length < 3) continue;
+    const parentKey = `${item.chunk.url}\u0000${path.slice(0, -1).join('\u0001')}`;
+    const intro = index.get(parentKey)?.[0];
+    if (intro === undefined || intro.body.length > PARENT_INTRO_MAX_CHARS) continue;
+    const coverage = chunkCoverage(terms, intro);
+    if (coverage === 0) continue;
+    const score = item.score * SECTION_PART_SHARE;
+    const known = byId.get(intro.id);
+    if (known === undefined) {
+      const added = { chunk: intro, score, coverage, joined: true, introOf: key };
+      byId.set(intro.id, added);
+      out.push(added);
+      changed = true;
+    } else if (known.score < score) {
+      known.score = score;
+      known.introOf = key;
+      changed = true;
+    }
+  }
+  return changed ? out.sort((a, b) => b.score - a.score) : out;
+}
+
 /** A chunk's text without its heading lines, whitespace collapsed: equal for a repeated section body. */
 const contentKey = (chunk: StoredChunk): string =>
   chunk.body
@@ -137,7 +190,9 @@ export function fillBudget(
   const placed = used.map((item, rank) => {
     const key = sectionKey(item.chunk);
     if (!order.has(key)) order.set(key, rank);
-    return { text: parts[rank] as string, item, group: order.get(key) as number };
+    // a parent's introduction given for a section reads just before it (page order), where the section ranked
+    const group = item.introOf !== undefined ? order.get(item.introOf) : undefined;
+    return { text: parts[rank] as string, item, group: group ?? (order.get(key) as number) };
   });
   placed.sort((a, b) => a.group - b.group || a.item.chunk.order - b.item.chunk.order);
   // Each heading labels the text under it: parts of one section that follow each other read as one text

@@ -8,4 +8,9 @@ export interface RankedChunk {
   coverage: number;
   /** Set on a part of a ranked chunk's section that the ranking did not return itself ({@link withSectionParts}). */
   joined?: boolean;
+  /**
+   * Set on a parent section's introduction given as the context of a best section ({@link withParentIntros}): that
+   * section's key. The answer shows the introduction just before the section, in page order.
+   */
+  introOf?: string;
 }
