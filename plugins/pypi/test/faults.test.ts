@@ -131,3 +131,31 @@ describe('PyPI answering JSON of the wrong shape', () => {
     expect((await resolver.lookup('fastapi'))?.name).toBe('fastapi');
   });
 });
+
+// A 429 or 503 with Retry-After keeps PyPI from being asked again before it passes (the HTTP client's memory):
+// the lookups meanwhile keep their code and the seconds left, and name the cause (details.failure), so the
+// engine's note says "the pypi registry could not be asked (it is rate limiting requests)" rather than "(it could
+// not be asked)".
+describe('PyPI holding back after its Retry-After', () => {
+  it.each([
+    [429, 'RATE_LIMITED', 'rate-limited'],
+    [503, 'SOURCE_UNAVAILABLE', 'http-5xx'],
+  ] as const)(
+    'a %i with Retry-After, then a lookup meanwhile → %s (%s), retryAfter, no request',
+    async (status, code, failure) => {
+      const { kernel, resolver } = await kernelWith(
+        { url: pypi.url, timeoutMs: TIMEOUT_MS, reuseSeconds: 0 },
+        { security: { allowPrivateNetwork: true }, http: { retries: 0 } },
+      );
+      kernels.push(kernel);
+      pypi.fault({ status, retryAfter: 120, times: 1 });
+      await catalogErrorOf(resolver.lookup('fastapi'));
+      const asked = pypi.count();
+      const error = await catalogErrorOf(resolver.lookup('pydantic'));
+      expect([error.code, error.details?.failure]).toEqual([code, failure]);
+      expect(error.retryAfter).toBeGreaterThan(100);
+      expect(error.message).toMatch(/answered \d{3} with Retry-After: not asked again for \d+ s/);
+      expect(pypi.count()).toBe(asked);
+    },
+  );
+});
