@@ -54,6 +54,11 @@ export class LineLimiter extends Transform {
   constructor(
     private readonly maxBytes: number,
     private readonly onOversized: (message: OversizedMessage) => void,
+    /**
+     * A line holding a JSON array (a JSON-RPC batch, which MCP over stdio does not take since 2025-06-18, and which
+     * the SDK's transport drops without an answer): handed here, parsed, instead of passing on.
+     */
+    private readonly onBatch?: (batch: unknown[] | undefined) => void,
   ) {
     super();
   }
@@ -113,11 +118,43 @@ export class LineLimiter extends Transform {
       this.onOversized({ bytes: dropped.bytes, ...(id === undefined ? {} : { id }) });
       return;
     }
+    const first = firstByte(this.parts);
+    if (first === undefined) {
+      // a blank line is no message (and no error to answer)
+      this.parts = [];
+      this.size = 0;
+      return;
+    }
+    if (this.onBatch && first === OPEN_BRACKET) {
+      const text = Buffer.concat(this.parts, this.size).toString('utf8');
+      this.parts = [];
+      this.size = 0;
+      let batch: unknown;
+      try {
+        batch = JSON.parse(text);
+      } catch {
+        batch = undefined;
+      }
+      this.onBatch(Array.isArray(batch) ? batch : undefined);
+      return;
+    }
     this.parts.push(Buffer.from('\n'));
     this.push(Buffer.concat(this.parts, this.size + 1));
     this.parts = [];
     this.size = 0;
   }
+}
+
+const OPEN_BRACKET = 0x5b;
+
+/** The first byte of a line that is not JSON whitespace, or `undefined` for a blank line. */
+function firstByte(parts: readonly Buffer[]): number | undefined {
+  for (const part of parts) {
+    for (const byte of part) {
+      if (byte !== 0x20 && byte !== 0x09 && byte !== 0x0d && byte !== 0x0a) return byte;
+    }
+  }
+  return undefined;
 }
 
 /** The last {@link END_BYTES} bytes of `previous` followed by `piece`. */

@@ -56,7 +56,11 @@ export async function serveStdio(kernel: StartedKernel, options: StdioHostOption
   const maxBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
   // whole lines up to the limit reach the SDK's transport; a longer one is answered here (the SDK's buffer
   // would close the transport, and the server with it)
-  const lines = new LineLimiter(maxBytes, (message) => void refuse(message));
+  const lines = new LineLimiter(
+    maxBytes,
+    (message) => void refuse(message),
+    (batch) => void refuseBatch(batch),
+  );
   const transport = new StdioServerTransport(lines as never, (options.stdout ?? process.stdout) as never, {
     // the limiter passes one message at a time: the SDK's buffer never holds more than one line
     maxBufferSize: maxBytes + 64 * 1024,
@@ -79,6 +83,24 @@ export async function serveStdio(kernel: StartedKernel, options: StdioHostOption
         error: { code: ErrorCode.InvalidRequest, message: `${error.code}: ${error.message}`, data: error.toPayload() },
       })
       .catch(() => undefined);
+  };
+  /** An error response written as it is (`id: null` when the message's id could not be read). */
+  const answerError = (id: string | number | null, code: number, message: string) =>
+    transport.send({ jsonrpc: '2.0', id, error: { code, message } } as never).catch(() => undefined);
+  // a batch: every request in it gets an error naming why (the SDK's transport would drop the line unanswered)
+  const refuseBatch = async (batch: unknown[] | undefined) => {
+    if (!batch) {
+      await answerError(null, ErrorCode.ParseError, 'Parse error: the line is not JSON.');
+      return;
+    }
+    const message =
+      'Invalid Request: JSON-RPC batches are not accepted over stdio (MCP 2025-06-18); send one message per line.';
+    const ids = batch
+      .map((m) => (m && typeof m === 'object' ? (m as { id?: unknown }).id : undefined))
+      .filter((id): id is string | number => typeof id === 'string' || typeof id === 'number');
+    kernel.logger.warn('a JSON-RPC batch arrived on stdin: refused', { messages: batch.length, requests: ids.length });
+    if (batch.length === 0 || ids.length === 0) await answerError(null, ErrorCode.InvalidRequest, message);
+    for (const id of ids) await answerError(id, ErrorCode.InvalidRequest, message);
   };
   let resolveClosed: () => void;
   const closed = new Promise<void>((resolve) => {
@@ -106,6 +128,17 @@ export async function serveStdio(kernel: StartedKernel, options: StdioHostOption
     void closed.then(() => process.exit(0));
   }
   await bound.server.connect(transport);
+  // A line the SDK's transport cannot read (not JSON, or not a JSON-RPC message) reaches its onerror and is
+  // dropped: answer it, as JSON-RPC asks (-32700 / -32600 with id null), so a client is not left waiting.
+  const sdkOnError = transport.onerror;
+  transport.onerror = (error) => {
+    if (error instanceof SyntaxError)
+      void answerError(null, ErrorCode.ParseError, 'Parse error: the line is not JSON.');
+    else if ((error as { name?: unknown }).name === 'ZodError') {
+      void answerError(null, ErrorCode.InvalidRequest, 'Invalid Request: the line is not a JSON-RPC message.');
+    }
+    sdkOnError?.(error);
+  };
   kernel.logger.info('pro-context stdio server ready', { plugins: kernel.plugins.map((p) => p.id) });
   return { closed, close };
 }

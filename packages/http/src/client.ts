@@ -8,7 +8,7 @@ import type {
   HttpStreamResponse,
 } from '@pro-context/kernel';
 import { createNullLogger, isProContextError, type Logger, ProContextError } from '@pro-context/kernel';
-import { errorText, parseRetryAfterMs, type UpstreamFailure } from '@pro-context/plugin-kit';
+import { errorText, parseRetryAfterMs, type UpstreamFailure, upstreamFailureOfStatus } from '@pro-context/plugin-kit';
 import type { Agent, Dispatcher, ProxyAgent } from 'undici';
 import { decodeBody } from './decode.js';
 import {
@@ -623,7 +623,13 @@ class GuardedHttpClient implements HttpClient {
       {
         retryAfter,
         suggestion: `Try again after ${retryAfter} seconds.`,
-        details: { host: url.host, status: cooldown.status, retryAfter },
+        // classified like every error of this client (a registry's or source's note names the cause from it)
+        details: {
+          host: url.host,
+          status: cooldown.status,
+          retryAfter,
+          failure: upstreamFailureOfStatus(cooldown.status),
+        },
       },
     );
   }

@@ -1,3 +1,4 @@
+import { upstreamFailureOf } from '@pro-context/plugin-kit';
 import { describe, expect, it } from 'vitest';
 import { failure } from './failure.js';
 import { useLoopbackDocs } from './loopback-docs.js';
@@ -23,6 +24,8 @@ describe('Retry-After keeps a host from being asked again (issue #25.6)', () => 
       `docs.test:${docs.port} answered 503 with Retry-After: not asked again for ${error.retryAfter} s.`,
     );
     expect(error.suggestion).toBe(`Try again after ${error.retryAfter} seconds.`);
+    // classified like every error of the client: a registry's or a source's note names the cause from it
+    expect(upstreamFailureOf(error)).toBe('http-5xx');
     expect(hits.get('/page')).toBeUndefined();
     // a streamed request is held back the same way
     expect((await failure(client.stream(`${docs.base}/page`))).code).toBe('SOURCE_UNAVAILABLE');
@@ -44,6 +47,7 @@ describe('Retry-After keeps a host from being asked again (issue #25.6)', () => 
     const error = await failure(client.get(`${docs.base}/limited`));
     expect(error.code).toBe('RATE_LIMITED');
     expect(error.retryAfter).toBe(1);
+    expect(upstreamFailureOf(error)).toBe('rate-limited');
     expect(calls).toBe(1);
     await new Promise((resolve) => setTimeout(resolve, 1100));
     expect((await client.get(`${docs.base}/limited`)).status).toBe(200);

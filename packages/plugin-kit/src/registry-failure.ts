@@ -21,6 +21,9 @@ export interface RegistryFailureSubject {
 export function registryFailure(error: unknown, subject: RegistryFailureSubject): unknown {
   const failure = upstreamFailureOf(error);
   if (!failure || !isProContextError(error)) return error;
+  // the HTTP client holding a host back after its 429/503 with Retry-After (nothing was sent): already coded
+  // (RATE_LIMITED / SOURCE_UNAVAILABLE) with the seconds left in `retryAfter`, which a REGISTRY_ERROR would drop
+  if (error.retryAfter !== undefined && (failure === 'rate-limited' || failure === 'http-5xx')) return error;
   const { registry, label, host } = subject;
   const details = { registry, host, failure, ...(error.details?.status ? { status: error.details.status } : {}) };
   if (failure === 'timeout') {

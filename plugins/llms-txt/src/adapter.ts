@@ -37,7 +37,7 @@ import {
   sharedPageConverter,
   sniffNonMarkdown,
 } from '@pro-context/markdown';
-import { errorText, Slicer } from '@pro-context/plugin-kit';
+import { errorText, Slicer, upstreamFailureOf } from '@pro-context/plugin-kit';
 import pLimit from 'p-limit';
 import { llmsTxtMessages } from './messages.js';
 import { type LlmsTxtPluginOptions, llmsTxtOptionsToken } from './options.js';
@@ -931,12 +931,25 @@ export class LlmsTxtSourceAdapter implements SourceAdapter {
    */
   private async fetchBody(pageUrl: string, context: FetchContext, twinFirst = true): Promise<FetchedBody> {
     const candidates = pageCandidates(pageUrl, twinFirst && this.options.preferMarkdownVariant);
+    // One budget per page, its twin included: a page that never arrives is skipped before the engine's wait
+    // for the next page runs out, so one stuck page does not fail the library's first answer.
+    const seconds = this.options.pageTimeoutSeconds;
+    const deadline = Date.now() + seconds * 1000;
+    const timedOut = (cause?: unknown) =>
+      llmsTxtMessages.create(
+        'PAGE_TIMED_OUT',
+        { url: pageUrl, seconds },
+        { details: { url: pageUrl, timeoutMs: seconds * 1000 }, ...(cause ? { cause } : {}) },
+      );
     for (let i = 0; i < candidates.length; i++) {
       const candidate = candidates[i]!;
       const isTwin = i < candidates.length - 1;
+      const left = deadline - Date.now();
+      if (left <= 0) throw timedOut();
       let response: HttpResponse;
       try {
         response = await this.http.get(candidate, {
+          timeoutMs: left,
           headers: { accept: ACCEPT_PAGE },
           // A missing twin is common and cheap to pass over: no retries spent on it.
           ...(isTwin ? { retries: 0 } : {}),
@@ -949,8 +962,10 @@ export class LlmsTxtSourceAdapter implements SourceAdapter {
       } catch (error) {
         const tooLarge = oversizeBody(error, candidate, sharedPageConverter().limits);
         if (tooLarge && !isTwin) throw tooLarge;
+        if (context.signal?.aborted) throw error;
+        if (!isTwin && upstreamFailureOf(error) === 'timeout') throw timedOut(error);
         // A twin that failed, or redirected somewhere the caller refuses, is passed over for the page itself.
-        if (context.signal?.aborted || !isTwin) throw error;
+        if (!isTwin) throw error;
         continue;
       }
       if (!ok(response.status)) {

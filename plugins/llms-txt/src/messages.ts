@@ -64,6 +64,12 @@ export const llmsTxtMessages = defineMessages({
     suggestion: CHECK_WHERE,
     recoverable: false,
   },
+  PAGE_TIMED_OUT: {
+    code: 'SOURCE_UNAVAILABLE',
+    message: '{url} did not arrive within {seconds} s (sources.llmsTxt.pageTimeoutSeconds).',
+    suggestion: 'The page is left out; raise sources.llmsTxt.pageTimeoutSeconds for a slow site.',
+    recoverable: true,
+  },
   NOT_TEXT_PAGE: { code: 'INVALID_CONTENT', message: '{url} is not a text page ({kind}).' },
   NO_PAGE_AT: { code: 'PAGE_NOT_FOUND', message: 'No page at {url}.' },
   NO_PAGE: { code: 'PAGE_NOT_FOUND', message: 'No page at {url} (HTTP {status}).' },

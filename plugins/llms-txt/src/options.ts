@@ -41,6 +41,14 @@ export const llmsTxtPluginOptionsSchema = z.strictObject({
     .max(64)
     .default(8)
     .describe('Pages fetched at the same time when an llms.txt lists pages rather than shipping them.'),
+  pageTimeoutSeconds: z
+    .number()
+    .min(1)
+    .max(600)
+    .default(10)
+    .describe(
+      'Longest one listed page may take to arrive, markdown twin included, seconds: a page that has not arrived by then (a host that accepts and never answers, a body that trickles) is skipped, so the library indexes without it. Keep it under engine.interactiveTimeoutMs (15 s), the time a tool call waits without a page arriving.',
+    ),
   discoverPages: z
     .boolean()
     .default(true)

@@ -436,6 +436,31 @@ describe('LlmsTxtSourceAdapter on a loopback site', () => {
     await slow.kernel.stop();
   });
 
+  // A host that accepts a page's request and never answers, or trickles its body, held the whole fetch (and so the
+  // library's first get-docs, past engine.interactiveTimeoutMs) until the HTTP client's 30 s deadline; each page now
+  // has pageTimeoutSeconds, its markdown twin's wait included, and is skipped past it.
+  it('skips a page that has not arrived within pageTimeoutSeconds (twin included); the others arrive', async () => {
+    const quick = await kernelWith({ pageTimeoutSeconds: 1 });
+    serve('llms.txt', '# Example\n- [A](a.md)\n- [Stuck](stuck.md)\n- [Stuck twin](twin)\n- [Late](late.md)\n');
+    serve('a.md', '# A\ntext');
+    web.setFault({ path: '/ex/stuck.md' }, { hang: true });
+    web.setFault({ path: /^\/ex\/twin/ }, { hang: true });
+    web.setFault({ path: '/ex/late.md' }, { delayMs: 5000, body: '# Late\nlate' });
+    const started = performance.now();
+    const docs = await quick.adapter.fetchDocs(lib(), 'latest');
+    const ms = performance.now() - started;
+    expect(docs.pages.map((p) => p.title)).toEqual(['A']);
+    const reasons = Object.fromEntries((docs.skipped ?? []).map((s) => [s.url.replace(`${base}/ex/`, ''), s.reason]));
+    expect(reasons).toEqual({
+      'stuck.md': `${base}/ex/stuck.md did not arrive within 1 s (sources.llmsTxt.pageTimeoutSeconds).`,
+      twin: `${base}/ex/twin did not arrive within 1 s (sources.llmsTxt.pageTimeoutSeconds).`,
+      'late.md': `${base}/ex/late.md did not arrive within 1 s (sources.llmsTxt.pageTimeoutSeconds).`,
+    });
+    // one budget per page, not one per request (the twin and the page would take 2 s): generous for a loaded machine
+    expect(ms).toBeLessThan(1900);
+    await quick.kernel.stop();
+  });
+
   it('fails when every listed page fails, saying why', async () => {
     serve('llms.txt', '# Example\n- [A](a.md)\n- [B](b)\n');
     web.setFault({ path: '/ex/b' }, { status: 500 });

@@ -22,6 +22,11 @@ export const npmMessages = defineMessages({
     message: 'The npm registry ({host}) answered something that is not JSON for {url}.',
     suggestion: 'Check the npm registry in registries.npm.url, PRO_CONTEXT_NPM_URL or your npm configuration.',
   },
+  NOT_A_PACKUMENT: {
+    code: 'REGISTRY_ERROR',
+    message: 'The npm registry ({host}) answered JSON that is not a package document for {url}: {why}.',
+    suggestion: 'Check the npm registry in registries.npm.url, PRO_CONTEXT_NPM_URL or your npm configuration.',
+  },
   URL_ENV_INVALID: {
     code: 'CONFIG_INVALID',
     message: 'PRO_CONTEXT_NPM_URL is not an http(s) URL: "{value}".',

@@ -1,4 +1,4 @@
-import type { PackageMetadata, PackageVersion } from '@pro-context/kernel';
+import { type PackageMetadata, type PackageVersion, z } from '@pro-context/kernel';
 import hostedGitInfo from 'hosted-git-info';
 import semver from 'semver';
 
@@ -30,6 +30,27 @@ export interface NpmPackument {
   homepage?: string;
   repository?: NpmRepository;
   bugs?: string | { url?: string };
+}
+
+/**
+ * The shape of a packument that {@link npmMetadata} relies on, checked before it reads one: a registry or proxy
+ * answering JSON of another shape (an error object, a portal's API) is a registry that failed, not a package
+ * that does not exist. Fields not read are let through.
+ */
+const npmPackumentShape = z.looseObject({
+  name: z.string().min(1),
+  'dist-tags': z.record(z.string(), z.unknown()).nullish(),
+  versions: z.record(z.string(), z.looseObject({})).nullish(),
+  time: z.record(z.string(), z.unknown()).nullish(),
+});
+
+/** Why `doc` is not a packument (the first problem, with its path), or `undefined` when it is one. */
+export function notAPackument(doc: unknown): string | undefined {
+  const checked = npmPackumentShape.safeParse(doc);
+  if (checked.success) return undefined;
+  const issue = checked.error.issues[0];
+  const path = issue?.path.length ? issue.path.join('.') : 'the document';
+  return `${path}: ${issue?.message ?? 'unexpected shape'}`;
 }
 
 const text = (value: unknown): string | undefined =>

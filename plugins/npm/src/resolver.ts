@@ -21,7 +21,14 @@ import {
 } from '@pro-context/plugin-kit';
 import { npmMessages } from './messages.js';
 import { type NpmEnvironment, type NpmPluginOptions, npmEnvironmentToken, npmOptionsToken } from './options.js';
-import { distTagsOf, type NpmPackument, nearestNpmVersions, npmMetadata, selectNpmVersion } from './packument.js';
+import {
+  distTagsOf,
+  type NpmPackument,
+  nearestNpmVersions,
+  notAPackument,
+  npmMetadata,
+  selectNpmVersion,
+} from './packument.js';
 import { discoverNpmRegistry, type NpmRegistrySettings } from './registry-config.js';
 
 /** The media type of npm's abbreviated metadata, with the fallbacks npm itself sends. */
@@ -150,7 +157,16 @@ export class NpmRegistryResolver implements RegistryResolver {
       doc = await this.getJson<NpmPackument>(url, ABBREVIATED_ACCEPT, context);
       isFull = false;
     }
-    const known = doc?.name ? { metadata: npmMetadata(doc, this.ecosystem), doc, full: isFull || 'time' in doc } : null;
+    const why = doc === null ? undefined : notAPackument(doc);
+    if (why) {
+      const host = new URL(url).host;
+      throw npmMessages.create(
+        'NOT_A_PACKUMENT',
+        { host, url, why },
+        { details: { registry: this.id, host, failure: 'invalid-body' } },
+      );
+    }
+    const known = doc ? { metadata: npmMetadata(doc, this.ecosystem), doc, full: isFull || 'time' in doc } : null;
     this.reuse.set(path, { value: known });
     return known;
   }

@@ -94,3 +94,37 @@ describe('npm answering wrongly', () => {
     }
   });
 });
+
+// JSON, but not a packument: a registry or proxy answering an error object or another API with 200. Before, an
+// answer without `name` read as "no such package" (LIBRARY_NOT_FOUND, the registry's failure hidden), and one
+// with a name but `versions` of another shape as "<name> has no version on npm" (VERSION_NOT_FOUND).
+describe('npm answering JSON of the wrong shape', () => {
+  it.each([
+    ['an error object', { message: 'Service moved', code: 42 }, /name: /],
+    ['versions a string', { name: 'react', versions: 'abc', 'dist-tags': { latest: '1.0.0' } }, /versions: /],
+    ['dist-tags a number', { name: 'react', versions: {}, 'dist-tags': 5 }, /dist-tags: /],
+    ['a version that is not a manifest', { name: 'react', versions: { '1.0.0': 7 } }, /versions\.1\.0\.0: /],
+    ['a JSON array', [1, 2, 3], /the document: /],
+  ])('%s → REGISTRY_ERROR (invalid-body) naming what is wrong', async (_name, body, why) => {
+    npm.fault({ path: '/react', status: 200, body: JSON.stringify(body) });
+    try {
+      const { error } = await lookupVia(npm.url);
+      expect([error.code, error.details?.failure]).toEqual(['REGISTRY_ERROR', 'invalid-body']);
+      expect(error.message).toMatch(
+        /^The npm registry \(127\.0\.0\.1:\d+\) answered JSON that is not a package document for http:/,
+      );
+      expect(error.message).toMatch(why);
+    } finally {
+      npm.fault();
+    }
+  });
+
+  it('the same package answered in its real shape still resolves', async () => {
+    const { kernel, resolver } = await kernelWith(
+      { url: npm.url, timeoutMs: TIMEOUT_MS, reuseSeconds: 0 },
+      { security: { allowPrivateNetwork: true } },
+    );
+    kernels.push(kernel);
+    expect((await resolver.lookup('react'))?.name).toBe('react');
+  });
+});

@@ -22,6 +22,11 @@ export const pypiMessages = defineMessages({
     message: 'PyPI ({host}) answered something that is not JSON for {url}.',
     suggestion: 'Check that registries.pypi.url ({index}) is a package index with the PyPI JSON API.',
   },
+  NOT_A_PROJECT: {
+    code: 'REGISTRY_ERROR',
+    message: 'PyPI ({host}) answered JSON that is not a PyPI project for {url}: {why}.',
+    suggestion: 'Check that registries.pypi.url ({index}) is a package index with the PyPI JSON API.',
+  },
   URL_ENV_INVALID: {
     code: 'CONFIG_INVALID',
     message: 'PRO_CONTEXT_PYPI_URL is not an http(s) URL: "{value}".',

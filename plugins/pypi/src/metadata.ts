@@ -1,4 +1,4 @@
-import type { PackageMetadata, PackageVersion } from '@pro-context/kernel';
+import { type PackageMetadata, type PackageVersion, z } from '@pro-context/kernel';
 import { isPrerelease, latestStableOf, sortNewestFirst } from './versions.js';
 
 /** One file of a release, as the PyPI JSON API lists it (the fields read here). */
@@ -24,6 +24,29 @@ export interface PypiProjectJson {
   };
   releases?: Record<string, PypiReleaseFile[]>;
   urls?: PypiReleaseFile[];
+}
+
+/**
+ * The shape of `GET /pypi/{project}/json` that {@link pypiMetadata} relies on, checked before it reads the answer:
+ * a mirror or proxy answering JSON of another shape (an error object, a portal's API) is a registry that failed,
+ * not a project that does not exist. Fields not read are let through.
+ */
+const pypiProjectShape = z.looseObject({
+  info: z.looseObject({
+    name: z.string().min(1),
+    project_urls: z.record(z.string(), z.unknown()).nullish(),
+  }),
+  releases: z.record(z.string(), z.array(z.looseObject({}))).nullish(),
+  urls: z.array(z.looseObject({})).nullish(),
+});
+
+/** Why `data` is not a PyPI project's JSON (the first problem, with its path), or `undefined` when it is one. */
+export function notAPypiProject(data: unknown): string | undefined {
+  const checked = pypiProjectShape.safeParse(data);
+  if (checked.success) return undefined;
+  const issue = checked.error.issues[0];
+  const path = issue?.path.length ? issue.path.join('.') : 'the document';
+  return `${path}: ${issue?.message ?? 'unexpected shape'}`;
 }
 
 const text = (value: string | null | undefined): string | undefined => {

@@ -12,7 +12,7 @@ import {
 } from '@pro-context/kernel';
 import { registryFailure, registryStatusError, TtlMemo, versionNotFoundDetails } from '@pro-context/plugin-kit';
 import { pypiMessages } from './messages.js';
-import { type PypiProjectJson, pypiMetadata } from './metadata.js';
+import { notAPypiProject, type PypiProjectJson, pypiMetadata } from './metadata.js';
 import { type PypiPluginOptions, pypiOptionsToken } from './options.js';
 import { isPypiName, nearestVersions, normalizePypiName, selectVersion } from './versions.js';
 
@@ -46,11 +46,18 @@ export class PypiRegistryResolver implements RegistryResolver {
     const normalized = normalizePypiName(name);
     const reused = this.reuse.get(normalized);
     if (reused) return reused.value;
-    const data = await this.getJson<PypiProjectJson>(
-      `${this.root}/pypi/${encodeURIComponent(normalized)}/json`,
-      context,
-    );
-    const metadata = data?.info?.name ? pypiMetadata(data, this.ecosystem) : null;
+    const url = `${this.root}/pypi/${encodeURIComponent(normalized)}/json`;
+    const data = await this.getJson<unknown>(url, context);
+    const why = data === null ? undefined : notAPypiProject(data);
+    if (why) {
+      const host = new URL(url).host;
+      throw pypiMessages.create(
+        'NOT_A_PROJECT',
+        { host, url, why, index: this.options.url },
+        { details: { registry: this.id, host, failure: 'invalid-body' } },
+      );
+    }
+    const metadata = data === null ? null : pypiMetadata(data as PypiProjectJson, this.ecosystem);
     this.reuse.set(normalized, { value: metadata });
     return metadata;
   }

@@ -94,3 +94,68 @@ describe('PyPI answering wrongly', () => {
     }
   });
 });
+
+// JSON, but not a project: a mirror or proxy answering an error object or another API with 200. Before, an answer
+// without `info.name` read as "PyPI has no such project" (LIBRARY_NOT_FOUND, the registry's failure hidden), and
+// `releases` that were not an object of file lists threw a bare TypeError (`files.map is not a function`).
+describe('PyPI answering JSON of the wrong shape', () => {
+  it.each([
+    ['an error object', { message: 'Service moved', code: 42 }, /info: /],
+    ['info not an object', { info: 'nope', releases: {} }, /info: /],
+    ['releases a list', { info: { name: 'fastapi' }, releases: [1, 2] }, /releases: /],
+    [
+      'a release whose files are not objects',
+      { info: { name: 'fastapi' }, releases: { '1.0': [null] } },
+      /releases\.1\.0\.0: /,
+    ],
+    ['a JSON array', [1, 2, 3], /the document: /],
+  ])('%s → REGISTRY_ERROR (invalid-body) naming what is wrong', async (_name, body, why) => {
+    pypi.fault({ path: '/pypi/fastapi/json', status: 200, body: JSON.stringify(body) });
+    try {
+      const { error } = await lookupVia(pypi.url);
+      expect([error.code, error.details?.failure]).toEqual(['REGISTRY_ERROR', 'invalid-body']);
+      expect(error.message).toMatch(/^PyPI \(127\.0\.0\.1:\d+\) answered JSON that is not a PyPI project for http:/);
+      expect(error.message).toMatch(why);
+      expect(error.suggestion).toMatch(/registries\.pypi\.url/);
+    } finally {
+      pypi.fault();
+    }
+  });
+
+  it('the same project answered in its real shape still resolves', async () => {
+    const { kernel, resolver } = await kernelWith(
+      { url: pypi.url, timeoutMs: TIMEOUT_MS, reuseSeconds: 0 },
+      { security: { allowPrivateNetwork: true } },
+    );
+    kernels.push(kernel);
+    expect((await resolver.lookup('fastapi'))?.name).toBe('fastapi');
+  });
+});
+
+// A 429 or 503 with Retry-After keeps PyPI from being asked again before it passes (the HTTP client's memory):
+// the lookups meanwhile keep their code and the seconds left, and name the cause (details.failure), so the
+// engine's note says "the pypi registry could not be asked (it is rate limiting requests)" rather than "(it could
+// not be asked)".
+describe('PyPI holding back after its Retry-After', () => {
+  it.each([
+    [429, 'RATE_LIMITED', 'rate-limited'],
+    [503, 'SOURCE_UNAVAILABLE', 'http-5xx'],
+  ] as const)(
+    'a %i with Retry-After, then a lookup meanwhile → %s (%s), retryAfter, no request',
+    async (status, code, failure) => {
+      const { kernel, resolver } = await kernelWith(
+        { url: pypi.url, timeoutMs: TIMEOUT_MS, reuseSeconds: 0 },
+        { security: { allowPrivateNetwork: true }, http: { retries: 0 } },
+      );
+      kernels.push(kernel);
+      pypi.fault({ status, retryAfter: 120, times: 1 });
+      await catalogErrorOf(resolver.lookup('fastapi'));
+      const asked = pypi.count();
+      const error = await catalogErrorOf(resolver.lookup('pydantic'));
+      expect([error.code, error.details?.failure]).toEqual([code, failure]);
+      expect(error.retryAfter).toBeGreaterThan(100);
+      expect(error.message).toMatch(/answered \d{3} with Retry-After: not asked again for \d+ s/);
+      expect(pypi.count()).toBe(asked);
+    },
+  );
+});

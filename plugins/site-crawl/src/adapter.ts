@@ -18,7 +18,7 @@ import {
   type TocResult,
 } from '@pro-context/kernel';
 import { type ConvertedPage, classifyContent, oversizeBody, sharedPageConverter } from '@pro-context/markdown';
-import { errorText, TtlMemo } from '@pro-context/plugin-kit';
+import { errorText, TtlMemo, upstreamFailureOf } from '@pro-context/plugin-kit';
 import pLimit from 'p-limit';
 import robotsParserModule from 'robots-parser';
 import { siteCrawlMessages } from './messages.js';
@@ -469,10 +469,25 @@ export class SiteCrawlSourceAdapter implements SourceAdapter {
     if (state.bytes >= state.caps.maxBytes) {
       return { reason: `byte cap reached (${state.caps.maxBytes} bytes)`, links: [] };
     }
+    // One budget per page, its twins included: a page that never arrives is skipped before the engine's wait for
+    // the next page runs out, so one stuck page does not fail the library's first answer.
+    const seconds = this.options.pageTimeoutSeconds;
+    const deadline = Date.now() + seconds * 1000;
+    const late = (): VisitResult => ({
+      reason: `did not arrive within ${seconds} s (sources.site.pageTimeoutSeconds)`,
+      links: [],
+    });
     let twin: { markdown: string; url: string } | undefined;
     if (this.options.preferMarkdownTwins && state.twins !== 'no') {
       for (const candidate of markdownTwins(url)) {
-        const response = await this.tryGet(candidate, ACCEPT_MARKDOWN, { signal: state.signal }, { retries: 0 });
+        const left = deadline - Date.now();
+        if (left <= 0) return late();
+        const response = await this.tryGet(
+          candidate,
+          ACCEPT_MARKDOWN,
+          { signal: state.signal },
+          { retries: 0, timeoutMs: left },
+        );
         if (response) state.bytes += response.body.byteLength;
         if (response && isMarkdown(response)) {
           twin = { markdown: response.text(), url: candidate };
@@ -489,9 +504,12 @@ export class SiteCrawlSourceAdapter implements SourceAdapter {
     }
     let response: HttpResponse;
     const limits = sharedPageConverter().limits;
+    const left = deadline - Date.now();
+    if (left <= 0) return late();
     try {
       response = await this.http.get(url, {
         headers: { accept: ACCEPT_HTML },
+        timeoutMs: left,
         ...(state.signal ? { signal: state.signal } : {}),
         // a page over the per-page size limit is refused as it arrives, never held
         maxBodyBytes: limits.maxBytes,
@@ -500,6 +518,7 @@ export class SiteCrawlSourceAdapter implements SourceAdapter {
       if (state.signal?.aborted) throw error;
       const tooLarge = oversizeBody(error, url, limits);
       if (tooLarge) return { reason: tooLarge.message, code: tooLarge.code, links: [] };
+      if (upstreamFailureOf(error) === 'timeout') return late();
       return { reason: errorText(error), links: [] };
     }
     state.bytes += response.body.byteLength;
@@ -622,12 +641,13 @@ export class SiteCrawlSourceAdapter implements SourceAdapter {
     url: string,
     accept: string,
     context: FetchContext,
-    options: { retries?: number; allowUrl?: boolean },
+    options: { retries?: number; allowUrl?: boolean; timeoutMs?: number },
   ): Promise<HttpResponse | undefined> {
     try {
       const response = await this.http.get(url, {
         headers: { accept },
         ...(options.retries === undefined ? {} : { retries: options.retries }),
+        ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
         ...(context.signal ? { signal: context.signal } : {}),
         ...(options.allowUrl && context.allowUrl ? { allowUrl: context.allowUrl } : {}),
       });

@@ -30,6 +30,14 @@ export const siteCrawlPluginOptionsSchema = z.strictObject({
     .default(50 * 1024 * 1024)
     .describe('Most bytes downloaded in one crawl (pages, markdown twins, sitemaps); the crawl stops there.'),
   concurrency: z.number().int().min(1).max(16).default(4).describe('Pages fetched at the same time.'),
+  pageTimeoutSeconds: z
+    .number()
+    .min(1)
+    .max(600)
+    .default(10)
+    .describe(
+      "Longest one page may take to arrive, its markdown twin's attempts included, seconds: a page not arrived by then (a host that accepts and never answers, a body that trickles) is skipped, so the crawl ends without it. Keep it under engine.interactiveTimeoutMs (15 s), the time a tool call waits without a page arriving.",
+    ),
   useSitemap: z
     .boolean()
     .default(true)

@@ -146,6 +146,29 @@ describe.skipIf(!corpusRoot)('SiteCrawlSourceAdapter on the built HTML corpora',
     expect(pagesOf('httpx-html-bare')).toHaveLength(5);
   });
 
+  // A host that accepts a page's request and never answers, or is too slow, held the crawl (and so the library's
+  // first get-docs, past engine.interactiveTimeoutMs) until the HTTP client's 30 s deadline; each page now has
+  // pageTimeoutSeconds, its markdown twins' attempts included, and is skipped past it.
+  it('skips a page that has not arrived within pageTimeoutSeconds; the crawl ends with the others', async () => {
+    const { kernel: k, adapter: quick } = await kernelWith({ pageTimeoutSeconds: 1, reuseSeconds: 0 });
+    try {
+      const base = web.siteUrl('httpx-html-bare');
+      web.setFault({ site: 'httpx-html-bare', path: '/quickstart/' }, { hang: true });
+      web.setFault({ site: 'httpx-html-bare', path: '/advanced/timeouts/' }, { delayMs: 5000 });
+      const started = performance.now();
+      const docs = await quick.fetchDocs(site('httpx-html-bare'), 'latest');
+      const ms = performance.now() - started;
+      expect(docs.pages).toHaveLength(21);
+      const reason = 'did not arrive within 1 s (sources.site.pageTimeoutSeconds)';
+      expect(docs.skipped).toContainEqual({ url: `${base}quickstart/`, reason });
+      expect(docs.skipped).toContainEqual({ url: `${base}advanced/timeouts/`, reason });
+      // one budget per page, twins included: generous for a loaded machine, far under the client's 15 s
+      expect(ms).toBeLessThan(5000);
+    } finally {
+      await k.stop();
+    }
+  });
+
   it('stops at the byte cap', async () => {
     const { kernel: k, adapter: capped } = await kernelWith({ maxBytes: 200_000, concurrency: 1 });
     try {
