@@ -193,15 +193,15 @@ describe('fillWithOverhead (the engine fills once, with room for the footer)', (
   it('words the pages left out of the index in notes, in the text and the structured answer', () => {
     const one = renderDocsAnswer(withMore(2), Number.POSITIVE_INFINITY);
     expect(one.text).toContain(
-      '\nNote: Left out of the index: a is too large.\nNote: 1 more page was left out over the same limits.',
+      '\nNote: Left out of the index: a is too large.\nNote: 1 more page was left out of the index.',
     );
     expect(one.structured.notes).toEqual([
       'Left out of the index: a is too large.',
-      '1 more page was left out over the same limits.',
+      '1 more page was left out of the index.',
     ]);
     expect('skipped' in one.structured).toBe(false);
     expect(renderDocsAnswer(withMore(12), Number.POSITIVE_INFINITY).structured.notes?.[1]).toBe(
-      '11 more pages were left out over the same limits.',
+      '11 more pages were left out of the index.',
     );
   });
 

@@ -58,7 +58,7 @@ describe.skipIf(skipReason)(
       pages['/docs/heavy.html'] = page('Large', paragraph.repeat(8000));
       site = await startLoopbackSite((path, res) => {
         if (path === '/llms.txt') {
-          const listed = ['retries', 'deep-1500', 'deep-20000', 'deep-50000', 'huge'];
+          const listed = ['retries', 'deep-1500', 'deep-20000', 'deep-50000', 'huge', 'moved', 'gone'];
           res
             .writeHead(200, { 'content-type': 'text/plain' })
             .end(
@@ -66,6 +66,11 @@ describe.skipIf(skipReason)(
                 .map((name) => `- [${name}](${site.origin}/docs/${name}.html)`)
                 .join('\n')}\n`,
             );
+          return;
+        }
+        // a listed page that redirects to the cloud metadata address: refused before any connection is made
+        if (path === '/docs/moved.html') {
+          res.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data/' }).end();
           return;
         }
         const body = pages[path];
@@ -98,11 +103,17 @@ describe.skipIf(skipReason)(
       );
       // the text an agent reads says so too
       expect((answer.content[0] as { text: string }).text).toContain('Note: Left out of the index: The page');
+      // a page that could not be fetched is named with the code of the refusal, until the next refresh fetches it
+      expect(notes).toMatch(
+        /\/docs\/moved\.html.*169\.254\.169\.254.* \(URL_NOT_ALLOWED\); the next refresh fetches it again\./,
+      );
+      // a listed page the site does not have (404) is no content missing: no note
+      expect(notes).not.toContain('/docs/gone.html');
 
       const resolved = await server.call('resolve-library', { query: 'hostile' });
       expect(resolved.isError).toBeFalsy();
       const r = resolved.structuredContent as { notes?: string[]; toc: unknown[] };
-      expect(r.toc.length).toBe(5);
+      expect(r.toc.length).toBe(7);
       expect((r.notes ?? []).join('\n')).toContain('engine.pages.maxDepth');
     }, 120_000);
 

@@ -860,13 +860,10 @@ export class LlmsTxtSourceAdapter implements SourceAdapter {
         }
       } catch (error) {
         if (context.signal?.aborted) throw error;
-        // a page over a per-page limit carries its code: the engine says so in the library's notes
+        // a page that failed carries its catalog code (over a per-page limit, did not arrive, refused): the engine
+        // says so in the library's notes
         const code = (error as { code?: unknown } | null)?.code;
-        skipped.push({
-          url: entry.url,
-          reason: errorText(error),
-          ...(code === 'PAGE_TOO_LARGE' || code === 'PAGE_TOO_COMPLEX' ? { code } : {}),
-        });
+        skipped.push({ url: entry.url, reason: errorText(error), ...(typeof code === 'string' ? { code } : {}) });
       }
       done++;
       context.progress?.(done, chosen.length, entry.title);

@@ -399,7 +399,10 @@ describe('LlmsTxtSourceAdapter on a loopback site', () => {
     expect(docs.pages[2]).toMatchObject({ markdown: '', html: expect.stringContaining('<body>x</body>') });
     expect(docs.sourceUrl).toBe(`${base}/ex/llms.txt`);
     expect(docs.toc?.entries).toHaveLength(6);
-    expect(docs.skipped).toEqual([{ url: `${base}/ex/broken.md`, reason: expect.stringContaining('HTTP 500') }]);
+    // (with the catalog code of the failure: the engine names the page in the library's notes)
+    expect(docs.skipped).toEqual([
+      { url: `${base}/ex/broken.md`, reason: expect.stringContaining('HTTP 500'), code: 'SOURCE_UNAVAILABLE' },
+    ]);
     expect(progress.at(-1)).toEqual([5, 5]);
     // The twin was asked for first; .md URLs were fetched as they are, and once for two anchors.
     const order = web.requests.map((r) => r.path);

@@ -475,6 +475,7 @@ export class SiteCrawlSourceAdapter implements SourceAdapter {
     const deadline = Date.now() + seconds * 1000;
     const late = (): VisitResult => ({
       reason: `did not arrive within ${seconds} s (sources.site.pageTimeoutSeconds)`,
+      code: 'SOURCE_UNAVAILABLE',
       links: [],
     });
     let twin: { markdown: string; url: string } | undefined;
@@ -519,7 +520,9 @@ export class SiteCrawlSourceAdapter implements SourceAdapter {
       const tooLarge = oversizeBody(error, url, limits);
       if (tooLarge) return { reason: tooLarge.message, code: tooLarge.code, links: [] };
       if (upstreamFailureOf(error) === 'timeout') return late();
-      return { reason: errorText(error), links: [] };
+      // a failure carries its catalog code (unreachable, refused by policy): the engine notes the page left out
+      const code = (error as { code?: unknown } | null)?.code;
+      return { reason: errorText(error), ...(typeof code === 'string' ? { code } : {}), links: [] };
     }
     state.bytes += response.body.byteLength;
     if (!ok(response.status)) return { reason: `HTTP ${response.status}`, links: [] };

@@ -160,8 +160,9 @@ describe.skipIf(!corpusRoot)('SiteCrawlSourceAdapter on the built HTML corpora',
       const ms = performance.now() - started;
       expect(docs.pages).toHaveLength(21);
       const reason = 'did not arrive within 1 s (sources.site.pageTimeoutSeconds)';
-      expect(docs.skipped).toContainEqual({ url: `${base}quickstart/`, reason });
-      expect(docs.skipped).toContainEqual({ url: `${base}advanced/timeouts/`, reason });
+      const code = 'SOURCE_UNAVAILABLE';
+      expect(docs.skipped).toContainEqual({ url: `${base}quickstart/`, reason, code });
+      expect(docs.skipped).toContainEqual({ url: `${base}advanced/timeouts/`, reason, code });
       // one budget per page, twins included: generous for a loaded machine, far under the client's 15 s
       expect(ms).toBeLessThan(5000);
     } finally {

@@ -160,10 +160,15 @@ async function indexPages(
   if (chunkCount === 0) throw noContent(library, adapter);
   report(90, `Indexing ${chunkCount} chunks`, true);
   // pages the source itself refused over a per-page limit (a crawl converts as it goes) are noted like the
-  // build's own
+  // build's own; a page that failed to arrive (its catalog code says why) too, until the next refresh fetches it —
+  // not one the site does not have (a listed page answering 404: no content is missing, and no call brings it)
   for (const skip of fetched.skipped ?? []) {
     if (skip.code === 'PAGE_TOO_LARGE' || skip.code === 'PAGE_TOO_COMPLEX') {
       build.skipped.push({ url: skip.url, reason: skip.reason, code: skip.code });
+    } else if (skip.code !== undefined && skip.code !== 'PAGE_NOT_FOUND') {
+      const page = skip.reason.includes(skip.url) ? '' : `${skip.url}: `;
+      const reason = `${page}${skip.reason.replace(/\.$/, '')} (${skip.code}); the next refresh fetches it again.`;
+      build.skipped.push({ url: skip.url, reason, code: skip.code });
     }
   }
   return build.finish({
@@ -215,6 +220,10 @@ export function fetchAndIndex(
       pages: indexed.manifest.pages.length,
       chunks: indexed.manifest.ids.length,
       skipped: fetched.fetched.skipped?.length ?? 0,
+      // why, for the first few (the answers name those a limit or a failure left out; the rest is the source's policy)
+      ...(fetched.fetched.skipped?.length
+        ? { skippedFirst: fetched.fetched.skipped.slice(0, 5).map((s) => `${s.url}: ${s.reason}`) }
+        : {}),
       streamed: fetched.fetched.streamed,
       fetchMs: Math.round(chunkStarted - fetchStarted),
       chunkMs: Math.round(build.chunkMs),

@@ -4,9 +4,9 @@ import type { ResolveNote } from '../resolve-library/notes.js';
 /** The note of a page left out of the index (`reason`: the page, the limit, the setting that raises it). */
 export const leftOutNote = (reason: string) => `Left out of the index: ${reason}`;
 
-/** The note of `count` pages left out besides those named. */
+/** The note of `count` pages left out besides those named (over a per-page limit, or not fetched). */
 export const moreLeftOutNote = (count: number | string, one: boolean) =>
-  `${count} more page${one ? ' was' : 's were'} left out over the same limits.`;
+  `${count} more page${one ? ' was' : 's were'} left out of the index.`;
 
 /** The notes an answer gives of the pages its library left out of the index: one sentence each. */
 export function skippedPageNotes(skipped: SkippedPages | undefined): string[] {

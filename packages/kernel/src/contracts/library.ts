@@ -133,8 +133,8 @@ export interface DocsResult {
   /** The TOC, when the adapter read it on the way. */
   toc?: TocResult;
   /**
-   * Pages that were listed but could not be fetched (URL and reason), for the logs. A page refused over a per-page
-   * limit carries its `code` (`PAGE_TOO_LARGE`, `PAGE_TOO_COMPLEX`): the engine then says so in the library's notes.
+   * Pages listed but not fetched (URL and reason), for the logs. One that failed carries its catalog `code` (over a
+   * per-page limit: `PAGE_TOO_LARGE`; unreachable, refused: `SOURCE_UNAVAILABLE`…): the library's notes name it.
    */
   skipped?: { url: string; reason: string; code?: string }[];
   /** A condensed summary of documentation published in full elsewhere: see {@link TocResult.condensed}. */
