@@ -140,6 +140,9 @@ function noContent(library: LibraryDescriptor, adapter: SourceAdapter): ProConte
   });
 }
 
+/** The codes of a page that failed to arrive but may next time (not a refusal, not a missing page). */
+const TRANSIENT = new Set(['SOURCE_UNAVAILABLE', 'RATE_LIMITED']);
+
 /** The fetched pages chunked and indexed by `build`: the manifest, term index and the chunks kept at hand. */
 async function indexPages(
   library: LibraryDescriptor,
@@ -167,7 +170,9 @@ async function indexPages(
       build.skipped.push({ url: skip.url, reason: skip.reason, code: skip.code });
     } else if (skip.code !== undefined && skip.code !== 'PAGE_NOT_FOUND') {
       const page = skip.reason.includes(skip.url) ? '' : `${skip.url}: `;
-      const reason = `${page}${skip.reason.replace(/\.$/, '')} (${skip.code}); the next refresh fetches it again.`;
+      // an upstream that failed may answer next time; a refusal (by policy) stays one
+      const again = TRANSIENT.has(skip.code) ? '; the next refresh fetches it again' : '';
+      const reason = `${page}${skip.reason.replace(/\.$/, '')} (${skip.code})${again}.`;
       build.skipped.push({ url: skip.url, reason, code: skip.code });
     }
   }
