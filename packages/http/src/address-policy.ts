@@ -1,5 +1,6 @@
 import net from 'node:net';
 import type { HttpClientOptions } from '@pro-context/kernel';
+import { allowsPrivateAddress } from './private-allowance.js';
 
 /** Why an address is special. `undefined` from {@link classifyAddress} means an ordinary public address. */
 type AddressKind =
@@ -175,7 +176,9 @@ export function addressRefusal(
   if (net.isIP(bare.replace(/%.*$/, '')) === 0) return 'not an IP address';
   const found = classifyAddress(bare);
   if (!found) return undefined;
-  if (options.allowPrivateNetwork && privateKinds.has(found.kind)) return undefined;
+  // `true` lets every private target through; a list, the addresses and ranges it names (its host names are the
+  // guard's to match: it knows the name a request was made to)
+  if (privateKinds.has(found.kind) && allowsPrivateAddress(options.allowPrivateNetwork, bare)) return undefined;
   let text = kindDescriptions[found.kind];
   if (found.kind === 'link-local' && /^(::ffff:)?169\.254\.169\.254$|^::ffff:a9fe:a9fe$/i.test(bare)) {
     text += ' (the cloud metadata service)';
@@ -190,7 +193,8 @@ export function addressRefusal(
  * (169.254/16, fe80::/10, so cloud metadata), multicast, broadcast, unspecified (0/8, `::`), reserved and
  * documentation ranges, Teredo, and IPv4 addresses embedded in IPv6 (IPv4-mapped, -translated,
  * -compatible, NAT64, 6to4) when the embedded address is refused. `allowPrivateNetwork: true` lets
- * loopback, private and CGNAT addresses through; the others stay refused. Non-IP strings are refused.
+ * loopback, private and CGNAT addresses through (a list: those it names by address or range); the others stay
+ * refused. Non-IP strings are refused.
  */
 export function isBlockedAddress(
   address: string,

@@ -3,10 +3,12 @@ import net from 'node:net';
 import { ProContextError } from '@pro-context/kernel';
 import type { buildConnector } from 'undici';
 import { addressRefusal, isLocalhostName } from './address-policy.js';
+import { allowsPrivateHost } from './private-allowance.js';
 
 /** Which targets the guard lets through. */
 export interface AddressPolicy {
-  allowPrivateNetwork: boolean;
+  /** `true`: every loopback/private/CGNAT target; a list: the host names, suffixes and ranges it names. */
+  allowPrivateNetwork: boolean | readonly string[];
   /**
    * Test-only: host names (as written in the URL) whose connections skip the address check. Lets a test
    * serve the first hop from loopback while every other host, redirects included, stays guarded.
@@ -48,16 +50,25 @@ function isTrusted(policy: AddressPolicy, hostname: string): boolean {
   return policy.trustedHosts.size > 0 && policy.trustedHosts.has(bareHost(hostname));
 }
 
+/**
+ * The address check's options for a request to `hostname`: every private target when the policy allows them all or
+ * names the host (`docs.corp.example`, `*.corp.example`), else the ranges the policy names.
+ */
+function permitFor(policy: AddressPolicy, hostname: string): { allowPrivateNetwork: boolean | readonly string[] } {
+  return { allowPrivateNetwork: allowsPrivateHost(policy.allowPrivateNetwork, hostname) || policy.allowPrivateNetwork };
+}
+
 /** The refusal for a host written in a URL (IP literal or `localhost` name), before any DNS. */
 export function literalRefusal(hostname: string, policy: AddressPolicy): AddressBlockedError | undefined {
   const host = bareHost(hostname);
   if (isTrusted(policy, host)) return undefined;
   if (net.isIP(host)) {
-    const reason = addressRefusal(host, policy);
+    const reason = addressRefusal(host, permitFor(policy, host));
     return reason === undefined ? undefined : new AddressBlockedError(host, reason);
   }
-  // Refused by name, so no DNS query is ever made for it.
-  if (isLocalhostName(host) && !policy.allowPrivateNetwork) {
+  // Refused by name, so no DNS query is ever made for it (unless the policy lets its addresses through: its lookup
+  // is then checked like any other name's).
+  if (isLocalhostName(host) && policy.allowPrivateNetwork !== true && !Array.isArray(policy.allowPrivateNetwork)) {
     return new AddressBlockedError(host, 'a loopback name');
   }
   return undefined;
@@ -79,8 +90,9 @@ export function resolvedRefusal(
   addresses: readonly dns.LookupAddress[],
   policy: AddressPolicy,
 ): AddressBlockedError | undefined {
+  const permit = permitFor(policy, hostname);
   for (const { address } of addresses) {
-    const reason = addressRefusal(address, policy);
+    const reason = addressRefusal(address, permit);
     if (reason !== undefined) return new AddressBlockedError(bareHost(hostname), reason, address);
   }
   return undefined;
@@ -141,7 +153,8 @@ export function createGuardedConnector(
       }
       if (!isTrusted(policy, options.hostname)) {
         const remote = socket.remoteAddress;
-        const reason = remote === undefined ? 'no peer address' : addressRefusal(remote, policy);
+        const reason =
+          remote === undefined ? 'no peer address' : addressRefusal(remote, permitFor(policy, options.hostname));
         if (reason !== undefined) {
           socket.destroy();
           callback(new AddressBlockedError(bareHost(options.hostname), reason, remote), null);
@@ -189,7 +202,7 @@ export function toUrlNotAllowed(blocked: AddressBlockedError, via?: string): Pro
     addressRefusal(blocked.address ?? blocked.host, { allowPrivateNetwork: true }) === undefined;
   return new ProContextError('URL_NOT_ALLOWED', `${blocked.message}${via ? ` (redirect from ${via})` : ''}.`, {
     suggestion: privateTarget
-      ? 'Loopback and private-network targets are refused unless security.allowPrivateNetwork is true (intranet docs, tests).'
+      ? 'Loopback and private-network targets are refused unless security.allowPrivateNetwork lets them through: a list of the hosts or ranges (docs.corp.example, 10.1.0.0/16), or true for all (tests).'
       : 'This kind of address is never fetched; use a public documentation URL.',
     details: {
       host: blocked.host,

@@ -334,3 +334,45 @@ describe('allowPrivateNetwork: true', () => {
     }
   });
 });
+
+describe('allowPrivateNetwork: a list of hosts and ranges (intranet docs without opening every private address)', () => {
+  const clientFor = (allowPrivateNetwork: string[]) =>
+    createHttpClient({ lookup: testLookup, proxy: false, retries: 0, allowPrivateNetwork });
+
+  it('reaches a listed host, refuses another host on the same private address, and a redirect to an unlisted range', async () => {
+    const client = clientFor(['docs.test']);
+    try {
+      expect((await client.get(`http://docs.test:${port}/`)).status).toBe(200);
+      hits = [];
+      const other = await refusal(client.get(`http://evil.test:${port}/`));
+      expect(other.code).toBe('URL_NOT_ALLOWED');
+      expect(other.message).toContain('127.0.0.1');
+      expect(other.suggestion).toContain('10.1.0.0/16');
+      // the reviewer's case: a listed docs host redirecting into the private network is refused before connecting
+      redirectTo = 'http://10.0.0.1/secret';
+      const redirected = await refusal(client.get(`http://docs.test:${port}/redirect`));
+      expect(redirected.code).toBe('URL_NOT_ALLOWED');
+      expect(redirected.message).toContain('10.0.0.1');
+      expect(hits).toEqual([`docs.test:${port}/redirect`]);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('reaches addresses inside a listed range by any name, and *.suffix names; never link-local', async () => {
+    const ranges = clientFor(['127.0.0.0/8', '169.254.0.0/16']);
+    const suffix = clientFor(['*.test']);
+    try {
+      expect((await ranges.get(`http://127.0.0.1:${port}/`)).status).toBe(200);
+      expect((await ranges.get(`http://evil.test:${port}/`)).status).toBe(200);
+      expect((await refusal(ranges.get('http://private.test/'))).message).toContain('10.0.0.5');
+      expect((await refusal(ranges.get('http://metadata.test/'))).message).toContain('169.254.169.254');
+      expect((await suffix.get(`http://docs.test:${port}/`)).status).toBe(200);
+      expect((await refusal(suffix.get(`http://127.0.0.1:${port}/`))).code).toBe('URL_NOT_ALLOWED');
+      expect((await refusal(suffix.get('http://metadata.test/'))).code).toBe('URL_NOT_ALLOWED');
+    } finally {
+      await ranges.close();
+      await suffix.close();
+    }
+  });
+});

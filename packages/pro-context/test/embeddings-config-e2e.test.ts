@@ -78,7 +78,7 @@ describe('config check on the embeddings section', () => {
     });
     expect(local.code).toBe(0);
     expect(local.stdout).toContain(
-      'warning: EMBEDDINGS_NOT_ALLOWED: the embeddings server is on this machine or a private network, which the network guard refuses. A server on this machine or a private network (Ollama, vLLM, LM Studio) needs security.allowPrivateNetwork: true in the configuration.',
+      'warning: EMBEDDINGS_NOT_ALLOWED: the embeddings server is on this machine or a private network, which the network guard refuses. A server on this machine or a private network (Ollama, vLLM, LM Studio) needs security.allowPrivateNetwork in the configuration: a list with its host ([localhost], [gpu.corp.example]) or true.',
     );
     expect(local.stdout).toContain(
       'warning: embeddings.timeoutMs (60000 ms) is past engine.interactiveTimeoutMs (10000 ms), how long a tool call waits: get-docs waits for the model 9750 ms at most.',

@@ -84,6 +84,29 @@ describe('the HTTP client the kernel binds', () => {
     expect(closed()).toBe(1);
   });
 
+  it('is given the private hosts and ranges security.allowPrivateNetwork lists; a bad entry is a config error', async () => {
+    const { factory, built } = recordingFactory();
+    const listed = ['docs.corp.example', '*.corp.example', '10.1.0.0/16', '127.0.0.1', 'fd00::/8'];
+    const kernel = await createKernel({
+      ...silent,
+      config: { security: { allowPrivateNetwork: listed } },
+      createHttpClient: factory,
+    }).start();
+    expect(built[0]!.options.allowPrivateNetwork).toEqual(listed);
+    await kernel.stop();
+    for (const bad of ['10.1.0.0/40', 'http://docs.corp.example', 'docs corp']) {
+      const error = await refusal(
+        createKernel({
+          ...silent,
+          config: { security: { allowPrivateNetwork: [bad] } },
+          createHttpClient: factory,
+        }).start(),
+      );
+      expect(error.code).toBe('CONFIG_INVALID');
+      expect(error.message).toContain('security.allowPrivateNetwork.0: Expected a host name');
+    }
+  });
+
   it('is what plugins inject as kernelTokens.http', async () => {
     const { factory } = recordingFactory();
     @injectable()

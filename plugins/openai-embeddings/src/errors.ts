@@ -14,7 +14,7 @@ export const embeddingsErrors = defineErrors({
     recoverable: false,
     message: 'the embeddings server is {where}, which the network guard refuses',
     suggestion:
-      'A server on this machine or a private network (Ollama, vLLM, LM Studio) needs security.allowPrivateNetwork: true in the configuration.',
+      'A server on this machine or a private network (Ollama, vLLM, LM Studio) needs security.allowPrivateNetwork in the configuration: a list with its host ([localhost], [gpu.corp.example]) or true.',
   },
   EMBEDDINGS_URL_CREDENTIALS: {
     recoverable: false,

@@ -32,7 +32,7 @@ export const embeddingsOptionsSchema = z
       })
       .optional()
       .describe(
-        `Root of an OpenAI-compatible API, /v1 included ({baseUrl}/embeddings): http://localhost:11434/v1 (Ollama), http://localhost:8000/v1 (vLLM), http://localhost:1234/v1 (LM Studio), https://api.openai.com/v1. A server on this machine or a private network also needs security.allowPrivateNetwork: true. ${EMBEDDINGS_URL_ENV} sets it.`,
+        `Root of an OpenAI-compatible API, /v1 included ({baseUrl}/embeddings): http://localhost:11434/v1 (Ollama), http://localhost:8000/v1 (vLLM), http://localhost:1234/v1 (LM Studio), https://api.openai.com/v1. A server on this machine or a private network also needs security.allowPrivateNetwork (a list with its host, or true). ${EMBEDDINGS_URL_ENV} sets it.`,
       ),
     model: z
       .string({ error: 'expected a text: the model as the server names it (nomic-embed-text)' })

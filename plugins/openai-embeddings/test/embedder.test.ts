@@ -293,7 +293,7 @@ describe('the OpenAI-compatible embedder', () => {
     expect(error.message).toBe(
       'the embeddings server is on this machine or a private network, which the network guard refuses',
     );
-    expect(error.suggestion).toContain('security.allowPrivateNetwork: true');
+    expect(error.suggestion).toContain('security.allowPrivateNetwork in the configuration: a list with its host');
     // the start's warning says it in the same words
     expect(written.join('\n')).toContain(`EMBEDDINGS_NOT_ALLOWED: ${error.message}.`);
     expect(fake.count()).toBe(0);

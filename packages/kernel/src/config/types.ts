@@ -8,7 +8,7 @@ import type { HttpClientOptions } from '../http/types.js';
  */
 export interface KernelConfig {
   logging: { level: LogLevel; format: 'json' | 'pretty' };
-  security: { allowPrivateNetwork: boolean; urlAllowlist: string[] };
+  security: { allowPrivateNetwork: boolean | string[]; urlAllowlist: string[] };
   http: Required<Pick<HttpClientOptions, HttpLimit>> & Pick<HttpClientOptions, 'userAgent' | 'proxy'>;
 }
 

@@ -93,11 +93,11 @@ export interface HttpClientOptions {
   maxRedirects?: number;
   userAgent?: string;
   /**
-   * Let requests reach loopback and private addresses (tests, intranets). Default `false`: loopback,
-   * private, link-local, CGNAT, multicast, reserved and unspecified addresses are refused with
-   * `URL_NOT_ALLOWED`, at connect time, after DNS resolution, on every redirect hop.
+   * Loopback/private/CGNAT targets let through: `true` all, or only these host names (`*.corp.example`) and ranges
+   * (`10.1.0.0/16`). Default `false`: those and link-local, multicast, reserved, unspecified addresses are refused
+   * with `URL_NOT_ALLOWED`, at connect time, after DNS resolution, on every redirect hop (link-local always).
    */
-  allowPrivateNetwork?: boolean;
+  allowPrivateNetwork?: boolean | readonly string[];
   /** Proxy URL; default from `HTTPS_PROXY`/`https_proxy` (and `HTTP_PROXY` for http URLs), honouring `NO_PROXY`. */
   proxy?: string | false;
   /** DNS lookup used when connecting (tests inject a resolver; default `dns.lookup`). */

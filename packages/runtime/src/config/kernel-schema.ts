@@ -1,3 +1,4 @@
+import net from 'node:net';
 import { type KernelConfig, logLevels, z } from '@pro-context/kernel';
 
 /** `logging`: read by the logger factory given to `createKernel` (`@pro-context/logging`: JSON or pretty lines on stderr). */
@@ -9,12 +10,34 @@ export const loggingConfigSchema = z.strictObject({
     .describe('"json": one object per line. "pretty": short human lines.'),
 });
 
+/** A host name, a `*.` suffix of names, an IP address or a CIDR range (`@pro-context/http` matches them). */
+function isPrivateNetworkEntry(entry: string): boolean {
+  const text = entry.trim().toLowerCase();
+  const [network = '', prefix, extra] = text.split('/');
+  if (extra === undefined && net.isIP(network.replace(/^\[|\]$/g, ''))) {
+    if (prefix === undefined) return true;
+    const bits = Number(prefix);
+    return /^\d+$/.test(prefix) && bits <= (net.isIP(network) === 4 ? 32 : 128);
+  }
+  return text.length <= 253 && /^(\*\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/.test(text);
+}
+
+const privateNetworkEntry = z
+  .string()
+  .min(1)
+  .refine(
+    isPrivateNetworkEntry,
+    'Expected a host name (docs.corp.example), *.suffix, IP address or CIDR range (10.1.0.0/16)',
+  );
+
 /** `security`: network guard and `read-page` allowlist. */
 export const securityConfigSchema = z.strictObject({
   allowPrivateNetwork: z
-    .boolean()
+    .union([z.boolean(), z.array(privateNetworkEntry).max(200)])
     .default(false)
-    .describe('Allow requests to loopback and private addresses (tests, intranet documentation). Default false.'),
+    .describe(
+      'Loopback and private addresses requests may reach: a list of host names (docs.corp.example), name suffixes (*.corp.example), addresses or ranges (10.1.0.0/16), or true for all of them (tests). Default false. Link-local addresses (cloud metadata) never.',
+    ),
   urlAllowlist: z
     .array(z.string().min(1))
     .default([])
