@@ -1,7 +1,7 @@
 /**
  * Decoding of a response body to text: a byte-order mark first (UTF-8, UTF-16LE, UTF-16BE), then the charset the
  * `Content-Type` header declares, then (HTML only) the charset a `<meta>` in the first 1024 bytes declares, else
- * UTF-8. Node's `TextDecoder` (full ICU) knows every WHATWG encoding label (`windows-1252`, `shift_jis`,
+ * UTF-8 (windows-1252 when no byte past ASCII forms UTF-8: an undeclared legacy page). Node's `TextDecoder` (full ICU) knows every WHATWG encoding label (`windows-1252`, `shift_jis`,
  * `gb18030`…); an unknown label falls back to UTF-8. Invalid bytes become U+FFFD, never an exception.
  */
 
@@ -69,7 +69,29 @@ export function detectEncoding(body: Uint8Array, contentType?: string): string {
     // a meta tag that says UTF-16 was read as ASCII, so the page is not UTF-16 (the HTML standard's rule)
     if (meta && !meta.startsWith('utf-16')) return meta;
   }
-  return 'utf-8';
+  // nothing declared: UTF-8, unless the bytes past ASCII never form UTF-8 (a legacy page: `caf\xE9`), which reads as
+  // windows-1252, as browsers read undeclared legacy pages
+  return singleByte(body) ? 'windows-1252' : 'utf-8';
+}
+
+/**
+ * Whether `body` has bytes past ASCII and none of them starts a well-formed UTF-8 sequence: text in a single-byte
+ * legacy encoding. A UTF-8 page with a few bad bytes has well-formed sequences too, and stays UTF-8. One pass.
+ */
+function singleByte(body: Uint8Array): boolean {
+  let high = false;
+  for (let i = 0; i < body.length; i++) {
+    const byte = body[i] as number;
+    if (byte < 0x80) continue;
+    high = true;
+    const length =
+      byte >= 0xc2 && byte <= 0xdf ? 1 : byte >= 0xe0 && byte <= 0xef ? 2 : byte >= 0xf0 && byte <= 0xf4 ? 3 : 0;
+    if (length === 0 || i + length >= body.length) continue;
+    let formed = true;
+    for (let k = 1; k <= length; k++) formed &&= ((body[i + k] as number) & 0xc0) === 0x80;
+    if (formed) return false;
+  }
+  return high;
 }
 
 /**

@@ -72,7 +72,18 @@ describe('decoding response text (issue #25.6)', () => {
   it('reads UTF-8 when nothing is declared or the label is unknown, replacing invalid bytes', () => {
     expect(decodeBody(Buffer.from('plain ✓'))).toBe('plain ✓');
     expect(decodeBody(Buffer.from('plain ✓'), 'text/plain; charset=no-such-charset')).toBe('plain ✓');
-    expect(decodeBody(new Uint8Array([0x61, 0xff, 0x62]))).toBe('a\uFFFDb');
+    // a UTF-8 page with a bad byte stays UTF-8 (its well-formed sequences say so)
+    expect(decodeBody(new Uint8Array([0x61, 0xff, 0x62, 0xc3, 0xa9]))).toBe('a\uFFFDb\u00e9');
+  });
+
+  it('reads an undeclared page whose bytes past ASCII never form UTF-8 as windows-1252 (a legacy page)', () => {
+    // "café – naïve" in windows-1252, no charset anywhere
+    const legacy = new Uint8Array([...Buffer.from('caf'), 0xe9, 0x20, 0x96, 0x20, 0x6e, 0x61, 0xef, 0x76, 0x65]);
+    expect(decodeBody(legacy)).toBe('café – naïve');
+    expect(decodeBody(legacy, 'text/markdown')).toBe('café – naïve');
+    expect(decodeBody(new Uint8Array([0x61, 0xff, 0x62]))).toBe('aÿb');
+    // declared UTF-8 is read as UTF-8 whatever the bytes
+    expect(decodeBody(legacy, 'text/markdown; charset=utf-8')).toBe('caf\uFFFD \uFFFD na\uFFFDve');
     expect(charsetOf('text/html; Charset = "ISO-8859-1" ; q=1')).toBe('ISO-8859-1');
     expect(charsetOf('text/html')).toBeUndefined();
   });
