@@ -73,7 +73,7 @@ describe.skipIf(skipReason)(`sources that stop answering${skipReason ? ` (skippe
     };
     expect(r.toc).toEqual([]);
     expect(r.tocError).toMatchObject({ code: 'SOURCE_UNAVAILABLE', timedOut: true });
-    expect(r.notes.join(' ')).toMatch(/nothing arrived for 1\.5 s, the source timed out/);
+    expect(r.notes.join(' ')).toMatch(/no page arrived for 1\.5 s, the source timed out/);
     const text = (result.content[0] as { text: string }).text;
     expect(text).toContain('the documentation source timed out');
     expect(text).not.toContain('No documentation is indexed for this library');

@@ -113,9 +113,9 @@ export const engineMessages = defineMessages({
   // deadlines
   TIMED_OUT: {
     code: 'SOURCE_UNAVAILABLE',
-    message: '{what}: nothing arrived for {seconds} s, the source timed out.',
+    message: '{what}: no page arrived for {seconds} s, the source timed out.',
     suggestion:
-      'The fetch goes on in the background: call again in a few seconds, or raise engine.interactiveTimeoutMs for a slow source.',
+      'The fetch goes on in the background while the server runs: call again in a few seconds, or raise engine.interactiveTimeoutMs for a slow source.',
     recoverable: true,
   },
   // sources
