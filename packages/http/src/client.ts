@@ -151,6 +151,35 @@ function refuseDeclaredOversize(response: Dispatcher.ResponseData, url: URL, exc
   }
 }
 
+/**
+ * Refuses, before reading any of it, a successful body in a content coding the request did not ask for (`gzip` sent
+ * to a client that sends no `Accept-Encoding`): the client never decompresses, so those bytes are no text, and a
+ * decompression bomb is never inflated. The error names the coding instead of leaving the page to read as binary.
+ */
+function refuseUnaskedEncoding(
+  response: Dispatcher.ResponseData,
+  url: URL,
+  requestHeaders: Record<string, string>,
+): void {
+  const coding = String(response.headers['content-encoding'] ?? '')
+    .trim()
+    .toLowerCase();
+  if (coding === '' || coding === 'identity' || response.statusCode < 200 || response.statusCode > 299) return;
+  if (Object.keys(requestHeaders).some((name) => name.toLowerCase() === 'accept-encoding')) return;
+  discardBody(response.body);
+  throw new ProContextError(
+    'INVALID_CONTENT',
+    `${url.host} answered ${url.pathname} with Content-Encoding: ${coding.slice(0, 40)}, which was not asked for: the body is not decompressed.`,
+    {
+      details: {
+        host: url.host,
+        contentEncoding: coding.slice(0, 40),
+        failure: 'invalid-body' satisfies UpstreamFailure,
+      },
+    },
+  );
+}
+
 function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
   const flat: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
@@ -564,6 +593,7 @@ class GuardedHttpClient implements HttpClient {
           await response.body.dump().catch(() => undefined);
           return { status, headers: responseHeaders, body: new Uint8Array() };
         }
+        refuseUnaskedEncoding(response, url, headers);
         if (exchange.stream) {
           refuseDeclaredOversize(response, url, exchange);
           return { status, headers: responseHeaders, body: new Uint8Array(), stream: response.body };

@@ -1,3 +1,5 @@
+import { gzipSync } from 'node:zlib';
+import { isProContextError } from '@pro-context/kernel';
 import { describe, expect, it } from 'vitest';
 import { charsetOf, decodeBody } from '../src/index.js';
 import { useLoopbackDocs } from './loopback-docs.js';
@@ -86,5 +88,29 @@ describe('decoding response text (issue #25.6)', () => {
     expect(decodeBody(legacy, 'text/markdown; charset=utf-8')).toBe('caf\uFFFD \uFFFD na\uFFFDve');
     expect(charsetOf('text/html; Charset = "ISO-8859-1" ; q=1')).toBe('ISO-8859-1');
     expect(charsetOf('text/html')).toBeUndefined();
+  });
+
+  it('refuses a body in a content coding it did not ask for, naming the coding (a gzip bomb is never inflated)', async () => {
+    // 10 MB of zeros in 10 KB: what a hostile docs page sends to a client that sends no Accept-Encoding
+    const bomb = gzipSync(Buffer.alloc(10 * 1024 * 1024));
+    routes.set('/bomb.md', (_req, res) =>
+      res.writeHead(200, { 'Content-Type': 'text/markdown', 'Content-Encoding': 'gzip' }).end(bomb),
+    );
+    routes.set('/plain.md', (_req, res) =>
+      res.writeHead(200, { 'Content-Type': 'text/markdown', 'Content-Encoding': 'identity' }).end('# Plain'),
+    );
+    const error = await makeClient()
+      .get(`${docs.base}/bomb.md`)
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+    expect(isProContextError(error) && error.code).toBe('INVALID_CONTENT');
+    expect((error as Error).message).toContain('with Content-Encoding: gzip, which was not asked for');
+    expect((error as { details?: { failure?: string } }).details?.failure).toBe('invalid-body');
+    expect((await makeClient().get(`${docs.base}/plain.md`)).text()).toBe('# Plain');
+    // a caller that asks for a coding gets the bytes as they came
+    const asked = await makeClient().get(`${docs.base}/bomb.md`, { headers: { 'accept-encoding': 'gzip' } });
+    expect(asked.body.byteLength).toBe(bomb.byteLength);
   });
 });
