@@ -5,6 +5,7 @@ import {
   cacheStoreToken,
   type ErrorPayload,
   isProContextError,
+  kernelTokens,
   type Logger,
   type LogRecord,
   libraryProviderToken,
@@ -362,6 +363,8 @@ export function buildProgram(): Command {
         const engine = kernel.resolve(docsEngineToken);
         // a malformed URL is left to read-page, which answers INVALID_INPUT like it does for an agent
         if (!URL.canParse(url)) return;
+        // a host allowed already (a configured library's docs host is, from start-up) needs no library fetched first
+        if (kernel.resolve(kernelTokens.allowlist).isAllowed(url)) return;
         for (const lib of engine.librariesAt(new URL(url))) {
           await engine.resolve(lib.id, { libraryId: lib.id }).catch(() => undefined);
         }
