@@ -59,22 +59,42 @@ export function withSectionParts(
   terms: readonly string[],
 ): RankedChunk[] {
   const index = sectionParts(chunks);
-  const byId = new Map<string, RankedChunk>(ranked.map((item) => [item.chunk.id, item]));
-  const out = [...ranked];
+  const candidates = new Candidates(ranked);
   for (const item of ranked) {
     for (const part of index.get(sectionKey(item.chunk)) ?? []) {
-      const score = item.score * SECTION_PART_SHARE;
-      const known = byId.get(part.id);
-      if (known === undefined) {
-        const added = { chunk: part, score, coverage: chunkCoverage(terms, part), joined: true };
-        byId.set(part.id, added);
-        out.push(added);
-      } else if (known.score < score) {
-        known.score = score;
-      }
+      candidates.join(part, item.score * SECTION_PART_SHARE, () => chunkCoverage(terms, part));
     }
   }
-  return out.sort((a, b) => b.score - a.score);
+  return candidates.out.sort((a, b) => b.score - a.score);
+}
+
+/** Ranked candidates that chunks are joined to, each once: a new one is added, a known one's score raised. */
+class Candidates {
+  readonly out: RankedChunk[];
+  private readonly byId: Map<string, RankedChunk>;
+
+  constructor(ranked: readonly RankedChunk[]) {
+    this.out = [...ranked];
+    this.byId = new Map(ranked.map((item) => [item.chunk.id, item]));
+  }
+
+  /**
+   * `chunk` at `score` (joined: the ranking did not return it itself; `coverage` is asked only then), or a known
+   * candidate's score raised to `score`; `introOf` set either way when given. Whether anything changed.
+   */
+  join(chunk: StoredChunk, score: number, coverage: () => number, introOf?: string): boolean {
+    const known = this.byId.get(chunk.id);
+    if (known === undefined) {
+      const added: RankedChunk = { chunk, score, coverage: coverage(), joined: true, ...(introOf ? { introOf } : {}) };
+      this.byId.set(chunk.id, added);
+      this.out.push(added);
+      return true;
+    }
+    if (known.score >= score) return false;
+    known.score = score;
+    if (introOf) known.introOf = introOf;
+    return true;
+  }
 }
 
 /** Best sections whose parent's introduction is given with them ({@link withParentIntros}). */
@@ -97,9 +117,8 @@ export function withParentIntros(
   terms: readonly string[],
 ): RankedChunk[] {
   const index = sectionParts(chunks);
-  const byId = new Map<string, RankedChunk>(ranked.map((item) => [item.chunk.id, item]));
+  const candidates = new Candidates(ranked);
   const sections = new Set<string>();
-  const out = [...ranked];
   let changed = false;
   for (const item of ranked) {
     const key = sectionKey(item.chunk);
@@ -114,20 +133,9 @@ export function withParentIntros(
     if (intro === undefined || intro.body.length > PARENT_INTRO_MAX_CHARS) continue;
     const coverage = chunkCoverage(terms, intro);
     if (coverage === 0) continue;
-    const score = item.score * SECTION_PART_SHARE;
-    const known = byId.get(intro.id);
-    if (known === undefined) {
-      const added = { chunk: intro, score, coverage, joined: true, introOf: key };
-      byId.set(intro.id, added);
-      out.push(added);
-      changed = true;
-    } else if (known.score < score) {
-      known.score = score;
-      known.introOf = key;
-      changed = true;
-    }
+    if (candidates.join(intro, item.score * SECTION_PART_SHARE, () => coverage, key)) changed = true;
   }
-  return changed ? out.sort((a, b) => b.score - a.score) : out;
+  return changed ? candidates.out.sort((a, b) => b.score - a.score) : candidates.out;
 }
 
 /** A chunk's text without its heading lines, whitespace collapsed: equal for a repeated section body. */
