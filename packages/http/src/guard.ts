@@ -66,9 +66,9 @@ export function literalRefusal(hostname: string, policy: AddressPolicy): Address
     const reason = addressRefusal(host, permitFor(policy, host));
     return reason === undefined ? undefined : new AddressBlockedError(host, reason);
   }
-  // Refused by name, so no DNS query is ever made for it (unless the policy lets its addresses through: its lookup
-  // is then checked like any other name's).
-  if (isLocalhostName(host) && policy.allowPrivateNetwork !== true && !Array.isArray(policy.allowPrivateNetwork)) {
+  // Refused by name, so no DNS query is ever made for it (unless the policy lets private targets through, all or a
+  // list: its lookup is then checked like any other name's).
+  if (isLocalhostName(host) && !policy.allowPrivateNetwork) {
     return new AddressBlockedError(host, 'a loopback name');
   }
   return undefined;
